@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The rigid-body sandbox developers
+# A thin wrapper over CMake. `make run` and `make test` are the README's quick start.
+#   build/       release build: sandbox, physbench, collide_bench
+#   build-test/  -Werror + AddressSanitizer + UndefinedBehaviorSanitizer, for ctest
+#   build-clang/ clang -Werror compile check (warnings differ between compilers)
+#   build-fuzz/  clang + libFuzzer targets
+JOBS ?= $(shell nproc)
+ARGS ?=
+SCENE ?= pile1000
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps bench-deps build run test test-clang bench fuzz profile format format-check clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh core
+
+bench-deps:
+	@tools/install-deps.sh bench
+
+build/CMakeCache.txt: | deps
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+
+build: deps build/CMakeCache.txt
+	@cmake --build build -j $(JOBS)
+
+run: build
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ] && [ -z "$$SDL_VIDEODRIVER" ]; then \
+	  echo "No display found: run 'xvfb-run -a build/sandbox', or 'SDL_VIDEODRIVER=offscreen build/sandbox --frames 120 --screenshot out.png', or 'build/sandbox --headless --frames 600'."; \
+	  exit 1; \
+	fi
+	build/sandbox $(ARGS)
+
+build-test/CMakeCache.txt: | deps
+	cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANITIZE=ON -DWERROR=ON -DBENCH=OFF
+
+test: deps build-test/CMakeCache.txt
+	@cmake --build build-test -j $(JOBS)
+	@cd build-test && ctest --output-on-failure -j $(JOBS)
+
+build-clang/CMakeCache.txt: | deps
+	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWERROR=ON
+
+test-clang: deps build-clang/CMakeCache.txt
+	@cmake --build build-clang -j $(JOBS)
+
+bench: bench-deps build/CMakeCache.txt
+	@cmake --build build -j $(JOBS)
+	@bench/run_bench.sh
+
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFUZZ=ON -DGAME=OFF -DBENCH=OFF
+	@cmake --build build-fuzz -j $(JOBS)
+	@tests/fuzz/run_fuzz.sh build-fuzz $(FUZZ_SECONDS)
+
+profile: bench-deps build
+	@bench/profile.sh $(SCENE)
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build build-test build-clang build-fuzz

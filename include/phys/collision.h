@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// World-free geometry: convex shapes and hulls, mass properties, GJK, EPA, contact manifolds, ray
+// casts and time of impact. Every function here works on shapes and transforms only, with no world,
+// so it can be unit-tested and benchmarked on its own. Units are SI (m, kg, s, rad).
+#pragma once
+
+#include "phys/base.h"
+#include "phys/math.h"
+
+#include <stdint.h> // uint32_t
+
+// ---- Hulls ----------------------------------------------------------------------------------------
+
+// Largest vertex count a hull may keep, and the default vertex budget of ph_hull_def.
+#define PH_HULL_MAX_VERTICES 256
+#define PH_HULL_DEFAULT_VERTEX_BUDGET 64
+
+// A face of a hull: a convex polygon, its vertices listed counter-clockwise seen from outside.
+typedef struct ph_hull_face
+{
+    ph_vec3 normal;  // outward unit normal
+    float offset;    // plane: dot(normal, x) = offset for x on the face (unit: m)
+    int first_index; // into ph_hull.face_indices
+    int index_count; // >= 3
+} ph_hull_face;
+
+// An undirected edge, shared by exactly two faces.
+typedef struct ph_hull_edge
+{
+    int v0, v1; // vertex indices
+    int f0, f1; // faces on either side
+} ph_hull_edge;
+
+// A closed convex polyhedron with coplanar triangles merged into polygon faces and its adjacency.
+// Built by ph_hull_build() and immutable afterwards; all arrays are owned by the hull.
+// Invariants: every face is convex and outward; V - E + F = 2; every input point lies inside.
+typedef struct ph_hull
+{
+    int vertex_count;
+    ph_vec3 *vertices; // local space (unit: m)
+    int face_count;
+    ph_hull_face *faces;
+    int *face_indices; // vertex loops of the faces, see ph_hull_face
+    int edge_count;
+    ph_hull_edge *edges;
+    int *adjacency_offsets; // vertex v's neighbours are adjacency[adjacency_offsets[v] .. [v + 1])
+    int *adjacency;
+    ph_vec3 centroid; // volume centroid (unit: m)
+    ph_aabb bounds;   // local bounds
+    float inner_radius; // radius of a sphere around the centroid that fits inside (unit: m)
+} ph_hull;
+
+typedef struct ph_hull_def
+{
+    const ph_vec3 *points; // point cloud, copied; duplicates, coplanar and collinear points are fine
+    int point_count;       // >= 4 non-coplanar points are needed for a hull
+    int vertex_budget;     // simplify to at most this many vertices, staying tight (default 64)
+    uint32_t internal_cookie;
+} ph_hull_def;
+
+ph_hull_def ph_default_hull_def(void);
+
+// Builds the convex hull of def->points. On failure returns NULL and, when out_status is not NULL,
+// stores PH_ERR_INVALID_ARG (NaN or infinite point, bad def), PH_ERR_DEGENERATE (all points on a
+// plane, a line or a point) or PH_ERR_OUT_OF_MEMORY. Free with ph_hull_free().
+ph_hull *ph_hull_build(const ph_hull_def *def, ph_status *out_status);
+void ph_hull_free(ph_hull *hull);
+
+// Support vertex of the hull in local direction d: hill-climbing over vertex adjacency from
+// *inout_start (the previous answer; pass NULL or a pointer to -1 to start anywhere). Returns the
+// vertex index and updates *inout_start.
+int ph_hull_support_index(const ph_hull *hull, ph_vec3 d, int *inout_start);
+// The same answer by testing every vertex; the reference that tests compare against.
+int ph_hull_support_index_brute(const ph_hull *hull, ph_vec3 d);
+
+// ---- Convex shapes ---------------------------------------------------------------------------------
+
+// Shape types. Sphere, capsule, box and hull are convex; compound and mesh hold convex parts.
+// Triangle is the convex piece of a mesh handed to the narrow phase.
+typedef enum ph_shape_type
+{
+    PH_SHAPE_SPHERE,
+    PH_SHAPE_CAPSULE,
+    PH_SHAPE_BOX,
+    PH_SHAPE_HULL,
+    PH_SHAPE_TRIANGLE,
+    PH_SHAPE_COMPOUND,
+    PH_SHAPE_MESH,
+    PH_SHAPE_COUNT
+} ph_shape_type;
+
+// A convex shape, resolved to its geometry: what GJK, EPA, manifolds, rays and TOI consume.
+// Sphere: radius. Capsule: the segment from (0,-half_height,0) to (0,half_height,0) swept by radius.
+// Box: half_extents. Hull: hull (not owned). Triangle: tri[3], with no thickness.
+typedef struct ph_convex
+{
+    ph_shape_type type;
+    ph_vec3 half_extents; // box (unit: m)
+    float radius;         // sphere, capsule (unit: m)
+    float half_height;    // capsule (unit: m)
+    const ph_hull *hull;  // hull
+    ph_vec3 tri[3];       // triangle vertices (unit: m)
+} ph_convex;
+
+ph_convex ph_convex_sphere(float radius);
+ph_convex ph_convex_capsule(float half_height, float radius);
+ph_convex ph_convex_box(ph_vec3 half_extents);
+ph_convex ph_convex_hull(const ph_hull *hull);
+ph_convex ph_convex_triangle(ph_vec3 a, ph_vec3 b, ph_vec3 c);
+
+// Support point of the shape in local direction d (the point maximising dot(x, d)).
+ph_vec3 ph_convex_support(const ph_convex *shape, ph_vec3 d);
+// World bounds of the shape under transform xf.
+ph_aabb ph_convex_bounds(const ph_convex *shape, ph_transform xf);
+
+// ---- Mass properties -------------------------------------------------------------------------------
+
+typedef struct ph_mass_properties
+{
+    float mass;      // (unit: kg)
+    ph_vec3 center;  // centre of mass in the shape's frame (unit: m)
+    ph_mat3 inertia; // inertia tensor about the centre of mass, shape axes (unit: kg m^2)
+    float volume;    // (unit: m^3)
+} ph_mass_properties;
+
+// Analytic for sphere, capsule and box; exact surface-integral method for hulls (triangles have none).
+ph_mass_properties ph_compute_mass(const ph_convex *shape, float density);
+// Mass properties of a closed, outward-wound triangle mesh (surface-integral method). tri_indices
+// holds 3 * tri_count vertex indices.
+ph_mass_properties ph_compute_polyhedron_mass(const ph_vec3 *vertices, const int *tri_indices,
+                                              int tri_count, float density);
+// Moves a mass property set by transform xf (rotates the tensor, moves the centre).
+ph_mass_properties ph_transform_mass(ph_mass_properties m, ph_transform xf);
+// Sums two sets about their joint centre of mass (parallel-axis theorem).
+ph_mass_properties ph_add_mass(ph_mass_properties a, ph_mass_properties b);
+
+// ---- Compounds and static meshes -------------------------------------------------------------------
+
+typedef struct ph_compound_child
+{
+    ph_convex shape;
+    ph_transform local; // child frame in the compound frame
+} ph_compound_child;
+
+// Several convex children, each with a local transform. Immutable once built.
+typedef struct ph_compound
+{
+    int child_count;
+    ph_compound_child *children;
+    ph_aabb bounds; // local bounds
+} ph_compound;
+
+// A static concave triangle mesh with its bounding-volume tree. Immutable once built.
+typedef struct ph_mesh ph_mesh;
+
+typedef struct ph_mesh_def
+{
+    const ph_vec3 *vertices; // copied
+    int vertex_count;
+    const int *indices;      // 3 per triangle, counter-clockwise seen from the front; copied
+    int triangle_count;
+    uint32_t internal_cookie;
+} ph_mesh_def;
+
+ph_mesh_def ph_default_mesh_def(void);
+// Builds the mesh and its tree. Degenerate triangles (no area) are dropped. NULL on failure, with the
+// status in *out_status (PH_ERR_INVALID_ARG for NaN, out-of-range indices; PH_ERR_DEGENERATE when no
+// triangle is left).
+ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status);
+void ph_mesh_free(ph_mesh *mesh);
+int ph_mesh_triangle_count(const ph_mesh *mesh);
+ph_aabb ph_mesh_bounds(const ph_mesh *mesh);
+// Triangle i as a convex shape in mesh space.
+ph_convex ph_mesh_triangle(const ph_mesh *mesh, int i);
+// Calls fn for every triangle whose bounds overlap box (mesh space). fn returns false to stop early.
+typedef bool ph_mesh_query_fn(int triangle, void *ctx);
+void ph_mesh_query(const ph_mesh *mesh, ph_aabb box, ph_mesh_query_fn *fn, void *ctx);
+
+// ---- GJK -------------------------------------------------------------------------------------------
+
+#define PH_GJK_MAX_ITERATIONS 64
+
+typedef enum ph_gjk_status
+{
+    PH_GJK_SEPARATED,      // distance > 0; closest points and normal valid
+    PH_GJK_OVERLAPPING,    // the shapes intersect (or touch within tolerance); simplex encloses origin
+    PH_GJK_MAX_ITERATIONS, // hit the bound; the result is the best estimate so far
+    PH_GJK_DEGENERATE      // no progress possible (numerically flat simplex); best estimate returned
+} ph_gjk_status;
+
+// A simplex vertex of the Minkowski difference B - A with its witnesses in each shape's local frame,
+// so that a cached simplex can be re-evaluated after the shapes moved.
+typedef struct ph_simplex_vertex
+{
+    ph_vec3 local_a, local_b; // support points in each shape's frame
+    ph_vec3 w;                // world: xf_b(local_b) - xf_a(local_a)
+} ph_simplex_vertex;
+
+typedef struct ph_simplex
+{
+    int count; // 0..4
+    ph_simplex_vertex v[4];
+} ph_simplex;
+
+// Kept per pair by the caller between steps (zero-initialise it): GJK starts from its simplex, so a
+// pair that barely moved costs one or two iterations.
+typedef struct ph_gjk_cache
+{
+    ph_simplex simplex;
+} ph_gjk_cache;
+
+typedef struct ph_gjk_output
+{
+    ph_gjk_status status;
+    float distance;   // >= 0 (unit: m); 0 when overlapping
+    ph_vec3 point_a;  // closest point on A, world (unit: m)
+    ph_vec3 point_b;  // closest point on B, world
+    ph_vec3 normal;   // unit, from A towards B (separated case)
+    int iterations;
+    ph_simplex simplex; // the final simplex (EPA starts from it when overlapping)
+} ph_gjk_output;
+
+// Distance between convex A under xa and convex B under xb. cache may be NULL; when given it is read
+// as a warm start and overwritten with the final simplex. Returns out->status.
+ph_gjk_status ph_gjk_distance(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                              ph_gjk_cache *cache, ph_gjk_output *out);
+// Boolean intersection (may exit early as soon as a separating axis is found).
+bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                      ph_gjk_cache *cache);
+
+// ---- EPA -------------------------------------------------------------------------------------------
+
+#define PH_EPA_MAX_VERTICES 128
+#define PH_EPA_MAX_FACES 256
+#define PH_EPA_MAX_ITERATIONS 64
+
+typedef enum ph_epa_status
+{
+    PH_EPA_OK,             // converged within tolerance
+    PH_EPA_MAX_ITERATIONS, // bound hit; best estimate returned
+    PH_EPA_OVERFLOW,       // polytope capacity hit; best estimate returned
+    PH_EPA_DEGENERATE,     // could not build a polytope (touching, flat); depth 0 estimate returned
+    PH_EPA_SEPARATED       // the shapes do not overlap (use GJK's distance instead)
+} ph_epa_status;
+
+typedef struct ph_epa_output
+{
+    ph_epa_status status;
+    float depth;      // penetration depth >= 0 (unit: m)
+    ph_vec3 normal;   // unit, from A towards B: moving B by depth * normal separates them
+    ph_vec3 point_a;  // deepest point of A inside B, world
+    ph_vec3 point_b;  // deepest point of B inside A, world
+    int iterations;
+} ph_epa_output;
+
+// Penetration of overlapping shapes, starting from GJK's terminating simplex (grown to a tetrahedron
+// where it has fewer points). simplex may be NULL (GJK is run first). Bounded memory on the stack.
+ph_epa_status ph_epa_penetration(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                                 const ph_simplex *simplex, ph_epa_output *out);
+
+// Optional trace of the polytope for debug drawing: filled when not NULL.
+#define PH_TRACE_MAX_TRIANGLES 128
+typedef struct ph_polytope_trace
+{
+    int triangle_count;
+    ph_vec3 triangles[PH_TRACE_MAX_TRIANGLES][3]; // Minkowski-difference space (unit: m)
+} ph_polytope_trace;
+ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, const ph_convex *b,
+                                        ph_transform xb, const ph_simplex *simplex, ph_epa_output *out,
+                                        ph_polytope_trace *trace);
+
+// ---- Contact manifolds -----------------------------------------------------------------------------
+
+#define PH_MAX_MANIFOLD_POINTS 4
+
+typedef struct ph_manifold_point
+{
+    ph_vec3 point;      // world contact point, midway between the surfaces (unit: m)
+    float separation;   // negative when penetrating (unit: m)
+    uint32_t id;        // feature id, stable across frames while the same features touch
+} ph_manifold_point;
+
+typedef struct ph_manifold
+{
+    int point_count; // 0 when the shapes are farther apart than the speculative margin
+    ph_vec3 normal;  // unit, from A towards B
+    ph_manifold_point points[PH_MAX_MANIFOLD_POINTS];
+} ph_manifold;
+
+// Contact manifold between two convex shapes, including speculative points for shapes apart by less
+// than margin (unit: m). Faces give up to 4 points (reference face from the normal, incident face
+// clipped against its side planes, reduced to the 4 spanning the largest area). cache may be NULL.
+void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
+                       ph_gjk_cache *cache, ph_manifold *out);
+
+// ---- Ray casts -------------------------------------------------------------------------------------
+
+typedef struct ph_ray_hit
+{
+    float distance; // along the unit direction (unit: m)
+    ph_vec3 point;  // world
+    ph_vec3 normal; // world, unit, facing the ray
+} ph_ray_hit;
+
+// Casts a ray from origin along unit direction dir up to max_distance. A ray starting inside a solid
+// shape hits at distance 0 with normal -dir. Returns false when nothing is hit.
+bool ph_ray_cast_convex(const ph_convex *shape, ph_transform xf, ph_vec3 origin, ph_vec3 dir, float max_distance,
+                        ph_ray_hit *out);
+bool ph_ray_cast_mesh(const ph_mesh *mesh, ph_transform xf, ph_vec3 origin, ph_vec3 dir, float max_distance,
+                      ph_ray_hit *out);
+
+// ---- Time of impact ---------------------------------------------------------------------------------
+
+// Motion of a body over a time interval [0, 1]: the centre of mass moves linearly from c0 to c1 and the
+// orientation turns at constant angular velocity from q0 to q1. local_center is the centre of mass in
+// the shape's frame, so the shape's frame at t is found from c(t) and q(t).
+typedef struct ph_sweep
+{
+    ph_vec3 local_center;
+    ph_vec3 c0, c1;
+    ph_quat q0, q1;
+} ph_sweep;
+
+// The shape transform at fraction t in [0, 1] of the sweep.
+ph_transform ph_sweep_transform(const ph_sweep *sweep, float t);
+
+typedef enum ph_toi_state
+{
+    PH_TOI_HIT,        // t is the first time the separation reaches target (within tolerance)
+    PH_TOI_SEPARATED,  // no impact within [0, t_max]
+    PH_TOI_OVERLAPPED, // already closer than target at t = 0
+    PH_TOI_FAILED      // iteration bound hit; t is a safe time before impact
+} ph_toi_state;
+
+typedef struct ph_toi_input
+{
+    ph_convex a, b;
+    ph_sweep sweep_a, sweep_b;
+    float t_max;             // fraction of the sweep to search, <= 1
+    float target_separation; // stop this far apart (unit: m); e.g. the speculative margin / 2
+    float tolerance;         // accepted error on the separation at the answer (unit: m)
+} ph_toi_input;
+
+typedef struct ph_toi_output
+{
+    ph_toi_state state;
+    float t; // fraction in [0, t_max]; never past the true impact (conservative)
+    int iterations;
+} ph_toi_output;
+
+// Conservative advancement with GJK distance, rotation included: never steps past the impact.
+ph_toi_output ph_time_of_impact(const ph_toi_input *input);

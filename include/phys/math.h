@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The engine's math vocabulary: cglm's struct API under physics names, plus the few helpers cglm lacks.
+//
+// Conventions, stated once:
+// - ph_vec3 is vec3s (.x .y .z), ph_quat is versors stored x, y, z, w (w last, cglm/types.h),
+//   ph_mat3 is mat3s, column-major: m.col[c].raw[r] is row r of column c.
+// - Engine code uses the struct API (glms_*) only, never cglm's array API.
+// - Units are SI: m, kg, s, rad.
+#pragma once
+
+#include <cglm/struct.h> // vec3s, versors, mat3s and glms_* value functions
+
+#include <math.h>    // sqrtf, isfinite
+#include <stdbool.h> // bool
+
+typedef vec3s ph_vec3;
+typedef vec4s ph_vec4;
+typedef versors ph_quat;
+typedef mat3s ph_mat3;
+
+// A rigid transform: x_world = p + rotate(q, x_local).
+typedef struct ph_transform
+{
+    ph_vec3 p; // translation (unit: m)
+    ph_quat q; // unit rotation
+} ph_transform;
+
+// An axis-aligned box, lo <= hi componentwise.
+typedef struct ph_aabb
+{
+    ph_vec3 lo; // (unit: m)
+    ph_vec3 hi; // (unit: m)
+} ph_aabb;
+
+static inline ph_vec3 ph_v3(float x, float y, float z)
+{
+    ph_vec3 v;
+    v.x = x;
+    v.y = y;
+    v.z = z;
+    return v;
+}
+
+static inline bool ph_is_finite_float(float x)
+{
+    return isfinite(x) != 0;
+}
+
+static inline bool ph_is_finite_vec3(ph_vec3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+static inline bool ph_is_finite_quat(ph_quat q)
+{
+    return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w);
+}
+
+// Normalise v, or return fallback when |v| is below 1e-20 (no NaN for a zero vector).
+static inline ph_vec3 ph_safe_normalize(ph_vec3 v, ph_vec3 fallback)
+{
+    float len2 = glms_vec3_dot(v, v);
+    if (!(len2 > 1e-20f))
+        return fallback;
+    return glms_vec3_scale(v, 1.0f / sqrtf(len2));
+}
+
+// The identity transform.
+static inline ph_transform ph_transform_identity(void)
+{
+    ph_transform t;
+    t.p = glms_vec3_zero();
+    t.q = glms_quat_identity();
+    return t;
+}
+
+// x_world = t.p + t.q * x_local.
+static inline ph_vec3 ph_transform_point(ph_transform t, ph_vec3 x)
+{
+    return glms_vec3_add(t.p, glms_quat_rotatev(t.q, x));
+}
+
+// x_local = t.q^-1 * (x_world - t.p).
+static inline ph_vec3 ph_inv_transform_point(ph_transform t, ph_vec3 x)
+{
+    return glms_quat_rotatev(glms_quat_conjugate(t.q), glms_vec3_sub(x, t.p));
+}
+
+// a * b: first apply b, then a.
+static inline ph_transform ph_transform_mul(ph_transform a, ph_transform b)
+{
+    ph_transform t;
+    t.q = glms_quat_normalize(glms_quat_mul(a.q, b.q));
+    t.p = ph_transform_point(a, b.p);
+    return t;
+}
+
+// The cross-product matrix [v]x, so that [v]x * u = v x u.
+static inline ph_mat3 ph_skew(ph_vec3 v)
+{
+    ph_mat3 m = glms_mat3_zero();
+    m.col[0].raw[1] = v.z;
+    m.col[0].raw[2] = -v.y;
+    m.col[1].raw[0] = -v.z;
+    m.col[1].raw[2] = v.x;
+    m.col[2].raw[0] = v.y;
+    m.col[2].raw[1] = -v.x;
+    return m;
+}
+
+// The world-space inverse inertia R * I_body^-1 * R^T for orientation q (unit: 1/(kg m^2)).
+static inline ph_mat3 ph_world_inv_inertia(ph_quat q, ph_mat3 inv_inertia_body)
+{
+    ph_mat3 r = glms_quat_mat3(q);
+    return glms_mat3_mul(glms_mat3_mul(r, inv_inertia_body), glms_mat3_transpose(r));
+}
+
+// Integrates orientation q over dt under angular velocity w (world frame, unit: rad/s):
+// q' = q + dt/2 * (w, 0) * q, then renormalised. First order; accurate for |w| dt << 1.
+static inline ph_quat ph_integrate_rotation(ph_quat q, ph_vec3 w, float dt)
+{
+    ph_quat wq;
+    wq.x = w.x;
+    wq.y = w.y;
+    wq.z = w.z;
+    wq.w = 0.0f;
+    ph_quat dq = glms_quat_mul(wq, q);
+    float h = 0.5f * dt;
+    ph_quat r;
+    r.x = q.x + h * dq.x;
+    r.y = q.y + h * dq.y;
+    r.z = q.z + h * dq.z;
+    r.w = q.w + h * dq.w;
+    return glms_quat_normalize(r);
+}

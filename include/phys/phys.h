@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The engine's public API: world, geometry, bodies, queries and statistics. The only header most
+// clients include.
+//
+// Ownership: the world owns every body and geometry created in it; ph_world_destroy frees all of it.
+// Errors: mutators return ph_status; creators return a null id on failure; getters return zero values
+// on a stale id. In every case the reason is recorded in ph_world_last_error() and sent to the log
+// hook. Pointers returned by getters of transient data are valid until the next ph_world_step.
+#pragma once
+
+#include "phys/base.h"
+#include "phys/collision.h"
+#include "phys/id.h"
+#include "phys/math.h"
+#include "phys/types.h"
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint64_t
+
+typedef struct ph_world ph_world;
+
+typedef struct ph_error
+{
+    ph_status status;
+    char message[256]; // one sentence naming the argument or field and its value
+} ph_error;
+
+// ---- World -----------------------------------------------------------------------------------------
+
+// NULL on invalid def or out of memory (reported through the log hook only).
+ph_world *ph_world_create(const ph_world_def *def);
+void ph_world_destroy(ph_world *world);
+// Advances by the def's fixed time step: broadphase, narrow phase, solver, the in-frame time-of-impact
+// calendar and sleeping. Makes no heap allocation once the world has warmed up.
+void ph_world_step(ph_world *world);
+ph_error ph_world_last_error(const ph_world *world);
+ph_status ph_world_set_gravity(ph_world *world, ph_vec3 gravity);
+ph_vec3 ph_world_get_gravity(const ph_world *world);
+float ph_world_get_time_step(const ph_world *world);
+const ph_step_stats *ph_world_get_stats(const ph_world *world);
+// A hash of every body's state (position, orientation, velocities, sleep): equal hashes after the same
+// steps from the same build mean bit-identical simulations.
+uint64_t ph_world_hash(const ph_world *world);
+
+// ---- Geometry (world-owned, shared by bodies) ------------------------------------------------------
+
+ph_geom_id ph_world_add_hull(ph_world *world, const ph_hull_def *def);
+// Children: convex shapes (box, sphere, capsule, or hull geometry of this world) with local transforms.
+typedef struct ph_compound_child_def
+{
+    ph_shape shape;     // convex: BOX, SPHERE, CAPSULE or HULL
+    ph_transform local; // child frame in the compound's frame
+    float density;      // (unit: kg/m^3) > 0
+} ph_compound_child_def;
+typedef struct ph_compound_def
+{
+    const ph_compound_child_def *children; // copied
+    int child_count;
+    uint32_t internal_cookie;
+} ph_compound_def;
+ph_compound_def ph_default_compound_def(void);
+ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def);
+ph_geom_id ph_world_add_mesh(ph_world *world, const ph_mesh_def *def);
+// Read-only views for rendering and tests; NULL for a stale id or another kind of geometry.
+const ph_hull *ph_world_get_hull(const ph_world *world, ph_geom_id geom);
+const ph_compound *ph_world_get_compound(const ph_world *world, ph_geom_id geom);
+const ph_mesh *ph_world_get_mesh(const ph_world *world, ph_geom_id geom);
+
+// ---- Bodies ----------------------------------------------------------------------------------------
+
+ph_body_id ph_body_create(ph_world *world, const ph_body_def *def);
+// Removes the body and wakes what touched it.
+ph_status ph_body_destroy(ph_world *world, ph_body_id body);
+bool ph_body_is_valid(const ph_world *world, ph_body_id body);
+int ph_world_get_body_count(const ph_world *world);
+// Fills out with up to capacity live body ids in creation-slot order; returns the number of live bodies.
+int ph_world_get_bodies(const ph_world *world, ph_body_id *out, int capacity);
+
+ph_body_type ph_body_get_type(const ph_world *world, ph_body_id body);
+ph_shape ph_body_get_shape(const ph_world *world, ph_body_id body);
+ph_material ph_body_get_material(const ph_world *world, ph_body_id body);
+ph_transform ph_body_get_transform(const ph_world *world, ph_body_id body); // shape frame
+ph_vec3 ph_body_get_position(const ph_world *world, ph_body_id body);       // shape frame origin
+ph_quat ph_body_get_orientation(const ph_world *world, ph_body_id body);
+ph_vec3 ph_body_get_center_of_mass(const ph_world *world, ph_body_id body); // world
+ph_vec3 ph_body_get_linear_velocity(const ph_world *world, ph_body_id body);
+ph_vec3 ph_body_get_angular_velocity(const ph_world *world, ph_body_id body);
+float ph_body_get_mass(const ph_world *world, ph_body_id body); // 0 for static and kinematic
+ph_mat3 ph_body_get_world_inertia(const ph_world *world, ph_body_id body); // about the centre of mass
+ph_aabb ph_body_get_bounds(const ph_world *world, ph_body_id body);
+bool ph_body_is_awake(const ph_world *world, ph_body_id body);
+void *ph_body_get_user_data(const ph_world *world, ph_body_id body);
+
+// Teleports the body (wakes it and what touches it).
+ph_status ph_body_set_transform(ph_world *world, ph_body_id body, ph_vec3 position, ph_quat orientation);
+ph_status ph_body_set_linear_velocity(ph_world *world, ph_body_id body, ph_vec3 v);
+ph_status ph_body_set_angular_velocity(ph_world *world, ph_body_id body, ph_vec3 w);
+ph_status ph_body_set_user_data(ph_world *world, ph_body_id body, void *user_data);
+// Force (unit: N) and torque (unit: N m) accumulate until the end of the next step.
+ph_status ph_body_apply_force(ph_world *world, ph_body_id body, ph_vec3 force);
+ph_status ph_body_apply_force_at_point(ph_world *world, ph_body_id body, ph_vec3 force, ph_vec3 point);
+ph_status ph_body_apply_torque(ph_world *world, ph_body_id body, ph_vec3 torque);
+// Impulses (unit: N s) change velocity at once and wake the body.
+ph_status ph_body_apply_impulse(ph_world *world, ph_body_id body, ph_vec3 impulse);
+ph_status ph_body_apply_impulse_at_point(ph_world *world, ph_body_id body, ph_vec3 impulse, ph_vec3 point);
+ph_status ph_body_wake(ph_world *world, ph_body_id body);
+
+// ---- Queries ---------------------------------------------------------------------------------------
+
+// Closest body hit by the ray (unit direction) within max_distance; false when none.
+bool ph_world_cast_ray(const ph_world *world, ph_vec3 origin, ph_vec3 dir, float max_distance,
+                       ph_ray_result *out);
+// Bodies whose bounds overlap box; fills up to capacity ids, returns how many overlap in all.
+int ph_world_query_box(const ph_world *world, ph_aabb box, ph_body_id *out, int capacity);
+// Bodies whose bounds are inside or crossing the frustum given by 6 planes (a, b, c, d) with
+// a x + b y + c z + d >= 0 inside; fills up to capacity, returns the total (through the octree).
+int ph_world_query_frustum(const ph_world *world, const ph_vec4 planes[6], ph_body_id *out, int capacity);
+
+// Contact points of the last step: fills up to capacity, returns the total.
+int ph_world_get_contacts(const ph_world *world, ph_contact_info *out, int capacity);
+// Time-of-impact events of the last step; valid until the next step.
+const ph_calendar_event *ph_world_get_calendar_events(const ph_world *world, int *out_count);
+// Draws what debug_draw asks for through its callbacks.
+void ph_world_debug_draw(const ph_world *world, const ph_debug_draw *debug_draw);
+// GJK simplex and EPA polytope for the pair (a, b) in their current poses.
+ph_status ph_world_trace_pair(const ph_world *world, ph_body_id a, ph_body_id b, ph_pair_trace *out);

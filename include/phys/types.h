@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Def structs with their defaults, materials, results, step statistics and the debug-draw interface.
+// Every def is made by its ph_default_*_def() (which sets internal_cookie), edited, and passed by
+// pointer to a create call that copies it; a def not made that way is rejected with
+// PH_ERR_INVALID_ARG. Physics defaults are explicit: zero friction or restitution are real settings.
+#pragma once
+
+#include "phys/collision.h"
+#include "phys/id.h"
+#include "phys/math.h"
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint32_t
+
+typedef enum ph_body_type
+{
+    PH_BODY_STATIC,    // infinite mass, never moves
+    PH_BODY_KINEMATIC, // moved by its velocity only, pushes dynamic bodies, infinite mass
+    PH_BODY_DYNAMIC    // moved by forces and contacts
+} ph_body_type;
+
+// The shape of a body. Primitives are values; hulls, compounds and meshes refer to world geometry
+// created with ph_world_add_hull/compound/mesh (shared by any number of bodies). A mesh shape is
+// only allowed on static bodies.
+typedef struct ph_shape
+{
+    ph_shape_type type;   // SPHERE, CAPSULE, BOX, HULL, COMPOUND or MESH
+    ph_vec3 half_extents; // box (unit: m)
+    float radius;         // sphere, capsule (unit: m)
+    float half_height;    // capsule: half length of the core segment along local y (unit: m)
+    ph_geom_id geom;      // hull, compound, mesh
+} ph_shape;
+
+ph_shape ph_make_box(ph_vec3 half_extents);
+ph_shape ph_make_sphere(float radius);
+ph_shape ph_make_capsule(float half_height, float radius);
+// A shape that uses world geometry: type is PH_SHAPE_HULL, PH_SHAPE_COMPOUND or PH_SHAPE_MESH and
+// must match what geom was created as (checked at body creation).
+ph_shape ph_make_geom_shape(ph_shape_type type, ph_geom_id geom);
+
+// Surface and bulk properties. Contacts combine friction as sqrt(fa * fb) and restitution as
+// max(ea, eb).
+typedef struct ph_material
+{
+    float density;     // (unit: kg/m^3), > 0; default 1000
+    float friction;    // Coulomb coefficient >= 0; default 0.6
+    float restitution; // in [0, 1]; default 0
+} ph_material;
+
+ph_material ph_default_material(void);
+
+typedef struct ph_body_def
+{
+    ph_body_type type;        // default PH_BODY_STATIC
+    ph_vec3 position;         // origin of the shape's frame, world (unit: m); default 0
+    ph_quat orientation;      // unit quaternion; default identity
+    ph_vec3 linear_velocity;  // of the centre of mass (unit: m/s); default 0
+    ph_vec3 angular_velocity; // world (unit: rad/s); default 0
+    float linear_damping;     // (unit: 1/s) >= 0; default 0.01
+    float angular_damping;    // (unit: 1/s) >= 0; default 0.05
+    float gravity_scale;      // multiplies the world gravity; default 1
+    float mass;               // (unit: kg); > 0 scales the shape's mass properties to this mass,
+                              // 0 derives them from material.density; default 0
+    bool enable_sleep;        // may fall asleep when at rest; default true
+    bool is_awake;            // starts awake; default true
+    ph_shape shape;           // default: box of half extents 0.5 m
+    ph_material material;     // default ph_default_material()
+    void *user_data;          // returned by ph_body_get_user_data; default NULL
+    uint32_t internal_cookie;
+} ph_body_def;
+
+ph_body_def ph_default_body_def(void);
+
+typedef struct ph_world_def
+{
+    ph_vec3 gravity;           // (unit: m/s^2); default (0, -9.81, 0)
+    float time_step;           // fixed step of ph_world_step (unit: s); default 1/60
+    int solver_iterations;     // velocity iterations per sub-step; default 4 (see solver.c)
+    int substeps;              // solver sub-steps per step; default 4 (see solver.c)
+    float contact_hertz;       // contact softness stiffness (unit: Hz); default 30
+    float speculative_margin;  // contacts are made this far apart (unit: m); default 0.02
+    int calendar_event_budget; // most time-of-impact events per step; default 64
+    int calendar_events_per_pair; // most events per pair per step; default 8
+    bool enable_sleep;         // default true
+    bool enable_calendar;      // in-frame time-of-impact sub-stepping; default true
+    uint32_t internal_cookie;
+} ph_world_def;
+
+ph_world_def ph_default_world_def(void);
+
+// Stages of ph_world_step, timed into ph_step_stats.ms_stage.
+typedef enum ph_stage
+{
+    PH_STAGE_BROADPHASE,  // octree update and pair finding
+    PH_STAGE_NARROWPHASE, // GJK/EPA per pair
+    PH_STAGE_MANIFOLD,    // manifold building and contact bookkeeping
+    PH_STAGE_SOLVER,      // constraint preparation, warm start and impulse iterations
+    PH_STAGE_INTEGRATE,   // velocity and position integration
+    PH_STAGE_CALENDAR,    // time-of-impact events inside the step
+    PH_STAGE_SLEEP,       // islands and sleeping
+    PH_STAGE_COUNT
+} ph_stage;
+
+const char *ph_stage_name(ph_stage stage); // "broadphase", ..., never NULL
+
+// Statistics of the last step; valid until the next ph_world_step.
+typedef struct ph_step_stats
+{
+    int body_count;
+    int awake_body_count;
+    int sleeping_body_count;
+    int pair_count;            // broadphase pairs
+    int manifold_count;        // touching or speculative pairs
+    int contact_point_count;
+    int calendar_events;       // time-of-impact events resolved this step
+    int calendar_substeps;     // advances from one event to the next
+    int calendar_budget_hits;  // times the budget ran out and the clamp fallback was used
+    int gjk_iteration_limit_hits;
+    int epa_fallbacks;         // EPA overflow or degenerate results
+    float ms_stage[PH_STAGE_COUNT];
+    float ms_total;
+} ph_step_stats;
+
+// A time-of-impact event of the last step, for the HUD and debug drawing.
+typedef struct ph_calendar_event
+{
+    float time;     // into the step (unit: s)
+    ph_vec3 point;  // world contact point (unit: m)
+    ph_vec3 normal; // from a towards b
+    ph_body_id a, b;
+    bool clamped;   // resolved by the budget fallback
+} ph_calendar_event;
+
+// A contact point for debug drawing and tests.
+typedef struct ph_contact_info
+{
+    ph_body_id a, b;
+    ph_vec3 point;        // world (unit: m)
+    ph_vec3 normal;       // from a towards b
+    float separation;     // negative when penetrating (unit: m)
+    float normal_impulse; // accumulated over the last step (unit: N s)
+} ph_contact_info;
+
+typedef struct ph_ray_result
+{
+    ph_body_id body;
+    float distance; // (unit: m)
+    ph_vec3 point;
+    ph_vec3 normal;
+} ph_ray_result;
+
+// GJK simplex and EPA polytope of one pair, for the debug view; filled by ph_world_trace_pair.
+typedef struct ph_pair_trace
+{
+    ph_gjk_status gjk_status;
+    ph_epa_status epa_status;
+    bool overlapping;
+    ph_simplex simplex;        // GJK's final simplex (Minkowski space B - A)
+    ph_polytope_trace polytope; // EPA's final polytope (when overlapping)
+    ph_vec3 normal;            // from a towards b
+    float distance;            // separation (> 0) or -depth (unit: m)
+    ph_vec3 point_a, point_b;  // witness points, world
+} ph_pair_trace;
+
+// Debug drawing: the engine calls these with world-space geometry; colours are 0xRRGGBBAA.
+typedef struct ph_debug_draw
+{
+    void (*draw_segment)(ph_vec3 a, ph_vec3 b, uint32_t rgba, void *context);
+    void (*draw_point)(ph_vec3 p, float size_px, uint32_t rgba, void *context);
+    bool draw_contacts; // contact points and normals
+    bool draw_bounds;   // body bounding boxes
+    bool draw_octree;   // octree nodes that hold bodies
+    bool draw_calendar; // the last step's time-of-impact events
+    void *context;
+} ph_debug_draw;

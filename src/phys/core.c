@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Allocator, log and assert hooks, the live byte count and the monotonic timer.
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
+#include "core.h"
+
+#include <stdarg.h> // va_list
+#include <stdio.h>  // vsnprintf, fprintf (assert message to stderr only, no file I/O)
+#include <stdlib.h> // malloc, free, abort
+#include <string.h> // memcpy
+#include <time.h>   // clock_gettime
+
+static void *default_alloc(size_t size, void *ctx)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void default_free(void *ptr, size_t size, void *ctx)
+{
+    (void)size;
+    (void)ctx;
+    free(ptr);
+}
+
+static ph_alloc_fn *s_alloc = default_alloc;
+static ph_free_fn *s_free = default_free;
+static void *s_alloc_ctx;
+static size_t s_byte_count;
+static ph_log_fn *s_log;
+static void *s_log_ctx;
+static ph_assert_fn *s_assert;
+
+void ph_set_allocator(ph_alloc_fn *alloc_fn, ph_free_fn *free_fn, void *ctx)
+{
+    s_alloc = alloc_fn && free_fn ? alloc_fn : default_alloc;
+    s_free = alloc_fn && free_fn ? free_fn : default_free;
+    s_alloc_ctx = ctx;
+}
+
+size_t ph_byte_count(void)
+{
+    return s_byte_count;
+}
+
+void *ph_alloc(size_t size)
+{
+    if (size == 0)
+        return NULL;
+    void *p = s_alloc(size, s_alloc_ctx);
+    if (p)
+        s_byte_count += size;
+    return p;
+}
+
+void ph_free(void *ptr, size_t size)
+{
+    if (!ptr)
+        return;
+    s_byte_count -= size;
+    s_free(ptr, size, s_alloc_ctx);
+}
+
+void *ph_realloc(void *ptr, size_t old_size, size_t new_size)
+{
+    void *p = ph_alloc(new_size);
+    if (!p)
+        return NULL;
+    if (ptr)
+    {
+        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+        ph_free(ptr, old_size);
+    }
+    return p;
+}
+
+void ph_set_log(ph_log_fn *log_fn, void *ctx)
+{
+    s_log = log_fn;
+    s_log_ctx = ctx;
+}
+
+void ph_log(ph_log_level level, const char *format, ...)
+{
+    if (!s_log)
+        return;
+    char message[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    s_log(level, message, s_log_ctx);
+}
+
+void ph_set_assert_handler(ph_assert_fn *assert_fn)
+{
+    s_assert = assert_fn;
+}
+
+void ph_assert_failed(const char *condition, const char *file, int line)
+{
+    if (s_assert)
+    {
+        s_assert(condition, file, line);
+        return;
+    }
+    fprintf(stderr, "%s:%d: engine assertion failed: %s\n", file, line, condition);
+    abort();
+}
+
+const char *ph_status_string(ph_status status)
+{
+    static const char *names[PH_STATUS_COUNT] = {
+        "ok", "invalid argument", "stale id", "out of memory", "capacity exceeded", "degenerate geometry",
+        "wrong type",
+    };
+    if ((int)status < 0 || status >= PH_STATUS_COUNT)
+        return "unknown status";
+    return names[status];
+}
+
+const char *ph_version_string(void)
+{
+    return "0.1.0";
+}
+
+unsigned long long ph_ticks(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+float ph_ticks_to_ms(unsigned long long ticks)
+{
+    return (float)((double)ticks * 1e-6);
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Engine internals shared by every module: counted allocation through the hooks, logging, asserts
+// and the stage timer.
+#pragma once
+
+#include "phys/base.h"
+
+#include <stddef.h> // size_t
+
+void *ph_alloc(size_t size);
+void ph_free(void *ptr, size_t size);
+// Reallocates a block of old_size bytes to new_size bytes (contents kept up to the smaller size).
+void *ph_realloc(void *ptr, size_t old_size, size_t new_size);
+
+void ph_log(ph_log_level level, const char *format, ...);
+
+void ph_assert_failed(const char *condition, const char *file, int line);
+#ifdef PH_ENABLE_ASSERT
+#define PH_ASSERT(cond)                                                                            \
+    do                                                                                             \
+    {                                                                                              \
+        if (!(cond))                                                                               \
+            ph_assert_failed(#cond, __FILE__, __LINE__);                                           \
+    } while (0)
+#else
+#define PH_ASSERT(cond) ((void)0)
+#endif
+
+// Monotonic time in ticks and conversion to milliseconds, for the per-stage timings.
+unsigned long long ph_ticks(void);
+float ph_ticks_to_ms(unsigned long long ticks);

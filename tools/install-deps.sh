@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The rigid-body sandbox developers
+# Installs the Debian 12 packages the project needs that are missing; does nothing when all are there.
+# Usage: tools/install-deps.sh [core|bench]   (core: build, run and test; bench: also Bullet, libccd)
+set -eu
+core="build-essential cmake pkg-config clang libclang-rt-14-dev libsdl2-dev libcglm-dev python3-glad
+libstb-dev libcjson-dev libqhull-dev libccd-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg"
+bench="libbullet-dev g++ linux-perf valgrind"
+want="$core"
+[ "${1:-core}" = bench ] && want="$core $bench"
+
+missing=""
+for p in $want; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "Installing missing Debian packages:$missing"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "error: need root or sudo to install:$missing" >&2; exit 1; }
+    sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing
