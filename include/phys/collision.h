@@ -179,7 +179,7 @@ void ph_mesh_query(const ph_mesh *mesh, ph_aabb box, ph_mesh_query_fn *fn, void 
 
 // ---- GJK -------------------------------------------------------------------------------------------
 
-#define PH_GJK_MAX_ITERATIONS 64
+#define PH_GJK_ITERATION_LIMIT 64 // hard bound on GJK iterations (the status enum has PH_GJK_MAX_ITERATIONS)
 
 typedef enum ph_gjk_status
 {
@@ -233,7 +233,7 @@ bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, p
 
 #define PH_EPA_MAX_VERTICES 128
 #define PH_EPA_MAX_FACES 256
-#define PH_EPA_MAX_ITERATIONS 64
+#define PH_EPA_ITERATION_LIMIT 64 // hard bound on EPA iterations (the status enum has PH_EPA_MAX_ITERATIONS)
 
 typedef enum ph_epa_status
 {
