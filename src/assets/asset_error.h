@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The error record and warning list shared by every loader of the assets module (.obj, .mtl, scene
+// JSON, models to bodies). Messages read "file:line: message" for text files and
+// "file: entries[3].material.friction: message" for scenes, so the game can print or show them as is.
+#pragma once
+
+// Largest number of warnings a list keeps; later ones are counted but not stored.
+#define ASSET_MAX_WARNINGS 32
+// Bytes of one message, with its terminating NUL.
+#define ASSET_MESSAGE_SIZE 640
+
+// What went wrong, where. file and line are also given apart (line 0: about the whole file, or a JSON
+// file where the path inside the message names the place).
+typedef struct asset_error
+{
+    char file[256];
+    int line;
+    char text[ASSET_MESSAGE_SIZE]; // the whole message: "models/x.obj:12: face index 9 out of range ..."
+} asset_error;
+
+// Warnings of a load or build: a missing .mtl, a flat object made static, an entry skipped.
+typedef struct asset_warnings
+{
+    int count; // all warnings, including the ones not kept
+    int kept;  // min(count, ASSET_MAX_WARNINGS)
+    char text[ASSET_MAX_WARNINGS][ASSET_MESSAGE_SIZE];
+} asset_warnings;
+
+// Fills err (when not NULL) with file, line and "file:line: " + the formatted message ("file: " when
+// line is 0). Long messages are truncated, never overflowed.
+void asset_error_set(asset_error *err, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+// Appends a warning formatted like asset_error_set to list (when not NULL).
+void asset_error_warn(asset_warnings *list, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
