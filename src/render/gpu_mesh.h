@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Meshes on the GPU and their instanced draws. A gpu_mesh is one vertex array object with interleaved
+// position + normal (attributes 0 and 1) and 32-bit indices; the per-instance attributes (2..5) come
+// from a buffer the renderer fills each frame and are bound at draw time with a base offset, so every
+// mesh is drawn with one glDrawElementsInstanced per pass. The CPU-side builders make the built-in unit
+// shapes and turn hulls into flat-shaded triangle lists.
+#pragma once
+
+#include "phys/collision.h"
+
+#include <glad/gl.h> // GLuint
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint32_t
+
+// Per-instance data as the vertex shaders read it (attributes 2..5), 44 bytes. The model transform is
+// x_world = position + rotate(orientation, scale * x_mesh); normals use rotate(q, n / scale) so that
+// non-uniform scale keeps them correct without a per-instance inverse matrix.
+typedef struct gpu_instance
+{
+    float position[3];    // attribute 2 (unit: m)
+    float scale[3];       // attribute 3: per-axis scale of the mesh
+    float orientation[4]; // attribute 4: unit quaternion x, y, z, w
+    uint8_t color[4];     // attribute 5: r, g, b, a as normalised bytes (linear colour)
+} gpu_instance;
+
+typedef struct gpu_mesh
+{
+    GLuint vao;
+    GLuint vbo; // interleaved position (3 floats) + normal (3 floats)
+    GLuint ebo;
+    int index_count;
+    int vertex_count;
+    float radius; // largest distance of a vertex from the origin (unit: mesh units), for shadow fitting
+} gpu_mesh;
+
+// A mesh on the CPU: interleaved position + normal, and triangle indices. Owned arrays (free with
+// mesh_data_free).
+typedef struct mesh_data
+{
+    float *vertices; // 6 floats per vertex
+    int vertex_count;
+    uint32_t *indices;
+    int index_count;
+} mesh_data;
+
+bool mesh_data_box(mesh_data *out);                                 // [-1, 1]^3, 24 vertices
+bool mesh_data_sphere(mesh_data *out, int slices, int stacks);      // radius 1, UV sphere
+bool mesh_data_cylinder(mesh_data *out, int slices);                // radius 1, y in [-1, 1], capped
+bool mesh_data_hull(mesh_data *out, const ph_hull *hull);           // flat faces, fan-triangulated
+// From user arrays (see renderer_add_mesh); normals NULL gives flat normals. False on invalid input.
+bool mesh_data_from_arrays(mesh_data *out, const float *positions, const float *normals, int vertex_count,
+                           const uint32_t *indices, int index_count);
+// Appends src transformed by (p, q) into dst (for compound geometry and static meshes built on the CPU).
+bool mesh_data_append(mesh_data *dst, const mesh_data *src, ph_transform xf, ph_vec3 scale);
+void mesh_data_free(mesh_data *m);
+
+// Uploads data and sets up the vertex array with the instance attributes reading from instance_vbo.
+bool gpu_mesh_create(gpu_mesh *out, const mesh_data *data, GLuint instance_vbo);
+void gpu_mesh_free(gpu_mesh *m);
+// Draws count instances starting at instance index first of the instance buffer bound at creation.
+void gpu_mesh_draw_instanced(const gpu_mesh *m, int first, int count);

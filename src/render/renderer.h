@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The renderer's public surface for the game: one frame is begin_frame (camera), any number of
+// submits (instances of meshes, debug lines, HUD text), then draw (shadow pass, lit instanced pass,
+// ground grid, sky, debug lines, text). OpenGL 3.3 core through glad; never includes SDL and never
+// handles events. The game owns the window and the GL context and makes the context current before
+// any call here. Colours are 0xRRGGBBAA, sizes of the window are in drawable pixels, world units are
+// metres. Pixel coordinates have their origin at the top-left corner, y down.
+#pragma once
+
+#include "phys/phys.h"
+
+#include <stdbool.h> // bool
+#include <stddef.h>  // size_t
+#include <stdint.h>  // uint32_t, uint8_t
+
+// Built-in mesh handles, valid after renderer_init. Each is a unit shape scaled per instance:
+// BOX spans [-1, 1]^3 (scale = half extents), SPHERE has radius 1 (scale = radius), CYLINDER has
+// radius 1 and spans y in [-1, 1] (scale = (radius, half_height, radius); a capsule is one cylinder
+// plus two spheres, see renderer_submit_shape).
+enum
+{
+    RENDER_MESH_BOX = 0,
+    RENDER_MESH_SPHERE = 1,
+    RENDER_MESH_CYLINDER = 2,
+    RENDER_BUILTIN_MESH_COUNT = 3
+};
+
+// Instance flags.
+enum
+{
+    RENDER_FLAG_SLEEPING = 1u << 0,    // tinted towards blue-grey (the sleeping-bodies view)
+    RENDER_FLAG_HIGHLIGHT = 1u << 1,   // brightened (picked / grabbed body)
+    RENDER_FLAG_NO_SHADOW = 1u << 2    // does not cast a shadow
+};
+
+// Most meshes the renderer holds (built-ins, world geometry and models together).
+#define RENDER_MAX_MESHES 256
+
+typedef struct renderer renderer;
+
+// What to draw besides the submitted instances. Zero-initialised means: no shadows, no MSAA, no
+// ground, no debug x-ray. Start from renderer_default_options() for the usual look.
+typedef struct render_options
+{
+    bool shadows;         // sun shadow map with PCF
+    bool ground;          // infinite-looking ground plane with a 1 m / 10 m grid at ground_height
+    float ground_height;  // (unit: m)
+    bool sky;             // sky gradient behind everything (else clear_rgba)
+    uint32_t clear_rgba;  // background when sky is off
+    int msaa_samples;     // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window
+    bool debug_xray;      // debug lines also drawn faintly through geometry
+    vec3s sun_direction;  // direction the light travels (towards the ground), need not be unit
+} render_options;
+
+render_options renderer_default_options(void);
+
+// The camera of one frame. view and proj are the usual right-handed OpenGL matrices (cglm
+// glms_lookat / glms_perspective), proj's depth range [-1, 1].
+typedef struct render_camera
+{
+    mat4s view;
+    mat4s proj;
+    vec3s eye; // world position of the camera (unit: m)
+} render_camera;
+
+// Frame statistics of the last renderer_draw.
+typedef struct render_stats
+{
+    int instances;       // submitted this frame
+    int draw_calls;      // all passes together
+    int debug_vertices;  // line and point vertices
+    float ms_cpu;        // CPU time spent in renderer_draw including the final glFinish-free submission
+} render_stats;
+
+// Creates the renderer: loads and compiles every program from shaders/ (looked up under base_path,
+// then under the source tree), builds the built-in meshes and GL objects. The GL 3.3 context must be
+// current and gl_load() must have succeeded. base_path is the executable's folder (SDL_GetBasePath),
+// may be NULL. Returns NULL and writes a message such as "shaders/mesh.frag:12: error: ..." to err.
+renderer *renderer_create(const char *base_path, char *err, size_t err_size);
+void renderer_destroy(renderer *r);
+
+// The drawable size in pixels (SDL_GL_GetDrawableSize), > 0; call on every resize.
+void renderer_resize(renderer *r, int width, int height);
+
+// Starts a frame: clears the instance, debug and text lists and sets the camera. Also polls the
+// shader files about once a second and reloads those that changed (see renderer_shader_error).
+void renderer_begin_frame(renderer *r, const render_camera *camera);
+
+// Adds one instance of mesh (a built-in or a renderer_add_mesh / renderer_geom_mesh handle) at a
+// position and orientation with a per-axis scale of the mesh. Returns false for a bad handle or when
+// the per-frame instance capacity could not grow (the instance is dropped).
+bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation, vec3s scale, uint32_t rgba,
+                     uint32_t flags);
+
+// Adds the instances that draw a physics shape under transform xf: box, sphere, capsule directly;
+// hull, compound (one instance per child) and static mesh through a GPU mesh built from the world's
+// geometry the first time it is seen and cached by geometry id. world may be NULL for primitives.
+// Returns false when the shape cannot be drawn (stale geometry id, capacity).
+bool renderer_submit_shape(renderer *r, const ph_world *world, ph_shape shape, ph_transform xf, uint32_t rgba,
+                           uint32_t flags);
+
+// The game's view of one body for renderer_submit_world: fill *out_xf (the interpolated pose), *rgba and
+// *flags, and return true to draw it, false to skip it (for example the ground body when the grid is
+// drawn instead). The defaults passed in are the body's current pose, a colour from its id and
+// RENDER_FLAG_SLEEPING when it sleeps.
+typedef bool render_body_fn(ph_body_id body, ph_transform *out_xf, uint32_t *rgba, uint32_t *flags, void *ctx);
+
+// Submits every body in the camera's frustum, found through the engine's octree
+// (ph_world_query_frustum), padded by margin (unit: m) so an interpolated pose that trails the
+// current bounds is still drawn. fn may be NULL (current poses, default colours). Returns the number of
+// bodies submitted.
+int renderer_submit_world(renderer *r, const ph_world *world, float margin, render_body_fn *fn, void *ctx);
+
+// A user mesh (a model's render mesh): vertex_count positions (xyz) and normals (xyz, may be NULL for
+// flat normals computed per triangle, which then unshares the vertices), index_count indices (a
+// multiple of 3, each < vertex_count). Returns a mesh handle >= RENDER_BUILTIN_MESH_COUNT, or -1 on
+// invalid input or when RENDER_MAX_MESHES are in use.
+int renderer_add_mesh(renderer *r, const float *positions, const float *normals, int vertex_count,
+                      const uint32_t *indices, int index_count);
+
+// Draws the frame into the window's framebuffer (or the MSAA target, then resolved): shadow pass, lit
+// instanced pass (one draw call per mesh), ground grid, sky, debug lines and points, then text.
+void renderer_draw(renderer *r, const render_options *opts);
+
+const render_stats *renderer_get_stats(const renderer *r);
+
+// The message of the last failed shader reload ("shaders/mesh.frag:12: error: ..."), or "" when the
+// programs in use match the files on disk. The last good program stays in use while this is set.
+const char *renderer_shader_error(const renderer *r);
+// Checks the shader files now (not waiting for the once-a-second poll); true when one was reloaded.
+bool renderer_reload_shaders(renderer *r);
+
+// ---- Debug lines and points (world space, drawn after the 3D pass) -----------------------------------
+
+void renderer_line(renderer *r, vec3s a, vec3s b, uint32_t rgba);
+void renderer_point(renderer *r, vec3s p, float size_px, uint32_t rgba);
+// Collects the engine's debug views (contacts, bounds, octree, calendar events as chosen in the flags
+// of dd; its callbacks and context are filled in here) into this frame's lines and points.
+void renderer_debug_world(renderer *r, const ph_world *world, const ph_debug_draw *flags);
+// Draws the GJK simplex and the EPA polytope of the pair (a, b) in place: Minkowski space (B - A) is
+// drawn with its origin at the midpoint of the two witness points, with the origin marked by a small
+// cross, and the witness points joined by a segment. Returns the trace's status (PH_OK when drawn).
+ph_status renderer_debug_pair(renderer *r, const ph_world *world, ph_body_id a, ph_body_id b,
+                              ph_pair_trace *out_trace);
+
+// ---- HUD text (pixels, top-left origin; drawn last, over everything) ---------------------------------
+
+// Draws text with stb_easy_font at pixel (x, y), scale 1 = about 7 pixels per capital letter height;
+// '\n' starts a new line.
+void renderer_text(renderer *r, float x, float y, float scale, uint32_t rgba, const char *text);
+// Width and height in pixels that renderer_text would use for text at scale.
+float renderer_text_width(const char *text, float scale);
+float renderer_text_height(const char *text, float scale);
+// A filled rectangle behind text (panels), drawn in submission order with the text.
+void renderer_rect(renderer *r, float x, float y, float w, float h, uint32_t rgba);
+
+// ---- Readback and test hooks ---------------------------------------------------------------------------
+
+// Writes the window's framebuffer as drawn by the last renderer_draw (call before swapping buffers) to a
+// PNG. Returns false with a message in err.
+bool renderer_screenshot(renderer *r, const char *png_path, char *err, size_t err_size);
+// Reads the framebuffer as tightly packed RGB, top row first (for video frames). out must hold
+// width * height * 3 bytes; returns false when out_size is too small.
+bool renderer_read_rgb(renderer *r, uint8_t *out, size_t out_size);
+void renderer_get_size(const renderer *r, int *out_width, int *out_height);
+
+// Projects a world point with this frame's camera to pixel coordinates (top-left origin, y down).
+// Returns false when the point is behind the camera or outside the depth range.
+bool renderer_project(const renderer *r, vec3s world_point, float *out_x, float *out_y);
+// The world ray through pixel (x, y): origin at the near plane, unit direction.
+void renderer_pixel_ray(const renderer *r, float x, float y, vec3s *out_origin, vec3s *out_dir);
+// The six frustum planes of this frame's camera, (a, b, c, d) with a x + b y + c z + d >= 0 inside and
+// (a, b, c) unit, in the form ph_world_query_frustum takes.
+void renderer_frustum_planes(const renderer *r, ph_vec4 out_planes[6]);
