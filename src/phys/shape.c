@@ -10,7 +10,7 @@
 
 // Direction used when a support query gets a zero direction: any surface point is a valid answer
 // then, and a fixed one keeps results deterministic.
-static const ph_vec3 ZERO_DIRECTION_FALLBACK = { { 0.0f, 1.0f, 0.0f } };
+static const ph_vec3 ZERO_DIRECTION_FALLBACK = {{0.0f, 1.0f, 0.0f}};
 
 static ph_convex blank(ph_shape_type type)
 {
@@ -156,8 +156,8 @@ ph_aabb ph_convex_bounds(const ph_convex *shape, ph_transform xf)
         ph_vec3 e;
         for (int i = 0; i < 3; i++)
         {
-            e.raw[i] = fabsf(r.col[0].raw[i]) * h.x + fabsf(r.col[1].raw[i]) * h.y +
-                       fabsf(r.col[2].raw[i]) * h.z;
+            e.raw[i] =
+                fabsf(r.col[0].raw[i]) * h.x + fabsf(r.col[1].raw[i]) * h.y + fabsf(r.col[2].raw[i]) * h.z;
         }
         return aabb_around(xf.p, e);
     }
