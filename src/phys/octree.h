@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The broadphase: a loose octree of body bounds (internal to the engine; world.c is its client).
+// Each body has one proxy holding the bounds the caller gives, swept over the step for moving bodies,
+// so a fast body meets every body it may reach this frame. A proxy sits in the deepest node whose loose
+// bounds (twice the cell) hold it; it is re-inserted only when its bounds leave that node or shrink
+// enough to fit a child. The root grows towards bodies that leave it, up to PH_OCTREE_MAX_ROOT_HALF;
+// bodies beyond that (or with non-finite bounds) wait in an "outside" list that every query also
+// scans, so no body is ever lost. Static proxies are never moved or re-tested against each other.
+// The same tree answers pair finding, box, ray and frustum queries, and the debug walk. All answers
+// are deterministic: the same calls in the same order give the same results in the same order.
+// Memory comes from ph_alloc/ph_free; after warm-up (capacities reached) no call allocates.
+#pragma once
+
+#include "phys/base.h"
+#include "phys/math.h"
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint8_t
+
+// Smallest cell half size: the depth limit. Bodies smaller than a cell share it (unit: m).
+#define PH_OCTREE_MIN_HALF (1.0f / 32.0f)
+// Root half size of a new tree, centred on the origin; it grows by doubling as bodies need (unit: m).
+#define PH_OCTREE_INITIAL_HALF 16.0f
+// The root stops growing here; bodies beyond wait in the outside list (unit: m).
+#define PH_OCTREE_MAX_ROOT_HALF 1048576.0f
+
+// A candidate pair of bodies whose proxies' bounds overlap: body indices a < b.
+typedef struct ph_octree_pair
+{
+    int a, b;
+} ph_octree_pair;
+
+// Private: proxy and node storage; read only through the functions below.
+typedef struct ph_octree_proxy ph_octree_proxy;
+typedef struct ph_octree_node ph_octree_node;
+
+typedef struct ph_octree
+{
+    ph_octree_proxy *proxies; // dense by proxy index; free slots chained through free_proxy
+    int proxy_count;          // slots in use or free (the high-water mark)
+    int proxy_capacity;
+    int free_proxy; // head of the free slot list, -1 when none
+    int live_proxies;
+    ph_octree_node *nodes; // node 0 .. node_count - 1; free nodes chained through free_node
+    int node_count;
+    int node_capacity;
+    int free_node;
+    int root;           // node index, -1 before the first insertion
+    int outside_head;   // proxies outside the root (linked list), -1 when empty
+    int outside_count;
+    ph_octree_pair *pairs; // the last ph_octree_find_pairs answer
+    ph_octree_pair *pair_scratch;
+    int pair_count;
+    int pair_capacity;
+    int *stack; // traversal stack, grown with the depth
+    int stack_capacity;
+    int reinsert_count; // re-insertions by ph_octree_move since creation (statistics)
+} ph_octree;
+
+// Initialises an empty tree (no allocation until the first insertion).
+void ph_octree_create(ph_octree *tree);
+// Frees everything the tree holds; the struct may be created again afterwards.
+void ph_octree_destroy(ph_octree *tree);
+
+// Adds a proxy for body body_index (>= 0, unique among live proxies) with the given bounds. Static
+// proxies are never moved, never "active" in pair finding, and never paired with each other.
+// Returns the proxy index (>= 0), or -1 when out of memory (the tree is unchanged).
+int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_static);
+// Sets the proxy's bounds (swept over the coming step for moving bodies). Re-inserts only when the
+// bounds leave the proxy's node or fit a child of it. Returns PH_ERR_OUT_OF_MEMORY when a needed node
+// could not be allocated (the proxy then stays valid, in the outside list); PH_ERR_INVALID_ARG for a
+// free or out-of-range proxy, or a static one.
+ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds);
+// Removes the proxy; its index may be reused by a later insertion.
+void ph_octree_remove(ph_octree *tree, int proxy);
+ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy);
+int ph_octree_get_body(const ph_octree *tree, int proxy);
+
+// Finds every pair of proxies whose bounds overlap (closed intervals: touching counts), except
+// static-static pairs and pairs where neither body is active. body_active is indexed by body index
+// (NULL: every non-static proxy is active); a static proxy is never active whatever its flag says.
+// The answer holds each pair once as body indices a < b, sorted by (a, b); it is owned by the tree
+// and valid until the next call, insert, move, remove or destroy. Returns the pair count, or -1 when
+// out of memory (then *out_pairs is NULL).
+int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_octree_pair **out_pairs);
+
+// Query callbacks receive the body index; returning false stops the query.
+typedef bool ph_octree_query_fn(int body_index, void *ctx);
+// Calls fn for every proxy whose bounds overlap box (closed intervals).
+void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx);
+// Calls fn for every proxy whose bounds are not wholly outside one of the 6 planes (a, b, c, d),
+// where a x + b y + c z + d >= 0 is inside (the usual conservative box-versus-frustum test).
+void ph_octree_query_frustum(const ph_octree *tree, const ph_vec4 planes[6], ph_octree_query_fn *fn,
+                             void *ctx);
+
+// Ray callback: called for each proxy whose bounds the ray enters within the current maximum
+// distance. It returns the new maximum distance: the hit distance to clip the ray (closest-hit
+// search), the unchanged max_distance to go on, or a negative value to stop.
+typedef float ph_octree_ray_fn(int body_index, ph_vec3 origin, ph_vec3 dir, float max_distance, void *ctx);
+// Casts the ray origin + t dir, 0 <= t <= max_distance (dir need not be unit; t is in units of dir).
+void ph_octree_cast_ray(const ph_octree *tree, ph_vec3 origin, ph_vec3 dir, float max_distance,
+                        ph_octree_ray_fn *fn, void *ctx);
+
+// Debug walk: calls fn for every node that holds proxies directly, with the node's loose bounds (the
+// region its proxies may occupy), its depth (root 0) and its proxy count. The outside list is not
+// a node and is not reported.
+typedef void ph_octree_node_fn(ph_aabb loose_bounds, int depth, int proxy_count, void *ctx);
+void ph_octree_walk(const ph_octree *tree, ph_octree_node_fn *fn, void *ctx);
+
+// Checks every structural invariant (containment, counts, links, free lists); true when valid. For
+// tests and PH_VALIDATE; O(nodes + proxies).
+bool ph_octree_validate(const ph_octree *tree);
