@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Expanding Polytope Algorithm (van den Bergen, "Proximity queries and penetration depth computation on
+// 3D game objects", GDC 2001): the penetration depth of overlapping shapes is the distance from the
+// origin to the boundary of the Minkowski difference B - A. Starting from GJK's terminating simplex
+// (gjk.c, grown here to a polytope around the origin), the face closest to the origin is pushed out to
+// the support point in its normal direction until that support no longer moves it. Everything lives
+// in a fixed-capacity polytope on the stack; the horizon of the visible faces is found as the edges
+// used by exactly one visible face. Spheres and capsules run on their cores, and the radii are added.
+#include "phys/gjk.h"
+
+#include <float.h>  // FLT_MAX
+#include <math.h>   // fabsf, sqrtf
+#include <string.h> // memset
+
+// Converged when the support along the closest face's normal is within this fraction of the depth...
+static const float EPA_RELATIVE_TOLERANCE = 1e-5f;
+// ... or within this fraction of the Minkowski difference's extent (float rounding of the supports).
+static const float EPA_ABSOLUTE_TOLERANCE = 1e-6f;
+// A face sees the new vertex when it lies this fraction of the extent above the face plane; faces
+// nearly through the vertex stay, which keeps the polytope convex and the horizon a simple loop.
+static const float EPA_VISIBILITY_TOLERANCE = 1e-7f;
+// A triangle whose normal is shorter than this fraction of extent^2 has no usable plane.
+static const float EPA_FLAT_TOLERANCE = 1e-10f;
+// Horizon edges: each visible face contributes at most 3.
+#define EPA_MAX_EDGES (3 * PH_EPA_MAX_FACES)
+
+typedef struct epa_face
+{
+    int v[3];
+    ph_vec3 n;  // outward unit normal (zero for a face too thin to have one)
+    float dist; // dot(n, vertex): distance of the plane from the origin (FLT_MAX if no normal)
+    bool alive;
+} epa_face;
+
+typedef struct epa_polytope
+{
+    ph_simplex_vertex verts[PH_EPA_MAX_VERTICES];
+    int vert_count;
+    epa_face faces[PH_EPA_MAX_FACES];
+    int face_count;
+    float extent; // largest vertex norm, for the relative tolerances (unit: m)
+} epa_polytope;
+
+static int add_vertex(epa_polytope *p, ph_simplex_vertex v)
+{
+    if (p->vert_count >= PH_EPA_MAX_VERTICES)
+        return -1;
+    p->extent = glm_max(p->extent, glms_vec3_norm(v.w));
+    p->verts[p->vert_count] = v;
+    return p->vert_count++;
+}
+
+static void set_plane(epa_polytope *p, epa_face *f)
+{
+    ph_vec3 a = p->verts[f->v[0]].w, b = p->verts[f->v[1]].w, c = p->verts[f->v[2]].w;
+    ph_vec3 n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
+    float len2 = glms_vec3_norm2(n);
+    float e2 = p->extent * p->extent;
+    if (!(len2 > EPA_FLAT_TOLERANCE * e2 * e2))
+    {
+        f->n = glms_vec3_zero();
+        f->dist = FLT_MAX;
+        return;
+    }
+    f->n = glms_vec3_scale(n, 1.0f / sqrtf(len2));
+    // The mean of the three projections is less sensitive to which vertex is used.
+    f->dist = (glms_vec3_dot(f->n, a) + glms_vec3_dot(f->n, b) + glms_vec3_dot(f->n, c)) * (1.0f / 3.0f);
+}
+
+// Adds face (i, j, k); with an interior point given, winds it so that its normal points away from it.
+static int add_face(epa_polytope *p, int i, int j, int k, const ph_vec3 *interior)
+{
+    int slot = -1;
+    for (int f = 0; f < p->face_count && slot < 0; f++)
+    {
+        if (!p->faces[f].alive)
+            slot = f;
+    }
+    if (slot < 0)
+    {
+        if (p->face_count >= PH_EPA_MAX_FACES)
+            return -1;
+        slot = p->face_count++;
+    }
+    epa_face *f = &p->faces[slot];
+    f->v[0] = i;
+    f->v[1] = j;
+    f->v[2] = k;
+    f->alive = true;
+    if (interior)
+    {
+        ph_vec3 a = p->verts[i].w;
+        ph_vec3 n = glms_vec3_cross(glms_vec3_sub(p->verts[j].w, a), glms_vec3_sub(p->verts[k].w, a));
+        if (glms_vec3_dot(n, glms_vec3_sub(a, *interior)) < 0.0f)
+        {
+            f->v[1] = k;
+            f->v[2] = j;
+        }
+    }
+    set_plane(p, f);
+    return slot;
+}
+
+typedef struct epa_result
+{
+    ph_epa_status status;
+    ph_vec3 n;   // outward normal of the difference's boundary at the closest point
+    float depth; // distance of the origin from that boundary
+    ph_vec3 local_a, local_b;
+} epa_result;
+
+// Result for the flat or touching case: the boundary passes through the origin along n.
+static epa_result touching(ph_vec3 n, const ph_simplex_vertex *v, float depth)
+{
+    epa_result r;
+    r.status = PH_EPA_DEGENERATE;
+    r.n = n;
+    r.depth = glm_max(depth, 0.0f);
+    r.local_a = v->local_a;
+    r.local_b = v->local_b;
+    return r;
+}
+
+// Any unit vector perpendicular to u.
+static ph_vec3 perpendicular(ph_vec3 u)
+{
+    ph_vec3 axis = fabsf(u.x) < 0.57f ? ph_v3(1.0f, 0.0f, 0.0f) : ph_v3(0.0f, 1.0f, 0.0f);
+    return ph_safe_normalize(glms_vec3_cross(u, axis), ph_v3(0.0f, 0.0f, 1.0f));
+}
+
+static float dist_to_line2(ph_vec3 p, ph_vec3 a, ph_vec3 b)
+{
+    ph_vec3 ab = glms_vec3_sub(b, a);
+    float ab2 = glms_vec3_norm2(ab);
+    ph_vec3 ap = glms_vec3_sub(p, a);
+    if (ab2 <= 0.0f)
+        return glms_vec3_norm2(ap);
+    return glms_vec3_norm2(glms_vec3_cross(ab, ap)) / ab2;
+}
+
+// Builds the start polytope around the origin from GJK's simplex (which contains the origin, maybe on
+// its boundary). A point or segment is grown to a triangle through supports in perpendicular directions,
+// a triangle to the double pyramid over it (supports on both sides), which encloses the origin if
+// the difference has volume. Returns false with *r filled when the difference is flat or the origin is on
+// its boundary: the depth is then 0 (or the tiny support distance) along the flat direction.
+static bool build_start(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *s, epa_result *r)
+{
+    ph_simplex_vertex v[4];
+    int count = s->count;
+    for (int i = 0; i < count; i++)
+        v[i] = s->v[i];
+    float extent = 0.0f;
+    for (int i = 0; i < count; i++)
+        extent = glm_max(extent, glms_vec3_norm(v[i].w));
+
+    if (count == 4)
+    {
+        float vol = glms_vec3_dot(glms_vec3_sub(v[1].w, v[0].w),
+                                  glms_vec3_cross(glms_vec3_sub(v[2].w, v[0].w), glms_vec3_sub(v[3].w, v[0].w)));
+        if (fabsf(vol) <= EPA_FLAT_TOLERANCE * extent * extent * extent)
+            count = 3; // flat: continue from the first face
+    }
+    if (count == 1)
+    {
+        // The origin is (within tolerance) a point of the difference: extend along the six axes.
+        static const ph_vec3 axes[6] = { { { 1, 0, 0 } }, { { -1, 0, 0 } }, { { 0, 1, 0 } },
+                                         { { 0, -1, 0 } }, { { 0, 0, 1 } }, { { 0, 0, -1 } } };
+        float best = 0.0f;
+        for (int i = 0; i < 6; i++)
+        {
+            ph_simplex_vertex c = ph_gjk_support(a, b, axes[i]);
+            float d2 = glms_vec3_norm2(glms_vec3_sub(c.w, v[0].w));
+            if (d2 > best)
+            {
+                best = d2;
+                v[1] = c;
+            }
+        }
+        if (!(best > 0.0f))
+        {
+            *r = touching(ph_v3(0.0f, 1.0f, 0.0f), &v[0], 0.0f);
+            return false;
+        }
+        extent = glm_max(extent, glms_vec3_norm(v[1].w));
+        count = 2;
+    }
+    if (count == 2)
+    {
+        ph_vec3 u = ph_safe_normalize(glms_vec3_sub(v[1].w, v[0].w), ph_v3(1.0f, 0.0f, 0.0f));
+        ph_vec3 d1 = perpendicular(u);
+        ph_vec3 d2 = glms_vec3_cross(u, d1);
+        ph_vec3 dirs[4] = { d1, glms_vec3_negate(d1), d2, glms_vec3_negate(d2) };
+        float best = 0.0f;
+        for (int i = 0; i < 4; i++)
+        {
+            ph_simplex_vertex c = ph_gjk_support(a, b, dirs[i]);
+            float dl = dist_to_line2(c.w, v[0].w, v[1].w);
+            if (dl > best)
+            {
+                best = dl;
+                v[2] = c;
+            }
+        }
+        if (!(best > EPA_FLAT_TOLERANCE * extent * extent))
+        {
+            // The difference is a segment: any direction across it has zero depth.
+            *r = touching(d1, &v[0], 0.0f);
+            return false;
+        }
+        extent = glm_max(extent, glms_vec3_norm(v[2].w));
+        count = 3;
+    }
+    if (count == 3)
+    {
+        ph_vec3 n = glms_vec3_cross(glms_vec3_sub(v[1].w, v[0].w), glms_vec3_sub(v[2].w, v[0].w));
+        n = ph_safe_normalize(n, ph_v3(0.0f, 1.0f, 0.0f));
+        ph_simplex_vertex up = ph_gjk_support(a, b, n);
+        ph_simplex_vertex down = ph_gjk_support(a, b, glms_vec3_negate(n));
+        float h_up = glms_vec3_dot(glms_vec3_sub(up.w, v[0].w), n);
+        float h_down = -glms_vec3_dot(glms_vec3_sub(down.w, v[0].w), n);
+        float flat = EPA_ABSOLUTE_TOLERANCE * glm_max(extent, glm_max(glms_vec3_norm(up.w), glms_vec3_norm(down.w)));
+        if (h_up <= flat || h_down <= flat)
+        {
+            // The triangle's plane (through the origin) supports the difference on one side or both.
+            if (h_up <= h_down)
+                *r = touching(n, &up, glms_vec3_dot(up.w, n));
+            else
+                *r = touching(glms_vec3_negate(n), &down, -glms_vec3_dot(down.w, n));
+            return false;
+        }
+        p->vert_count = 0;
+        p->face_count = 0;
+        p->extent = 0.0f;
+        for (int i = 0; i < 3; i++)
+            add_vertex(p, v[i]);
+        int iu = add_vertex(p, up), id = add_vertex(p, down);
+        ph_vec3 c = glms_vec3_scale(glms_vec3_add(glms_vec3_add(v[0].w, v[1].w), v[2].w), 1.0f / 3.0f);
+        for (int i = 0; i < 3; i++)
+        {
+            add_face(p, i, (i + 1) % 3, iu, &c);
+            add_face(p, i, (i + 1) % 3, id, &c);
+        }
+        return true;
+    }
+    p->vert_count = 0;
+    p->face_count = 0;
+    p->extent = 0.0f;
+    ph_vec3 c = glms_vec3_zero();
+    for (int i = 0; i < 4; i++)
+    {
+        add_vertex(p, v[i]);
+        c = glms_vec3_add(c, glms_vec3_scale(v[i].w, 0.25f));
+    }
+    add_face(p, 0, 1, 2, &c);
+    add_face(p, 0, 3, 1, &c);
+    add_face(p, 0, 2, 3, &c);
+    add_face(p, 1, 3, 2, &c);
+    return true;
+}
+
+static int closest_face(const epa_polytope *p)
+{
+    int best = -1;
+    float best_dist = FLT_MAX;
+    for (int f = 0; f < p->face_count; f++)
+    {
+        if (p->faces[f].alive && p->faces[f].dist < best_dist)
+        {
+            best_dist = p->faces[f].dist;
+            best = f;
+        }
+    }
+    return best;
+}
+
+// Barycentric witnesses of the origin's projection on face f.
+static void face_witness(const epa_polytope *p, const epa_face *f, epa_result *r)
+{
+    ph_vec3 a = p->verts[f->v[0]].w, b = p->verts[f->v[1]].w, c = p->verts[f->v[2]].w;
+    ph_vec3 q = glms_vec3_scale(f->n, f->dist);
+    ph_vec3 n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
+    float nn = glms_vec3_norm2(n);
+    float l[3] = { 1.0f, 0.0f, 0.0f };
+    if (nn > 0.0f)
+    {
+        l[0] = glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, q), glms_vec3_sub(c, q)), n) / nn;
+        l[1] = glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(c, q), glms_vec3_sub(a, q)), n) / nn;
+        l[2] = 1.0f - l[0] - l[1];
+    }
+    r->local_a = glms_vec3_zero();
+    r->local_b = glms_vec3_zero();
+    for (int i = 0; i < 3; i++)
+    {
+        r->local_a = glms_vec3_add(r->local_a, glms_vec3_scale(p->verts[f->v[i]].local_a, l[i]));
+        r->local_b = glms_vec3_add(r->local_b, glms_vec3_scale(p->verts[f->v[i]].local_b, l[i]));
+    }
+    r->n = f->n;
+    r->depth = glm_max(f->dist, 0.0f);
+}
+
+typedef struct epa_edge
+{
+    int a, b;
+} epa_edge;
+
+static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int *out_iterations)
+{
+    epa_result r;
+    memset(&r, 0, sizeof r);
+    r.status = PH_EPA_MAX_ITERATIONS;
+    epa_edge edges[EPA_MAX_EDGES];
+    int iter = 0;
+    int f = closest_face(p);
+    for (; iter < PH_EPA_ITERATION_LIMIT; iter++)
+    {
+        f = closest_face(p);
+        if (f < 0 || p->faces[f].dist == FLT_MAX)
+        {
+            r.status = PH_EPA_DEGENERATE;
+            break;
+        }
+        epa_face *face = &p->faces[f];
+        ph_simplex_vertex w = ph_gjk_support(a, b, face->n);
+        float dw = glms_vec3_dot(w.w, face->n);
+        float extent = glm_max(p->extent, glms_vec3_norm(w.w));
+        if (dw - face->dist <= EPA_RELATIVE_TOLERANCE * fabsf(face->dist) + EPA_ABSOLUTE_TOLERANCE * extent)
+        {
+            r.status = PH_EPA_OK;
+            break;
+        }
+        int wi = add_vertex(p, w);
+        if (wi < 0)
+        {
+            r.status = PH_EPA_OVERFLOW;
+            break;
+        }
+        // Remove every face that sees w (the closest one always does: dw > its distance) and collect
+        // the horizon: edges of removed faces whose twin was not removed.
+        int edge_count = 0;
+        float vis_tol = EPA_VISIBILITY_TOLERANCE * extent;
+        bool overflow = false;
+        for (int g = 0; g < p->face_count && !overflow; g++)
+        {
+            epa_face *fg = &p->faces[g];
+            if (!fg->alive)
+                continue;
+            bool visible = g == f || glms_vec3_dot(fg->n, glms_vec3_sub(w.w, p->verts[fg->v[0]].w)) > vis_tol;
+            if (!visible)
+                continue;
+            fg->alive = false;
+            for (int e = 0; e < 3; e++)
+            {
+                int ea = fg->v[e], eb = fg->v[(e + 1) % 3];
+                int twin = -1;
+                for (int k = 0; k < edge_count && twin < 0; k++)
+                {
+                    if (edges[k].a == eb && edges[k].b == ea)
+                        twin = k;
+                }
+                if (twin >= 0)
+                    edges[twin] = edges[--edge_count];
+                else if (edge_count < EPA_MAX_EDGES)
+                    edges[edge_count++] = (epa_edge){ ea, eb };
+                else
+                    overflow = true;
+            }
+        }
+        for (int k = 0; k < edge_count && !overflow; k++)
+            overflow = add_face(p, edges[k].a, edges[k].b, wi, NULL) < 0;
+        if (overflow)
+        {
+            r.status = PH_EPA_OVERFLOW;
+            f = closest_face(p);
+            break;
+        }
+    }
+    *out_iterations = iter;
+    if (r.status == PH_EPA_MAX_ITERATIONS)
+        f = closest_face(p);
+    if (f >= 0 && p->faces[f].dist != FLT_MAX)
+    {
+        ph_epa_status status = r.status;
+        face_witness(p, &p->faces[f], &r);
+        r.status = status;
+    }
+    return r;
+}
+
+static void fill_trace(const epa_polytope *p, bool built, ph_polytope_trace *trace)
+{
+    trace->triangle_count = 0;
+    if (!built)
+        return;
+    for (int f = 0; f < p->face_count && trace->triangle_count < PH_TRACE_MAX_TRIANGLES; f++)
+    {
+        if (!p->faces[f].alive)
+            continue;
+        for (int i = 0; i < 3; i++)
+            trace->triangles[trace->triangle_count][i] = p->verts[p->faces[f].v[i]].w;
+        trace->triangle_count++;
+    }
+}
+
+ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, const ph_convex *b,
+                                        ph_transform xb, const ph_simplex *simplex, ph_epa_output *out,
+                                        ph_polytope_trace *trace)
+{
+    if (!out)
+        return PH_EPA_DEGENERATE;
+    memset(out, 0, sizeof *out);
+    out->normal = ph_v3(0.0f, 1.0f, 0.0f);
+    if (trace)
+        trace->triangle_count = 0;
+    if (!ph_convex_is_valid(a) || !ph_convex_is_valid(b) || !ph_transform_is_valid(xa) ||
+        !ph_transform_is_valid(xb))
+    {
+        out->status = PH_EPA_DEGENERATE;
+        return out->status;
+    }
+    ph_gjk_proxy pa, pb;
+    ph_gjk_proxy_init(&pa, a, xa, true);
+    ph_gjk_proxy_init(&pb, b, xb, true);
+    float rounding = pa.radius + pb.radius;
+
+    // GJK on the cores, warm-started from the given simplex: a terminating tetrahedron around the origin
+    // is accepted at once, and anything else is checked rather than trusted.
+    ph_gjk_output g;
+    ph_gjk_run(&pa, &pb, simplex, false, 0.0f, &g);
+    epa_result r;
+    if (g.status != PH_GJK_OVERLAPPING)
+    {
+        if (g.distance >= rounding)
+        {
+            out->status = PH_EPA_SEPARATED;
+            out->iterations = g.iterations;
+            return out->status;
+        }
+        // Cores apart, rounded shapes overlapping: exact from the closest points of the cores.
+        out->status = PH_EPA_OK;
+        out->depth = rounding - g.distance;
+        out->normal = g.normal;
+        out->point_a = glms_vec3_add(g.point_a, glms_vec3_scale(g.normal, pa.radius));
+        out->point_b = glms_vec3_sub(g.point_b, glms_vec3_scale(g.normal, pb.radius));
+        out->iterations = g.iterations;
+        return out->status;
+    }
+
+    epa_polytope poly;
+    bool built = build_start(&poly, &pa, &pb, &g.simplex, &r);
+    int iterations = 0;
+    if (built)
+        r = expand(&poly, &pa, &pb, &iterations);
+    if (trace)
+        fill_trace(&poly, built, trace);
+    // The boundary's outward normal n points from B's side to A's (B - A), so A-to-B is -n.
+    out->status = r.status;
+    if (rounding > 0.0f && r.status == PH_EPA_DEGENERATE)
+        out->status = PH_EPA_OK; // flat cores (crossing segments): depth 0 is exact, radii do the rest
+    out->normal = glms_vec3_negate(r.n);
+    out->depth = r.depth + rounding;
+    out->point_a = ph_transform_point(xa, r.local_a);
+    out->point_b = ph_transform_point(xb, r.local_b);
+    out->point_a = glms_vec3_add(out->point_a, glms_vec3_scale(out->normal, pa.radius));
+    out->point_b = glms_vec3_sub(out->point_b, glms_vec3_scale(out->normal, pb.radius));
+    out->iterations = g.iterations + iterations;
+    return out->status;
+}
+
+ph_epa_status ph_epa_penetration(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                                 const ph_simplex *simplex, ph_epa_output *out)
+{
+    return ph_epa_penetration_traced(a, xa, b, xb, simplex, out, NULL);
+}

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// GJK distance and intersection between two posed convex shapes (Gilbert, Johnson and Keerthi 1988),
+// with the signed-volume sub-algorithm of Montanari, Petrinic and Barbieri, "Improving the GJK
+// algorithm for faster and more reliable distance queries between convex objects" (ACM TOG 2017).
+// It works on the Minkowski difference B - A, whose world supports come from ph_convex_support-like
+// local supports and the two transforms. Spheres and capsules run on their cores (point, segment) and
+// get their radius added back, which makes their distances exact. EPA (epa.c), the manifold
+// (manifold.c) and time of impact (toi.c) build on ph_gjk_run.
+#include "phys/gjk.h"
+
+#include <float.h>  // FLT_MAX
+#include <math.h>   // sqrtf, fabsf
+#include <string.h> // memset
+
+// Termination: the gap between the upper bound |v| and the lower bound dot(v/|v|, w) of the distance
+// is below this fraction of the distance (Montanari's epsilon_rel, adapted to float precision).
+static const float GJK_RELATIVE_TOLERANCE = 1e-5f;
+// ... or below this fraction of the shapes' extent, which float rounding of the supports cannot beat.
+static const float GJK_ABSOLUTE_TOLERANCE = 2e-7f;
+// The origin counts as on the simplex (touching or overlapping) when |v| is below this fraction of the
+// largest simplex vertex norm (Montanari's epsilon_tol). Touching within it reports overlap.
+static const float GJK_OVERLAP_TOLERANCE = 1e-6f;
+// A transform's quaternion may be off unit length by this much and still be accepted.
+static const float UNIT_QUATERNION_TOLERANCE = 1e-3f;
+
+bool ph_transform_is_valid(ph_transform xf)
+{
+    if (!ph_is_finite_vec3(xf.p) || !ph_is_finite_quat(xf.q))
+        return false;
+    float n2 = glms_quat_dot(xf.q, xf.q);
+    return fabsf(n2 - 1.0f) <= UNIT_QUATERNION_TOLERANCE;
+}
+
+bool ph_convex_is_valid(const ph_convex *s)
+{
+    if (!s)
+        return false;
+    switch (s->type)
+    {
+    case PH_SHAPE_SPHERE:
+        return ph_is_finite_float(s->radius) && s->radius > 0.0f;
+    case PH_SHAPE_CAPSULE:
+        return ph_is_finite_float(s->radius) && s->radius > 0.0f && ph_is_finite_float(s->half_height) &&
+               s->half_height >= 0.0f;
+    case PH_SHAPE_BOX:
+        return ph_is_finite_vec3(s->half_extents) && s->half_extents.x > 0.0f && s->half_extents.y > 0.0f &&
+               s->half_extents.z > 0.0f;
+    case PH_SHAPE_HULL:
+        return s->hull && s->hull->vertex_count >= 4 && s->hull->vertices && s->hull->adjacency_offsets;
+    case PH_SHAPE_TRIANGLE:
+        return ph_is_finite_vec3(s->tri[0]) && ph_is_finite_vec3(s->tri[1]) && ph_is_finite_vec3(s->tri[2]);
+    case PH_SHAPE_COMPOUND:
+    case PH_SHAPE_MESH:
+    case PH_SHAPE_COUNT:
+        break;
+    }
+    return false;
+}
+
+float ph_convex_extent(const ph_convex *s)
+{
+    switch (s->type)
+    {
+    case PH_SHAPE_SPHERE:
+        return s->radius;
+    case PH_SHAPE_CAPSULE:
+        return s->half_height + s->radius;
+    case PH_SHAPE_BOX:
+        return glms_vec3_norm(s->half_extents);
+    case PH_SHAPE_HULL:
+    {
+        ph_vec3 lo = s->hull->bounds.lo, hi = s->hull->bounds.hi;
+        return glms_vec3_norm(glms_vec3_maxv(glms_vec3_abs(lo), glms_vec3_abs(hi)));
+    }
+    case PH_SHAPE_TRIANGLE:
+        return sqrtf(glm_max(glms_vec3_norm2(s->tri[0]),
+                             glm_max(glms_vec3_norm2(s->tri[1]), glms_vec3_norm2(s->tri[2]))));
+    default:
+        return 0.0f;
+    }
+}
+
+void ph_gjk_proxy_init(ph_gjk_proxy *p, const ph_convex *shape, ph_transform xf, bool core)
+{
+    p->shape = shape;
+    p->xf = xf;
+    p->rot = glms_quat_mat3(xf.q);
+    p->hull_start = -1;
+    p->core = core && (shape->type == PH_SHAPE_SPHERE || shape->type == PH_SHAPE_CAPSULE);
+    p->radius = p->core ? shape->radius : 0.0f;
+}
+
+ph_vec3 ph_gjk_proxy_support_local(ph_gjk_proxy *p, ph_vec3 d)
+{
+    const ph_convex *s = p->shape;
+    if (p->core)
+    {
+        if (s->type == PH_SHAPE_SPHERE)
+            return glms_vec3_zero();
+        return ph_v3(0.0f, d.y >= 0.0f ? s->half_height : -s->half_height, 0.0f);
+    }
+    if (s->type == PH_SHAPE_HULL)
+        return s->hull->vertices[ph_hull_support_index(s->hull, d, &p->hull_start)];
+    return ph_convex_support(s, d);
+}
+
+static ph_vec3 to_world(const ph_gjk_proxy *p, ph_vec3 x)
+{
+    return glms_vec3_add(glms_mat3_mulv(p->rot, x), p->xf.p);
+}
+
+ph_simplex_vertex ph_gjk_support(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_vec3 d)
+{
+    ph_simplex_vertex v;
+    // rot^T d is the direction in the local frame.
+    ph_vec3 da = glms_mat3_mulv(glms_mat3_transpose(a->rot), glms_vec3_negate(d));
+    ph_vec3 db = glms_mat3_mulv(glms_mat3_transpose(b->rot), d);
+    v.local_a = ph_gjk_proxy_support_local(a, da);
+    v.local_b = ph_gjk_proxy_support_local(b, db);
+    v.w = glms_vec3_sub(to_world(b, v.local_b), to_world(a, v.local_a));
+    return v;
+}
+
+void ph_gjk_refresh_vertex(const ph_gjk_proxy *a, const ph_gjk_proxy *b, ph_simplex_vertex *v)
+{
+    v->w = glms_vec3_sub(to_world(b, v->local_b), to_world(a, v->local_a));
+}
+
+// ---- Signed-volume sub-algorithm ----------------------------------------------------------------------
+// Each solver finds the point of the simplex closest to the origin as barycentric weights lambda over its
+// vertices, zero for the vertices not in the supporting sub-simplex. Instead of Johnson's determinant
+// recursion over all sub-simplices it computes signed volumes (areas) of the projection of the origin
+// and only descends into the faces (edges) whose opposite weight has the wrong sign; a flat or
+// degenerate simplex makes every sign "wrong" and all faces are tried, which is what makes it robust.
+
+static float segment_closest(ph_vec3 s0, ph_vec3 s1, float lambda[2])
+{
+    ph_vec3 t = glms_vec3_sub(s1, s0);
+    float tt = glms_vec3_dot(t, t);
+    float u = tt > 0.0f ? -glms_vec3_dot(s0, t) / tt : 0.0f;
+    if (u <= 0.0f)
+    {
+        lambda[0] = 1.0f;
+        lambda[1] = 0.0f;
+        return glms_vec3_norm2(s0);
+    }
+    if (u >= 1.0f)
+    {
+        lambda[0] = 0.0f;
+        lambda[1] = 1.0f;
+        return glms_vec3_norm2(s1);
+    }
+    lambda[0] = 1.0f - u;
+    lambda[1] = u;
+    return glms_vec3_norm2(glms_vec3_add(s0, glms_vec3_scale(t, u)));
+}
+
+// Twice the signed area of the projection of triangle (p, q, r) on the coordinate plane (i, j).
+static float area2(ph_vec3 p, ph_vec3 q, ph_vec3 r, int i, int j)
+{
+    return (q.raw[i] - p.raw[i]) * (r.raw[j] - p.raw[j]) - (q.raw[j] - p.raw[j]) * (r.raw[i] - p.raw[i]);
+}
+
+static float triangle_closest(const ph_vec3 s[3], float lambda[3])
+{
+    ph_vec3 n = glms_vec3_cross(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(s[2], s[0]));
+    float nn = glms_vec3_dot(n, n);
+    if (nn > 0.0f)
+    {
+        // Project the origin on the plane, then compare signed areas in the coordinate plane where the
+        // triangle's projection is largest (the best-conditioned one).
+        ph_vec3 p0 = glms_vec3_scale(n, glms_vec3_dot(s[0], n) / nn);
+        int k = 0;
+        if (fabsf(n.y) > fabsf(n.raw[k]))
+            k = 1;
+        if (fabsf(n.z) > fabsf(n.raw[k]))
+            k = 2;
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        float mu = area2(s[0], s[1], s[2], i, j);
+        float c[3] = { area2(p0, s[1], s[2], i, j), area2(s[0], p0, s[2], i, j), area2(s[0], s[1], p0, i, j) };
+        if (c[0] * mu > 0.0f && c[1] * mu > 0.0f && c[2] * mu > 0.0f)
+        {
+            float sum = c[0] + c[1] + c[2];
+            for (int m = 0; m < 3; m++)
+                lambda[m] = c[m] / sum;
+            return glms_vec3_norm2(p0);
+        }
+    }
+    // Outside (or degenerate): the closest point is on an edge opposite a vertex with a wrong sign;
+    // trying all three edges is cheap and also covers the degenerate case.
+    float best = FLT_MAX;
+    for (int m = 0; m < 3; m++)
+    {
+        int e0 = (m + 1) % 3, e1 = (m + 2) % 3;
+        float l2[2];
+        float d2 = segment_closest(s[e0], s[e1], l2);
+        if (d2 < best)
+        {
+            best = d2;
+            lambda[m] = 0.0f;
+            lambda[e0] = l2[0];
+            lambda[e1] = l2[1];
+        }
+    }
+    return best;
+}
+
+static float triple(ph_vec3 a, ph_vec3 b, ph_vec3 c)
+{
+    return glms_vec3_dot(a, glms_vec3_cross(b, c));
+}
+
+static float tetrahedron_closest(const ph_vec3 s[4], float lambda[4])
+{
+    // Volumes of the tetrahedra with vertex m replaced by the origin; they sum to the full volume.
+    ph_vec3 o = glms_vec3_zero();
+    float c[4];
+    c[0] = triple(s[1], s[2], s[3]);
+    c[1] = triple(glms_vec3_sub(o, s[0]), glms_vec3_sub(s[2], s[0]), glms_vec3_sub(s[3], s[0]));
+    c[2] = triple(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(o, s[0]), glms_vec3_sub(s[3], s[0]));
+    c[3] = triple(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(s[2], s[0]), glms_vec3_sub(o, s[0]));
+    float vol = c[0] + c[1] + c[2] + c[3];
+    bool inside = true;
+    for (int m = 0; m < 4; m++)
+        inside = inside && c[m] * vol > 0.0f;
+    if (inside)
+    {
+        for (int m = 0; m < 4; m++)
+            lambda[m] = c[m] / vol;
+        return 0.0f;
+    }
+    float best = FLT_MAX;
+    for (int m = 0; m < 4; m++)
+    {
+        if (c[m] * vol > 0.0f)
+            continue; // the origin is on the inner side of the face opposite m
+        ph_vec3 f[3];
+        int idx[3], k = 0;
+        for (int q = 0; q < 4; q++)
+        {
+            if (q != m)
+            {
+                idx[k] = q;
+                f[k++] = s[q];
+            }
+        }
+        float l3[3];
+        float d2 = triangle_closest(f, l3);
+        if (d2 < best)
+        {
+            best = d2;
+            lambda[m] = 0.0f;
+            for (int q = 0; q < 3; q++)
+                lambda[idx[q]] = l3[q];
+        }
+    }
+    return best;
+}
+
+// Reduces the simplex to the vertices with non-zero weight and returns the closest point v.
+static ph_vec3 solve_simplex(ph_simplex *s, float lambda[4])
+{
+    ph_vec3 pts[4];
+    for (int i = 0; i < s->count; i++)
+        pts[i] = s->v[i].w;
+    switch (s->count)
+    {
+    case 1:
+        lambda[0] = 1.0f;
+        break;
+    case 2:
+        segment_closest(pts[0], pts[1], lambda);
+        break;
+    case 3:
+        triangle_closest(pts, lambda);
+        break;
+    default:
+        tetrahedron_closest(pts, lambda);
+        break;
+    }
+    ph_simplex reduced;
+    float kept[4];
+    reduced.count = 0;
+    for (int i = 0; i < s->count; i++)
+    {
+        if (lambda[i] > 0.0f)
+        {
+            kept[reduced.count] = lambda[i];
+            reduced.v[reduced.count++] = s->v[i];
+        }
+    }
+    if (reduced.count == 0)
+    {
+        // Only rounding can get here (all weights zero); keep the first vertex.
+        kept[0] = 1.0f;
+        reduced.v[0] = s->v[0];
+        reduced.count = 1;
+    }
+    *s = reduced;
+    ph_vec3 v = glms_vec3_zero();
+    for (int i = 0; i < s->count; i++)
+    {
+        lambda[i] = kept[i];
+        v = glms_vec3_add(v, glms_vec3_scale(s->v[i].w, kept[i]));
+    }
+    return v;
+}
+
+static void witness_points(const ph_gjk_proxy *a, const ph_gjk_proxy *b, const ph_simplex *s,
+                           const float lambda[4], ph_gjk_output *out)
+{
+    ph_vec3 la = glms_vec3_zero(), lb = glms_vec3_zero();
+    for (int i = 0; i < s->count; i++)
+    {
+        la = glms_vec3_add(la, glms_vec3_scale(s->v[i].local_a, lambda[i]));
+        lb = glms_vec3_add(lb, glms_vec3_scale(s->v[i].local_b, lambda[i]));
+    }
+    out->point_a = to_world(a, la);
+    out->point_b = to_world(b, lb);
+}
+
+ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
+                         float grow, ph_gjk_output *out)
+{
+    ph_simplex s;
+    s.count = 0;
+    if (warm && warm->count >= 1 && warm->count <= 4)
+    {
+        s = *warm;
+        for (int i = 0; i < s.count; i++)
+            ph_gjk_refresh_vertex(a, b, &s.v[i]);
+    }
+    else
+    {
+        // Start towards the origin from the difference of the frame origins.
+        ph_vec3 d = glms_vec3_sub(a->xf.p, b->xf.p);
+        if (glms_vec3_norm2(d) <= 0.0f)
+            d = ph_v3(1.0f, 0.0f, 0.0f);
+        s.v[0] = ph_gjk_support(a, b, d);
+        s.count = 1;
+    }
+
+    float max_w2 = 0.0f;
+    for (int i = 0; i < s.count; i++)
+        max_w2 = glm_max(max_w2, glms_vec3_norm2(s.v[i].w));
+
+    float lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
+    float prev_v2 = FLT_MAX;
+    ph_gjk_status status = PH_GJK_MAX_ITERATIONS;
+    ph_vec3 v = glms_vec3_zero();
+    int iter = 0;
+    ph_simplex best = s;
+    float best_lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
+    for (; iter < PH_GJK_ITERATION_LIMIT; iter++)
+    {
+        v = solve_simplex(&s, lambda);
+        float v2 = glms_vec3_norm2(v);
+        if (s.count == 4 || v2 <= GJK_OVERLAP_TOLERANCE * GJK_OVERLAP_TOLERANCE * max_w2)
+        {
+            status = PH_GJK_OVERLAPPING;
+            best = s;
+            memcpy(best_lambda, lambda, sizeof best_lambda);
+            break;
+        }
+        if (v2 >= prev_v2)
+        {
+            // No progress: rounding has made the last vertex useless. The previous simplex stands.
+            status = PH_GJK_SEPARATED;
+            break;
+        }
+        prev_v2 = v2;
+        best = s;
+        memcpy(best_lambda, lambda, sizeof best_lambda);
+
+        ph_simplex_vertex w = ph_gjk_support(a, b, glms_vec3_negate(v));
+        float vw = glms_vec3_dot(v, w.w);
+        float vlen = sqrtf(v2);
+        // The plane through w normal to v bounds the difference: its distance to the origin, vw / |v|,
+        // is a lower bound of the distance (upper bound: |v|).
+        if (intersect_only && vw > grow * vlen)
+        {
+            status = PH_GJK_SEPARATED;
+            iter++;
+            break;
+        }
+        max_w2 = glm_max(max_w2, glms_vec3_norm2(w.w));
+        float gap = v2 - vw;
+        if (gap <= GJK_RELATIVE_TOLERANCE * v2 || gap <= GJK_ABSOLUTE_TOLERANCE * sqrtf(max_w2) * vlen)
+        {
+            status = PH_GJK_SEPARATED;
+            iter++;
+            break;
+        }
+        bool duplicate = false;
+        for (int i = 0; i < s.count; i++)
+            duplicate = duplicate || glms_vec3_eqv(s.v[i].w, w.w);
+        if (duplicate)
+        {
+            status = PH_GJK_SEPARATED;
+            iter++;
+            break;
+        }
+        s.v[s.count++] = w;
+    }
+    // Report the best simplex seen (the last one that made progress).
+    s = best;
+    v = glms_vec3_zero();
+    for (int i = 0; i < s.count; i++)
+        v = glms_vec3_add(v, glms_vec3_scale(s.v[i].w, best_lambda[i]));
+    out->status = status;
+    out->iterations = iter;
+    out->simplex = s;
+    witness_points(a, b, &s, best_lambda, out);
+    if (status == PH_GJK_OVERLAPPING)
+    {
+        out->distance = 0.0f;
+        out->normal = glms_vec3_zero();
+    }
+    else
+    {
+        out->distance = glms_vec3_norm(v);
+        out->normal = ph_safe_normalize(v, ph_v3(0.0f, 1.0f, 0.0f));
+    }
+    return status;
+}
+
+static bool inputs_valid(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb)
+{
+    return ph_convex_is_valid(a) && ph_convex_is_valid(b) && ph_transform_is_valid(xa) &&
+           ph_transform_is_valid(xb);
+}
+
+ph_gjk_status ph_gjk_distance(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                              ph_gjk_cache *cache, ph_gjk_output *out)
+{
+    if (!out)
+        return PH_GJK_DEGENERATE;
+    memset(out, 0, sizeof *out);
+    if (!inputs_valid(a, xa, b, xb))
+    {
+        out->status = PH_GJK_DEGENERATE;
+        return out->status;
+    }
+    ph_gjk_proxy pa, pb;
+    ph_gjk_proxy_init(&pa, a, xa, true);
+    ph_gjk_proxy_init(&pb, b, xb, true);
+    ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, out);
+    if (cache)
+        cache->simplex = out->simplex;
+
+    float rounding = pa.radius + pb.radius;
+    if (rounding > 0.0f)
+    {
+        // Grow the cores back: the closest points move along the normal by each radius.
+        if (out->status != PH_GJK_OVERLAPPING && out->distance > rounding)
+        {
+            out->point_a = glms_vec3_add(out->point_a, glms_vec3_scale(out->normal, pa.radius));
+            out->point_b = glms_vec3_sub(out->point_b, glms_vec3_scale(out->normal, pb.radius));
+            out->distance -= rounding;
+        }
+        else
+        {
+            out->status = PH_GJK_OVERLAPPING;
+            out->distance = 0.0f;
+        }
+    }
+    return out->status;
+}
+
+bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                      ph_gjk_cache *cache)
+{
+    if (!inputs_valid(a, xa, b, xb))
+        return false;
+    ph_gjk_proxy pa, pb;
+    ph_gjk_proxy_init(&pa, a, xa, true);
+    ph_gjk_proxy_init(&pb, b, xb, true);
+    float rounding = pa.radius + pb.radius;
+    ph_gjk_output out;
+    ph_gjk_status status = ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, true, rounding, &out);
+    if (cache)
+        cache->simplex = out.simplex;
+    if (status == PH_GJK_OVERLAPPING)
+        return true;
+    if (status == PH_GJK_SEPARATED && out.distance > rounding)
+        return false;
+    // Early exit proved separation beyond the rounding, or the loop ended near the origin.
+    return out.distance <= rounding;
+}
