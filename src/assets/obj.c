@@ -182,9 +182,10 @@ static bool parse_numbers(parser *ps, const char *p, const char *e, const char *
 static void rest_of_line(const char *p, const char *e, const char **out_begin, const char **out_end)
 {
     p = text_skip_space(p, e);
-    const char *hash = memchr(p, '#', (size_t)(e - p));
-    if (hash)
-        e = hash;
+    const char *hash = p;
+    while (hash < e && *hash != '#')
+        hash++;
+    e = hash;
     while (e > p && text_is_space(e[-1]))
         e--;
     *out_begin = p;
@@ -531,7 +532,7 @@ static bool parse_face(parser *ps, const char *p, const char *e)
 static bool parse_vertex(parser *ps, const char *p, const char *e)
 {
     float v[OBJ_MAX_VERTEX_NUMBERS];
-    int n;
+    int n = 0;
     if (!parse_numbers(ps, p, e, "v", v, OBJ_MAX_VERTEX_NUMBERS, &n))
         return false;
     if (n != 3 && n != 4 && n != 6 && n != 7)
@@ -570,7 +571,7 @@ static bool parse_vertex(parser *ps, const char *p, const char *e)
 static bool parse_uv(parser *ps, const char *p, const char *e)
 {
     float v[3];
-    int n;
+    int n = 0;
     if (!parse_numbers(ps, p, e, "vt", v, 3, &n))
         return false;
     if (n < 1)
@@ -588,7 +589,7 @@ static bool parse_uv(parser *ps, const char *p, const char *e)
 static bool parse_normal(parser *ps, const char *p, const char *e)
 {
     float v[3];
-    int n;
+    int n = 0;
     if (!parse_numbers(ps, p, e, "vn", v, 3, &n))
         return false;
     if (n != 3)
