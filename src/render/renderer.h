@@ -51,6 +51,7 @@ typedef struct render_options
     int msaa_samples;     // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window
     bool debug_xray;      // debug lines also drawn faintly through geometry
     vec3s sun_direction;  // direction the light travels (towards the ground), need not be unit
+    int shadow_map_size;  // texels per side; 0 means 2048
 } render_options;
 
 render_options renderer_default_options(void);
@@ -118,6 +119,16 @@ int renderer_submit_world(renderer *r, const ph_world *world, float margin, rend
 // invalid input or when RENDER_MAX_MESHES are in use.
 int renderer_add_mesh(renderer *r, const float *positions, const float *normals, int vertex_count,
                       const uint32_t *indices, int index_count);
+// The same with per-vertex colours (linear RGB in [0, 1], 3 floats per vertex, e.g. model_mesh.colors)
+// that multiply the instance colour; colors NULL is white.
+int renderer_add_mesh_colored(renderer *r, const float *positions, const float *normals, const float *colors,
+                              int vertex_count, const uint32_t *indices, int index_count);
+// Frees a user mesh (a handle from renderer_add_mesh*); built-in handles and bad handles are ignored.
+void renderer_remove_mesh(renderer *r, int mesh);
+// Frees the GPU meshes built from world geometry (hulls, static meshes) by renderer_submit_shape. The
+// cache is keyed by the geometry's address, so call this whenever the world is destroyed (scene reset or
+// change) before a new world is drawn.
+void renderer_forget_geometry(renderer *r);
 
 // Draws the frame into the window's framebuffer (or the MSAA target, then resolved): shadow pass, lit
 // instanced pass (one draw call per mesh), ground grid, sky, debug lines and points, then text.

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Lit instanced meshes: each instance is position + quaternion + per-axis scale (see render/gpu_mesh.h),
+// expanded here instead of in a per-instance matrix. Normals are divided by the scale before rotating,
+// which is the inverse-transpose of a diagonal scale, so stretched boxes and capsules keep true normals.
+#version 330 core
+
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec3 i_position;
+layout(location = 3) in vec3 i_scale;
+layout(location = 4) in vec4 i_orientation;
+layout(location = 5) in vec4 i_color;
+layout(location = 6) in vec4 a_color;
+
+uniform mat4 u_view_proj;
+uniform mat4 u_light_view_proj;
+// Shadow-map normal offset: the lookup point moves this far along the normal (unit: m), which removes
+// acne on surfaces at grazing sun angles without the light leaks of a large depth bias.
+uniform float u_normal_offset;
+
+out vec3 v_world;
+out vec3 v_normal;
+out vec3 v_color;
+out vec4 v_light_clip;
+
+// Rotates v by the unit quaternion q (x, y, z, w): v + 2 w (q x v) + 2 q x (q x v).
+vec3 rotate(vec4 q, vec3 v)
+{
+    vec3 t = 2.0 * cross(q.xyz, v);
+    return v + q.w * t + cross(q.xyz, t);
+}
+
+void main()
+{
+    vec3 world = i_position + rotate(i_orientation, i_scale * a_position);
+    vec3 normal = normalize(rotate(i_orientation, a_normal / i_scale));
+    v_world = world;
+    v_normal = normal;
+    // Instance colours are sRGB as picked by people; vertex colours are linear (model materials).
+    v_color = pow(i_color.rgb, vec3(2.2)) * a_color.rgb;
+    v_light_clip = u_light_view_proj * vec4(world + normal * u_normal_offset, 1.0);
+    gl_Position = u_view_proj * vec4(world, 1.0);
+}

@@ -1,0 +1,939 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The frame: instances are collected per frame, sorted by mesh (a counting sort on the mesh handle), and
+// uploaded once into one instance buffer; then a depth-only sun pass into a shadow map fitted to the
+// casters, the lit pass (one instanced draw per mesh), the ground grid, the sky behind everything, debug
+// lines and HUD text. Rendering goes into a multisampled off-screen target resolved into the window
+// when MSAA is asked for (and the window's own framebuffer is not multisampled already).
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
+#include "render/renderer.h"
+
+#include "render/gl.h"
+#include "render/renderer_internal.h"
+
+#include <math.h>   // tanf, fabsf, floorf, ceilf
+#include <stdio.h>  // snprintf
+#include <stdlib.h> // calloc, realloc, free
+#include <string.h> // memset, memcpy
+#include <time.h>   // clock_gettime
+
+// Shadow map resolution when render_options.shadow_map_size is 0 (unit: texels per side). 2048 keeps
+// a 30 m scene at 1.5 cm per texel; llvmpipe clears and fills it in well under a millisecond.
+#define DEFAULT_SHADOW_MAP_SIZE 2048
+// The shadow map covers the casters, but no farther than this from the camera (unit: m), so one far
+// body does not stretch the map over the whole world.
+#define SHADOW_MAX_RANGE 60.0f
+// The light-space box is rounded out to this step (unit: m) so it changes in jumps rather than every
+// frame as bodies move, which would make shadow edges crawl.
+#define SHADOW_SNAP 1.0f
+// Normal offset of the shadow lookup, in shadow texels (see mesh.vert), and the rasteriser's
+// slope-scaled depth bias for the depth pass (glPolygonOffset factor, units).
+#define SHADOW_NORMAL_OFFSET_TEXELS 1.5f
+#define SHADOW_BIAS_FACTOR 2.0f
+#define SHADOW_BIAS_UNITS 4.0f
+// Distance of the light's eye behind the casters along the sun direction (unit: m).
+#define SHADOW_EYE_MARGIN 10.0f
+// Half size of the ground square drawn under the camera (unit: m); the haze hides its edge.
+#define GROUND_HALF_SIZE 500.0f
+// Haze: the fraction of the horizon colour is 1 - exp(-density * distance) (unit: 1/m); half at 200 m.
+#define HAZE_DENSITY 0.0035f
+// Shader files are checked for changes at most this often (unit: s).
+#define SHADER_POLL_INTERVAL 1.0
+// Smallest per-axis instance scale: the normal divides by it (unit: mesh units).
+#define MIN_INSTANCE_SCALE 1e-6f
+// Upper bound on per-frame elements of one list (instances, line vertices, text vertices).
+#define RENDER_MAX_FRAME_ELEMENTS (8 * 1024 * 1024)
+// Built-in mesh tessellation: sphere slices x stacks, cylinder slices.
+#define SPHERE_SLICES 24
+#define SPHERE_STACKS 16
+#define CYLINDER_SLICES 24
+// Sleeping bodies are tinted towards a blue-grey by this fraction; highlighted ones brightened towards
+// white by this fraction.
+#define SLEEP_TINT 0.55f
+#define HIGHLIGHT_MIX 0.4f
+
+// Scene colours, linear RGB.
+static const vec3s SUN_COLOR = { { 2.6f, 2.45f, 2.2f } };
+static const vec3s SKY_AMBIENT = { { 0.30f, 0.36f, 0.46f } };
+static const vec3s GROUND_AMBIENT = { { 0.12f, 0.10f, 0.08f } };
+static const vec3s ZENITH_COLOR = { { 0.18f, 0.32f, 0.62f } };
+static const vec3s HORIZON_COLOR = { { 0.62f, 0.70f, 0.80f } };
+static const vec3s BELOW_COLOR = { { 0.25f, 0.24f, 0.23f } };
+static const vec3s GROUND_COLOR = { { 0.33f, 0.34f, 0.33f } };
+static const vec3s GRID_LINE_COLOR = { { 0.10f, 0.11f, 0.12f } };
+static const vec3s SLEEP_COLOR = { { 0.42f, 0.47f, 0.62f } };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool render_reserve(void **data, int *capacity, int count, int extra, size_t elem_size)
+{
+    if (extra < 0 || count > RENDER_MAX_FRAME_ELEMENTS - extra)
+        return false;
+    int need = count + extra;
+    if (need <= *capacity)
+        return true;
+    int cap = *capacity > 0 ? *capacity : 256;
+    while (cap < need)
+        cap *= 2;
+    void *p = realloc(*data, (size_t)cap * elem_size);
+    if (!p)
+        return false;
+    *data = p;
+    *capacity = cap;
+    return true;
+}
+
+render_options renderer_default_options(void)
+{
+    render_options o;
+    memset(&o, 0, sizeof o);
+    o.shadows = true;
+    o.ground = true;
+    o.ground_height = 0.0f;
+    o.sky = true;
+    o.clear_rgba = 0x202428ffu;
+    o.msaa_samples = 4;
+    o.debug_xray = true;
+    o.sun_direction = (vec3s){ { -0.45f, -1.0f, -0.3f } };
+    o.shadow_map_size = DEFAULT_SHADOW_MAP_SIZE;
+    return o;
+}
+
+// ---- Programs -----------------------------------------------------------------------------------------
+
+static void get_lit_uniforms(GLuint p, lit_uniforms *u)
+{
+    u->view_proj = glGetUniformLocation(p, "u_view_proj");
+    u->light_view_proj = glGetUniformLocation(p, "u_light_view_proj");
+    u->normal_offset = glGetUniformLocation(p, "u_normal_offset");
+    u->eye = glGetUniformLocation(p, "u_eye");
+    u->sun_dir = glGetUniformLocation(p, "u_sun_dir");
+    u->sun_color = glGetUniformLocation(p, "u_sun_color");
+    u->sky_ambient = glGetUniformLocation(p, "u_sky_ambient");
+    u->ground_ambient = glGetUniformLocation(p, "u_ground_ambient");
+    u->haze_color = glGetUniformLocation(p, "u_haze_color");
+    u->haze_density = glGetUniformLocation(p, "u_haze_density");
+    u->shadows = glGetUniformLocation(p, "u_shadows");
+    u->shadow_map = glGetUniformLocation(p, "u_shadow_map");
+    u->shadow_texel = glGetUniformLocation(p, "u_shadow_texel");
+}
+
+// Reads every program's uniform locations (after a load or a reload).
+static void get_uniforms(renderer *r)
+{
+    get_lit_uniforms(r->mesh_prog.sp.id, &r->mesh_prog.u);
+    GLuint g = r->grid_prog.sp.id;
+    get_lit_uniforms(g, &r->grid_prog.u);
+    r->grid_prog.center = glGetUniformLocation(g, "u_center");
+    r->grid_prog.half_size = glGetUniformLocation(g, "u_half_size");
+    r->grid_prog.ground_color = glGetUniformLocation(g, "u_ground_color");
+    r->grid_prog.line_color = glGetUniformLocation(g, "u_line_color");
+    r->shadow_prog.light_view_proj = glGetUniformLocation(r->shadow_prog.sp.id, "u_light_view_proj");
+    GLuint s = r->sky_prog.sp.id;
+    r->sky_prog.inv_view_proj = glGetUniformLocation(s, "u_inv_view_proj");
+    r->sky_prog.zenith_color = glGetUniformLocation(s, "u_zenith_color");
+    r->sky_prog.horizon_color = glGetUniformLocation(s, "u_horizon_color");
+    r->sky_prog.below_color = glGetUniformLocation(s, "u_below_color");
+    r->sky_prog.sun_dir = glGetUniformLocation(s, "u_sun_dir");
+    r->sky_prog.sun_color = glGetUniformLocation(s, "u_sun_color");
+    r->lines_prog.view_proj = glGetUniformLocation(r->lines_prog.sp.id, "u_view_proj");
+    r->lines_prog.alpha_scale = glGetUniformLocation(r->lines_prog.sp.id, "u_alpha_scale");
+    r->text_prog.screen_size = glGetUniformLocation(r->text_prog.sp.id, "u_screen_size");
+}
+
+// The programs in a fixed order, with their file stems.
+static int program_list(renderer *r, shader_program **out, const char **stems)
+{
+    shader_program *list[] = { &r->mesh_prog.sp,   &r->grid_prog.sp,  &r->shadow_prog.sp,
+                               &r->sky_prog.sp,    &r->lines_prog.sp, &r->text_prog.sp };
+    static const char *names[] = { "mesh", "grid", "shadow", "sky", "lines", "text" };
+    int n = (int)(sizeof list / sizeof list[0]);
+    for (int i = 0; i < n; i++)
+    {
+        out[i] = list[i];
+        stems[i] = names[i];
+    }
+    return n;
+}
+
+enum
+{
+    PROGRAM_COUNT = 6
+};
+
+bool renderer_reload_shaders(renderer *r)
+{
+    if (!r)
+        return false;
+    shader_program *programs[PROGRAM_COUNT];
+    const char *stems[PROGRAM_COUNT];
+    int n = program_list(r, programs, stems);
+    bool reloaded = false;
+    for (int i = 0; i < n; i++)
+    {
+        char err[RENDER_ERROR_MAX];
+        int result = shader_program_poll(programs[i], err, sizeof err);
+        if (result > 0)
+        {
+            reloaded = true;
+            r->shader_error[0] = '\0';
+        }
+        else if (result < 0)
+        {
+            snprintf(r->shader_error, sizeof r->shader_error, "%s", err);
+        }
+    }
+    if (reloaded)
+        get_uniforms(r);
+    return reloaded;
+}
+
+// ---- Targets ------------------------------------------------------------------------------------------
+
+static bool create_shadow_map(renderer *r, int size)
+{
+    if (r->shadow_fbo)
+    {
+        glDeleteFramebuffers(1, &r->shadow_fbo);
+        glDeleteTextures(1, &r->shadow_depth);
+        r->shadow_fbo = 0;
+        r->shadow_depth = 0;
+    }
+    glGenTextures(1, &r->shadow_depth);
+    glBindTexture(GL_TEXTURE_2D, r->shadow_depth);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
+    // Linear filtering on a comparison sampler gives the hardware's 2x2 PCF per tap.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+    glGenFramebuffers(1, &r->shadow_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->shadow_depth, 0);
+    glDrawBuffer(GL_NONE);
+    glReadBuffer(GL_NONE);
+    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    r->shadow_size = ok ? size : 0;
+    return ok;
+}
+
+static void free_msaa(renderer *r)
+{
+    if (r->msaa_fbo)
+        glDeleteFramebuffers(1, &r->msaa_fbo);
+    if (r->msaa_color)
+        glDeleteRenderbuffers(1, &r->msaa_color);
+    if (r->msaa_depth)
+        glDeleteRenderbuffers(1, &r->msaa_depth);
+    r->msaa_fbo = r->msaa_color = r->msaa_depth = 0;
+    r->msaa_samples = r->msaa_width = r->msaa_height = 0;
+}
+
+// Makes the multisampled target match the window size and sample count; false when it cannot be made
+// (then the frame is drawn straight into the window without MSAA).
+static bool ensure_msaa(renderer *r, int samples)
+{
+    if (samples > r->max_samples)
+        samples = r->max_samples;
+    if (samples <= 1 || r->default_fb_multisampled)
+    {
+        free_msaa(r);
+        return false;
+    }
+    if (r->msaa_fbo && r->msaa_samples == samples && r->msaa_width == r->width && r->msaa_height == r->height)
+        return true;
+    free_msaa(r);
+    glGenFramebuffers(1, &r->msaa_fbo);
+    glGenRenderbuffers(1, &r->msaa_color);
+    glGenRenderbuffers(1, &r->msaa_depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->msaa_color);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, r->width, r->height);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->msaa_depth);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, r->width, r->height);
+    glBindFramebuffer(GL_FRAMEBUFFER, r->msaa_fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->msaa_color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->msaa_depth);
+    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!ok)
+    {
+        free_msaa(r);
+        return false;
+    }
+    r->msaa_samples = samples;
+    r->msaa_width = r->width;
+    r->msaa_height = r->height;
+    return true;
+}
+
+// ---- Lifetime -----------------------------------------------------------------------------------------
+
+static int add_mesh_data(renderer *r, const mesh_data *data, mesh_origin origin, const void *geometry)
+{
+    for (int i = 0; i < RENDER_MAX_MESHES; i++)
+    {
+        if (r->meshes[i].origin != MESH_FREE)
+            continue;
+        if (!gpu_mesh_create(&r->meshes[i].mesh, data, r->instance_vbo))
+            return -1;
+        r->meshes[i].origin = origin;
+        r->meshes[i].geometry = geometry;
+        return i;
+    }
+    return -1;
+}
+
+int render_add_mesh_data(renderer *r, const mesh_data *data, const void *geometry)
+{
+    return add_mesh_data(r, data, geometry ? MESH_GEOMETRY : MESH_USER, geometry);
+}
+
+static bool create_builtins(renderer *r)
+{
+    mesh_data data;
+    bool ok = mesh_data_box(&data) && add_mesh_data(r, &data, MESH_BUILTIN, NULL) == RENDER_MESH_BOX;
+    mesh_data_free(&data);
+    ok = ok && mesh_data_sphere(&data, SPHERE_SLICES, SPHERE_STACKS) &&
+         add_mesh_data(r, &data, MESH_BUILTIN, NULL) == RENDER_MESH_SPHERE;
+    mesh_data_free(&data);
+    ok = ok && mesh_data_cylinder(&data, CYLINDER_SLICES) &&
+         add_mesh_data(r, &data, MESH_BUILTIN, NULL) == RENDER_MESH_CYLINDER;
+    mesh_data_free(&data);
+    return ok;
+}
+
+static void create_buffers(renderer *r)
+{
+    glGenBuffers(1, &r->instance_vbo);
+
+    // Debug lines: position, colour, point size (attributes 0, 1, 2 of lines.vert).
+    glGenVertexArrays(1, &r->lines_vao);
+    glGenBuffers(1, &r->lines_vbo);
+    glBindVertexArray(r->lines_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->lines_vbo);
+    GLsizei ls = (GLsizei)sizeof(line_vertex);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, ls, (const void *)offsetof(line_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, ls, (const void *)offsetof(line_vertex, color));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, ls, (const void *)offsetof(line_vertex, size));
+
+    // HUD text: pixel position and colour (text.vert).
+    glGenVertexArrays(1, &r->text_vao);
+    glGenBuffers(1, &r->text_vbo);
+    glBindVertexArray(r->text_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    GLsizei ts = (GLsizei)sizeof(text_vertex);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, ts, (const void *)offsetof(text_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, ts, (const void *)offsetof(text_vertex, color));
+
+    // Ground: two triangles over (-1, -1) .. (1, 1), scaled in grid.vert.
+    static const float corners[12] = { -1, -1, 1, 1, 1, -1, -1, -1, -1, 1, 1, 1 };
+    glGenVertexArrays(1, &r->ground_vao);
+    glGenBuffers(1, &r->ground_vbo);
+    glBindVertexArray(r->ground_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->ground_vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * (GLsizei)sizeof(float), NULL);
+
+    // Core profile needs a bound vertex array even for an attribute-less draw.
+    glGenVertexArrays(1, &r->empty_vao);
+    glBindVertexArray(0);
+}
+
+renderer *renderer_create(const char *base_path, char *err, size_t err_size)
+{
+    char local[8];
+    if (!err || err_size == 0)
+    {
+        err = local;
+        err_size = sizeof local;
+    }
+    err[0] = '\0';
+    if (!glCreateProgram)
+    {
+        snprintf(err, err_size, "renderer_create: OpenGL is not loaded (call gl_load with the context current)");
+        return NULL;
+    }
+    renderer *r = calloc(1, sizeof *r);
+    if (!r)
+    {
+        snprintf(err, err_size, "renderer_create: out of memory");
+        return NULL;
+    }
+    snprintf(r->base_path, sizeof r->base_path, "%s", base_path ? base_path : "");
+    r->width = r->height = 1;
+    r->camera.view = glms_mat4_identity();
+    r->camera.proj = glms_mat4_identity();
+    r->view_proj = r->inv_view_proj = r->light_view_proj = glms_mat4_identity();
+    shader_program *programs[PROGRAM_COUNT];
+    const char *stems[PROGRAM_COUNT];
+    int n = program_list(r, programs, stems);
+    for (int i = 0; i < n; i++)
+    {
+        if (!shader_program_load(programs[i], r->base_path, stems[i], err, err_size))
+        {
+            renderer_destroy(r);
+            return NULL;
+        }
+    }
+    get_uniforms(r);
+    create_buffers(r);
+    if (!create_builtins(r))
+    {
+        snprintf(err, err_size, "renderer_create: could not build the built-in meshes");
+        renderer_destroy(r);
+        return NULL;
+    }
+    glGetIntegerv(GL_MAX_SAMPLES, &r->max_samples);
+    GLint sample_buffers = 0;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &sample_buffers);
+    r->default_fb_multisampled = sample_buffers > 0;
+    r->last_poll_s = now_seconds();
+    if (!gl_check("renderer_create"))
+    {
+        snprintf(err, err_size, "renderer_create: %s", gl_last_error());
+        renderer_destroy(r);
+        return NULL;
+    }
+    return r;
+}
+
+void renderer_destroy(renderer *r)
+{
+    if (!r)
+        return;
+    shader_program *programs[PROGRAM_COUNT];
+    const char *stems[PROGRAM_COUNT];
+    int n = program_list(r, programs, stems);
+    for (int i = 0; i < n; i++)
+        shader_program_free(programs[i]);
+    for (int i = 0; i < RENDER_MAX_MESHES; i++)
+        gpu_mesh_free(&r->meshes[i].mesh);
+    GLuint buffers[] = { r->instance_vbo, r->lines_vbo, r->text_vbo, r->ground_vbo };
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
+        if (buffers[i])
+            glDeleteBuffers(1, &buffers[i]);
+    GLuint arrays[] = { r->lines_vao, r->text_vao, r->ground_vao, r->empty_vao };
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (arrays[i])
+            glDeleteVertexArrays(1, &arrays[i]);
+    if (r->shadow_fbo)
+        glDeleteFramebuffers(1, &r->shadow_fbo);
+    if (r->shadow_depth)
+        glDeleteTextures(1, &r->shadow_depth);
+    free_msaa(r);
+    free(r->pending.data);
+    free(r->sorted.data);
+    free(r->lines.data);
+    free(r->points.data);
+    free(r->visible.data);
+    free(r->text.data);
+    free(r->text_scratch);
+    free(r);
+}
+
+void renderer_resize(renderer *r, int width, int height)
+{
+    if (!r || width <= 0 || height <= 0)
+        return;
+    r->width = width;
+    r->height = height;
+}
+
+void renderer_get_size(const renderer *r, int *out_width, int *out_height)
+{
+    if (out_width)
+        *out_width = r ? r->width : 0;
+    if (out_height)
+        *out_height = r ? r->height : 0;
+}
+
+const render_stats *renderer_get_stats(const renderer *r)
+{
+    return r ? &r->stats : NULL;
+}
+
+const char *renderer_shader_error(const renderer *r)
+{
+    return r ? r->shader_error : "";
+}
+
+// ---- Frame --------------------------------------------------------------------------------------------
+
+void renderer_begin_frame(renderer *r, const render_camera *camera)
+{
+    if (!r)
+        return;
+    if (camera)
+    {
+        r->camera = *camera;
+        r->view_proj = glms_mat4_mul(camera->proj, camera->view);
+        r->inv_view_proj = glms_mat4_inv(r->view_proj);
+    }
+    r->pending.count = 0;
+    r->lines.count = 0;
+    r->points.count = 0;
+    r->text.count = 0;
+    r->caster_lo = (vec3s){ { INFINITY, INFINITY, INFINITY } };
+    r->caster_hi = (vec3s){ { -INFINITY, -INFINITY, -INFINITY } };
+    double t = now_seconds();
+    if (t - r->last_poll_s >= SHADER_POLL_INTERVAL)
+    {
+        r->last_poll_s = t;
+        renderer_reload_shaders(r);
+    }
+}
+
+static float unit_clamp(float x)
+{
+    return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
+}
+
+static uint8_t to_byte(float x)
+{
+    return (uint8_t)lrintf(unit_clamp(x) * 255.0f);
+}
+
+void render_rgba_bytes(uint32_t rgba, uint8_t out[4])
+{
+    out[0] = (uint8_t)(rgba >> 24);
+    out[1] = (uint8_t)(rgba >> 16);
+    out[2] = (uint8_t)(rgba >> 8);
+    out[3] = (uint8_t)rgba;
+}
+
+bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation, vec3s scale, uint32_t rgba,
+                     uint32_t flags)
+{
+    if (!r || mesh < 0 || mesh >= RENDER_MAX_MESHES || r->meshes[mesh].origin == MESH_FREE)
+        return false;
+    float qlen = sqrtf(orientation.x * orientation.x + orientation.y * orientation.y +
+                       orientation.z * orientation.z + orientation.w * orientation.w);
+    if (!glms_vec3_isvalid(position) || !glms_vec3_isvalid(scale) || !isfinite(qlen))
+        return false;
+    if (!RENDER_PUSH_ROOM(r->pending, 1))
+        return false;
+    versors q = glms_quat_identity();
+    if (qlen > 0.0f)
+        for (int i = 0; i < 4; i++)
+            q.raw[i] = orientation.raw[i] / qlen;
+    pending_instance *p = &r->pending.data[r->pending.count++];
+    bool casts = (flags & RENDER_FLAG_NO_SHADOW) == 0;
+    p->key = mesh * 2 + (casts ? 0 : 1);
+    float max_scale = 0.0f;
+    for (int i = 0; i < 3; i++)
+    {
+        p->gpu.position[i] = position.raw[i];
+        float s = fabsf(scale.raw[i]) < MIN_INSTANCE_SCALE ? MIN_INSTANCE_SCALE : scale.raw[i];
+        p->gpu.scale[i] = s;
+        max_scale = fabsf(s) > max_scale ? fabsf(s) : max_scale;
+    }
+    for (int i = 0; i < 4; i++)
+        p->gpu.orientation[i] = q.raw[i];
+    uint8_t c[4];
+    render_rgba_bytes(rgba, c);
+    float rgb[3] = { (float)c[0] / 255.0f, (float)c[1] / 255.0f, (float)c[2] / 255.0f };
+    // Tints are mixed in sRGB, the space the colours were picked in.
+    for (int i = 0; i < 3; i++)
+    {
+        if (flags & RENDER_FLAG_SLEEPING)
+            rgb[i] += (powf(SLEEP_COLOR.raw[i], 1.0f / 2.2f) - rgb[i]) * SLEEP_TINT;
+        if (flags & RENDER_FLAG_HIGHLIGHT)
+            rgb[i] += (1.0f - rgb[i]) * HIGHLIGHT_MIX;
+        p->gpu.color[i] = to_byte(rgb[i]);
+    }
+    p->gpu.color[3] = c[3];
+    if (casts)
+    {
+        float extent = r->meshes[mesh].mesh.radius * max_scale;
+        vec3s e = { { extent, extent, extent } };
+        r->caster_lo = glms_vec3_minv(r->caster_lo, glms_vec3_sub(position, e));
+        r->caster_hi = glms_vec3_maxv(r->caster_hi, glms_vec3_add(position, e));
+    }
+    return true;
+}
+
+int renderer_add_mesh(renderer *r, const float *positions, const float *normals, int vertex_count,
+                      const uint32_t *indices, int index_count)
+{
+    return renderer_add_mesh_colored(r, positions, normals, NULL, vertex_count, indices, index_count);
+}
+
+int renderer_add_mesh_colored(renderer *r, const float *positions, const float *normals, const float *colors,
+                              int vertex_count, const uint32_t *indices, int index_count)
+{
+    if (!r)
+        return -1;
+    mesh_data data;
+    if (!mesh_data_from_arrays(&data, positions, normals, colors, vertex_count, indices, index_count))
+        return -1;
+    int handle = add_mesh_data(r, &data, MESH_USER, NULL);
+    mesh_data_free(&data);
+    return handle;
+}
+
+void renderer_remove_mesh(renderer *r, int mesh)
+{
+    if (!r || mesh < RENDER_BUILTIN_MESH_COUNT || mesh >= RENDER_MAX_MESHES || r->meshes[mesh].origin == MESH_FREE)
+        return;
+    gpu_mesh_free(&r->meshes[mesh].mesh);
+    memset(&r->meshes[mesh], 0, sizeof r->meshes[mesh]);
+}
+
+void renderer_forget_geometry(renderer *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < RENDER_MAX_MESHES; i++)
+        if (r->meshes[i].origin == MESH_GEOMETRY)
+            renderer_remove_mesh(r, i);
+}
+
+// Sorts this frame's instances by key into r->sorted (counting sort: keys are small integers) and
+// fills first[key], count[key].
+static void sort_instances(renderer *r, int *first, int *count)
+{
+    enum
+    {
+        KEY_COUNT = RENDER_MAX_MESHES * 2
+    };
+    memset(count, 0, sizeof(int) * KEY_COUNT);
+    for (int i = 0; i < r->pending.count; i++)
+        count[r->pending.data[i].key]++;
+    int offset = 0;
+    for (int k = 0; k < KEY_COUNT; k++)
+    {
+        first[k] = offset;
+        offset += count[k];
+    }
+    r->sorted.count = 0;
+    if (!RENDER_PUSH_ROOM(r->sorted, r->pending.count))
+    {
+        memset(count, 0, sizeof(int) * KEY_COUNT);
+        return;
+    }
+    int fill[KEY_COUNT];
+    memcpy(fill, first, sizeof fill);
+    for (int i = 0; i < r->pending.count; i++)
+        r->sorted.data[fill[r->pending.data[i].key]++] = r->pending.data[i].gpu;
+    r->sorted.count = r->pending.count;
+}
+
+static void upload_instances(renderer *r)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+    if (r->sorted.count > r->instance_vbo_capacity)
+    {
+        int cap = r->instance_vbo_capacity > 0 ? r->instance_vbo_capacity : 1024;
+        while (cap < r->sorted.count)
+            cap *= 2;
+        r->instance_vbo_capacity = cap;
+    }
+    // Orphaning the old storage lets the driver keep drawing last frame's data while this one uploads.
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->instance_vbo_capacity * sizeof(gpu_instance)), NULL,
+                 GL_STREAM_DRAW);
+    if (r->sorted.count > 0)
+        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->sorted.count * sizeof(gpu_instance)),
+                        r->sorted.data);
+}
+
+static vec3s sun_towards(const render_options *opts)
+{
+    vec3s d = glms_vec3_negate(opts->sun_direction);
+    float len = glms_vec3_norm(d);
+    if (!(len > 0.0f) || !isfinite(len))
+        return glms_vec3_normalize((vec3s){ { 0.45f, 1.0f, 0.3f } });
+    return glms_vec3_scale(d, 1.0f / len);
+}
+
+// Fits the sun's orthographic projection around the casters (clamped near the camera) and the ground
+// they shade. Returns false when there is nothing to cast a shadow.
+static bool fit_light(renderer *r, const render_options *opts, vec3s to_sun, float *out_texel_world)
+{
+    vec3s lo = r->caster_lo, hi = r->caster_hi;
+    if (!(lo.x <= hi.x))
+        return false;
+    vec3s range = { { SHADOW_MAX_RANGE, SHADOW_MAX_RANGE, SHADOW_MAX_RANGE } };
+    lo = glms_vec3_maxv(lo, glms_vec3_sub(r->camera.eye, range));
+    hi = glms_vec3_minv(hi, glms_vec3_add(r->camera.eye, range));
+    if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
+        return false;
+    vec3s center = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);
+    vec3s up = fabsf(to_sun.y) > 0.99f ? (vec3s){ { 0.0f, 0.0f, 1.0f } } : (vec3s){ { 0.0f, 1.0f, 0.0f } };
+    float radius = glms_vec3_distance(lo, hi) * 0.5f;
+    vec3s light_eye = glms_vec3_add(center, glms_vec3_scale(to_sun, radius + SHADOW_EYE_MARGIN));
+    mat4s light_view = glms_lookat(light_eye, center, up);
+    // Light-space bounds of the caster box's corners and of their shadows on the ground.
+    vec3s ls_lo = { { INFINITY, INFINITY, INFINITY } }, ls_hi = { { -INFINITY, -INFINITY, -INFINITY } };
+    for (int i = 0; i < 8; i++)
+    {
+        vec3s c = { { (i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z } };
+        vec3s pts[2] = { c, c };
+        if (opts->ground && to_sun.y > 0.0f && c.y > opts->ground_height)
+            pts[1] = glms_vec3_sub(c, glms_vec3_scale(to_sun, (c.y - opts->ground_height) / to_sun.y));
+        for (int k = 0; k < 2; k++)
+        {
+            vec3s l = glms_mat4_mulv3(light_view, pts[k], 1.0f);
+            ls_lo = glms_vec3_minv(ls_lo, l);
+            ls_hi = glms_vec3_maxv(ls_hi, l);
+        }
+    }
+    // x, y only from the casters would suffice; the ground points do not widen the useful area much and
+    // keep the code to one loop. Round out to the snap step so the map moves in jumps.
+    float x0 = floorf(ls_lo.x / SHADOW_SNAP) * SHADOW_SNAP, x1 = ceilf(ls_hi.x / SHADOW_SNAP) * SHADOW_SNAP;
+    float y0 = floorf(ls_lo.y / SHADOW_SNAP) * SHADOW_SNAP, y1 = ceilf(ls_hi.y / SHADOW_SNAP) * SHADOW_SNAP;
+    // View space looks down -z: near and far are the negated z range, widened by a metre each way.
+    float near_z = -ls_hi.z - 1.0f, far_z = -ls_lo.z + 1.0f;
+    mat4s light_proj = glms_ortho(x0, x1, y0, y1, near_z, far_z);
+    r->light_view_proj = glms_mat4_mul(light_proj, light_view);
+    float extent = fmaxf(x1 - x0, y1 - y0);
+    *out_texel_world = extent / (float)r->shadow_size;
+    return true;
+}
+
+static void set_vec3(GLint loc, vec3s v)
+{
+    glUniform3f(loc, v.x, v.y, v.z);
+}
+
+static void set_lit_uniforms(const renderer *r, const lit_uniforms *u, vec3s to_sun, bool shadows,
+                             float normal_offset)
+{
+    glUniformMatrix4fv(u->view_proj, 1, GL_FALSE, r->view_proj.raw[0]);
+    glUniformMatrix4fv(u->light_view_proj, 1, GL_FALSE, r->light_view_proj.raw[0]);
+    glUniform1f(u->normal_offset, normal_offset);
+    set_vec3(u->eye, r->camera.eye);
+    set_vec3(u->sun_dir, to_sun);
+    set_vec3(u->sun_color, SUN_COLOR);
+    set_vec3(u->sky_ambient, SKY_AMBIENT);
+    set_vec3(u->ground_ambient, GROUND_AMBIENT);
+    set_vec3(u->haze_color, HORIZON_COLOR);
+    glUniform1f(u->haze_density, HAZE_DENSITY);
+    glUniform1i(u->shadows, shadows ? 1 : 0);
+    glUniform1i(u->shadow_map, 0);
+    float texel = r->shadow_size > 0 ? 1.0f / (float)r->shadow_size : 0.0f;
+    glUniform2f(u->shadow_texel, texel, texel);
+}
+
+void renderer_draw(renderer *r, const render_options *opts)
+{
+    if (!r)
+        return;
+    double t0 = now_seconds();
+    render_options defaults = renderer_default_options();
+    if (!opts)
+        opts = &defaults;
+    int draw_calls = 0;
+    int first[RENDER_MAX_MESHES * 2], count[RENDER_MAX_MESHES * 2];
+    sort_instances(r, first, count);
+    upload_instances(r);
+    vec3s to_sun = sun_towards(opts);
+
+    // Sun shadow pass.
+    bool shadows = false;
+    float texel_world = 0.0f;
+    if (opts->shadows)
+    {
+        int size = opts->shadow_map_size > 0 ? opts->shadow_map_size : DEFAULT_SHADOW_MAP_SIZE;
+        if (size != r->shadow_size)
+            create_shadow_map(r, size);
+        shadows = r->shadow_size > 0 && fit_light(r, opts, to_sun, &texel_world);
+    }
+    if (shadows)
+    {
+        glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+        glViewport(0, 0, r->shadow_size, r->shadow_size);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(SHADOW_BIAS_FACTOR, SHADOW_BIAS_UNITS);
+        glUseProgram(r->shadow_prog.sp.id);
+        glUniformMatrix4fv(r->shadow_prog.light_view_proj, 1, GL_FALSE, r->light_view_proj.raw[0]);
+        for (int m = 0; m < RENDER_MAX_MESHES; m++)
+        {
+            int k = m * 2; // even keys cast shadows
+            if (count[k] > 0)
+            {
+                gpu_mesh_draw_instanced(&r->meshes[m].mesh, r->instance_vbo, first[k], count[k]);
+                draw_calls++;
+            }
+        }
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+    else
+    {
+        r->light_view_proj = glms_mat4_identity();
+    }
+
+    // Main target.
+    bool msaa = ensure_msaa(r, opts->msaa_samples);
+    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa_fbo : 0);
+    glViewport(0, 0, r->width, r->height);
+    uint8_t clear[4];
+    render_rgba_bytes(opts->clear_rgba, clear);
+    glClearColor((float)clear[0] / 255.0f, (float)clear[1] / 255.0f, (float)clear[2] / 255.0f, 1.0f);
+    glDepthMask(GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glDisable(GL_BLEND);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r->shadow_depth);
+    float normal_offset = texel_world * SHADOW_NORMAL_OFFSET_TEXELS;
+
+    glUseProgram(r->mesh_prog.sp.id);
+    set_lit_uniforms(r, &r->mesh_prog.u, to_sun, shadows, normal_offset);
+    for (int k = 0; k < RENDER_MAX_MESHES * 2; k++)
+    {
+        if (count[k] > 0)
+        {
+            gpu_mesh_draw_instanced(&r->meshes[k / 2].mesh, r->instance_vbo, first[k], count[k]);
+            draw_calls++;
+        }
+    }
+
+    if (opts->ground)
+    {
+        glUseProgram(r->grid_prog.sp.id);
+        set_lit_uniforms(r, &r->grid_prog.u, to_sun, shadows, normal_offset);
+        vec3s center = { { r->camera.eye.x, opts->ground_height, r->camera.eye.z } };
+        set_vec3(r->grid_prog.center, center);
+        glUniform1f(r->grid_prog.half_size, GROUND_HALF_SIZE);
+        set_vec3(r->grid_prog.ground_color, GROUND_COLOR);
+        set_vec3(r->grid_prog.line_color, GRID_LINE_COLOR);
+        // Seen from below, the ground is still drawn (a camera can dip under it).
+        glDisable(GL_CULL_FACE);
+        glBindVertexArray(r->ground_vao);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glEnable(GL_CULL_FACE);
+        draw_calls++;
+    }
+
+    if (opts->sky)
+    {
+        glUseProgram(r->sky_prog.sp.id);
+        glUniformMatrix4fv(r->sky_prog.inv_view_proj, 1, GL_FALSE, r->inv_view_proj.raw[0]);
+        set_vec3(r->sky_prog.zenith_color, ZENITH_COLOR);
+        set_vec3(r->sky_prog.horizon_color, HORIZON_COLOR);
+        set_vec3(r->sky_prog.below_color, BELOW_COLOR);
+        set_vec3(r->sky_prog.sun_dir, to_sun);
+        set_vec3(r->sky_prog.sun_color, SUN_COLOR);
+        glDepthFunc(GL_LEQUAL);
+        glDepthMask(GL_FALSE);
+        glBindVertexArray(r->empty_vao);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glDepthMask(GL_TRUE);
+        glDepthFunc(GL_LESS);
+        draw_calls++;
+    }
+
+    if (r->lines.count > 0 || r->points.count > 0)
+    {
+        render_lines_draw(r, false);
+        draw_calls += 2;
+        if (opts->debug_xray)
+        {
+            render_lines_draw(r, true);
+            draw_calls += 2;
+        }
+    }
+
+    if (msaa)
+    {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa_fbo);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+
+    if (r->text.count > 0)
+    {
+        render_text_upload_and_draw(r);
+        draw_calls++;
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+    gl_check("renderer_draw");
+
+    r->stats.instances = r->pending.count;
+    r->stats.draw_calls = draw_calls;
+    r->stats.debug_vertices = r->lines.count + r->points.count;
+    r->stats.ms_cpu = (float)((now_seconds() - t0) * 1000.0);
+}
+
+// ---- Camera helpers -----------------------------------------------------------------------------------
+
+bool renderer_project(const renderer *r, vec3s world_point, float *out_x, float *out_y)
+{
+    if (!r)
+        return false;
+    vec4s clip = glms_mat4_mulv(r->view_proj, (vec4s){ { world_point.x, world_point.y, world_point.z, 1.0f } });
+    if (!(clip.w > 0.0f))
+        return false;
+    vec3s ndc = { { clip.x / clip.w, clip.y / clip.w, clip.z / clip.w } };
+    if (ndc.z < -1.0f || ndc.z > 1.0f)
+        return false;
+    if (out_x)
+        *out_x = (ndc.x * 0.5f + 0.5f) * (float)r->width;
+    if (out_y)
+        *out_y = (0.5f - ndc.y * 0.5f) * (float)r->height;
+    return true;
+}
+
+void renderer_pixel_ray(const renderer *r, float x, float y, vec3s *out_origin, vec3s *out_dir)
+{
+    if (!r)
+        return;
+    float nx = x / (float)r->width * 2.0f - 1.0f;
+    float ny = 1.0f - y / (float)r->height * 2.0f;
+    vec4s a = glms_mat4_mulv(r->inv_view_proj, (vec4s){ { nx, ny, -1.0f, 1.0f } });
+    vec4s b = glms_mat4_mulv(r->inv_view_proj, (vec4s){ { nx, ny, 1.0f, 1.0f } });
+    vec3s pa = glms_vec3_scale((vec3s){ { a.x, a.y, a.z } }, 1.0f / a.w);
+    vec3s pb = glms_vec3_scale((vec3s){ { b.x, b.y, b.z } }, 1.0f / b.w);
+    if (out_origin)
+        *out_origin = pa;
+    if (out_dir)
+        *out_dir = glms_vec3_normalize(glms_vec3_sub(pb, pa));
+}
+
+void renderer_frustum_planes(const renderer *r, ph_vec4 out_planes[6])
+{
+    if (!r || !out_planes)
+        return;
+    // Gribb and Hartmann, "Fast extraction of viewing frustum planes from the world-view-projection
+    // matrix" (2001): with rows r0..r3 of M, the planes are r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3 + r2,
+    // r3 - r2 (left, right, bottom, top, near, far), inside where positive. cglm is column-major: row i
+    // of M is (m[0][i], m[1][i], m[2][i], m[3][i]).
+    const mat4s m = r->view_proj;
+    for (int p = 0; p < 6; p++)
+    {
+        int row = p / 2;
+        float sign = (p % 2 == 0) ? 1.0f : -1.0f;
+        vec4s plane;
+        for (int c = 0; c < 4; c++)
+            plane.raw[c] = m.raw[c][3] + sign * m.raw[c][row];
+        float len = sqrtf(plane.x * plane.x + plane.y * plane.y + plane.z * plane.z);
+        out_planes[p] = len > 0.0f ? glms_vec4_scale(plane, 1.0f / len) : plane;
+    }
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The renderer's state, shared by the files of the render module (renderer.c draws the frame;
+// world_view.c submits physics shapes; debug_draw.c collects lines; text.c builds HUD quads; image.c
+// reads pixels back). Not for the game: it sees only renderer.h.
+#pragma once
+
+#include "render/gpu_mesh.h"
+#include "render/renderer.h"
+#include "render/shader.h"
+
+#include <glad/gl.h> // GLuint, GLint
+
+// Longest message kept for the HUD's shader error line (unit: bytes).
+#define RENDER_ERROR_MAX SHADER_ERROR_MAX
+
+// A growable array: data, count, capacity; grown by render_reserve.
+#define RENDER_ARRAY(type) \
+    struct \
+    { \
+        type *data; \
+        int count; \
+        int capacity; \
+    }
+
+// Makes room for extra more elements of elem_size bytes (doubling). False when out of memory or the
+// count would pass the bound on per-frame elements.
+bool render_reserve(void **data, int *capacity, int count, int extra, size_t elem_size);
+#define RENDER_PUSH_ROOM(arr, extra) \
+    render_reserve((void **)&(arr).data, &(arr).capacity, (arr).count, (extra), sizeof *(arr).data)
+
+typedef struct pending_instance
+{
+    int key; // mesh * 2 + (1 when the instance casts no shadow): the sort key
+    gpu_instance gpu;
+} pending_instance;
+
+typedef struct line_vertex
+{
+    float position[3];
+    uint8_t color[4];
+    float size; // point size (unit: px)
+} line_vertex;
+
+typedef struct text_vertex
+{
+    float position[2];
+    uint8_t color[4];
+} text_vertex;
+
+typedef enum mesh_origin
+{
+    MESH_FREE,
+    MESH_BUILTIN,
+    MESH_USER,
+    MESH_GEOMETRY // built from engine geometry, cached by the geometry's address
+} mesh_origin;
+
+typedef struct mesh_slot
+{
+    gpu_mesh mesh;
+    mesh_origin origin;
+    const void *geometry; // MESH_GEOMETRY: the ph_hull or ph_mesh it was built from
+} mesh_slot;
+
+// Uniform locations, named per program (DESIGN: no locs[] indexed by an enum).
+typedef struct lit_uniforms
+{
+    GLint view_proj, light_view_proj, normal_offset, eye, sun_dir, sun_color, sky_ambient, ground_ambient,
+        haze_color, haze_density, shadows, shadow_map, shadow_texel;
+} lit_uniforms;
+
+typedef struct mesh_program
+{
+    shader_program sp;
+    lit_uniforms u;
+} mesh_program;
+
+typedef struct grid_program
+{
+    shader_program sp;
+    lit_uniforms u;
+    GLint center, half_size, ground_color, line_color;
+} grid_program;
+
+typedef struct shadow_program
+{
+    shader_program sp;
+    GLint light_view_proj;
+} shadow_program;
+
+typedef struct sky_program
+{
+    shader_program sp;
+    GLint inv_view_proj, zenith_color, horizon_color, below_color, sun_dir, sun_color;
+} sky_program;
+
+typedef struct lines_program
+{
+    shader_program sp;
+    GLint view_proj, alpha_scale;
+} lines_program;
+
+typedef struct text_program
+{
+    shader_program sp;
+    GLint screen_size;
+} text_program;
+
+struct renderer
+{
+    char base_path[SHADER_PATH_MAX];
+    int width, height;
+
+    render_camera camera;
+    mat4s view_proj, inv_view_proj;
+    mat4s light_view_proj;
+
+    mesh_program mesh_prog;
+    grid_program grid_prog;
+    shadow_program shadow_prog;
+    sky_program sky_prog;
+    lines_program lines_prog;
+    text_program text_prog;
+    char shader_error[RENDER_ERROR_MAX];
+    double last_poll_s;
+
+    mesh_slot meshes[RENDER_MAX_MESHES];
+
+    RENDER_ARRAY(pending_instance) pending;
+    RENDER_ARRAY(gpu_instance) sorted;
+    vec3s caster_lo, caster_hi; // bounds of this frame's shadow casters (unit: m)
+    GLuint instance_vbo;
+    int instance_vbo_capacity; // in instances
+
+    RENDER_ARRAY(ph_body_id) visible; // scratch for renderer_submit_world's frustum query
+    int last_geometry_mesh;           // the last geometry-cache hit, tried first
+
+    RENDER_ARRAY(line_vertex) lines;  // pairs
+    RENDER_ARRAY(line_vertex) points;
+    GLuint lines_vao, lines_vbo;
+    int lines_vbo_capacity; // in vertices
+
+    RENDER_ARRAY(text_vertex) text; // triangles
+    GLuint text_vao, text_vbo;
+    int text_vbo_capacity;
+    void *text_scratch; // stb_easy_font output buffer
+    size_t text_scratch_size;
+
+    GLuint ground_vao, ground_vbo;
+    GLuint empty_vao; // the sky's attribute-less triangle
+
+    GLuint shadow_fbo, shadow_depth;
+    int shadow_size;
+
+    GLuint msaa_fbo, msaa_color, msaa_depth;
+    int msaa_samples, msaa_width, msaa_height;
+    int max_samples;
+    bool default_fb_multisampled;
+
+    render_stats stats;
+};
+
+// 0xRRGGBBAA to bytes r, g, b, a.
+void render_rgba_bytes(uint32_t rgba, uint8_t out[4]);
+// Adds a mesh; geometry (a ph_hull or ph_mesh address) marks it as cached world geometry, NULL as a user
+// mesh. Returns the handle or -1.
+int render_add_mesh_data(renderer *r, const mesh_data *data, const void *geometry);
+// debug_draw.c and text.c helpers used by renderer.c.
+void render_text_upload_and_draw(renderer *r);
+void render_lines_draw(renderer *r, bool xray);
