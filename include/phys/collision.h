@@ -167,10 +167,14 @@ typedef struct ph_mesh_def
     uint32_t internal_cookie;
 } ph_mesh_def;
 
+// Largest triangle count of a static mesh (and 3x that for its vertex count).
+#define PH_MESH_MAX_TRIANGLES (1 << 22)
+
 ph_mesh_def ph_default_mesh_def(void);
 // Builds the mesh and its tree. Degenerate triangles (no area) are dropped. NULL on failure, with the
 // status in *out_status (PH_ERR_INVALID_ARG for NaN, out-of-range indices; PH_ERR_DEGENERATE when no
-// triangle is left).
+// triangle is left; PH_ERR_CAPACITY past PH_MESH_MAX_TRIANGLES; PH_ERR_OUT_OF_MEMORY). Triangle
+// numbers used by the functions below count the kept triangles, in the tree's order.
 ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status);
 void ph_mesh_free(ph_mesh *mesh);
 int ph_mesh_triangle_count(const ph_mesh *mesh);
