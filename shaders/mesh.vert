@@ -18,11 +18,14 @@ uniform mat4 u_light_view_proj;
 // Shadow-map normal offset: the lookup point moves this far along the normal (unit: m), which removes
 // acne on surfaces at grazing sun angles without the light leaks of a large depth bias.
 uniform float u_normal_offset;
+uniform vec3 u_eye;
+uniform float u_haze_density; // (unit: 1/m)
 
 out vec3 v_world;
 out vec3 v_normal;
 out vec3 v_color;
 out vec4 v_light_clip;
+out float v_haze; // fraction of the horizon colour: smooth over a mesh, so computed per vertex
 
 // Rotates v by the unit quaternion q (x, y, z, w): v + 2 w (q x v) + 2 q x (q x v).
 vec3 rotate(vec4 q, vec3 v)
@@ -40,5 +43,6 @@ void main()
     // Instance colours are sRGB as picked by people; vertex colours are linear (model materials).
     v_color = pow(i_color.rgb, vec3(2.2)) * a_color.rgb;
     v_light_clip = u_light_view_proj * vec4(world + normal * u_normal_offset, 1.0);
+    v_haze = 1.0 - exp(-u_haze_density * length(u_eye - world));
     gl_Position = u_view_proj * vec4(world, 1.0);
 }

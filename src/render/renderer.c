@@ -18,9 +18,10 @@
 #include <string.h> // memset, memcpy
 #include <time.h>   // clock_gettime
 
-// Shadow map resolution when render_options.shadow_map_size is 0 (unit: texels per side). 2048 keeps
-// a 30 m scene at 1.5 cm per texel; llvmpipe clears and fills it in well under a millisecond.
-#define DEFAULT_SHADOW_MAP_SIZE 2048
+// Shadow map resolution when render_options.shadow_map_size is 0 (unit: texels per side). The map is
+// fitted to the casters, so 1024 keeps a 30 m scene at 3 cm per texel; on llvmpipe every doubling of the
+// side costs four times the depth fill of the shadow pass.
+#define DEFAULT_SHADOW_MAP_SIZE 1024
 // The shadow map covers the casters, but no farther than this from the camera (unit: m), so one far
 // body does not stretch the map over the whole world.
 #define SHADOW_MAX_RANGE 60.0f
@@ -36,6 +37,10 @@
 #define SHADOW_EYE_MARGIN 10.0f
 // Half size of the ground square drawn under the camera (unit: m); the haze hides its edge.
 #define GROUND_HALF_SIZE 500.0f
+// The ground square is GROUND_CELLS x GROUND_CELLS quads, so the haze computed per vertex follows the
+// distance closely enough (cells of 2 * GROUND_HALF_SIZE / GROUND_CELLS = 31 m).
+#define GROUND_CELLS 32
+#define GROUND_VERTEX_COUNT (GROUND_CELLS * GROUND_CELLS * 6)
 // Haze: the fraction of the horizon colour is 1 - exp(-density * distance) (unit: 1/m); half at 200 m.
 #define HAZE_DENSITY 0.0035f
 // Shader files are checked for changes at most this often (unit: s).
@@ -51,16 +56,18 @@
 // Sleeping bodies are tinted towards a blue-grey by this fraction; highlighted ones brightened towards
 // white by this fraction.
 #define SLEEP_TINT 0.55f
+// Display gamma of the output encoding (the shaders use the same exponent).
+#define GAMMA 2.2f
 #define HIGHLIGHT_MIX 0.4f
 
 // Scene colours, linear RGB.
-static const vec3s SUN_COLOR = { { 2.6f, 2.45f, 2.2f } };
-static const vec3s SKY_AMBIENT = { { 0.30f, 0.36f, 0.46f } };
-static const vec3s GROUND_AMBIENT = { { 0.12f, 0.10f, 0.08f } };
+static const vec3s SUN_COLOR = { { 1.45f, 1.36f, 1.22f } };
+static const vec3s SKY_AMBIENT = { { 0.22f, 0.27f, 0.36f } };
+static const vec3s GROUND_AMBIENT = { { 0.10f, 0.09f, 0.08f } };
 static const vec3s ZENITH_COLOR = { { 0.18f, 0.32f, 0.62f } };
 static const vec3s HORIZON_COLOR = { { 0.62f, 0.70f, 0.80f } };
 static const vec3s BELOW_COLOR = { { 0.25f, 0.24f, 0.23f } };
-static const vec3s GROUND_COLOR = { { 0.33f, 0.34f, 0.33f } };
+static const vec3s GROUND_COLOR = { { 0.30f, 0.31f, 0.30f } };
 static const vec3s GRID_LINE_COLOR = { { 0.10f, 0.11f, 0.12f } };
 static const vec3s SLEEP_COLOR = { { 0.42f, 0.47f, 0.62f } };
 
@@ -121,7 +128,6 @@ static void get_lit_uniforms(GLuint p, lit_uniforms *u)
     u->haze_density = glGetUniformLocation(p, "u_haze_density");
     u->shadows = glGetUniformLocation(p, "u_shadows");
     u->shadow_map = glGetUniformLocation(p, "u_shadow_map");
-    u->shadow_texel = glGetUniformLocation(p, "u_shadow_texel");
 }
 
 // Reads every program's uniform locations (after a load or a reload).
@@ -339,8 +345,21 @@ static void create_buffers(renderer *r)
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, ts, (const void *)offsetof(text_vertex, color));
 
-    // Ground: two triangles over (-1, -1) .. (1, 1), scaled in grid.vert.
-    static const float corners[12] = { -1, -1, 1, 1, 1, -1, -1, -1, -1, 1, 1, 1 };
+    // Ground: GROUND_CELLS^2 squares of two triangles over (-1, -1) .. (1, 1), scaled in grid.vert.
+    static float corners[GROUND_VERTEX_COUNT * 2];
+    static const int quad[6][2] = { { 0, 0 }, { 0, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 1, 0 } };
+    int k = 0;
+    for (int j = 0; j < GROUND_CELLS; j++)
+    {
+        for (int i = 0; i < GROUND_CELLS; i++)
+        {
+            for (int c = 0; c < 6; c++)
+            {
+                corners[k++] = (float)(i + quad[c][0]) / (float)GROUND_CELLS * 2.0f - 1.0f;
+                corners[k++] = (float)(j + quad[c][1]) / (float)GROUND_CELLS * 2.0f - 1.0f;
+            }
+        }
+    }
     glGenVertexArrays(1, &r->ground_vao);
     glGenBuffers(1, &r->ground_vbo);
     glBindVertexArray(r->ground_vao);
@@ -442,6 +461,8 @@ void renderer_destroy(renderer *r)
     free(r->lines.data);
     free(r->points.data);
     free(r->visible.data);
+    free(r->order.data);
+    free(r->depth.data);
     free(r->text.data);
     free(r->text_scratch);
     free(r);
@@ -552,7 +573,7 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
     for (int i = 0; i < 3; i++)
     {
         if (flags & RENDER_FLAG_SLEEPING)
-            rgb[i] += (powf(SLEEP_COLOR.raw[i], 1.0f / 2.2f) - rgb[i]) * SLEEP_TINT;
+            rgb[i] += (powf(SLEEP_COLOR.raw[i], 1.0f / GAMMA) - rgb[i]) * SLEEP_TINT;
         if (flags & RENDER_FLAG_HIGHLIGHT)
             rgb[i] += (1.0f - rgb[i]) * HIGHLIGHT_MIX;
         p->gpu.color[i] = to_byte(rgb[i]);
@@ -604,34 +625,71 @@ void renderer_forget_geometry(renderer *r)
             renderer_remove_mesh(r, i);
 }
 
-// Sorts this frame's instances by key into r->sorted (counting sort: keys are small integers) and
-// fills first[key], count[key].
+// Sorts this frame's instances by key into r->sorted and fills first[key], count[key]. Within a key they
+// go front to back: llvmpipe (like GPUs) tests depth before shading, so near boxes drawn first spare
+// the shading of the boxes they hide, which in a pile is most of them. Both sorts are counting sorts
+// (an LSD radix sort: depth bucket first, then the stable pass on the key), linear in the count.
 static void sort_instances(renderer *r, int *first, int *count)
 {
     enum
     {
-        KEY_COUNT = RENDER_MAX_MESHES * 2
+        KEY_COUNT = RENDER_MAX_MESHES * 2,
+        DEPTH_BUCKETS = 1024
     };
+    int n = r->pending.count;
     memset(count, 0, sizeof(int) * KEY_COUNT);
-    for (int i = 0; i < r->pending.count; i++)
-        count[r->pending.data[i].key]++;
+    r->sorted.count = 0;
+    if (n == 0 || !RENDER_PUSH_ROOM(r->sorted, n) || !RENDER_PUSH_ROOM(r->order, 2 * n) ||
+        !RENDER_PUSH_ROOM(r->depth, n))
+        return;
+    float *depth = r->depth.data;
+    int *bucket = r->order.data;    // n depth buckets
+    int *by_depth = bucket + n;     // n instance indices in depth order
+    // Depth along the view direction: the third row of the view matrix gives -z_view.
+    mat4s v = r->camera.view;
+    float dmin = INFINITY, dmax = -INFINITY;
+    for (int i = 0; i < n; i++)
+    {
+        const float *p = r->pending.data[i].gpu.position;
+        float d = -(v.raw[0][2] * p[0] + v.raw[1][2] * p[1] + v.raw[2][2] * p[2] + v.raw[3][2]);
+        depth[i] = d;
+        dmin = fminf(dmin, d);
+        dmax = fmaxf(dmax, d);
+    }
+    float scale = dmax > dmin ? (float)(DEPTH_BUCKETS - 1) / (dmax - dmin) : 0.0f;
+    int depth_count[DEPTH_BUCKETS] = { 0 };
+    for (int i = 0; i < n; i++)
+    {
+        int b = (int)((depth[i] - dmin) * scale);
+        b = b < 0 ? 0 : (b >= DEPTH_BUCKETS ? DEPTH_BUCKETS - 1 : b);
+        bucket[i] = b;
+        depth_count[b]++;
+    }
     int offset = 0;
+    for (int b = 0; b < DEPTH_BUCKETS; b++)
+    {
+        int c = depth_count[b];
+        depth_count[b] = offset;
+        offset += c;
+    }
+    for (int i = 0; i < n; i++)
+        by_depth[depth_count[bucket[i]]++] = i;
+    for (int i = 0; i < n; i++)
+        count[r->pending.data[i].key]++;
+    offset = 0;
     for (int k = 0; k < KEY_COUNT; k++)
     {
         first[k] = offset;
         offset += count[k];
     }
-    r->sorted.count = 0;
-    if (!RENDER_PUSH_ROOM(r->sorted, r->pending.count))
-    {
-        memset(count, 0, sizeof(int) * KEY_COUNT);
-        return;
-    }
     int fill[KEY_COUNT];
     memcpy(fill, first, sizeof fill);
-    for (int i = 0; i < r->pending.count; i++)
-        r->sorted.data[fill[r->pending.data[i].key]++] = r->pending.data[i].gpu;
-    r->sorted.count = r->pending.count;
+    for (int j = 0; j < n; j++)
+    {
+        const pending_instance *p = &r->pending.data[by_depth[j]];
+        r->sorted.data[fill[p->key]++] = p->gpu;
+    }
+    r->sorted.count = n;
 }
 
 static void upload_instances(renderer *r)
@@ -706,6 +764,15 @@ static bool fit_light(renderer *r, const render_options *opts, vec3s to_sun, flo
     return true;
 }
 
+// Linear to display space with the same 2.2 power as the shaders' output.
+static vec3s encode_gamma(vec3s c)
+{
+    vec3s out;
+    for (int i = 0; i < 3; i++)
+        out.raw[i] = powf(fmaxf(c.raw[i], 0.0f), 1.0f / GAMMA);
+    return out;
+}
+
 static void set_vec3(GLint loc, vec3s v)
 {
     glUniform3f(loc, v.x, v.y, v.z);
@@ -726,8 +793,6 @@ static void set_lit_uniforms(const renderer *r, const lit_uniforms *u, vec3s to_
     glUniform1f(u->haze_density, HAZE_DENSITY);
     glUniform1i(u->shadows, shadows ? 1 : 0);
     glUniform1i(u->shadow_map, 0);
-    float texel = r->shadow_size > 0 ? 1.0f / (float)r->shadow_size : 0.0f;
-    glUniform2f(u->shadow_texel, texel, texel);
 }
 
 void renderer_draw(renderer *r, const render_options *opts)
@@ -825,7 +890,7 @@ void renderer_draw(renderer *r, const render_options *opts)
         // Seen from below, the ground is still drawn (a camera can dip under it).
         glDisable(GL_CULL_FACE);
         glBindVertexArray(r->ground_vao);
-        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDrawArrays(GL_TRIANGLES, 0, GROUND_VERTEX_COUNT);
         glEnable(GL_CULL_FACE);
         draw_calls++;
     }
@@ -834,11 +899,11 @@ void renderer_draw(renderer *r, const render_options *opts)
     {
         glUseProgram(r->sky_prog.sp.id);
         glUniformMatrix4fv(r->sky_prog.inv_view_proj, 1, GL_FALSE, r->inv_view_proj.raw[0]);
-        set_vec3(r->sky_prog.zenith_color, ZENITH_COLOR);
-        set_vec3(r->sky_prog.horizon_color, HORIZON_COLOR);
-        set_vec3(r->sky_prog.below_color, BELOW_COLOR);
+        set_vec3(r->sky_prog.zenith_color, encode_gamma(ZENITH_COLOR));
+        set_vec3(r->sky_prog.horizon_color, encode_gamma(HORIZON_COLOR));
+        set_vec3(r->sky_prog.below_color, encode_gamma(BELOW_COLOR));
         set_vec3(r->sky_prog.sun_dir, to_sun);
-        set_vec3(r->sky_prog.sun_color, SUN_COLOR);
+        set_vec3(r->sky_prog.sun_color, encode_gamma(SUN_COLOR));
         glDepthFunc(GL_LEQUAL);
         glDepthMask(GL_FALSE);
         glBindVertexArray(r->empty_vao);

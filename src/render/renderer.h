@@ -51,7 +51,7 @@ typedef struct render_options
     int msaa_samples;     // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window
     bool debug_xray;      // debug lines also drawn faintly through geometry
     vec3s sun_direction;  // direction the light travels (towards the ground), need not be unit
-    int shadow_map_size;  // texels per side; 0 means 2048
+    int shadow_map_size;  // texels per side; 0 means 1024
 } render_options;
 
 render_options renderer_default_options(void);

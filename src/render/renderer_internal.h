@@ -67,7 +67,7 @@ typedef struct mesh_slot
 typedef struct lit_uniforms
 {
     GLint view_proj, light_view_proj, normal_offset, eye, sun_dir, sun_color, sky_ambient, ground_ambient,
-        haze_color, haze_density, shadows, shadow_map, shadow_texel;
+        haze_color, haze_density, shadows, shadow_map;
 } lit_uniforms;
 
 typedef struct mesh_program
@@ -129,6 +129,8 @@ struct renderer
 
     RENDER_ARRAY(pending_instance) pending;
     RENDER_ARRAY(gpu_instance) sorted;
+    RENDER_ARRAY(int) order;   // sort scratch: depth buckets and indices
+    RENDER_ARRAY(float) depth; // sort scratch: view depth per instance (unit: m)
     vec3s caster_lo, caster_hi; // bounds of this frame's shadow casters (unit: m)
     GLuint instance_vbo;
     int instance_vbo_capacity; // in instances
