@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Scene files (scene.h): JSON read with cJSON (Debian's libcjson), checked key by key into a plain
+// scene_desc, with every error naming the file and the JSON path of the value. Model files named by
+// entries are loaded here too, so that everything that can be wrong with a scene is found before
+// scene_build (scene_build.c) touches a world.
+#include "assets/scene.h"
+
+#include <cjson/cJSON.h> // cJSON_ParseWithLengthOpts, cJSON_Delete, item accessors
+
+#include <errno.h>  // errno
+#include <math.h>   // isfinite, floor
+#include <stdint.h> // INT32_MAX
+#include <stdarg.h> // va_list
+#include <stdio.h>  // FILE, fopen, fread, snprintf, vsnprintf
+#include <stdlib.h> // calloc, free
+#include <string.h> // strcmp, strlen, memset, strerror
+
+// Scene defaults (documented in scene.h).
+#define SCENE_DEFAULT_GRAVITY_Y (-9.81f) // (unit: m/s^2)
+#define SCENE_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)
+#define SCENE_MAX_TIME_STEP 0.1f         // (unit: s) coarser steps make stacking explode
+#define SCENE_MAX_GRAVITY 1000.0f        // (unit: m/s^2) per component
+#define SCENE_DEFAULT_FOV 60.0f          // (unit: degrees)
+#define SCENE_MAX_FOV 179.0f             // (unit: degrees)
+#define SCENE_MAX_DENSITY 1e6f           // (unit: kg/m^3) beyond osmium by far
+#define SCENE_MAX_FRICTION 100.0f        // Coulomb coefficient
+#define SCENE_MAX_SCALE 1000.0f          // model scale factor
+#define SCENE_MAX_SPEED 1000.0f          // (unit: m/s, rad/s) initial velocities
+#define SCENE_DEFAULT_DENSITY 1000.0f    // (unit: kg/m^3) water
+#define SCENE_DEFAULT_FRICTION 0.6f
+#define SCENE_DEFAULT_RADIUS 0.5f        // (unit: m)
+#define SCENE_DEFAULT_COUNT 10
+#define SCENE_DEFAULT_ROWS 5
+#define SCENE_DEFAULT_RAIN_HEIGHT 5.0f   // (unit: m)
+#define SCENE_DEFAULT_RAIN_EXTENT 4.0f   // (unit: m)
+#define SCENE_DEGREES_TO_RADIANS 0.017453292519943295f
+#define SCENE_PATH_TEXT 96               // bytes of a JSON path in messages ("entries[12].material.color")
+
+static const char *const generator_names[SCENE_GENERATOR_COUNT] = { "box",  "sphere",   "tower", "pyramid",
+                                                                    "wall", "dominoes", "rain" };
+
+const char *scene_generator_name(scene_generator generator)
+{
+    return (unsigned)generator < SCENE_GENERATOR_COUNT ? generator_names[generator] : "unknown";
+}
+
+// Generator parameters, as bits: which keys each generator reads.
+enum
+{
+    PARAM_SIZE = 1 << 0,
+    PARAM_RADIUS = 1 << 1,
+    PARAM_COUNT = 1 << 2,
+    PARAM_ROWS = 1 << 3,
+    PARAM_COLUMNS = 1 << 4,
+    PARAM_SPACING = 1 << 5,
+    PARAM_HEIGHT = 1 << 6,
+    PARAM_EXTENT = 1 << 7,
+    PARAM_SEED = 1 << 8,
+};
+
+static const unsigned generator_params[SCENE_GENERATOR_COUNT] = {
+    [SCENE_GENERATOR_BOX] = PARAM_SIZE,
+    [SCENE_GENERATOR_SPHERE] = PARAM_RADIUS,
+    [SCENE_GENERATOR_TOWER] = PARAM_SIZE | PARAM_ROWS | PARAM_SPACING,
+    [SCENE_GENERATOR_PYRAMID] = PARAM_SIZE | PARAM_ROWS | PARAM_SPACING,
+    [SCENE_GENERATOR_WALL] = PARAM_SIZE | PARAM_ROWS | PARAM_COLUMNS | PARAM_SPACING,
+    [SCENE_GENERATOR_DOMINOES] = PARAM_SIZE | PARAM_COUNT | PARAM_SPACING,
+    [SCENE_GENERATOR_RAIN] = PARAM_SIZE | PARAM_RADIUS | PARAM_COUNT | PARAM_HEIGHT | PARAM_EXTENT | PARAM_SEED,
+};
+
+typedef struct loader
+{
+    const char *file;
+    asset_error *err;
+    scene_options options;
+} loader;
+
+static bool fail_at(loader *ld, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+// "file: path: message".
+static bool fail_at(loader *ld, const char *path, const char *fmt, ...)
+{
+    char text[ASSET_MESSAGE_SIZE];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (path && path[0])
+        asset_error_set(ld->err, ld->file, 0, "%s: %s", path, text);
+    else
+        asset_error_set(ld->err, ld->file, 0, "%s", text);
+    return false;
+}
+
+// out = parent + "." + key (or key at the top level). A path too long for the message is cut short,
+// which only shortens the message (snprintf's result is checked to say so to the compiler too).
+static void child_path(char *out, const char *parent, const char *key)
+{
+    int n = parent[0] ? snprintf(out, SCENE_PATH_TEXT, "%s.%s", parent, key)
+                      : snprintf(out, SCENE_PATH_TEXT, "%s", key);
+    if (n < 0)
+        out[0] = '\0';
+}
+
+static const char *type_name(const cJSON *item)
+{
+    if (cJSON_IsNumber(item))
+        return "a number";
+    if (cJSON_IsString(item))
+        return "a string";
+    if (cJSON_IsArray(item))
+        return "an array";
+    if (cJSON_IsObject(item))
+        return "an object";
+    if (cJSON_IsBool(item))
+        return "a boolean";
+    return "null";
+}
+
+// Every key of obj must be in allowed (a NULL-terminated list) and appear once.
+static bool check_keys(loader *ld, const cJSON *obj, const char *path, const char *const *allowed)
+{
+    for (const cJSON *c = obj->child; c; c = c->next)
+    {
+        bool known = false;
+        for (const char *const *k = allowed; *k && !known; k++)
+            known = c->string && strcmp(c->string, *k) == 0;
+        if (!known)
+            return fail_at(ld, path[0] ? path : "top level", "unknown key '%s'", c->string ? c->string : "");
+        for (const cJSON *d = c->next; d; d = d->next)
+            if (d->string && strcmp(d->string, c->string) == 0)
+                return fail_at(ld, path[0] ? path : "top level", "duplicate key '%s'", c->string);
+    }
+    return true;
+}
+
+// A finite number in [lo, hi] (open at lo when lo_open).
+static bool get_float(loader *ld, const cJSON *item, const char *path, float lo, bool lo_open, float hi, float *out)
+{
+    if (!cJSON_IsNumber(item))
+        return fail_at(ld, path, "must be a number, got %s", type_name(item));
+    double v = item->valuedouble;
+    if (!isfinite(v))
+        return fail_at(ld, path, "must be finite");
+    if (lo_open ? !(v > (double)lo) : !(v >= (double)lo))
+        return fail_at(ld, path, "must be %s %g, got %g", lo_open ? ">" : ">=", (double)lo, v);
+    if (!(v <= (double)hi))
+        return fail_at(ld, path, "must be <= %g, got %g", (double)hi, v);
+    *out = (float)v;
+    return true;
+}
+
+static bool get_int(loader *ld, const cJSON *item, const char *path, int lo, int hi, int *out)
+{
+    if (!cJSON_IsNumber(item))
+        return fail_at(ld, path, "must be a whole number, got %s", type_name(item));
+    double v = item->valuedouble;
+    if (!isfinite(v) || v != floor(v))
+        return fail_at(ld, path, "must be a whole number, got %g", v);
+    if (v < lo || v > hi)
+        return fail_at(ld, path, "must be in [%d, %d], got %g", lo, hi, v);
+    *out = (int)v;
+    return true;
+}
+
+// An array of 3 numbers, each in [lo, hi] (open at lo when lo_open).
+static bool get_vec3(loader *ld, const cJSON *item, const char *path, float lo, bool lo_open, float hi, float out[3])
+{
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
+        return fail_at(ld, path, "must be an array of 3 numbers, got %s%s", type_name(item),
+                       cJSON_IsArray(item) ? " of another length" : "");
+    int i = 0;
+    for (const cJSON *c = item->child; c; c = c->next, i++)
+    {
+        char p[SCENE_PATH_TEXT];
+        snprintf(p, sizeof p, "%s[%d]", path, i);
+        if (!get_float(ld, c, p, lo, lo_open, hi, &out[i]))
+            return false;
+    }
+    return true;
+}
+
+static bool get_string(loader *ld, const cJSON *item, const char *path, const char **out)
+{
+    if (!cJSON_IsString(item) || !item->valuestring)
+        return fail_at(ld, path, "must be a string, got %s", type_name(item));
+    *out = item->valuestring;
+    return true;
+}
+
+// One of names (count of them): its index.
+static bool get_choice(loader *ld, const cJSON *item, const char *path, const char *const *names, int count,
+                       int *out)
+{
+    const char *s;
+    if (!get_string(ld, item, path, &s))
+        return false;
+    for (int i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0)
+        {
+            *out = i;
+            return true;
+        }
+    char list[256] = "";
+    for (int i = 0; i < count; i++)
+    {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s'%s'", i ? ", " : "", names[i]);
+    }
+    return fail_at(ld, path, "must be one of %s, got '%.64s'", list, s);
+}
+
+static ph_vec3 to_vec3(const float v[3])
+{
+    return ph_v3(v[0], v[1], v[2]);
+}
+
+// Rotation from degrees about x, then y, then z (extrinsic), q = qz * qy * qx.
+static ph_quat euler_degrees(const float deg[3])
+{
+    ph_quat q = glms_quat_identity();
+    const ph_vec3 axes[3] = { ph_v3(1, 0, 0), ph_v3(0, 1, 0), ph_v3(0, 0, 1) };
+    for (int i = 0; i < 3; i++)
+    {
+        ph_quat r = glms_quatv(deg[i] * SCENE_DEGREES_TO_RADIANS, axes[i]);
+        q = glms_quat_mul(r, q);
+    }
+    return glms_quat_normalize(q);
+}
+
+static bool parse_material(loader *ld, const cJSON *item, const char *path, scene_material *m)
+{
+    static const char *const keys[] = { "density", "friction", "restitution", "color", NULL };
+    if (!cJSON_IsObject(item))
+        return fail_at(ld, path, "must be an object, got %s", type_name(item));
+    if (!check_keys(ld, item, path, keys))
+        return false;
+    char p[SCENE_PATH_TEXT];
+    const cJSON *c;
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "density")))
+    {
+        child_path(p, path, "density");
+        if (!get_float(ld, c, p, 0.0f, true, SCENE_MAX_DENSITY, &m->density))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "friction")))
+    {
+        child_path(p, path, "friction");
+        if (!get_float(ld, c, p, 0.0f, false, SCENE_MAX_FRICTION, &m->friction))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "restitution")))
+    {
+        child_path(p, path, "restitution");
+        if (!get_float(ld, c, p, 0.0f, false, 1.0f, &m->restitution))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "color")))
+    {
+        child_path(p, path, "color");
+        if (!get_vec3(ld, c, p, 0.0f, false, 1.0f, m->color))
+            return false;
+    }
+    return true;
+}
+
+static void default_entry(scene_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    e->shape = MODEL_SHAPE_HULL;
+    e->body_type = PH_BODY_DYNAMIC;
+    e->orientation = glms_quat_identity();
+    for (int k = 0; k < 3; k++)
+    {
+        e->scale[k] = 1.0f;
+        e->params.size[k] = 1.0f;
+        e->material.color[k] = 1.0f;
+    }
+    e->material.density = SCENE_DEFAULT_DENSITY;
+    e->material.friction = SCENE_DEFAULT_FRICTION;
+    e->material.restitution = 0.0f;
+    e->params.radius = SCENE_DEFAULT_RADIUS;
+    e->params.count = SCENE_DEFAULT_COUNT;
+    e->params.rows = SCENE_DEFAULT_ROWS;
+    e->params.columns = SCENE_DEFAULT_ROWS;
+    e->params.spacing = 0.0f;
+    e->params.height = SCENE_DEFAULT_RAIN_HEIGHT;
+    e->params.extent = SCENE_DEFAULT_RAIN_EXTENT;
+    e->params.seed = 1;
+}
+
+static bool parse_generator_params(loader *ld, const cJSON *item, const char *path, scene_entry *e)
+{
+    unsigned allowed = generator_params[e->generator];
+    static const struct
+    {
+        const char *key;
+        unsigned bit;
+    } params[] = { { "size", PARAM_SIZE },       { "radius", PARAM_RADIUS },   { "count", PARAM_COUNT },
+                   { "rows", PARAM_ROWS },       { "columns", PARAM_COLUMNS }, { "spacing", PARAM_SPACING },
+                   { "height", PARAM_HEIGHT },   { "extent", PARAM_EXTENT },   { "seed", PARAM_SEED } };
+    char p[SCENE_PATH_TEXT];
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+    {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(item, params[i].key);
+        if (!c)
+            continue;
+        child_path(p, path, params[i].key);
+        if (!(allowed & params[i].bit))
+            return fail_at(ld, p, "generator '%s' has no parameter '%s'", generator_names[e->generator],
+                           params[i].key);
+        bool ok = true;
+        int seed = 0;
+        switch (params[i].bit)
+        {
+        case PARAM_SIZE:
+            ok = get_vec3(ld, c, p, 0.0f, true, SCENE_MAX_COORDINATE, e->params.size);
+            break;
+        case PARAM_RADIUS:
+            ok = get_float(ld, c, p, 0.0f, true, SCENE_MAX_COORDINATE, &e->params.radius);
+            break;
+        case PARAM_COUNT:
+            ok = get_int(ld, c, p, 1, SCENE_MAX_GENERATED_BODIES, &e->params.count);
+            break;
+        case PARAM_ROWS:
+            ok = get_int(ld, c, p, 1, SCENE_MAX_GENERATED_BODIES, &e->params.rows);
+            break;
+        case PARAM_COLUMNS:
+            ok = get_int(ld, c, p, 1, SCENE_MAX_GENERATED_BODIES, &e->params.columns);
+            break;
+        case PARAM_SPACING:
+            ok = get_float(ld, c, p, 0.0f, false, SCENE_MAX_COORDINATE, &e->params.spacing);
+            break;
+        case PARAM_HEIGHT:
+            ok = get_float(ld, c, p, 0.0f, false, SCENE_MAX_COORDINATE, &e->params.height);
+            break;
+        case PARAM_EXTENT:
+            ok = get_float(ld, c, p, 0.0f, true, SCENE_MAX_COORDINATE, &e->params.extent);
+            break;
+        case PARAM_SEED:
+            ok = get_int(ld, c, p, 0, INT32_MAX, &seed);
+            e->params.seed = (unsigned)seed;
+            break;
+        default:
+            break;
+        }
+        if (!ok)
+            return false;
+    }
+    // Bodies made by the layout: rows x columns for a wall, a pyramid's triangular number, ...
+    long bodies = 1;
+    switch (e->generator)
+    {
+    case SCENE_GENERATOR_TOWER:
+        bodies = e->params.rows;
+        break;
+    case SCENE_GENERATOR_PYRAMID:
+        bodies = (long)e->params.rows * (e->params.rows + 1) / 2;
+        break;
+    case SCENE_GENERATOR_WALL:
+        bodies = (long)e->params.rows * e->params.columns;
+        break;
+    case SCENE_GENERATOR_DOMINOES:
+    case SCENE_GENERATOR_RAIN:
+        bodies = e->params.count;
+        break;
+    default:
+        break;
+    }
+    if (bodies > SCENE_MAX_GENERATED_BODIES)
+        return fail_at(ld, path, "generator '%s' would make %ld bodies (at most %d)", generator_names[e->generator],
+                       bodies, SCENE_MAX_GENERATED_BODIES);
+    return true;
+}
+
+static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e)
+{
+    char path[SCENE_PATH_TEXT], p[SCENE_PATH_TEXT];
+    snprintf(path, sizeof path, "entries[%d]", index);
+    default_entry(e);
+    if (!cJSON_IsObject(item))
+        return fail_at(ld, path, "must be an object, got %s", type_name(item));
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(item, "model");
+    const cJSON *obj_scene = cJSON_GetObjectItemCaseSensitive(item, "obj_scene");
+    const cJSON *generator = cJSON_GetObjectItemCaseSensitive(item, "generator");
+    if ((model != NULL) + (obj_scene != NULL) + (generator != NULL) != 1)
+        return fail_at(ld, path, "needs exactly one of \"model\", \"obj_scene\" or \"generator\"");
+
+    static const char *const model_keys[] = { "name",     "model",    "shape",  "body", "position", "rotation",
+                                              "scale",    "velocity", "angular_velocity", "material", NULL };
+    static const char *const obj_scene_keys[] = { "name", "obj_scene", "position", "scale", "material", NULL };
+    static const char *const generator_keys[] = { "name",  "generator", "body",  "position", "rotation",
+                                                  "velocity", "angular_velocity", "material", "size",
+                                                  "radius", "count", "rows", "columns", "spacing", "height",
+                                                  "extent", "seed", NULL };
+    const char *source = NULL;
+    if (model)
+    {
+        e->kind = SCENE_ENTRY_MODEL;
+        child_path(p, path, "model");
+        if (!check_keys(ld, item, path, model_keys) || !get_string(ld, model, p, &source))
+            return false;
+    }
+    else if (obj_scene)
+    {
+        e->kind = SCENE_ENTRY_OBJ_SCENE;
+        child_path(p, path, "obj_scene");
+        if (!check_keys(ld, item, path, obj_scene_keys) || !get_string(ld, obj_scene, p, &source))
+            return false;
+    }
+    else
+    {
+        e->kind = SCENE_ENTRY_GENERATOR;
+        child_path(p, path, "generator");
+        int g = 0;
+        if (!check_keys(ld, item, path, generator_keys) ||
+            !get_choice(ld, generator, p, generator_names, SCENE_GENERATOR_COUNT, &g))
+            return false;
+        e->generator = (scene_generator)g;
+        if (!parse_generator_params(ld, item, path, e))
+            return false;
+    }
+    if (source)
+    {
+        if (!source[0])
+            return fail_at(ld, p, "must name a file");
+        if (!path_join_sibling(ld->file, source, e->path, sizeof e->path))
+            return fail_at(ld, p, "path too long (at most %d bytes)", PATH_MAX_LENGTH - 1);
+        if (!path_has_extension(e->path, ".obj"))
+            return fail_at(ld, p, "must name an .obj file, got '%.64s'", source);
+    }
+
+    const cJSON *c;
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "name")))
+    {
+        const char *name;
+        child_path(p, path, "name");
+        if (!get_string(ld, c, p, &name))
+            return false;
+        snprintf(e->name, sizeof e->name, "%s", name);
+    }
+    else if (source)
+        snprintf(e->name, sizeof e->name, "%s", path_basename(e->path));
+    else
+        snprintf(e->name, sizeof e->name, "%s %d", generator_names[e->generator], index);
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "shape")))
+    {
+        static const char *const shapes[] = { "hull", "compound", "mesh" };
+        int s = 0;
+        child_path(p, path, "shape");
+        if (!get_choice(ld, c, p, shapes, 3, &s))
+            return false;
+        e->shape = (model_shape_kind)s;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "body")))
+    {
+        static const char *const bodies[] = { "static", "kinematic", "dynamic" };
+        int b = 0;
+        child_path(p, path, "body");
+        if (!get_choice(ld, c, p, bodies, 3, &b))
+            return false;
+        e->body_type = b == 0 ? PH_BODY_STATIC : (b == 1 ? PH_BODY_KINEMATIC : PH_BODY_DYNAMIC);
+    }
+    if (e->shape == MODEL_SHAPE_MESH && e->body_type != PH_BODY_STATIC)
+        return fail_at(ld, path, "\"shape\": \"mesh\" needs \"body\": \"static\" (a triangle mesh has no volume "
+                                 "to give it mass)");
+    float v[3];
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "position")))
+    {
+        child_path(p, path, "position");
+        if (!get_vec3(ld, c, p, -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+            return false;
+        e->position = to_vec3(v);
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "rotation")))
+    {
+        child_path(p, path, "rotation");
+        if (!get_vec3(ld, c, p, -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+            return false;
+        e->orientation = euler_degrees(v);
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "scale")))
+    {
+        child_path(p, path, "scale");
+        if (cJSON_IsNumber(c) || e->kind == SCENE_ENTRY_OBJ_SCENE)
+        {
+            if (!get_float(ld, c, p, 0.0f, true, SCENE_MAX_SCALE, &e->scale[0]))
+                return false;
+            e->scale[1] = e->scale[2] = e->scale[0];
+        }
+        else if (!get_vec3(ld, c, p, 0.0f, true, SCENE_MAX_SCALE, e->scale))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "velocity")))
+    {
+        child_path(p, path, "velocity");
+        if (!get_vec3(ld, c, p, -SCENE_MAX_SPEED, false, SCENE_MAX_SPEED, v))
+            return false;
+        e->linear_velocity = to_vec3(v);
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "angular_velocity")))
+    {
+        child_path(p, path, "angular_velocity");
+        if (!get_vec3(ld, c, p, -SCENE_MAX_SPEED, false, SCENE_MAX_SPEED, v))
+            return false;
+        e->angular_velocity = to_vec3(v);
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "material")))
+    {
+        child_path(p, path, "material");
+        if (!parse_material(ld, c, p, &e->material))
+            return false;
+    }
+    return true;
+}
+
+// Loads the model file of an entry and checks that it can become what the entry asks for.
+// A file named by several entries is parsed once and shared (scene_free frees it once).
+static bool load_entry_model(loader *ld, scene_desc *desc, scene_entry *e, int index)
+{
+    for (int i = 0; i < index; i++)
+        if (desc->entries[i].model && strcmp(desc->entries[i].path, e->path) == 0)
+        {
+            e->model = desc->entries[i].model;
+            return true;
+        }
+    obj_model *m = NULL;
+    if (!obj_load(e->path, NULL, &m, ld->err))
+        return false;
+    e->model = m;
+    for (int i = 0; i < m->kept_warning_count; i++)
+        asset_error_warn(&desc->warnings, ld->file, 0, "entries[%d]: %s", index, m->warnings[i]);
+    if (m->triangle_count == 0)
+    {
+        char p[SCENE_PATH_TEXT];
+        snprintf(p, sizeof p, "entries[%d].%s", index, e->kind == SCENE_ENTRY_MODEL ? "model" : "obj_scene");
+        return fail_at(ld, p, "%s has no faces", e->path);
+    }
+    return true;
+}
+
+static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
+{
+    static const char *const keys[] = { "gravity", "time_step", "camera", "entries", "description", NULL };
+    if (!cJSON_IsObject(root))
+        return fail_at(ld, "", "the top level must be a JSON object, got %s", type_name(root));
+    if (!check_keys(ld, root, "", keys))
+        return false;
+    const cJSON *c;
+    float v[3];
+    if ((c = cJSON_GetObjectItemCaseSensitive(root, "gravity")))
+    {
+        if (!get_vec3(ld, c, "gravity", -SCENE_MAX_GRAVITY, false, SCENE_MAX_GRAVITY, v))
+            return false;
+        desc->gravity = to_vec3(v);
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(root, "time_step")) &&
+        !get_float(ld, c, "time_step", 0.0f, true, SCENE_MAX_TIME_STEP, &desc->time_step))
+        return false;
+    if ((c = cJSON_GetObjectItemCaseSensitive(root, "description")))
+    {
+        const char *text;
+        if (!get_string(ld, c, "description", &text))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(root, "camera")))
+    {
+        static const char *const camera_keys[] = { "position", "target", "fov", NULL };
+        if (!cJSON_IsObject(c))
+            return fail_at(ld, "camera", "must be an object, got %s", type_name(c));
+        if (!check_keys(ld, c, "camera", camera_keys))
+            return false;
+        const cJSON *k;
+        if ((k = cJSON_GetObjectItemCaseSensitive(c, "position")))
+        {
+            if (!get_vec3(ld, k, "camera.position", -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+                return false;
+            desc->camera.position = to_vec3(v);
+        }
+        if ((k = cJSON_GetObjectItemCaseSensitive(c, "target")))
+        {
+            if (!get_vec3(ld, k, "camera.target", -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+                return false;
+            desc->camera.target = to_vec3(v);
+        }
+        if ((k = cJSON_GetObjectItemCaseSensitive(c, "fov")) &&
+            !get_float(ld, k, "camera.fov", 0.0f, true, SCENE_MAX_FOV, &desc->camera.fov))
+            return false;
+        ph_vec3 d = glms_vec3_sub(desc->camera.target, desc->camera.position);
+        if (glms_vec3_dot(d, d) == 0.0f)
+            return fail_at(ld, "camera", "position and target must differ");
+    }
+    const cJSON *entries = cJSON_GetObjectItemCaseSensitive(root, "entries");
+    if (!entries)
+        return fail_at(ld, "", "missing \"entries\" (a list of models and generators)");
+    if (!cJSON_IsArray(entries))
+        return fail_at(ld, "entries", "must be an array, got %s", type_name(entries));
+    int n = cJSON_GetArraySize(entries);
+    if (n > SCENE_MAX_ENTRIES)
+        return fail_at(ld, "entries", "has %d entries (at most %d)", n, SCENE_MAX_ENTRIES);
+    desc->entries = calloc((size_t)(n > 0 ? n : 1), sizeof(scene_entry));
+    if (!desc->entries)
+        return fail_at(ld, "", "out of memory");
+    int i = 0;
+    for (const cJSON *e = entries->child; e; e = e->next, i++)
+    {
+        desc->entry_count = i + 1; // so that scene_free frees the models of the entries parsed so far
+        if (!parse_entry(ld, e, i, &desc->entries[i]))
+            return false;
+        scene_entry *entry = &desc->entries[i];
+        if (entry->kind != SCENE_ENTRY_GENERATOR && ld->options.load_models &&
+            !load_entry_model(ld, desc, entry, i))
+            return false;
+    }
+    return true;
+}
+
+// The line and column of a byte offset, for JSON syntax errors.
+static void line_of(const char *buf, size_t offset, int *line, int *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < offset; i++)
+    {
+        if (buf[i] == '\n')
+        {
+            (*line)++;
+            *column = 1;
+        }
+        else
+            (*column)++;
+    }
+}
+
+scene_options scene_default_options(void)
+{
+    scene_options o;
+    o.load_models = true;
+    return o;
+}
+
+bool scene_parse(const char *buf, size_t len, const char *name, const scene_options *options,
+                 scene_desc **out_desc, asset_error *err)
+{
+    if (!out_desc)
+        return false;
+    *out_desc = NULL;
+    loader ld;
+    ld.file = name ? name : "(memory)";
+    ld.err = err;
+    ld.options = options ? *options : scene_default_options();
+    if (!buf && len > 0)
+        return fail_at(&ld, "", "no data");
+    if (len > SCENE_MAX_FILE_BYTES)
+        return fail_at(&ld, "", "file larger than %d bytes", SCENE_MAX_FILE_BYTES);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(buf ? buf : "", len, &end, false);
+    if (!root)
+    {
+        size_t offset = end && buf && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
+        int line, column;
+        line_of(buf ? buf : "", offset, &line, &column);
+        asset_error_set(err, ld.file, line, "JSON syntax error at column %d", column);
+        return false;
+    }
+    scene_desc *desc = calloc(1, sizeof *desc);
+    if (!desc)
+    {
+        cJSON_Delete(root);
+        return fail_at(&ld, "", "out of memory");
+    }
+    snprintf(desc->file, sizeof desc->file, "%s", ld.file);
+    desc->gravity = ph_v3(0.0f, SCENE_DEFAULT_GRAVITY_Y, 0.0f);
+    desc->time_step = SCENE_DEFAULT_TIME_STEP;
+    desc->camera.position = ph_v3(8.0f, 6.0f, 12.0f);
+    desc->camera.target = ph_v3(0.0f, 1.0f, 0.0f);
+    desc->camera.fov = SCENE_DEFAULT_FOV;
+    bool ok = parse_root(&ld, root, desc);
+    cJSON_Delete(root);
+    if (!ok)
+    {
+        scene_free(desc);
+        return false;
+    }
+    *out_desc = desc;
+    return true;
+}
+
+bool scene_load(const char *path, const scene_options *options, scene_desc **out_desc, asset_error *err)
+{
+    if (!out_desc)
+        return false;
+    *out_desc = NULL;
+    if (!path)
+    {
+        asset_error_set(err, "(null)", 0, "no file name");
+        return false;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+    {
+        asset_error_set(err, path, 0, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    char *buf = malloc(SCENE_MAX_FILE_BYTES + 1);
+    size_t len = buf ? fread(buf, 1, SCENE_MAX_FILE_BYTES + 1, f) : 0;
+    bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (!buf || read_error)
+    {
+        asset_error_set(err, path, 0, "%s", buf ? "read error" : "out of memory");
+        free(buf);
+        return false;
+    }
+    bool ok = scene_parse(buf, len, path, options, out_desc, err);
+    free(buf);
+    return ok;
+}
+
+void scene_free(scene_desc *desc)
+{
+    if (!desc)
+        return;
+    for (int i = 0; i < desc->entry_count; i++)
+    {
+        bool shared = false;
+        for (int j = 0; j < i && !shared; j++)
+            shared = desc->entries[j].model == desc->entries[i].model;
+        if (!shared)
+            obj_free(desc->entries[i].model);
+    }
+    free(desc->entries);
+    free(desc);
+}
