@@ -219,6 +219,22 @@ bool sat_reference_query(const ph_convex *a, ph_transform xa, const ph_convex *b
     return true;
 }
 
+double sat_reference_axis_separation(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                                     ph_vec3 axis)
+{
+    static ref_poly pa, pb;
+    if (!make_poly(a, xa, &pa) || !make_poly(b, xb, &pb))
+        return -DBL_MAX;
+    double u[3] = { axis.x, axis.y, axis.z };
+    double len = sqrt(dot(u, u));
+    for (int i = 0; i < 3; i++)
+        u[i] /= len;
+    double alo, ahi, blo, bhi;
+    project(&pa, u, &alo, &ahi);
+    project(&pb, u, &blo, &bhi);
+    return blo - ahi;
+}
+
 // Ericson, Real-Time Collision Detection, 5.1.5: closest point on triangle abc to p.
 static void closest_on_triangle(const double p[3], const double a[3], const double b[3], const double c[3],
                                 double out[3])

@@ -23,6 +23,10 @@ typedef struct sat_reference_result
 bool sat_reference_query(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
                          sat_reference_result *out);
 
+// Separation of B from A along the unit world axis (B on the + side): min over B - max over A.
+double sat_reference_axis_separation(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                                     ph_vec3 axis);
+
 // Distance between separated polyhedra (boxes, hulls, triangles) by trying every vertex-face and
 // edge-edge pair; closest points in out_a and out_b (may be NULL). Meaningless for overlapping shapes.
 double sat_reference_distance(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,

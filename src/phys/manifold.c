@@ -1,0 +1,1128 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Contact manifolds between two convex shapes (ph_collide_convex): up to 4 points with separations, a
+// shared normal and feature ids stable across frames, for the contact solver. Pairs go through a
+// [PH_SHAPE_COUNT][PH_SHAPE_COUNT] table of functions with a flip flag for mirrored pairs (Box2D's
+// s_registers). Rounded shapes run GJK/EPA on their cores (gjk.c, epa.c); polyhedra (box, hull,
+// triangle) use the separating-axis test with face clipping.
+//
+// Why SAT and not EPA for polyhedra: the contact normal of two polyhedra is a face normal or the cross
+// product of two edges, and SAT evaluates exactly those candidates, so its depth and normal are exact
+// to rounding, while EPA converges to them iteratively in a polytope of support points. For boxes SAT is
+// 15 axes with closed-form projections and an early out at the first separating axis; for hulls the
+// edge pairs are pruned to those that form a face of the Minkowski difference with the Gauss-map test
+// (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013), which leaves a few dozen.
+// SAT also names the features (the reference face, or the two edges) that the clipping and the feature
+// ids need, which EPA would have to recover from its witness points. For separated pairs SAT's
+// separation is a lower bound of the distance, exact whenever a face or an edge pair is closest; the
+// rare vertex-vertex and vertex-edge cases are caught by comparing with GJK's distance (warm-started
+// from the pair's cache) and get one speculative point from GJK's closest points.
+//
+// Face contacts follow Gregorius and Box2D: the reference face is the SAT face, the incident face is the
+// other shape's face most anti-parallel to it, the incident polygon is clipped against the side planes
+// of the reference face (Sutherland-Hodgman), points farther than the margin are dropped, and more than
+// 4 are reduced to the 4 spanning the largest area.
+#include "phys/gjk.h"
+
+#include <float.h>  // FLT_MAX
+#include <math.h>   // fabsf, sqrtf
+#include <string.h> // memset
+
+// SAT picks a face of A over a face of B, and a face over an edge pair, unless the other is better by
+// this fraction of the smaller shape's size. The bias keeps the reference feature from flickering between
+// nearly equal candidates (resting contacts), at the price of a depth error of at most this much.
+static const float FEATURE_BIAS = 1e-4f;
+// A face serves as reference for a rounded shape's contact when its normal is within this cosine of the
+// contact normal (about 2.6 degrees); otherwise the contact is one point at the closest features.
+static const float FACE_ALIGN_COS = 0.999f;
+// Two capsule axes this close to parallel (sine of the angle) give two contact points.
+static const float PARALLEL_SIN = 0.02f;
+// Edge pairs whose cross product is shorter than this fraction of |ea||eb| are parallel: their axis is
+// covered by the face normals.
+static const float PARALLEL_EDGE_TOLERANCE = 1e-5f;
+// GJK's distance must exceed SAT's separation by this fraction of the size before the vertex-vertex
+// fallback is used.
+static const float SAT_GAP_TOLERANCE = 1e-5f;
+
+// The largest polygon that clipping can produce: an incident face of at most PH_HULL_MAX_VERTICES
+// vertices gains at most one vertex per side plane.
+#define CLIP_CAPACITY (2 * PH_HULL_MAX_VERTICES + 8)
+#define MAX_VIEW_FACES (2 * PH_HULL_MAX_VERTICES)
+
+// Feature ids. Face contacts: bits 0-9 reference face, bit 10 set when the reference face is B's,
+// bits 11-12 the clip feature kind, bits 13-21 and 22-30 its two indices, bit 31 clear. Edge-edge
+// contacts: bit 31 set, bit 30 clear, bits 0-14 and 15-29 the edge indices. Other single points
+// (rounded shapes, closest points): bits 31 and 30 set, low bits a small code.
+#define ID_REF_B (1u << 10)
+#define ID_KIND_SHIFT 11
+#define ID_A_SHIFT 13
+#define ID_B_SHIFT 22
+#define ID_INDEX_MASK 0x1ffu
+#define ID_EDGE_PAIR (1u << 31)
+#define ID_SINGLE ((1u << 31) | (1u << 30))
+// Capsule points clipped on a face: this bit, the end (bit 0) and the side that cut it plus one (bits 1-9).
+#define CAPSULE_END_ID (1u << 20)
+enum
+{
+    CLIP_VERTEX = 0,    // an incident vertex (index a)
+    CLIP_EDGE_SIDE = 1, // incident edge starting at vertex a crossing reference side b
+    CLIP_SIDE_SIDE = 2  // corner of the reference face between sides a and b
+};
+
+// ---- Polyhedron views ---------------------------------------------------------------------------------
+// Boxes and triangles are seen through the same arrays as hulls, so that one SAT and one clipper serve
+// every polyhedral pair. A box's vertex i has the signs of bits 0, 1, 2 for x, y, z; face 2k is -axis k
+// and face 2k + 1 is +axis k, loops counter-clockwise seen from outside.
+
+static const int BOX_FACE_INDICES[24] = { 0, 4, 6, 2, 1, 3, 7, 5, 0, 1, 5, 4, 2, 6, 7, 3, 0, 2, 3, 1, 4, 5, 7, 6 };
+static const ph_hull_edge BOX_EDGES[12] = {
+    { 0, 1, 2, 4 }, { 2, 3, 3, 4 }, { 4, 5, 2, 5 }, { 6, 7, 3, 5 }, { 0, 2, 0, 4 }, { 1, 3, 1, 4 },
+    { 4, 6, 0, 5 }, { 5, 7, 1, 5 }, { 0, 4, 0, 2 }, { 1, 5, 1, 2 }, { 2, 6, 0, 3 }, { 3, 7, 1, 3 },
+};
+static const int TRI_FACE_INDICES[6] = { 0, 1, 2, 0, 2, 1 };
+static const ph_hull_edge TRI_EDGES[3] = { { 0, 1, 0, 1 }, { 1, 2, 0, 1 }, { 2, 0, 0, 1 } };
+
+typedef struct poly_view
+{
+    const ph_vec3 *verts;
+    int vert_count;
+    const ph_hull_face *faces;
+    int face_count;
+    const int *face_indices;
+    const ph_hull_edge *edges;
+    int edge_count;
+    const ph_hull *hull; // hill-climbing supports when set
+    ph_vec3 centroid;    // an interior point, to orient edge axes outwards
+    bool flat;           // a triangle: no interior, edge axes use full projections
+    bool is_box;
+    ph_vec3 half;        // box half extents
+    ph_vec3 own_verts[8];
+    ph_hull_face own_faces[6];
+} poly_view;
+
+// Fills the view in place (it points into itself). False for a shape that is not a usable polyhedron.
+static bool view_init(poly_view *v, const ph_convex *s)
+{
+    memset(v, 0, sizeof *v);
+    if (s->type == PH_SHAPE_BOX)
+    {
+        ph_vec3 h = s->half_extents;
+        for (int i = 0; i < 8; i++)
+            v->own_verts[i] = ph_v3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
+        for (int f = 0; f < 6; f++)
+        {
+            int axis = f / 2;
+            float sign = (f & 1) ? 1.0f : -1.0f;
+            v->own_faces[f].normal = glms_vec3_zero();
+            v->own_faces[f].normal.raw[axis] = sign;
+            v->own_faces[f].offset = h.raw[axis];
+            v->own_faces[f].first_index = 4 * f;
+            v->own_faces[f].index_count = 4;
+        }
+        v->verts = v->own_verts;
+        v->vert_count = 8;
+        v->faces = v->own_faces;
+        v->face_count = 6;
+        v->face_indices = BOX_FACE_INDICES;
+        v->edges = BOX_EDGES;
+        v->edge_count = 12;
+        v->is_box = true;
+        v->half = h;
+        return true;
+    }
+    if (s->type == PH_SHAPE_TRIANGLE)
+    {
+        ph_vec3 n = glms_vec3_cross(glms_vec3_sub(s->tri[1], s->tri[0]), glms_vec3_sub(s->tri[2], s->tri[0]));
+        float len = glms_vec3_norm(n);
+        float scale2 = glms_vec3_norm2(glms_vec3_sub(s->tri[1], s->tri[0])) +
+                       glms_vec3_norm2(glms_vec3_sub(s->tri[2], s->tri[0]));
+        if (!(len > PARALLEL_EDGE_TOLERANCE * scale2))
+            return false; // no area: nothing to clip against
+        n = glms_vec3_scale(n, 1.0f / len);
+        for (int i = 0; i < 3; i++)
+            v->own_verts[i] = s->tri[i];
+        v->own_faces[0].normal = n;
+        v->own_faces[0].offset = glms_vec3_dot(n, s->tri[0]);
+        v->own_faces[0].first_index = 0;
+        v->own_faces[0].index_count = 3;
+        v->own_faces[1].normal = glms_vec3_negate(n);
+        v->own_faces[1].offset = -v->own_faces[0].offset;
+        v->own_faces[1].first_index = 3;
+        v->own_faces[1].index_count = 3;
+        v->verts = v->own_verts;
+        v->vert_count = 3;
+        v->faces = v->own_faces;
+        v->face_count = 2;
+        v->face_indices = TRI_FACE_INDICES;
+        v->edges = TRI_EDGES;
+        v->edge_count = 3;
+        v->flat = true;
+        v->centroid = glms_vec3_scale(glms_vec3_add(glms_vec3_add(s->tri[0], s->tri[1]), s->tri[2]), 1.0f / 3.0f);
+        return true;
+    }
+    if (s->type == PH_SHAPE_HULL)
+    {
+        const ph_hull *h = s->hull;
+        if (!h->faces || !h->face_indices || !h->edges || h->face_count < 4 || h->face_count > MAX_VIEW_FACES)
+            return false;
+        v->verts = h->vertices;
+        v->vert_count = h->vertex_count;
+        v->faces = h->faces;
+        v->face_count = h->face_count;
+        v->face_indices = h->face_indices;
+        v->edges = h->edges;
+        v->edge_count = h->edge_count;
+        v->hull = h;
+        v->centroid = h->centroid;
+        return true;
+    }
+    return false;
+}
+
+static int view_support(const poly_view *v, ph_vec3 d, int *start)
+{
+    if (v->is_box)
+        return (d.x >= 0.0f ? 1 : 0) | (d.y >= 0.0f ? 2 : 0) | (d.z >= 0.0f ? 4 : 0);
+    if (v->hull)
+        return ph_hull_support_index(v->hull, d, start);
+    int best = 0;
+    float best_dot = glms_vec3_dot(v->verts[0], d);
+    for (int i = 1; i < v->vert_count; i++)
+    {
+        float s = glms_vec3_dot(v->verts[i], d);
+        if (s > best_dot)
+        {
+            best_dot = s;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static float view_extent(const poly_view *v)
+{
+    float r2 = 0.0f;
+    for (int i = 0; i < v->vert_count; i++)
+        r2 = glm_max(r2, glms_vec3_norm2(glms_vec3_sub(v->verts[i], v->centroid)));
+    return sqrtf(r2);
+}
+
+// A relative pose: x_to = r * x_from + t.
+typedef struct rel_pose
+{
+    ph_mat3 r;
+    ph_vec3 t;
+} rel_pose;
+
+static ph_vec3 rel_apply(const rel_pose *p, ph_vec3 x)
+{
+    return glms_vec3_add(glms_mat3_mulv(p->r, x), p->t);
+}
+
+// The pose of `from` in the frame of `to`.
+static rel_pose rel_between(ph_transform to, ph_transform from)
+{
+    rel_pose p;
+    ph_mat3 rt = glms_mat3_transpose(glms_quat_mat3(to.q));
+    p.r = glms_mat3_mul(rt, glms_quat_mat3(from.q));
+    p.t = glms_mat3_mulv(rt, glms_vec3_sub(from.p, to.p));
+    return p;
+}
+
+static rel_pose rel_inverse(const rel_pose *p)
+{
+    rel_pose q;
+    q.r = glms_mat3_transpose(p->r);
+    q.t = glms_vec3_negate(glms_mat3_mulv(q.r, p->t));
+    return q;
+}
+
+// ---- Output helpers -----------------------------------------------------------------------------------
+
+static void add_point(ph_manifold *m, ph_vec3 point, float separation, uint32_t id)
+{
+    if (m->point_count >= PH_MAX_MANIFOLD_POINTS)
+        return;
+    ph_manifold_point *p = &m->points[m->point_count++];
+    p->point = point;
+    p->separation = separation;
+    p->id = id;
+}
+
+// One point midway between the surface points pa and pb, with normal n (A to B, world).
+static void single_point(ph_manifold *m, ph_vec3 pa, ph_vec3 pb, ph_vec3 n, float separation, uint32_t id)
+{
+    m->normal = n;
+    add_point(m, glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f), separation, id);
+}
+
+// ---- Separating-axis test -------------------------------------------------------------------------------
+
+typedef enum sat_kind
+{
+    SAT_FACE_A,
+    SAT_FACE_B,
+    SAT_EDGES
+} sat_kind;
+
+typedef struct sat_result
+{
+    sat_kind kind;
+    float sep;    // separation along the axis (negative: penetration) (unit: m)
+    int index_a;  // face of A, or edge of A
+    int index_b;  // face of B, or edge of B
+    ph_vec3 axis; // edge pairs: unit axis in A's frame, A to B
+    ph_vec3 ea0, ea1, eb0, eb1; // edge pairs: the two edges in A's frame
+} sat_result;
+
+// Largest separation over the faces of p against q (q posed in p's frame by rel); stops early beyond margin.
+static void face_query(const poly_view *p, const poly_view *q, const rel_pose *rel, float margin, float *out_sep,
+                       int *out_face)
+{
+    ph_mat3 rt = glms_mat3_transpose(rel->r);
+    int start = -1;
+    *out_sep = -FLT_MAX;
+    *out_face = 0;
+    for (int f = 0; f < p->face_count; f++)
+    {
+        ph_vec3 n = p->faces[f].normal;
+        int vi = view_support(q, glms_mat3_mulv(rt, glms_vec3_negate(n)), &start);
+        float s = glms_vec3_dot(n, rel_apply(rel, q->verts[vi])) - p->faces[f].offset;
+        if (s > *out_sep)
+        {
+            *out_sep = s;
+            *out_face = f;
+            if (s > margin)
+                return;
+        }
+    }
+}
+
+// Gauss-map test: do the arcs (a, b) and (c, d) on the unit sphere cross? For edges of A with face
+// normals a, b and of B with face normals -c, -d, crossing arcs mean the edges' cross product is a face
+// normal of the Minkowski difference, and only those edge pairs can realise the separation.
+static bool is_minkowski_face(ph_vec3 a, ph_vec3 b, ph_vec3 c, ph_vec3 d)
+{
+    ph_vec3 bxa = glms_vec3_cross(b, a), dxc = glms_vec3_cross(d, c);
+    float cba = glms_vec3_dot(c, bxa), dba = glms_vec3_dot(d, bxa);
+    float adc = glms_vec3_dot(a, dxc), bdc = glms_vec3_dot(b, dxc);
+    return cba * dba < 0.0f && adc * bdc < 0.0f && cba * bdc > 0.0f;
+}
+
+// Separation along unit axis u (A's frame) from full projections: B on the + side of A. Used for flat
+// shapes, whose edges have no interior to orient an axis by.
+static float projected_separation(const poly_view *a, const poly_view *b, const rel_pose *rel, ph_vec3 u)
+{
+    ph_mat3 rt = glms_mat3_transpose(rel->r);
+    int start_a = -1, start_b = -1;
+    float ha = glms_vec3_dot(u, a->verts[view_support(a, u, &start_a)]);
+    float lb = glms_vec3_dot(u, rel_apply(rel, b->verts[view_support(b, glms_mat3_mulv(rt, glms_vec3_negate(u)), &start_b)]));
+    return lb - ha;
+}
+
+static void edge_query(const poly_view *a, const poly_view *b, const rel_pose *rel, sat_result *best)
+{
+    ph_vec3 bverts[PH_HULL_MAX_VERTICES];
+    ph_vec3 bnormals[MAX_VIEW_FACES];
+    for (int i = 0; i < b->vert_count; i++)
+        bverts[i] = rel_apply(rel, b->verts[i]);
+    for (int f = 0; f < b->face_count; f++)
+        bnormals[f] = glms_mat3_mulv(rel->r, b->faces[f].normal);
+    bool flat = a->flat || b->flat;
+    best->sep = -FLT_MAX;
+    for (int i = 0; i < a->edge_count; i++)
+    {
+        const ph_hull_edge *ea = &a->edges[i];
+        ph_vec3 a0 = a->verts[ea->v0], a1 = a->verts[ea->v1];
+        ph_vec3 da = glms_vec3_sub(a1, a0);
+        ph_vec3 na = a->faces[ea->f0].normal, nb = a->faces[ea->f1].normal;
+        for (int j = 0; j < b->edge_count; j++)
+        {
+            const ph_hull_edge *eb = &b->edges[j];
+            if (!flat && !is_minkowski_face(na, nb, glms_vec3_negate(bnormals[eb->f0]), glms_vec3_negate(bnormals[eb->f1])))
+                continue;
+            ph_vec3 b0 = bverts[eb->v0], b1 = bverts[eb->v1];
+            ph_vec3 db = glms_vec3_sub(b1, b0);
+            ph_vec3 u = glms_vec3_cross(da, db);
+            float len = glms_vec3_norm(u);
+            if (!(len > PARALLEL_EDGE_TOLERANCE * glms_vec3_norm(da) * glms_vec3_norm(db)))
+                continue;
+            u = glms_vec3_scale(u, 1.0f / len);
+            float s;
+            if (flat)
+            {
+                float plus = projected_separation(a, b, rel, u);
+                float minus = projected_separation(a, b, rel, glms_vec3_negate(u));
+                s = plus;
+                if (minus > plus)
+                {
+                    s = minus;
+                    u = glms_vec3_negate(u);
+                }
+            }
+            else
+            {
+                // Both edges support their shapes along u (Minkowski face), so the separation is the
+                // distance between the two edge lines along u, oriented away from A's interior.
+                if (glms_vec3_dot(u, glms_vec3_sub(a0, a->centroid)) < 0.0f)
+                    u = glms_vec3_negate(u);
+                s = glms_vec3_dot(u, glms_vec3_sub(b0, a0));
+            }
+            if (s > best->sep)
+            {
+                best->sep = s;
+                best->index_a = i;
+                best->index_b = j;
+                best->axis = u;
+                best->ea0 = a0;
+                best->ea1 = a1;
+                best->eb0 = b0;
+                best->eb1 = b1;
+            }
+        }
+    }
+    best->kind = SAT_EDGES;
+}
+
+// Closest points of segments p0p1 and q0q1 (Ericson, Real-Time Collision Detection, 5.1.9).
+static void closest_segments(ph_vec3 p0, ph_vec3 p1, ph_vec3 q0, ph_vec3 q1, ph_vec3 *cp, ph_vec3 *cq)
+{
+    ph_vec3 d1 = glms_vec3_sub(p1, p0), d2 = glms_vec3_sub(q1, q0), r = glms_vec3_sub(p0, q0);
+    float a = glms_vec3_dot(d1, d1), e = glms_vec3_dot(d2, d2), f = glms_vec3_dot(d2, r);
+    float s = 0.0f, t = 0.0f;
+    if (a > 0.0f && e > 0.0f)
+    {
+        float c = glms_vec3_dot(d1, r), b = glms_vec3_dot(d1, d2);
+        float denom = a * e - b * b;
+        s = denom > 0.0f ? glm_clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+        t = (b * s + f) / e;
+        if (t < 0.0f)
+        {
+            t = 0.0f;
+            s = glm_clamp(-c / a, 0.0f, 1.0f);
+        }
+        else if (t > 1.0f)
+        {
+            t = 1.0f;
+            s = glm_clamp((b - c) / a, 0.0f, 1.0f);
+        }
+    }
+    else if (e > 0.0f)
+    {
+        t = glm_clamp(f / e, 0.0f, 1.0f);
+    }
+    else if (a > 0.0f)
+    {
+        s = glm_clamp(-glms_vec3_dot(d1, r) / a, 0.0f, 1.0f);
+    }
+    *cp = glms_vec3_add(p0, glms_vec3_scale(d1, s));
+    *cq = glms_vec3_add(q0, glms_vec3_scale(d2, t));
+}
+
+// ---- Clipping and reduction ---------------------------------------------------------------------------
+
+typedef struct clip_vertex
+{
+    ph_vec3 p;
+    uint32_t feature; // kind and indices, see CLIP_*
+    int next_edge;    // the polygon continues from here along incident edge (start vertex) >= 0 ...
+    int next_side;    // ... or along reference side plane >= 0
+} clip_vertex;
+
+static uint32_t clip_feature(int kind, int a, int b)
+{
+    return ((uint32_t)kind << ID_KIND_SHIFT) | (((uint32_t)a & ID_INDEX_MASK) << ID_A_SHIFT) |
+           (((uint32_t)b & ID_INDEX_MASK) << ID_B_SHIFT);
+}
+
+// The point where segment p -> q crosses side plane `side`, with its feature from what p -> q runs along.
+static clip_vertex intersect(const clip_vertex *p, const clip_vertex *q, float dp, float dq, int side)
+{
+    clip_vertex x;
+    float t = dp / (dp - dq);
+    x.p = glms_vec3_add(p->p, glms_vec3_scale(glms_vec3_sub(q->p, p->p), t));
+    if (p->next_edge >= 0)
+        x.feature = clip_feature(CLIP_EDGE_SIDE, p->next_edge, side);
+    else
+        x.feature = clip_feature(CLIP_SIDE_SIDE, glm_min(p->next_side, side), glm_max(p->next_side, side));
+    x.next_edge = -1;
+    x.next_side = -1;
+    return x;
+}
+
+// Sutherland-Hodgman against the half-space dot(n, x) <= offset. Returns the new count.
+static int clip_polygon(const clip_vertex *in, int count, clip_vertex *out, ph_vec3 n, float offset, int side)
+{
+    int k = 0;
+    for (int i = 0; i < count && k < CLIP_CAPACITY - 1; i++)
+    {
+        const clip_vertex *p = &in[i];
+        const clip_vertex *q = &in[(i + 1) % count];
+        float dp = glms_vec3_dot(n, p->p) - offset, dq = glms_vec3_dot(n, q->p) - offset;
+        if (dp <= 0.0f)
+        {
+            if (dq > 0.0f)
+            {
+                out[k] = intersect(p, q, dp, dq, side);
+                out[k].next_side = side; // leaving: the polygon follows the plane
+                k++;
+            }
+        }
+        if (dq <= 0.0f)
+        {
+            if (dp > 0.0f)
+            {
+                out[k] = intersect(p, q, dp, dq, side);
+                out[k].next_edge = p->next_edge; // entering: it follows what p -> q ran along
+                out[k].next_side = p->next_side;
+                k++;
+            }
+            out[k++] = *q;
+        }
+    }
+    return k;
+}
+
+typedef struct candidate
+{
+    ph_vec3 p; // on the incident surface, reference frame
+    float sep;
+    uint32_t id;
+} candidate;
+
+// Twice the signed area of (a, b, c) seen along n.
+static float signed_area(ph_vec3 a, ph_vec3 b, ph_vec3 c, ph_vec3 n)
+{
+    return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)), n);
+}
+
+// Keeps 4 of count > 4 candidates: the deepest, the farthest from it, the one making the largest
+// triangle with them, and the one adding the most area to that triangle. Returns the indices.
+static void reduce_to_four(const candidate *c, int count, ph_vec3 n, int keep[4])
+{
+    int i0 = 0;
+    for (int i = 1; i < count; i++)
+    {
+        if (c[i].sep < c[i0].sep)
+            i0 = i;
+    }
+    int i1 = -1;
+    float best = -1.0f;
+    for (int i = 0; i < count; i++)
+    {
+        float d = glms_vec3_norm2(glms_vec3_sub(c[i].p, c[i0].p));
+        if (i != i0 && d > best)
+        {
+            best = d;
+            i1 = i;
+        }
+    }
+    int i2 = -1;
+    best = -1.0f;
+    float orient = 1.0f;
+    for (int i = 0; i < count; i++)
+    {
+        if (i == i0 || i == i1)
+            continue;
+        float area = signed_area(c[i0].p, c[i1].p, c[i].p, n);
+        if (fabsf(area) > best)
+        {
+            best = fabsf(area);
+            i2 = i;
+            orient = area >= 0.0f ? 1.0f : -1.0f;
+        }
+    }
+    // The fourth point lies outside one edge of the triangle; the area it adds is that of the triangle it
+    // forms with that edge (negative signed area relative to the triangle's orientation).
+    int i3 = -1;
+    best = 0.0f;
+    const int tri[3] = { i0, i1, i2 };
+    for (int i = 0; i < count; i++)
+    {
+        if (i == i0 || i == i1 || i == i2)
+            continue;
+        float gain = 0.0f;
+        for (int e = 0; e < 3; e++)
+            gain = glm_max(gain, -orient * signed_area(c[tri[e]].p, c[tri[(e + 1) % 3]].p, c[i].p, n));
+        if (i3 < 0 || gain > best)
+        {
+            best = gain;
+            i3 = i;
+        }
+    }
+    keep[0] = i0;
+    keep[1] = i1;
+    keep[2] = i2;
+    keep[3] = i3;
+}
+
+// Face contact: the reference face ref_face of `ref` against `inc` (posed in ref's frame by rel). xf_ref
+// maps the reference frame to world. The manifold normal is the reference face normal, turned to point
+// from A to B (ref_is_b flips it).
+static void face_contact(const poly_view *ref, const poly_view *inc, const rel_pose *rel, int ref_face,
+                         ph_transform xf_ref, bool ref_is_b, float margin, ph_manifold *m)
+{
+    const ph_hull_face *rf = &ref->faces[ref_face];
+    ph_vec3 n = rf->normal;
+    // Incident face: the most anti-parallel to n.
+    int inc_face = 0;
+    float min_dot = FLT_MAX;
+    for (int f = 0; f < inc->face_count; f++)
+    {
+        float d = glms_vec3_dot(glms_mat3_mulv(rel->r, inc->faces[f].normal), n);
+        if (d < min_dot)
+        {
+            min_dot = d;
+            inc_face = f;
+        }
+    }
+    _Static_assert(CLIP_CAPACITY > PH_HULL_MAX_VERTICES, "clip buffers hold any face");
+    clip_vertex buf0[CLIP_CAPACITY], buf1[CLIP_CAPACITY];
+    const ph_hull_face *fi = &inc->faces[inc_face];
+    int count = 0;
+    for (int k = 0; k < fi->index_count && count < PH_HULL_MAX_VERTICES; k++)
+    {
+        int v = inc->face_indices[fi->first_index + k];
+        buf0[count].p = rel_apply(rel, inc->verts[v]);
+        buf0[count].feature = clip_feature(CLIP_VERTEX, v, 0);
+        buf0[count].next_edge = v;
+        buf0[count].next_side = -1;
+        count++;
+    }
+    clip_vertex *in = buf0, *out = buf1;
+    const int *loop = ref->face_indices + rf->first_index;
+    for (int k = 0; k < rf->index_count && count > 0; k++)
+    {
+        ph_vec3 v0 = ref->verts[loop[k]], v1 = ref->verts[loop[(k + 1) % rf->index_count]];
+        // Side plane through the edge, facing out of the face (counter-clockwise loop seen along n).
+        ph_vec3 side = glms_vec3_cross(glms_vec3_sub(v1, v0), n);
+        count = clip_polygon(in, count, out, side, glms_vec3_dot(side, v0), k);
+        clip_vertex *tmp = in;
+        in = out;
+        out = tmp;
+    }
+
+    candidate cand[CLIP_CAPACITY];
+    int cand_count = 0;
+    uint32_t base = (uint32_t)ref_face | (ref_is_b ? ID_REF_B : 0u);
+    for (int i = 0; i < count; i++)
+    {
+        float s = glms_vec3_dot(n, in[i].p) - rf->offset;
+        if (s <= margin)
+        {
+            cand[cand_count].p = in[i].p;
+            cand[cand_count].sep = s;
+            cand[cand_count].id = base | in[i].feature;
+            cand_count++;
+        }
+    }
+    if (cand_count == 0)
+    {
+        // Deep overlaps can leave the incident face wholly outside the reference face's side planes; the
+        // incident shape's deepest vertex along -n (the one that set SAT's separation) is the contact then.
+        ph_mat3 rt = glms_mat3_transpose(rel->r);
+        int v = view_support(inc, glms_mat3_mulv(rt, glms_vec3_negate(n)), NULL);
+        ph_vec3 p = rel_apply(rel, inc->verts[v]);
+        float sep = glms_vec3_dot(n, p) - rf->offset;
+        if (sep <= margin)
+        {
+            cand[0].p = p;
+            cand[0].sep = sep;
+            cand[0].id = base | clip_feature(CLIP_VERTEX, v, 0);
+            cand_count = 1;
+        }
+    }
+    int keep[4] = { 0, 1, 2, 3 };
+    int kept = cand_count;
+    if (cand_count > PH_MAX_MANIFOLD_POINTS)
+    {
+        reduce_to_four(cand, cand_count, n, keep);
+        kept = PH_MAX_MANIFOLD_POINTS;
+    }
+    ph_vec3 nw = glms_quat_rotatev(xf_ref.q, n);
+    m->normal = ref_is_b ? glms_vec3_negate(nw) : nw;
+    for (int i = 0; i < kept; i++)
+    {
+        const candidate *c = &cand[keep[i]];
+        // Midway between the incident point and its projection on the reference plane.
+        ph_vec3 mid = glms_vec3_sub(c->p, glms_vec3_scale(n, 0.5f * c->sep));
+        add_point(m, ph_transform_point(xf_ref, mid), c->sep, c->id);
+    }
+}
+
+// ---- Polyhedron pairs -----------------------------------------------------------------------------------
+
+// Box-box SAT in closed form (Gottschalk's OBB test): faces of A, faces of B, then the 9 edge directions.
+static bool box_box_sat(const poly_view *a, const poly_view *b, const rel_pose *rel, float margin,
+                        sat_result *fa, sat_result *fb, sat_result *fe)
+{
+    ph_vec3 ha = a->half, hb = b->half;
+    ph_mat3 r = rel->r;
+    ph_vec3 t = rel->t;
+    ph_mat3 absr;
+    for (int c = 0; c < 3; c++)
+        absr.col[c] = glms_vec3_abs(r.col[c]);
+    fa->kind = SAT_FACE_A;
+    fa->sep = -FLT_MAX;
+    for (int k = 0; k < 3; k++)
+    {
+        // Radius of B along A's axis k: sum_j |R_kj| hb_j.
+        float rb = absr.col[0].raw[k] * hb.x + absr.col[1].raw[k] * hb.y + absr.col[2].raw[k] * hb.z;
+        float s = fabsf(t.raw[k]) - ha.raw[k] - rb;
+        if (s > fa->sep)
+        {
+            fa->sep = s;
+            fa->index_a = 2 * k + (t.raw[k] > 0.0f ? 1 : 0);
+        }
+    }
+    if (fa->sep > margin)
+        return false;
+    fb->kind = SAT_FACE_B;
+    fb->sep = -FLT_MAX;
+    for (int j = 0; j < 3; j++)
+    {
+        float ra = glms_vec3_dot(absr.col[j], ha);
+        float tj = glms_vec3_dot(r.col[j], t); // B's centre relative to A along B's axis j
+        float s = fabsf(tj) - hb.raw[j] - ra;
+        if (s > fb->sep)
+        {
+            fb->sep = s;
+            fb->index_b = 2 * j + (tj < 0.0f ? 1 : 0); // B's face that looks at A
+        }
+    }
+    if (fb->sep > margin)
+        return false;
+    fe->kind = SAT_EDGES;
+    fe->sep = -FLT_MAX;
+    for (int i = 0; i < 3; i++)
+    {
+        ph_vec3 ei = glms_vec3_zero();
+        ei.raw[i] = 1.0f;
+        for (int j = 0; j < 3; j++)
+        {
+            ph_vec3 u = glms_vec3_cross(ei, r.col[j]);
+            float len = glms_vec3_norm(u);
+            if (!(len > PARALLEL_EDGE_TOLERANCE))
+                continue;
+            u = glms_vec3_scale(u, 1.0f / len);
+            float ra = fabsf(u.x) * ha.x + fabsf(u.y) * ha.y + fabsf(u.z) * ha.z;
+            float rb = fabsf(glms_vec3_dot(u, r.col[0])) * hb.x + fabsf(glms_vec3_dot(u, r.col[1])) * hb.y +
+                       fabsf(glms_vec3_dot(u, r.col[2])) * hb.z;
+            float tu = glms_vec3_dot(u, t);
+            float s = fabsf(tu) - ra - rb;
+            if (s > fe->sep)
+            {
+                fe->sep = s;
+                fe->axis = tu >= 0.0f ? u : glms_vec3_negate(u);
+                fe->index_a = i;
+                fe->index_b = j;
+            }
+        }
+    }
+    if (fe->sep > margin)
+        return false;
+    if (fe->sep > -FLT_MAX)
+    {
+        // The supporting edges: A's along axis i through its support vertex in +axis, B's along its axis j
+        // through its support vertex in -axis.
+        int i = fe->index_a, j = fe->index_b;
+        int va = view_support(a, fe->axis, NULL) & ~(1 << i);
+        ph_mat3 rt = glms_mat3_transpose(r);
+        int vb = view_support(b, glms_mat3_mulv(rt, glms_vec3_negate(fe->axis)), NULL) & ~(1 << j);
+        fe->ea0 = a->verts[va];
+        fe->ea1 = a->verts[va | (1 << i)];
+        fe->eb0 = rel_apply(rel, b->verts[vb]);
+        fe->eb1 = rel_apply(rel, b->verts[vb | (1 << j)]);
+        // Edge ids: the axis and the start vertex (a box edge is fixed by both).
+        fe->index_a = i * 8 + va;
+        fe->index_b = j * 8 + vb;
+    }
+    return true;
+}
+
+static float min_extent(const poly_view *a, const poly_view *b)
+{
+    return glm_min(view_extent(a), view_extent(b));
+}
+
+static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                              float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    poly_view a, b;
+    if (!view_init(&a, ca) || !view_init(&b, cb))
+        return;
+    bool both_boxes = a.is_box && b.is_box;
+    ph_gjk_output g;
+    bool have_gjk = false;
+    if (!both_boxes)
+    {
+        // Warm-started GJK first: pairs the broadphase reports but that are apart by more than the margin
+        // (most of them) cost an iteration or two and skip SAT.
+        ph_gjk_proxy pa, pb;
+        ph_gjk_proxy_init(&pa, ca, xa, false);
+        ph_gjk_proxy_init(&pb, cb, xb, false);
+        ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+        if (cache)
+            cache->simplex = g.simplex;
+        if (g.status != PH_GJK_OVERLAPPING && g.distance > margin)
+            return;
+        have_gjk = true;
+    }
+
+    rel_pose rel = rel_between(xa, xb); // B in A's frame
+    sat_result fa, fb, fe;
+    if (both_boxes)
+    {
+        if (!box_box_sat(&a, &b, &rel, margin, &fa, &fb, &fe))
+            return;
+    }
+    else
+    {
+        rel_pose inv = rel_inverse(&rel);
+        fa.kind = SAT_FACE_A;
+        face_query(&a, &b, &rel, margin, &fa.sep, &fa.index_a);
+        if (fa.sep > margin)
+            return;
+        fb.kind = SAT_FACE_B;
+        face_query(&b, &a, &inv, margin, &fb.sep, &fb.index_b);
+        if (fb.sep > margin)
+            return;
+        edge_query(&a, &b, &rel, &fe);
+        if (fe.sep > margin)
+            return;
+    }
+
+    float size = min_extent(&a, &b);
+    float bias = FEATURE_BIAS * size;
+    float face_sep = glm_max(fa.sep, fb.sep);
+    float best_sep = glm_max(face_sep, fe.sep);
+    if (best_sep > 0.0f)
+    {
+        // Separated within the margin: SAT's separation is exact unless the closest features are a vertex
+        // and a vertex or an edge; then GJK's distance is larger and its closest points are the contact.
+        if (!have_gjk)
+        {
+            ph_gjk_proxy pa, pb;
+            ph_gjk_proxy_init(&pa, ca, xa, false);
+            ph_gjk_proxy_init(&pb, cb, xb, false);
+            ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+            if (cache)
+                cache->simplex = g.simplex;
+        }
+        if (g.status != PH_GJK_OVERLAPPING && g.distance > best_sep + SAT_GAP_TOLERANCE * size)
+        {
+            if (g.distance <= margin)
+                single_point(m, g.point_a, g.point_b, g.normal, g.distance, ID_SINGLE | 1u);
+            return;
+        }
+    }
+    if (fe.sep > face_sep + bias)
+    {
+        ph_vec3 pa, pb;
+        closest_segments(fe.ea0, fe.ea1, fe.eb0, fe.eb1, &pa, &pb);
+        ph_vec3 mid = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
+        m->normal = glms_quat_rotatev(xa.q, fe.axis);
+        uint32_t id = ID_EDGE_PAIR | ((uint32_t)fe.index_a & 0x7fffu) | (((uint32_t)fe.index_b & 0x7fffu) << 15);
+        add_point(m, ph_transform_point(xa, mid), fe.sep, id);
+        return;
+    }
+    if (fb.sep > fa.sep + bias)
+    {
+        rel_pose inv = rel_inverse(&rel);
+        face_contact(&b, &a, &inv, fb.index_b, xb, true, margin, m);
+    }
+    else
+    {
+        face_contact(&a, &b, &rel, fa.index_a, xa, false, margin, m);
+    }
+}
+
+// ---- Rounded shapes -------------------------------------------------------------------------------------
+
+typedef struct rounded_result
+{
+    bool contact;   // within the margin
+    ph_vec3 normal; // A to B, world
+    ph_vec3 pa, pb; // surface points (rounding included)
+    float sep;      // separation of the full shapes
+} rounded_result;
+
+// GJK on the cores with radii added back; EPA on the cores when they overlap.
+static rounded_result rounded_query(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                                    float margin, ph_gjk_cache *cache)
+{
+    rounded_result r;
+    memset(&r, 0, sizeof r);
+    ph_gjk_proxy pa, pb;
+    ph_gjk_proxy_init(&pa, ca, xa, true);
+    ph_gjk_proxy_init(&pb, cb, xb, true);
+    float rounding = pa.radius + pb.radius;
+    ph_gjk_output g;
+    ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+    if (cache)
+        cache->simplex = g.simplex;
+    if (g.status != PH_GJK_OVERLAPPING)
+    {
+        r.sep = g.distance - rounding;
+        if (r.sep > margin)
+            return r;
+        r.contact = true;
+        r.normal = g.normal;
+        r.pa = glms_vec3_add(g.point_a, glms_vec3_scale(g.normal, pa.radius));
+        r.pb = glms_vec3_sub(g.point_b, glms_vec3_scale(g.normal, pb.radius));
+        return r;
+    }
+    ph_epa_output e;
+    ph_epa_penetration(ca, xa, cb, xb, &g.simplex, &e);
+    r.contact = true;
+    r.sep = -e.depth;
+    r.normal = e.normal;
+    r.pa = e.point_a;
+    r.pb = e.point_b;
+    return r;
+}
+
+static void collide_spheres(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                            float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    (void)cache;
+    ph_vec3 d = glms_vec3_sub(xb.p, xa.p);
+    float dist = glms_vec3_norm(d);
+    float sep = dist - ca->radius - cb->radius;
+    if (sep > margin)
+        return;
+    ph_vec3 n = ph_safe_normalize(d, ph_v3(0.0f, 1.0f, 0.0f));
+    ph_vec3 pa = glms_vec3_add(xa.p, glms_vec3_scale(n, ca->radius));
+    ph_vec3 pb = glms_vec3_sub(xb.p, glms_vec3_scale(n, cb->radius));
+    single_point(m, pa, pb, n, sep, ID_SINGLE);
+}
+
+// A sphere against anything convex: one point.
+static void collide_sphere_convex(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                                  float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    rounded_result r = rounded_query(ca, xa, cb, xb, margin, cache);
+    if (r.contact)
+        single_point(m, r.pa, r.pb, r.normal, r.sep, ID_SINGLE);
+}
+
+static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                             float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    (void)cache;
+    ph_vec3 ua = glms_quat_rotatev(xa.q, ph_v3(0.0f, ca->half_height, 0.0f));
+    ph_vec3 ub = glms_quat_rotatev(xb.q, ph_v3(0.0f, cb->half_height, 0.0f));
+    ph_vec3 p0 = glms_vec3_sub(xa.p, ua), p1 = glms_vec3_add(xa.p, ua);
+    ph_vec3 q0 = glms_vec3_sub(xb.p, ub), q1 = glms_vec3_add(xb.p, ub);
+    float rounding = ca->radius + cb->radius;
+    ph_vec3 cp, cq;
+    closest_segments(p0, p1, q0, q1, &cp, &cq);
+    ph_vec3 d = glms_vec3_sub(cq, cp);
+    float dist = glms_vec3_norm(d);
+    if (dist - rounding > margin)
+        return;
+    ph_vec3 n;
+    float size = glm_max(ca->half_height + ca->radius, cb->half_height + cb->radius);
+    if (dist > SAT_GAP_TOLERANCE * size)
+    {
+        n = glms_vec3_scale(d, 1.0f / dist);
+    }
+    else
+    {
+        // Cores cross: the normal is across both axes, turned from A towards B.
+        n = ph_safe_normalize(glms_vec3_cross(ua, ub), ph_v3(0.0f, 0.0f, 0.0f));
+        if (glms_vec3_norm2(n) == 0.0f)
+        {
+            ph_vec3 axis = ph_safe_normalize(ua, ph_v3(0.0f, 1.0f, 0.0f));
+            n = ph_safe_normalize(glms_vec3_cross(axis, fabsf(axis.x) < 0.57f ? ph_v3(1, 0, 0) : ph_v3(0, 1, 0)),
+                                  ph_v3(0.0f, 0.0f, 1.0f));
+        }
+        if (glms_vec3_dot(n, glms_vec3_sub(xb.p, xa.p)) < 0.0f)
+            n = glms_vec3_negate(n);
+    }
+    m->normal = n;
+    // Nearly parallel axes that overlap along their length: two points at the ends of the overlap.
+    float la = glms_vec3_norm(ua), lb = glms_vec3_norm(ub);
+    ph_vec3 cross = glms_vec3_cross(ua, ub);
+    if (la > 0.0f && lb > 0.0f && glms_vec3_norm(cross) <= PARALLEL_SIN * la * lb)
+    {
+        ph_vec3 axis = glms_vec3_scale(ua, 1.0f / la);
+        float t0 = glms_vec3_dot(glms_vec3_sub(q0, xa.p), axis), t1 = glms_vec3_dot(glms_vec3_sub(q1, xa.p), axis);
+        float lo = glm_max(-la, glm_min(t0, t1)), hi = glm_min(la, glm_max(t0, t1));
+        if (hi > lo)
+        {
+            float ts[2] = { lo, hi };
+            for (int k = 0; k < 2; k++)
+            {
+                ph_vec3 p = glms_vec3_add(xa.p, glms_vec3_scale(axis, ts[k]));
+                ph_vec3 pq, qq;
+                closest_segments(p, p, q0, q1, &pq, &qq);
+                float s = glms_vec3_dot(glms_vec3_sub(qq, p), n) - rounding;
+                if (s <= margin)
+                {
+                    ph_vec3 sa = glms_vec3_add(p, glms_vec3_scale(n, ca->radius));
+                    ph_vec3 sb = glms_vec3_sub(qq, glms_vec3_scale(n, cb->radius));
+                    add_point(m, glms_vec3_scale(glms_vec3_add(sa, sb), 0.5f), s, ID_SINGLE | (uint32_t)(2 + k));
+                }
+            }
+            if (m->point_count > 0)
+                return;
+        }
+    }
+    ph_vec3 sa = glms_vec3_add(cp, glms_vec3_scale(n, ca->radius));
+    ph_vec3 sb = glms_vec3_sub(cq, glms_vec3_scale(n, cb->radius));
+    single_point(m, sa, sb, n, dist - rounding, ID_SINGLE);
+}
+
+// A capsule (A) against a polyhedron (B). When B has a face aligned with the contact normal, the capsule's
+// segment is clipped against that face's side planes: a capsule lying on a face gets two points; a
+// tilted one keeps only the end within the margin.
+static void collide_capsule_polyhedron(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                                       float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    rounded_result r = rounded_query(ca, xa, cb, xb, margin, cache);
+    if (!r.contact)
+        return;
+    poly_view b;
+    if (view_init(&b, cb))
+    {
+        // B's face whose outward normal is closest to -normal.
+        ph_vec3 nb = glms_quat_rotatev(glms_quat_conjugate(xb.q), glms_vec3_negate(r.normal));
+        int face = -1;
+        float best = FACE_ALIGN_COS;
+        for (int f = 0; f < b.face_count; f++)
+        {
+            float d = glms_vec3_dot(b.faces[f].normal, nb);
+            if (d >= best)
+            {
+                best = d;
+                face = f;
+            }
+        }
+        if (face >= 0)
+        {
+            const ph_hull_face *rf = &b.faces[face];
+            rel_pose rel = rel_between(xb, xa); // capsule in B's frame
+            ph_vec3 p0 = rel_apply(&rel, ph_v3(0.0f, -ca->half_height, 0.0f));
+            ph_vec3 p1 = rel_apply(&rel, ph_v3(0.0f, ca->half_height, 0.0f));
+            // Clip the segment's parameter range against the face's side planes; each end remembers the
+            // side that cut it (or none) for its feature id.
+            float t[2] = { 0.0f, 1.0f };
+            int cut[2] = { -1, -1 };
+            const int *loop = b.face_indices + rf->first_index;
+            bool empty = false;
+            for (int k = 0; k < rf->index_count && !empty; k++)
+            {
+                ph_vec3 v0 = b.verts[loop[k]], v1 = b.verts[loop[(k + 1) % rf->index_count]];
+                ph_vec3 side = glms_vec3_cross(glms_vec3_sub(v1, v0), rf->normal);
+                float off = glms_vec3_dot(side, v0);
+                float d0 = glms_vec3_dot(side, p0) - off, d1 = glms_vec3_dot(side, p1) - off;
+                if (d0 > 0.0f && d1 > 0.0f)
+                    empty = true;
+                else if (d0 > 0.0f && d0 / (d0 - d1) > t[0])
+                {
+                    t[0] = d0 / (d0 - d1);
+                    cut[0] = k;
+                }
+                else if (d1 > 0.0f && d0 / (d0 - d1) < t[1])
+                {
+                    t[1] = d0 / (d0 - d1);
+                    cut[1] = k;
+                }
+            }
+            ph_manifold tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.normal = glms_quat_rotatev(xb.q, glms_vec3_negate(rf->normal));
+            int ends = t[1] - t[0] > 0.0f ? 2 : 1;
+            for (int i = 0; i < ends && !empty && t[0] <= t[1]; i++)
+            {
+                ph_vec3 p = glms_vec3_add(p0, glms_vec3_scale(glms_vec3_sub(p1, p0), t[i]));
+                float s = glms_vec3_dot(rf->normal, p) - rf->offset - ca->radius;
+                if (s > margin)
+                    continue;
+                ph_vec3 mid = glms_vec3_sub(p, glms_vec3_scale(rf->normal, ca->radius + 0.5f * s));
+                uint32_t id = ID_SINGLE | CAPSULE_END_ID | (uint32_t)i | ((uint32_t)(cut[i] + 1) << 1);
+                add_point(&tmp, ph_transform_point(xb, mid), s, id);
+            }
+            if (tmp.point_count > 0)
+            {
+                *m = tmp;
+                return;
+            }
+        }
+    }
+    single_point(m, r.pa, r.pb, r.normal, r.sep, ID_SINGLE);
+}
+
+// ---- Dispatch -------------------------------------------------------------------------------------------
+
+typedef void collide_fn(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
+                        ph_gjk_cache *cache, ph_manifold *m);
+
+typedef struct collide_entry
+{
+    collide_fn *fn;
+    bool flip; // call fn(b, a) and turn the normal around
+} collide_entry;
+
+// Rows: A's type, columns: B's type, in ph_shape_type order (sphere, capsule, box, hull, triangle).
+// Compound and mesh are not convex: the world splits them into children before the narrow phase.
+static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
+    [PH_SHAPE_SPHERE] = { { collide_spheres, false }, { collide_sphere_convex, false },
+                          { collide_sphere_convex, false }, { collide_sphere_convex, false },
+                          { collide_sphere_convex, false } },
+    [PH_SHAPE_CAPSULE] = { { collide_sphere_convex, true }, { collide_capsules, false },
+                           { collide_capsule_polyhedron, false }, { collide_capsule_polyhedron, false },
+                           { collide_capsule_polyhedron, false } },
+    [PH_SHAPE_BOX] = { { collide_sphere_convex, true }, { collide_capsule_polyhedron, true },
+                       { collide_polyhedra, false }, { collide_polyhedra, false }, { collide_polyhedra, false } },
+    [PH_SHAPE_HULL] = { { collide_sphere_convex, true }, { collide_capsule_polyhedron, true },
+                        { collide_polyhedra, false }, { collide_polyhedra, false }, { collide_polyhedra, false } },
+    [PH_SHAPE_TRIANGLE] = { { collide_sphere_convex, true }, { collide_capsule_polyhedron, true },
+                            { collide_polyhedra, false }, { collide_polyhedra, false },
+                            { collide_polyhedra, false } },
+};
+
+void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
+                       ph_gjk_cache *cache, ph_manifold *out)
+{
+    if (!out)
+        return;
+    out->point_count = 0;
+    out->normal = ph_v3(0.0f, 1.0f, 0.0f);
+    if (!ph_convex_is_valid(a) || !ph_convex_is_valid(b) || !ph_transform_is_valid(xa) ||
+        !ph_transform_is_valid(xb) || !ph_is_finite_float(margin) || margin < 0.0f)
+        return;
+    const collide_entry *e = &COLLIDE_TABLE[a->type][b->type];
+    if (!e->fn)
+        return;
+    if (!e->flip)
+    {
+        e->fn(a, xa, b, xb, margin, cache, out);
+        return;
+    }
+    // The cache holds the simplex of B - A; the mirrored call works on A - B, so its vertices swap sides.
+    ph_gjk_cache mirrored;
+    if (cache)
+    {
+        mirrored.simplex.count = cache->simplex.count;
+        for (int i = 0; i < cache->simplex.count && i < 4; i++)
+        {
+            mirrored.simplex.v[i].local_a = cache->simplex.v[i].local_b;
+            mirrored.simplex.v[i].local_b = cache->simplex.v[i].local_a;
+            mirrored.simplex.v[i].w = glms_vec3_negate(cache->simplex.v[i].w);
+        }
+    }
+    e->fn(b, xb, a, xa, margin, cache ? &mirrored : NULL, out);
+    out->normal = glms_vec3_negate(out->normal);
+    if (cache)
+    {
+        cache->simplex.count = mirrored.simplex.count;
+        for (int i = 0; i < mirrored.simplex.count && i < 4; i++)
+        {
+            cache->simplex.v[i].local_a = mirrored.simplex.v[i].local_b;
+            cache->simplex.v[i].local_b = mirrored.simplex.v[i].local_a;
+            cache->simplex.v[i].w = glms_vec3_negate(mirrored.simplex.v[i].w);
+        }
+    }
+}
