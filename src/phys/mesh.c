@@ -30,6 +30,9 @@
 // sliver within float rounding (its corners collinear) and is dropped as degenerate.
 #define MESH_DEGENERATE_RATIO 1e-7f
 
+// Directions shorter than this cannot be normalised reliably and are rejected (unit: m).
+#define MESH_MIN_DIRECTION_LENGTH 1e-12f
+
 // Depth bound of the traversal stack: the median-split tree over at most PH_MESH_MAX_TRIANGLES (2^22)
 // triangles is at most 23 levels deep, and a depth-first walk keeps at most one pending sibling per
 // level.
@@ -314,8 +317,9 @@ bool ph_ray_cast_mesh(const ph_mesh *mesh, ph_transform xf, ph_vec3 origin, ph_v
     if (!mesh || !out || !ph_is_finite_vec3(origin) || !ph_is_finite_vec3(dir) || !ph_is_finite_vec3(xf.p) ||
         !ph_is_finite_quat(xf.q) || !(max_distance >= 0.0f))
         return false;
+    // As ph_ray_cast_convex: any length of direction, distances along the unit one.
     float len = glms_vec3_norm(dir);
-    if (!(len > 0.0f) || !isfinite(1.0f / len))
+    if (!(len > MESH_MIN_DIRECTION_LENGTH))
         return false;
     dir = glms_vec3_scale(dir, 1.0f / len);
     ph_quat inv = glms_quat_conjugate(xf.q);

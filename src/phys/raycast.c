@@ -10,6 +10,10 @@
 // Directions shorter than this cannot be normalised reliably and are rejected (unit: m).
 #define RAY_MIN_DIRECTION_LENGTH 1e-12f
 
+// A direction whose length differs from 1 by less than this is taken as unit (float rounding of a
+// normalised vector is a few 1e-8).
+#define RAY_UNIT_TOLERANCE 1e-6f
+
 // Determinant below which a ray is treated as parallel to a triangle's plane, relative to the product
 // of the triangle's edge lengths (the determinant is |e1 x e2| sin of the ray's grazing angle).
 #define RAY_PARALLEL_TOLERANCE 1e-9f
@@ -265,11 +269,14 @@ bool ph_ray_cast_convex(const ph_convex *shape, ph_transform xf, ph_vec3 origin,
     if (!shape || !out || !ph_is_finite_vec3(origin) || !ph_is_finite_vec3(dir) || !ph_is_finite_vec3(xf.p) ||
         !ph_is_finite_quat(xf.q) || !(max_distance >= 0.0f))
         return false;
-    // Rays are accepted with any length of direction; distances are measured along the unit one.
+    // Rays are accepted with any length of direction; distances are measured along the unit one. A
+    // direction that is already unit within rounding is used as given, so that an inside start reports
+    // exactly -dir.
     float len = glms_vec3_norm(dir);
     if (!(len > RAY_MIN_DIRECTION_LENGTH))
         return false;
-    dir = glms_vec3_scale(dir, 1.0f / len);
+    if (fabsf(len - 1.0f) > RAY_UNIT_TOLERANCE)
+        dir = glms_vec3_scale(dir, 1.0f / len);
     ph_quat inv = glms_quat_conjugate(xf.q);
     ph_vec3 o = glms_quat_rotatev(inv, glms_vec3_sub(origin, xf.p));
     ph_vec3 d = glms_quat_rotatev(inv, dir);
