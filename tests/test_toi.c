@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Time of impact: analytic times (a sphere flying at a wall, a rotating bar sweeping onto a ball), the
+// sweep interpolation, states, and random sweeps that must never step past an impact.
+#include "test.h"
+
+#include "phys/collision.h"
+
+#include <string.h> // memset
+
+static ph_quat negate_quat(ph_quat q)
+{
+    q.x = -q.x;
+    q.y = -q.y;
+    q.z = -q.z;
+    q.w = -q.w;
+    return q;
+}
+
+static ph_sweep still(ph_vec3 c, ph_quat q)
+{
+    ph_sweep s;
+    s.local_center = glms_vec3_zero();
+    s.c0 = s.c1 = c;
+    s.q0 = s.q1 = q;
+    return s;
+}
+
+static float distance_at(const ph_toi_input *in, float t)
+{
+    ph_gjk_output g;
+    ph_transform xa = ph_sweep_transform(&in->sweep_a, t), xb = ph_sweep_transform(&in->sweep_b, t);
+    if (ph_gjk_distance(&in->a, xa, &in->b, xb, NULL, &g) == PH_GJK_OVERLAPPING)
+        return 0.0f;
+    return g.distance;
+}
+
+// The sweep's ends and midpoint: c moves linearly, q turns at constant rate, local_center stays put.
+static int toi_sweep_transform(void)
+{
+    ph_sweep s;
+    s.local_center = ph_v3(0.1f, 0.2f, -0.3f);
+    s.c0 = ph_v3(1.0f, 2.0f, 3.0f);
+    s.c1 = ph_v3(3.0f, 2.0f, -1.0f);
+    s.q0 = glms_quat_identity();
+    s.q1 = glms_quatv(1.2f, ph_v3(0.0f, 0.0f, 1.0f));
+    ph_transform x0 = ph_sweep_transform(&s, 0.0f), x1 = ph_sweep_transform(&s, 1.0f);
+    ph_transform xh = ph_sweep_transform(&s, 0.5f);
+    ENSURE_VEC3_NEAR(ph_transform_point(x0, s.local_center), s.c0, 1e-6f);
+    ENSURE_VEC3_NEAR(ph_transform_point(x1, s.local_center), s.c1, 1e-6f);
+    ENSURE_VEC3_NEAR(ph_transform_point(xh, s.local_center), ph_v3(2.0f, 2.0f, 1.0f), 1e-6f);
+    ph_quat expect = glms_quatv(0.6f, ph_v3(0.0f, 0.0f, 1.0f));
+    ENSURE_NEAR(fabsf(glms_quat_dot(xh.q, expect)), 1.0f, 1e-6f);
+    // q1 given with the opposite sign still turns the short way.
+    s.q1 = negate_quat(s.q1);
+    xh = ph_sweep_transform(&s, 0.5f);
+    ENSURE_NEAR(fabsf(glms_quat_dot(xh.q, expect)), 1.0f, 1e-6f);
+    return 0;
+}
+
+// A ball flying along x at a wall stops target short of it: t = (x_contact - x0) / (x1 - x0).
+static int toi_sphere_at_wall(void)
+{
+    const float scales[] = { 1e-3f, 1.0f, 1e3f };
+    for (int k = 0; k < 3; k++)
+    {
+        float s = scales[k];
+        ph_toi_input in;
+        memset(&in, 0, sizeof in);
+        in.a = ph_convex_box(ph_v3(0.5f * s, 5.0f * s, 5.0f * s));
+        in.b = ph_convex_sphere(0.5f * s);
+        in.sweep_a = still(ph_v3(1.5f * s, 0.0f, 0.0f), glms_quat_identity());
+        in.sweep_b = still(ph_v3(-5.0f * s, 0.3f * s, 0.0f), glms_quat_identity());
+        in.sweep_b.c1 = ph_v3(5.0f * s, 0.3f * s, 0.0f);
+        in.t_max = 1.0f;
+        in.target_separation = 0.01f * s;
+        in.tolerance = 1e-4f * s;
+        ph_toi_output out = ph_time_of_impact(&in);
+        float expect = (1.0f * s - 0.5f * s - 0.01f * s + 5.0f * s) / (10.0f * s);
+        printf("  scale %g: state %d t %.7f (expected %.7f) after %d iterations\n", (double)s, (int)out.state,
+               (double)out.t, (double)expect, out.iterations);
+        ENSURE(out.state == PH_TOI_HIT);
+        ENSURE_NEAR(out.t, expect, 2e-5f);
+        float d = distance_at(&in, out.t);
+        ENSURE(d >= in.target_separation - in.tolerance);
+        ENSURE(d <= in.target_separation + in.tolerance);
+    }
+    return 0;
+}
+
+// A bar of half-length 1 and half-thickness 0.05 turns 90 degrees about z over the sweep; a ball of radius
+// 0.1 sits at 0.8 from the pivot at 45 degrees. The bar's face reaches target from the ball when
+// sin(45deg - theta) = (0.05 + 0.1 + target) / 0.8, theta = (pi / 2) t.
+static int toi_rotating_bar(void)
+{
+    ph_toi_input in;
+    memset(&in, 0, sizeof in);
+    in.a = ph_convex_box(ph_v3(1.0f, 0.05f, 0.05f));
+    in.b = ph_convex_sphere(0.1f);
+    in.sweep_a = still(glms_vec3_zero(), glms_quat_identity());
+    in.sweep_a.q1 = glms_quatv(GLM_PI_2f, ph_v3(0.0f, 0.0f, 1.0f));
+    in.sweep_b = still(ph_v3(0.8f * cosf(GLM_PI_4f), 0.8f * sinf(GLM_PI_4f), 0.0f), glms_quat_identity());
+    in.t_max = 1.0f;
+    in.target_separation = 0.005f;
+    in.tolerance = 1e-5f;
+    ph_toi_output out = ph_time_of_impact(&in);
+    float theta = GLM_PI_4f - asinf((0.05f + 0.1f + 0.005f) / 0.8f);
+    float expect = theta / GLM_PI_2f;
+    printf("  state %d t %.7f (expected %.7f) after %d iterations\n", (int)out.state, (double)out.t, (double)expect,
+           out.iterations);
+    ENSURE(out.state == PH_TOI_HIT);
+    // The closing speed there is about 0.8 * pi/2 per unit t, so a tolerance of 1e-5 m is ~1e-5 in t.
+    ENSURE_NEAR(out.t, expect, 5e-5f);
+    ENSURE(out.t <= expect + 1e-5f);
+    return 0;
+}
+
+static int toi_states(void)
+{
+    ph_toi_input in;
+    memset(&in, 0, sizeof in);
+    in.a = ph_convex_box(ph_v3(1.0f, 1.0f, 1.0f));
+    in.b = ph_convex_box(ph_v3(1.0f, 1.0f, 1.0f));
+    in.sweep_a = still(glms_vec3_zero(), glms_quat_identity());
+    in.sweep_b = still(ph_v3(1.5f, 0.0f, 0.0f), glms_quat_identity());
+    in.t_max = 1.0f;
+    in.target_separation = 0.01f;
+    in.tolerance = 1e-4f;
+    ENSURE(ph_time_of_impact(&in).state == PH_TOI_OVERLAPPED);
+    // Moving apart: separated, t = t_max.
+    in.sweep_b = still(ph_v3(3.0f, 0.0f, 0.0f), glms_quat_identity());
+    in.sweep_b.c1 = ph_v3(6.0f, 0.0f, 0.0f);
+    in.t_max = 0.7f;
+    ph_toi_output out = ph_time_of_impact(&in);
+    ENSURE(out.state == PH_TOI_SEPARATED);
+    ENSURE_NEAR(out.t, 0.7f, 0.0f);
+    // Approaching but not reaching within t_max.
+    in.sweep_b.c1 = ph_v3(2.5f, 0.0f, 0.0f);
+    in.t_max = 0.5f;
+    out = ph_time_of_impact(&in);
+    ENSURE(out.state == PH_TOI_SEPARATED);
+    // Bad input never crashes.
+    in.tolerance = 0.0f;
+    ENSURE(ph_time_of_impact(&in).state == PH_TOI_FAILED);
+    in.tolerance = 1e-4f;
+    in.sweep_b.c1.x = NAN;
+    ENSURE(ph_time_of_impact(&in).state == PH_TOI_FAILED);
+    ENSURE(ph_time_of_impact(NULL).state == PH_TOI_FAILED);
+    return 0;
+}
+
+// Random sweeps of boxes, capsules and spheres with random spins: at the answer the distance is at least
+// target - tolerance, and no sampled time before the answer comes closer than that either.
+static int toi_random_never_overshoots(void)
+{
+    uint64_t rng = test_seed() ^ 0x81ull;
+    int hits = 0, fails = 0;
+    const int samples = 40;
+    for (int i = 0; i < 600; i++)
+    {
+        ph_toi_input in;
+        memset(&in, 0, sizeof in);
+        ph_convex shapes[3] = { ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
+                                ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
+                                ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f)) };
+        in.a = shapes[i % 3];
+        in.b = shapes[(i / 3) % 3];
+        in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
+        in.sweep_a.c0 = test_rand_vec3(&rng, -4.0f, -2.0f);
+        in.sweep_a.c1 = test_rand_vec3(&rng, -1.0f, 3.0f);
+        in.sweep_a.q0 = test_rand_quat(&rng);
+        in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f), glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))), in.sweep_a.q0);
+        in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
+        in.sweep_b.c0 = test_rand_vec3(&rng, 2.0f, 4.0f);
+        in.sweep_b.c1 = test_rand_vec3(&rng, -3.0f, 1.0f);
+        in.sweep_b.q0 = test_rand_quat(&rng);
+        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f), glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))), in.sweep_b.q0);
+        in.t_max = 1.0f;
+        in.target_separation = 0.02f;
+        in.tolerance = 2e-3f;
+        ph_toi_output out = ph_time_of_impact(&in);
+        if (out.state == PH_TOI_OVERLAPPED)
+            continue;
+        float d = distance_at(&in, out.t);
+        if (d < in.target_separation - in.tolerance)
+        {
+            printf("  sweep %d: state %d t %g distance %g below target\n", i, (int)out.state, (double)out.t, (double)d);
+            return 1;
+        }
+        for (int k = 0; k < samples; k++)
+        {
+            float t = out.t * (float)k / (float)samples;
+            float dk = distance_at(&in, t);
+            if (dk < in.target_separation - in.tolerance)
+            {
+                printf("  sweep %d: answer t %g but distance %g at t %g\n", i, (double)out.t, (double)dk, (double)t);
+                return 1;
+            }
+        }
+        if (out.state == PH_TOI_HIT)
+        {
+            ENSURE(d <= in.target_separation + in.tolerance);
+            hits++;
+        }
+        fails += out.state == PH_TOI_FAILED;
+    }
+    printf("  %d hits, %d iteration-limited, none past an impact\n", hits, fails);
+    ENSURE(hits > 100);
+    return 0;
+}
+
+const test_case test_toi_cases[] = {
+    { "toi_sweep_transform", toi_sweep_transform },
+    { "toi_sphere_at_wall", toi_sphere_at_wall },
+    { "toi_rotating_bar", toi_rotating_bar },
+    { "toi_states", toi_states },
+    { "toi_random_never_overshoots", toi_random_never_overshoots },
+    { 0 },
+};
