@@ -9,6 +9,8 @@
 
 #include "phys/collision.h"
 
+#include <string.h> // memset
+
 // Relative tolerance of analytic hits: float rounding of transforms at coordinates ~10.
 #define HIT_TOL 1e-5f
 
@@ -312,6 +314,7 @@ static int raycast_hull_matches_its_triangles(void)
             ph_vec3 d = glms_vec3_normalize(glms_vec3_sub(test_rand_vec3(&s, -1.0f, 1.0f), o));
             ph_vec3 wo = ph_transform_point(xf, o), wd = glms_quat_rotatev(xf.q, d);
             ph_ray_hit hit, best;
+            memset(&best, 0, sizeof best);
             best.distance = INFINITY;
             bool any = false;
             for (int t = 0; t < n; t++)

@@ -15,7 +15,7 @@
 
 #include "phys/collision.h"
 
-#include <math.h>   // fabsf, copysignf, INFINITY
+#include <math.h>   // sqrtf, copysignf, INFINITY
 #include <stdlib.h> // qsort
 #include <string.h> // memset, memcpy
 
@@ -26,9 +26,10 @@
 // balance for triangle tests that cost about as much as a box test.
 #define MESH_LEAF_TRIANGLES 4
 
-// A triangle whose doubled area |e1 x e2| is below this fraction of its longest edge squared is a
-// sliver within float rounding (its corners collinear) and is dropped as degenerate.
-#define MESH_DEGENERATE_RATIO 1e-7f
+// A triangle whose height (over its longest edge) is below this fraction of its coordinates' magnitude
+// is degenerate: its corners are collinear within float rounding (about 6e-8 of the coordinates, so
+// this is ~16 rounding steps) and its normal is noise. Such triangles are dropped.
+#define MESH_DEGENERATE_RATIO 1e-6f
 
 // Directions shorter than this cannot be normalised reliably and are rejected (unit: m).
 #define MESH_MIN_DIRECTION_LENGTH 1e-12f
@@ -206,9 +207,14 @@ ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status)
         const int *tri = def->indices + 3 * t;
         ph_vec3 e0 = glms_vec3_sub(v[tri[1]], v[tri[0]]), e1 = glms_vec3_sub(v[tri[2]], v[tri[1]]);
         ph_vec3 e2 = glms_vec3_sub(v[tri[0]], v[tri[2]]);
-        float longest2 = fmaxf(fmaxf(glms_vec3_dot(e0, e0), glms_vec3_dot(e1, e1)), glms_vec3_dot(e2, e2));
-        float area2 = glms_vec3_norm(glms_vec3_cross(e0, e1));
-        if (!(area2 > MESH_DEGENERATE_RATIO * longest2))
+        float longest =
+            sqrtf(fmaxf(fmaxf(glms_vec3_dot(e0, e0), glms_vec3_dot(e1, e1)), glms_vec3_dot(e2, e2)));
+        float magnitude = 0.0f;
+        for (int k = 0; k < 3; k++)
+            magnitude = fmaxf(magnitude, glms_vec3_max(glms_vec3_abs(v[tri[k]])));
+        // Doubled area = longest edge * height.
+        float doubled_area = glms_vec3_norm(glms_vec3_cross(e0, e1));
+        if (!(doubled_area > MESH_DEGENERATE_RATIO * (magnitude + longest) * longest))
             continue;
         build_item *it = &items[kept++];
         it->tri = t;
