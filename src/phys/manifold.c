@@ -771,6 +771,9 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
 
     rel_pose rel = rel_between(xa, xb); // B in A's frame
     sat_result fa, fb, fe;
+    memset(&fa, 0, sizeof fa);
+    memset(&fb, 0, sizeof fb);
+    memset(&fe, 0, sizeof fe);
     if (both_boxes)
     {
         if (!box_box_sat(&a, &b, &rel, margin, &fa, &fb, &fe))
