@@ -6,7 +6,8 @@
 // bounds (twice the cell) hold it; it is re-inserted only when its bounds leave that node or shrink
 // enough to fit a child. The root grows towards bodies that leave it, up to PH_OCTREE_MAX_ROOT_HALF;
 // bodies beyond that (or with non-finite bounds) wait in an "outside" list that every query also
-// scans, so no body is ever lost. Static proxies are never moved or re-tested against each other.
+// scans, so no body is ever lost; a proxy with non-finite bounds (a body that blew up) takes part in no
+// pair and no query until its bounds are finite again. Static proxies are never moved or re-tested against each other.
 // The same tree answers pair finding, box, ray and frustum queries, and the debug walk. All answers
 // are deterministic: the same calls in the same order give the same results in the same order.
 // Memory comes from ph_alloc/ph_free; after warm-up (capacities reached) no call allocates.
@@ -16,7 +17,7 @@
 #include "phys/math.h"
 
 #include <stdbool.h> // bool
-#include <stdint.h>  // uint8_t
+#include <stdint.h>  // uint8_t, uint64_t
 
 // Smallest cell half size: the depth limit. Bodies smaller than a cell share it (unit: m).
 #define PH_OCTREE_MIN_HALF (1.0f / 32.0f)
@@ -34,6 +35,7 @@ typedef struct ph_octree_pair
 // Private: proxy and node storage; read only through the functions below.
 typedef struct ph_octree_proxy ph_octree_proxy;
 typedef struct ph_octree_node ph_octree_node;
+typedef struct ph_octree_packed ph_octree_packed;
 
 typedef struct ph_octree
 {
@@ -49,12 +51,13 @@ typedef struct ph_octree
     int root;           // node index, -1 before the first insertion
     int outside_head;   // proxies outside the root (linked list), -1 when empty
     int outside_count;
-    ph_octree_pair *pairs; // the last ph_octree_find_pairs answer
-    ph_octree_pair *pair_scratch;
+    ph_octree_packed *packed; // proxies copied in depth-first order for the pair search
+    int packed_capacity;
+    uint64_t *pair_keys;   // one block: (a << 32 | b) keys while finding, scratch keys for sorting,
+    uint64_t *pair_scratch; // and the last ph_octree_find_pairs answer
+    ph_octree_pair *pairs;
     int pair_count;
     int pair_capacity;
-    int *stack; // traversal stack, grown with the depth
-    int stack_capacity;
     int reinsert_count; // re-insertions by ph_octree_move since creation (statistics)
 } ph_octree;
 
@@ -64,13 +67,14 @@ void ph_octree_create(ph_octree *tree);
 void ph_octree_destroy(ph_octree *tree);
 
 // Adds a proxy for body body_index (>= 0, unique among live proxies) with the given bounds. Static
-// proxies are never moved, never "active" in pair finding, and never paired with each other.
-// Returns the proxy index (>= 0), or -1 when out of memory (the tree is unchanged).
+// proxies are never "active" in pair finding and never paired with each other; the world does not
+// move them. Returns the proxy index (>= 0), or -1 when out of memory (the tree is then unchanged).
+// When only a node could not be allocated the proxy is kept in the outside list: still correct.
 int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_static);
 // Sets the proxy's bounds (swept over the coming step for moving bodies). Re-inserts only when the
-// bounds leave the proxy's node or fit a child of it. Returns PH_ERR_OUT_OF_MEMORY when a needed node
-// could not be allocated (the proxy then stays valid, in the outside list); PH_ERR_INVALID_ARG for a
-// free or out-of-range proxy, or a static one.
+// bounds leave the proxy's node or fit a child of it. Returns PH_ERR_INVALID_ARG for a free or
+// out-of-range proxy (nothing changes), PH_ERR_OUT_OF_MEMORY when a needed node could not be
+// allocated (the proxy is then valid with its new bounds, in the outside list), else PH_OK.
 ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds);
 // Removes the proxy; its index may be reused by a later insertion.
 void ph_octree_remove(ph_octree *tree, int proxy);

@@ -1,0 +1,1047 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The loose octree broadphase (see octree.h for the contract). World.c drives it once per step:
+// move every awake body's proxy to its swept bounds, then find the pairs for the narrow phase.
+//
+// Layout. A node is a cubic cell, centre c and half size h; its loose bounds are c +- 2h (Ulrich's
+// loose octree, "Game Programming Gems", 2000, with looseness 2). A proxy lives in the deepest node
+// whose loose bounds contain its bounds, found by descending towards the octant of its bounds' centre;
+// because the loose bounds of a cell are twice the cell, a body of any size sits at a depth set by its
+// size, never stuck high up just because it straddles a cell boundary (the flaw of a strict octree).
+// Every centre and half size is a power-of-two multiple of PH_OCTREE_MIN_HALF, so the cell arithmetic
+// is exact. Nodes and proxies live in two dense pools with free lists; a node records the proxies it
+// holds directly (an intrusive doubly-linked list) and the count held in its whole subtree, and empty
+// nodes are returned to the pool at once, so the tree follows the bodies and does not leak nodes.
+//
+// Pairs. Loose bounds of neighbouring cells overlap, so a per-proxy query would visit dozens of
+// nodes. find_pairs instead first refits each node's "tight" bounds (the union of its subtree's proxy
+// bounds) and active count while copying the proxies into one array in depth-first order, which turns
+// the tree into a bounding-volume hierarchy for the search; then it walks the tree against itself
+// (the classic self-collision descent of two subtrees at a time), which meets every unordered pair of
+// proxies exactly once and skips subtrees without active proxies. The pair keys (a << bits | b) are
+// radix-sorted, so the order does not depend on the tree's shape or history.
+#include "octree.h"
+
+#include "core.h"
+
+#include <float.h>  // FLT_MAX
+#include <string.h> // memset, memcpy
+
+// A free proxy slot has this node value; a proxy in the outside list has PROXY_OUTSIDE.
+#define PROXY_FREE (-2)
+#define PROXY_OUTSIDE (-1)
+#define NONE (-1)
+// A free node has this subtree count.
+#define NODE_FREE (-1)
+// Deepest possible tree: root halves go from PH_OCTREE_MAX_ROOT_HALF (2^20 m) down to
+// PH_OCTREE_MIN_HALF (2^-5 m), 25 halvings; a depth-first walk holds at most 7 siblings per level.
+#define MAX_DEPTH 26
+#define STACK_SIZE (8 * MAX_DEPTH + 8)
+// Nodes kept in reserve before a placement, so a descent plus root growth never runs out halfway.
+#define NODE_RESERVE (2 * MAX_DEPTH)
+// Largest proxy, as a fraction of a cell's edge, that goes down into the cell. Looseness 2 alone
+// would take proxies up to twice the edge, one per node in a packed pile; half the edge stops them
+// two levels higher, about eight to a node. Fewer, fuller nodes mean fewer node-versus-node tests
+// in the pair search: measured on packed grids of 1000 to 10000 unit boxes, 0.5 beat 1 and 0.25.
+#define CELL_FILL 0.5f
+// First capacities of the pools (they double when full).
+#define INITIAL_PROXIES 64
+#define INITIAL_NODES 64
+#define INITIAL_PAIRS 1024
+// Widest radix sort digit: 12 bits (a 16 KiB histogram that stays in the L1 cache); pair keys of up
+// to 4096 bodies (24 bits) sort in two passes.
+#define RADIX_BITS 12
+#define RADIX_SIZE (1 << RADIX_BITS)
+
+struct ph_octree_proxy
+{
+    ph_aabb bounds;
+    int body;
+    int node; // holding node, PROXY_OUTSIDE or PROXY_FREE
+    int next; // next proxy of the same node or outside list; next free slot when free
+    int prev;
+    bool is_static;
+};
+
+struct ph_octree_node
+{
+    ph_aabb tight; // union of the subtree's proxy bounds at the last refit (find_pairs only)
+    ph_vec3 center;
+    float half;   // cell is center +- half; loose bounds center +- 2 half
+    int child[8]; // octant bit 0: x >= center.x, bit 1: y, bit 2: z; NONE when absent
+    int parent;
+    int head;    // first proxy held directly; next free node when free
+    int count;   // proxies held directly
+    int subtree; // proxies held in the subtree (> 0 for every node but the root); NODE_FREE when free
+    // Set by the refit of find_pairs only:
+    int active;  // active proxies in the subtree
+    int first;   // the proxies held directly are packed[first .. own_end)
+    int own_end;
+    int child_count;
+    int children[8]; // the existing children, compact
+};
+
+// A proxy as the pair search reads it: copied into one array in depth-first order, so that the
+// proxies a node holds are contiguous (packed[first .. own_end)) and the inner loops stream through
+// memory instead of chasing list links.
+struct ph_octree_packed
+{
+    ph_aabb bounds;
+    int body;
+    int active; // 1 when the proxy's body is active this search
+};
+
+// ---- Small geometry helpers ------------------------------------------------------------------------
+
+static bool aabb_finite(ph_aabb b)
+{
+    return ph_is_finite_vec3(b.lo) && ph_is_finite_vec3(b.hi);
+}
+
+// Closed-interval overlap; false whenever a coordinate is NaN.
+static inline bool overlaps(const ph_aabb *a, const ph_aabb *b)
+{
+    return a->lo.x <= b->hi.x && b->lo.x <= a->hi.x && a->lo.y <= b->hi.y && b->lo.y <= a->hi.y &&
+           a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
+}
+
+static ph_aabb loose_bounds(ph_vec3 c, float half)
+{
+    float r = 2.0f * half;
+    ph_aabb b;
+    b.lo = ph_v3(c.x - r, c.y - r, c.z - r);
+    b.hi = ph_v3(c.x + r, c.y + r, c.z + r);
+    return b;
+}
+
+// b inside the loose bounds of the cell (c, half)?
+static bool loose_contains(ph_vec3 c, float half, ph_aabb b)
+{
+    float r = 2.0f * half;
+    return b.lo.x >= c.x - r && b.hi.x <= c.x + r && b.lo.y >= c.y - r && b.hi.y <= c.y + r &&
+           b.lo.z >= c.z - r && b.hi.z <= c.z + r;
+}
+
+// A cell takes a proxy when its loose bounds hold it and it is no larger than CELL_FILL times the
+// cell's edge (2 half). See CELL_FILL.
+static bool child_accepts(ph_vec3 c, float half, ph_aabb b)
+{
+    float limit = CELL_FILL * 2.0f * half;
+    return b.hi.x - b.lo.x <= limit && b.hi.y - b.lo.y <= limit && b.hi.z - b.lo.z <= limit &&
+           loose_contains(c, half, b);
+}
+
+static ph_vec3 aabb_center(ph_aabb b)
+{
+    return ph_v3(0.5f * (b.lo.x + b.hi.x), 0.5f * (b.lo.y + b.hi.y), 0.5f * (b.lo.z + b.hi.z));
+}
+
+static int octant_of(ph_vec3 c, ph_vec3 p)
+{
+    return (p.x >= c.x ? 1 : 0) | (p.y >= c.y ? 2 : 0) | (p.z >= c.z ? 4 : 0);
+}
+
+static ph_vec3 child_center(ph_vec3 c, float half, int octant)
+{
+    float q = 0.5f * half;
+    return ph_v3(c.x + ((octant & 1) ? q : -q), c.y + ((octant & 2) ? q : -q), c.z + ((octant & 4) ? q : -q));
+}
+
+static ph_aabb empty_aabb(void)
+{
+    ph_aabb b;
+    b.lo = ph_v3(FLT_MAX, FLT_MAX, FLT_MAX);
+    b.hi = ph_v3(-FLT_MAX, -FLT_MAX, -FLT_MAX);
+    return b;
+}
+
+static void aabb_grow(ph_aabb *a, const ph_aabb *b)
+{
+    a->lo.x = b->lo.x < a->lo.x ? b->lo.x : a->lo.x;
+    a->lo.y = b->lo.y < a->lo.y ? b->lo.y : a->lo.y;
+    a->lo.z = b->lo.z < a->lo.z ? b->lo.z : a->lo.z;
+    a->hi.x = b->hi.x > a->hi.x ? b->hi.x : a->hi.x;
+    a->hi.y = b->hi.y > a->hi.y ? b->hi.y : a->hi.y;
+    a->hi.z = b->hi.z > a->hi.z ? b->hi.z : a->hi.z;
+}
+
+// ---- Pools -------------------------------------------------------------------------------------------
+
+void ph_octree_create(ph_octree *tree)
+{
+    memset(tree, 0, sizeof *tree);
+    tree->free_proxy = NONE;
+    tree->free_node = NONE;
+    tree->root = NONE;
+    tree->outside_head = NONE;
+}
+
+void ph_octree_destroy(ph_octree *tree)
+{
+    ph_free(tree->proxies, (size_t)tree->proxy_capacity * sizeof *tree->proxies);
+    ph_free(tree->nodes, (size_t)tree->node_capacity * sizeof *tree->nodes);
+    ph_free(tree->packed, (size_t)tree->packed_capacity * sizeof *tree->packed);
+    ph_free(tree->pair_keys, (size_t)tree->pair_capacity * (2 * sizeof(uint64_t) + sizeof(ph_octree_pair)));
+    ph_octree_create(tree);
+}
+
+// Grows *array from *capacity to at least need elements of size elem (doubling); false when out of
+// memory, with the array unchanged.
+static bool grow_array(void **array, int *capacity, int need, int initial, size_t elem)
+{
+    if (need <= *capacity)
+        return true;
+    int cap = *capacity > 0 ? *capacity : initial;
+    while (cap < need)
+        cap *= 2;
+    void *p = ph_realloc(*array, (size_t)*capacity * elem, (size_t)cap * elem);
+    if (!p)
+        return false;
+    *array = p;
+    *capacity = cap;
+    return true;
+}
+
+// Nodes available without allocating: the free list plus the unused tail of the pool.
+static int free_node_count(const ph_octree *tree)
+{
+    int n = tree->node_capacity - tree->node_count;
+    for (int i = tree->free_node; i != NONE && n < NODE_RESERVE; i = tree->nodes[i].head)
+        n++;
+    return n;
+}
+
+static bool reserve_nodes(ph_octree *tree)
+{
+    if (free_node_count(tree) >= NODE_RESERVE)
+        return true;
+    void *nodes = tree->nodes;
+    bool ok = grow_array(&nodes, &tree->node_capacity, tree->node_count + NODE_RESERVE, INITIAL_NODES,
+                         sizeof *tree->nodes);
+    tree->nodes = nodes;
+    return ok;
+}
+
+// Takes a node from the reserve (reserve_nodes must have succeeded since the last placement).
+static int new_node(ph_octree *tree, ph_vec3 center, float half, int parent)
+{
+    int i;
+    if (tree->free_node != NONE)
+    {
+        i = tree->free_node;
+        tree->free_node = tree->nodes[i].head;
+    }
+    else
+    {
+        PH_ASSERT(tree->node_count < tree->node_capacity);
+        i = tree->node_count++;
+    }
+    ph_octree_node *n = &tree->nodes[i];
+    n->tight = empty_aabb();
+    n->center = center;
+    n->half = half;
+    for (int k = 0; k < 8; k++)
+        n->child[k] = NONE;
+    n->parent = parent;
+    n->head = NONE;
+    n->count = 0;
+    n->subtree = 0;
+    return i;
+}
+
+static void free_node(ph_octree *tree, int i)
+{
+    tree->nodes[i].subtree = NODE_FREE;
+    tree->nodes[i].head = tree->free_node;
+    tree->free_node = i;
+}
+
+// ---- Placement ---------------------------------------------------------------------------------------
+
+static void link_outside(ph_octree *tree, int p)
+{
+    ph_octree_proxy *px = &tree->proxies[p];
+    px->node = PROXY_OUTSIDE;
+    px->prev = NONE;
+    px->next = tree->outside_head;
+    if (tree->outside_head != NONE)
+        tree->proxies[tree->outside_head].prev = p;
+    tree->outside_head = p;
+    tree->outside_count++;
+}
+
+// Doubles the root towards point target: the old root becomes the octant of the new one that lies
+// away from target, so the new root's centre moves by one old half size towards it on every axis.
+static void grow_root(ph_octree *tree, ph_vec3 target)
+{
+    ph_octree_node *old = &tree->nodes[tree->root];
+    float h = old->half;
+    ph_vec3 c = old->center;
+    ph_vec3 nc = ph_v3(c.x + (target.x >= c.x ? h : -h), c.y + (target.y >= c.y ? h : -h),
+                       c.z + (target.z >= c.z ? h : -h));
+    int old_index = tree->root;
+    int subtree = old->subtree;
+    int r = new_node(tree, nc, 2.0f * h, NONE);
+    tree->nodes[r].child[octant_of(nc, c)] = old_index;
+    tree->nodes[r].subtree = subtree;
+    tree->nodes[old_index].parent = r;
+    tree->root = r;
+}
+
+// Puts unlinked proxy p into the deepest node whose loose bounds hold it, growing the root or creating
+// nodes as needed; into the outside list when its bounds are not finite, too far or too large for
+// the biggest root, or when nodes cannot be allocated (then returns false).
+static bool place(ph_octree *tree, int p)
+{
+    ph_octree_proxy *px = &tree->proxies[p];
+    ph_aabb b = px->bounds;
+    if (!aabb_finite(b))
+    {
+        link_outside(tree, p);
+        return true;
+    }
+    if (!reserve_nodes(tree))
+    {
+        link_outside(tree, p);
+        return false;
+    }
+    if (tree->root == NONE)
+        tree->root = new_node(tree, glms_vec3_zero(), PH_OCTREE_INITIAL_HALF, NONE);
+    ph_vec3 bc = aabb_center(b);
+    while (!loose_contains(tree->nodes[tree->root].center, tree->nodes[tree->root].half, b))
+    {
+        if (2.0f * tree->nodes[tree->root].half > PH_OCTREE_MAX_ROOT_HALF)
+        {
+            link_outside(tree, p);
+            return true;
+        }
+        grow_root(tree, bc);
+    }
+    int n = tree->root;
+    for (;;)
+    {
+        ph_octree_node *node = &tree->nodes[n];
+        float ch = 0.5f * node->half;
+        if (ch < PH_OCTREE_MIN_HALF)
+            break;
+        int oct = octant_of(node->center, bc);
+        ph_vec3 cc = child_center(node->center, node->half, oct);
+        if (!child_accepts(cc, ch, b))
+            break;
+        if (node->child[oct] == NONE)
+        {
+            int c = new_node(tree, cc, ch, n);
+            tree->nodes[n].child[oct] = c;
+        }
+        n = tree->nodes[n].child[oct];
+    }
+    ph_octree_node *node = &tree->nodes[n];
+    px->node = n;
+    px->prev = NONE;
+    px->next = node->head;
+    if (node->head != NONE)
+        tree->proxies[node->head].prev = p;
+    node->head = p;
+    node->count++;
+    for (int a = n; a != NONE; a = tree->nodes[a].parent)
+        tree->nodes[a].subtree++;
+    return true;
+}
+
+// Takes proxy p out of its node (freeing nodes left empty, except the root) or the outside list.
+static void unlink_proxy(ph_octree *tree, int p)
+{
+    ph_octree_proxy *px = &tree->proxies[p];
+    if (px->prev != NONE)
+        tree->proxies[px->prev].next = px->next;
+    if (px->next != NONE)
+        tree->proxies[px->next].prev = px->prev;
+    if (px->node == PROXY_OUTSIDE)
+    {
+        if (tree->outside_head == p)
+            tree->outside_head = px->next;
+        tree->outside_count--;
+        return;
+    }
+    int n = px->node;
+    ph_octree_node *node = &tree->nodes[n];
+    if (node->head == p)
+        node->head = px->next;
+    node->count--;
+    for (int a = n; a != NONE; a = tree->nodes[a].parent)
+        tree->nodes[a].subtree--;
+    while (n != tree->root && tree->nodes[n].subtree == 0)
+    {
+        int parent = tree->nodes[n].parent;
+        ph_octree_node *pn = &tree->nodes[parent];
+        for (int k = 0; k < 8; k++)
+        {
+            if (pn->child[k] == n)
+                pn->child[k] = NONE;
+        }
+        free_node(tree, n);
+        n = parent;
+    }
+}
+
+// ---- Proxies -----------------------------------------------------------------------------------------
+
+int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_static)
+{
+    PH_ASSERT(body_index >= 0);
+    int p;
+    if (tree->free_proxy != NONE)
+    {
+        p = tree->free_proxy;
+        tree->free_proxy = tree->proxies[p].next;
+    }
+    else
+    {
+        void *proxies = tree->proxies;
+        bool ok = grow_array(&proxies, &tree->proxy_capacity, tree->proxy_count + 1, INITIAL_PROXIES,
+                             sizeof *tree->proxies);
+        tree->proxies = proxies;
+        if (!ok)
+            return -1;
+        p = tree->proxy_count++;
+    }
+    ph_octree_proxy *px = &tree->proxies[p];
+    px->bounds = bounds;
+    px->body = body_index;
+    px->is_static = is_static;
+    tree->live_proxies++;
+    place(tree, p);
+    return p;
+}
+
+static bool proxy_valid(const ph_octree *tree, int proxy)
+{
+    return proxy >= 0 && proxy < tree->proxy_count && tree->proxies[proxy].node != PROXY_FREE;
+}
+
+// Could b go one level deeper than node n?
+static bool fits_child(const ph_octree_node *node, ph_aabb b)
+{
+    float ch = 0.5f * node->half;
+    if (ch < PH_OCTREE_MIN_HALF)
+        return false;
+    int oct = octant_of(node->center, aabb_center(b));
+    return child_accepts(child_center(node->center, node->half, oct), ch, b);
+}
+
+ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
+{
+    if (!proxy_valid(tree, proxy))
+        return PH_ERR_INVALID_ARG;
+    ph_octree_proxy *px = &tree->proxies[proxy];
+    px->bounds = bounds;
+    if (px->node >= 0)
+    {
+        const ph_octree_node *node = &tree->nodes[px->node];
+        if (loose_contains(node->center, node->half, bounds) && !fits_child(node, bounds))
+            return PH_OK;
+    }
+    else if (!aabb_finite(bounds))
+    {
+        return PH_OK; // stays outside
+    }
+    unlink_proxy(tree, proxy);
+    tree->reinsert_count++;
+    return place(tree, proxy) ? PH_OK : PH_ERR_OUT_OF_MEMORY;
+}
+
+void ph_octree_remove(ph_octree *tree, int proxy)
+{
+    if (!proxy_valid(tree, proxy))
+    {
+        PH_ASSERT(false);
+        return;
+    }
+    unlink_proxy(tree, proxy);
+    ph_octree_proxy *px = &tree->proxies[proxy];
+    px->node = PROXY_FREE;
+    px->body = NONE;
+    px->next = tree->free_proxy;
+    tree->free_proxy = proxy;
+    tree->live_proxies--;
+}
+
+ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy)
+{
+    if (!proxy_valid(tree, proxy))
+    {
+        ph_aabb zero = { { { 0 } }, { { 0 } } };
+        return zero;
+    }
+    return tree->proxies[proxy].bounds;
+}
+
+int ph_octree_get_body(const ph_octree *tree, int proxy)
+{
+    return proxy_valid(tree, proxy) ? tree->proxies[proxy].body : NONE;
+}
+
+// ---- Pairs -------------------------------------------------------------------------------------------
+
+static bool is_active(const ph_octree_proxy *px, const uint8_t *body_active)
+{
+    return !px->is_static && (!body_active || body_active[px->body]);
+}
+
+static bool reserve_packed(ph_octree *tree, int need)
+{
+    void *packed = tree->packed;
+    bool ok = grow_array(&packed, &tree->packed_capacity, need, INITIAL_PROXIES, sizeof *tree->packed);
+    tree->packed = packed;
+    return ok;
+}
+
+// Packs the subtree of n and computes its tight bounds and active count, children first. The depth
+// is at most MAX_DEPTH, so the recursion is bounded.
+static void refit(ph_octree *tree, int n, const uint8_t *body_active, int *packed_count)
+{
+    ph_octree_node *node = &tree->nodes[n];
+    ph_aabb t = empty_aabb();
+    int active = 0;
+    node->first = *packed_count;
+    for (int p = node->head; p != NONE; p = tree->proxies[p].next)
+    {
+        const ph_octree_proxy *px = &tree->proxies[p];
+        ph_octree_packed *pk = &tree->packed[(*packed_count)++];
+        pk->bounds = px->bounds;
+        pk->body = px->body;
+        pk->active = is_active(px, body_active);
+        aabb_grow(&t, &px->bounds);
+        active += pk->active;
+    }
+    node->own_end = *packed_count;
+    node->child_count = 0;
+    for (int k = 0; k < 8; k++)
+    {
+        int c = node->child[k];
+        if (c != NONE)
+        {
+            refit(tree, c, body_active, packed_count);
+            node = &tree->nodes[n];
+            node->children[node->child_count++] = c;
+            aabb_grow(&t, &tree->nodes[c].tight);
+            active += tree->nodes[c].active;
+        }
+    }
+    node->tight = t;
+    node->active = active;
+}
+
+// The three pair buffers share one block of capacity * 24 bytes: keys, scratch keys, then pairs.
+// Doubling keeps the keys found so far; a failure leaves the buffers as they were.
+static bool grow_pairs(ph_octree *tree)
+{
+    int cap = tree->pair_capacity > 0 ? 2 * tree->pair_capacity : INITIAL_PAIRS;
+    size_t per_pair = 2 * sizeof(uint64_t) + sizeof(ph_octree_pair);
+    uint64_t *block = ph_alloc((size_t)cap * per_pair);
+    if (!block)
+        return false;
+    if (tree->pair_keys)
+    {
+        memcpy(block, tree->pair_keys, (size_t)tree->pair_count * sizeof(uint64_t));
+        ph_free(tree->pair_keys, (size_t)tree->pair_capacity * per_pair);
+    }
+    tree->pair_keys = block;
+    tree->pair_scratch = block + cap;
+    tree->pairs = (ph_octree_pair *)(block + 2 * cap);
+    tree->pair_capacity = cap;
+    return true;
+}
+
+// The state of one pair search. The traversal meets every unordered pair of proxies exactly once, so
+// a pair is kept when the bounds overlap and at least one of the two is active.
+typedef struct pair_search
+{
+    ph_octree *tree;
+    const ph_octree_packed *packed;
+    bool out_of_memory;
+} pair_search;
+
+static inline void add_pair(pair_search *ps, const ph_octree_packed *a, const ph_octree_packed *b)
+{
+    ph_octree *tree = ps->tree;
+    if (tree->pair_count == tree->pair_capacity && !grow_pairs(tree))
+    {
+        ps->out_of_memory = true;
+        return;
+    }
+    uint32_t x = (uint32_t)a->body, y = (uint32_t)b->body;
+    tree->pair_keys[tree->pair_count++] = x < y ? ((uint64_t)x << 32 | y) : ((uint64_t)y << 32 | x);
+}
+
+static inline void test_pair(pair_search *ps, const ph_octree_packed *a, const ph_octree_packed *b)
+{
+    if ((a->active | b->active) && overlaps(&a->bounds, &b->bounds))
+        add_pair(ps, a, b);
+}
+
+// Packed proxy a (not in the subtree) against every proxy in the subtree of n.
+static void proxy_vs_subtree(pair_search *ps, const ph_octree_packed *a, int n)
+{
+    const ph_octree *tree = ps->tree;
+    int stack[STACK_SIZE];
+    int top = 0;
+    stack[top++] = n;
+    while (top > 0)
+    {
+        const ph_octree_node *node = &tree->nodes[stack[--top]];
+        if ((!a->active && node->active == 0) || !overlaps(&node->tight, &a->bounds))
+            continue;
+        for (int j = node->first; j < node->own_end; j++)
+            test_pair(ps, a, &ps->packed[j]);
+        for (int k = 0; k < node->child_count; k++)
+            stack[top++] = node->children[k];
+    }
+}
+
+// May the subtrees a and b hold a pair: an active proxy, and touching tight bounds?
+static inline bool subtrees_meet(const ph_octree_node *na, const ph_octree_node *nb)
+{
+    return na->active + nb->active > 0 && overlaps(&na->tight, &nb->tight);
+}
+
+// Every pair with one proxy in the subtree of a and one in the (disjoint) subtree of b, which the
+// caller found to meet: own proxies against own proxies, own proxies against the other's children,
+// then the children pairwise. A proxy that misses the other subtree's tight bounds is skipped before
+// its inner loop, and child pairs are tested before the call.
+static void subtree_vs_subtree(pair_search *ps, int a, int b)
+{
+    const ph_octree *tree = ps->tree;
+    const ph_octree_node *na = &tree->nodes[a], *nb = &tree->nodes[b];
+    for (int i = na->first; i < na->own_end; i++)
+    {
+        const ph_octree_packed *pa = &ps->packed[i];
+        if (!overlaps(&pa->bounds, &nb->tight))
+            continue;
+        for (int j = nb->first; j < nb->own_end; j++)
+            test_pair(ps, pa, &ps->packed[j]);
+        for (int k = 0; k < nb->child_count; k++)
+            proxy_vs_subtree(ps, pa, nb->children[k]);
+    }
+    for (int j = nb->first; j < nb->own_end; j++)
+    {
+        const ph_octree_packed *pb = &ps->packed[j];
+        if (!overlaps(&pb->bounds, &na->tight))
+            continue;
+        for (int k = 0; k < na->child_count; k++)
+            proxy_vs_subtree(ps, pb, na->children[k]);
+    }
+    for (int i = 0; i < na->child_count; i++)
+    {
+        const ph_octree_node *ca = &tree->nodes[na->children[i]];
+        if (!overlaps(&ca->tight, &nb->tight))
+            continue;
+        for (int j = 0; j < nb->child_count; j++)
+        {
+            if (subtrees_meet(ca, &tree->nodes[nb->children[j]]))
+                subtree_vs_subtree(ps, na->children[i], nb->children[j]);
+        }
+    }
+}
+
+// Every pair inside the subtree of n.
+static void subtree_self(pair_search *ps, int n)
+{
+    const ph_octree *tree = ps->tree;
+    const ph_octree_node *node = &tree->nodes[n];
+    if (node->active == 0)
+        return;
+    for (int i = node->first; i < node->own_end; i++)
+    {
+        const ph_octree_packed *pa = &ps->packed[i];
+        for (int j = i + 1; j < node->own_end; j++)
+            test_pair(ps, pa, &ps->packed[j]);
+        for (int k = 0; k < node->child_count; k++)
+            proxy_vs_subtree(ps, pa, node->children[k]);
+    }
+    for (int i = 0; i < node->child_count; i++)
+    {
+        const ph_octree_node *ci = &tree->nodes[node->children[i]];
+        for (int j = i + 1; j < node->child_count; j++)
+        {
+            if (subtrees_meet(ci, &tree->nodes[node->children[j]]))
+                subtree_vs_subtree(ps, node->children[i], node->children[j]);
+        }
+        subtree_self(ps, node->children[i]);
+    }
+}
+
+// LSD radix sort of n keys of key_bits significant bits, in as few passes of at most RADIX_BITS as
+// the width needs. Returns the buffer that holds the sorted keys (keys or scratch).
+static uint64_t *radix_sort(uint64_t *keys, uint64_t *scratch, int n, int key_bits)
+{
+    int counts[RADIX_SIZE];
+    int passes = (key_bits + RADIX_BITS - 1) / RADIX_BITS;
+    int width = passes > 0 ? (key_bits + passes - 1) / passes : 0;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    for (int pass = 0; pass < passes; pass++)
+    {
+        int shift = pass * width;
+        memset(counts, 0, sizeof counts);
+        for (int i = 0; i < n; i++)
+            counts[(keys[i] >> shift) & mask]++;
+        int sum = 0;
+        for (uint64_t d = 0; d <= mask; d++)
+        {
+            int c = counts[d];
+            counts[d] = sum;
+            sum += c;
+        }
+        for (int i = 0; i < n; i++)
+            scratch[counts[(keys[i] >> shift) & mask]++] = keys[i];
+        uint64_t *t = keys;
+        keys = scratch;
+        scratch = t;
+    }
+    return keys;
+}
+
+static int bit_width(uint32_t v)
+{
+    int w = 0;
+    while (v)
+    {
+        w++;
+        v >>= 1;
+    }
+    return w;
+}
+
+int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_octree_pair **out_pairs)
+{
+    *out_pairs = NULL;
+    tree->pair_count = 0;
+    if (!reserve_packed(tree, tree->live_proxies))
+        return -1;
+    int packed_count = 0;
+    if (tree->root != NONE)
+        refit(tree, tree->root, body_active, &packed_count);
+    // The outside list is packed after the tree, finite proxies only.
+    int outside_first = packed_count;
+    for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
+    {
+        const ph_octree_proxy *px = &tree->proxies[p];
+        if (!aabb_finite(px->bounds))
+            continue;
+        ph_octree_packed *pk = &tree->packed[packed_count++];
+        pk->bounds = px->bounds;
+        pk->body = px->body;
+        pk->active = is_active(px, body_active);
+    }
+    pair_search ps = { tree, tree->packed, false };
+    if (tree->root != NONE)
+        subtree_self(&ps, tree->root);
+
+    // Each outside proxy against the tree and against the outside proxies after it.
+    for (int i = outside_first; i < packed_count; i++)
+    {
+        if (tree->root != NONE)
+            proxy_vs_subtree(&ps, &tree->packed[i], tree->root);
+        for (int j = i + 1; j < packed_count; j++)
+            test_pair(&ps, &tree->packed[i], &tree->packed[j]);
+    }
+    if (ps.out_of_memory)
+    {
+        tree->pair_count = 0;
+        return -1;
+    }
+    int n = tree->pair_count;
+    if (n == 0)
+    {
+        *out_pairs = tree->pairs;
+        return 0;
+    }
+    // Re-pack the keys as (a << bits_b | b) with just the bits the body indices use, so the sort
+    // makes as few passes as possible.
+    uint32_t max_lo = 0, max_hi = 0;
+    for (int i = 0; i < n; i++)
+    {
+        uint32_t lo = (uint32_t)tree->pair_keys[i], hi = (uint32_t)(tree->pair_keys[i] >> 32);
+        max_lo = lo > max_lo ? lo : max_lo;
+        max_hi = hi > max_hi ? hi : max_hi;
+    }
+    int bits_lo = bit_width(max_lo), bits_hi = bit_width(max_hi);
+    uint64_t lo_mask = ((uint64_t)1 << bits_lo) - 1;
+    for (int i = 0; i < n; i++)
+    {
+        uint64_t k = tree->pair_keys[i];
+        tree->pair_keys[i] = (k >> 32) << bits_lo | (k & lo_mask);
+    }
+    const uint64_t *sorted = radix_sort(tree->pair_keys, tree->pair_scratch, n, bits_lo + bits_hi);
+    for (int i = 0; i < n; i++)
+    {
+        tree->pairs[i].a = (int)(sorted[i] >> bits_lo);
+        tree->pairs[i].b = (int)(sorted[i] & lo_mask);
+    }
+    *out_pairs = tree->pairs;
+    return n;
+}
+
+// ---- Queries -----------------------------------------------------------------------------------------
+
+void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+{
+    int stack[STACK_SIZE];
+    int top = 0;
+    if (tree->root != NONE)
+        stack[top++] = tree->root;
+    while (top > 0)
+    {
+        const ph_octree_node *node = &tree->nodes[stack[--top]];
+        ph_aabb loose = loose_bounds(node->center, node->half);
+        if (!overlaps(&loose, &box))
+            continue;
+        for (int q = node->head; q != NONE; q = tree->proxies[q].next)
+        {
+            if (overlaps(&tree->proxies[q].bounds, &box) && !fn(tree->proxies[q].body, ctx))
+                return;
+        }
+        for (int k = 7; k >= 0; k--)
+        {
+            if (node->child[k] != NONE)
+                stack[top++] = node->child[k];
+        }
+    }
+    for (int q = tree->outside_head; q != NONE; q = tree->proxies[q].next)
+    {
+        const ph_octree_proxy *qx = &tree->proxies[q];
+        if (aabb_finite(qx->bounds) && overlaps(&qx->bounds, &box) && !fn(qx->body, ctx))
+            return;
+    }
+}
+
+// False when box lies wholly on the outer side of one of the planes: the corner furthest along the
+// plane normal (the "positive vertex") is outside.
+static bool box_in_frustum(const ph_aabb *b, const ph_vec4 planes[6])
+{
+    for (int i = 0; i < 6; i++)
+    {
+        ph_vec4 pl = planes[i];
+        float x = pl.x >= 0.0f ? b->hi.x : b->lo.x;
+        float y = pl.y >= 0.0f ? b->hi.y : b->lo.y;
+        float z = pl.z >= 0.0f ? b->hi.z : b->lo.z;
+        if (pl.x * x + pl.y * y + pl.z * z + pl.w < 0.0f)
+            return false;
+    }
+    return true;
+}
+
+void ph_octree_query_frustum(const ph_octree *tree, const ph_vec4 planes[6], ph_octree_query_fn *fn,
+                             void *ctx)
+{
+    int stack[STACK_SIZE];
+    int top = 0;
+    if (tree->root != NONE)
+        stack[top++] = tree->root;
+    while (top > 0)
+    {
+        const ph_octree_node *node = &tree->nodes[stack[--top]];
+        ph_aabb loose = loose_bounds(node->center, node->half);
+        if (!box_in_frustum(&loose, planes))
+            continue;
+        for (int q = node->head; q != NONE; q = tree->proxies[q].next)
+        {
+            if (box_in_frustum(&tree->proxies[q].bounds, planes) && !fn(tree->proxies[q].body, ctx))
+                return;
+        }
+        for (int k = 7; k >= 0; k--)
+        {
+            if (node->child[k] != NONE)
+                stack[top++] = node->child[k];
+        }
+    }
+    for (int q = tree->outside_head; q != NONE; q = tree->proxies[q].next)
+    {
+        const ph_octree_proxy *qx = &tree->proxies[q];
+        if (aabb_finite(qx->bounds) && box_in_frustum(&qx->bounds, planes) && !fn(qx->body, ctx))
+            return;
+    }
+}
+
+// Slab test of the segment origin + t dir, t in [0, t_max], against b; writes the entry parameter.
+// An axis the ray runs parallel to is tested by the origin's coordinate alone (no 0 * inf).
+static bool ray_hits_box(const ph_aabb *b, ph_vec3 o, ph_vec3 d, float t_max, float *t_enter)
+{
+    float lo = 0.0f, hi = t_max;
+    for (int axis = 0; axis < 3; axis++)
+    {
+        float oa = o.raw[axis], da = d.raw[axis], bl = b->lo.raw[axis], bh = b->hi.raw[axis];
+        if (da == 0.0f)
+        {
+            if (oa < bl || oa > bh)
+                return false;
+            continue;
+        }
+        float inv = 1.0f / da;
+        float t1 = (bl - oa) * inv, t2 = (bh - oa) * inv;
+        if (t1 > t2)
+        {
+            float t = t1;
+            t1 = t2;
+            t2 = t;
+        }
+        lo = t1 > lo ? t1 : lo;
+        hi = t2 < hi ? t2 : hi;
+        if (!(lo <= hi))
+            return false;
+    }
+    *t_enter = lo;
+    return true;
+}
+
+void ph_octree_cast_ray(const ph_octree *tree, ph_vec3 origin, ph_vec3 dir, float max_distance,
+                        ph_octree_ray_fn *fn, void *ctx)
+{
+    if (!ph_is_finite_vec3(origin) || !ph_is_finite_vec3(dir) || !(max_distance >= 0.0f))
+        return;
+    float t_max = max_distance;
+    float t_enter;
+    int stack[STACK_SIZE];
+    int top = 0;
+    if (tree->root != NONE)
+        stack[top++] = tree->root;
+    while (top > 0)
+    {
+        const ph_octree_node *node = &tree->nodes[stack[--top]];
+        ph_aabb loose = loose_bounds(node->center, node->half);
+        if (!ray_hits_box(&loose, origin, dir, t_max, &t_enter))
+            continue;
+        for (int q = node->head; q != NONE; q = tree->proxies[q].next)
+        {
+            if (!ray_hits_box(&tree->proxies[q].bounds, origin, dir, t_max, &t_enter))
+                continue;
+            float t = fn(tree->proxies[q].body, origin, dir, t_max, ctx);
+            if (t < 0.0f)
+                return;
+            t_max = t < t_max ? t : t_max;
+        }
+        for (int k = 7; k >= 0; k--)
+        {
+            if (node->child[k] != NONE)
+                stack[top++] = node->child[k];
+        }
+    }
+    for (int q = tree->outside_head; q != NONE; q = tree->proxies[q].next)
+    {
+        if (!aabb_finite(tree->proxies[q].bounds) ||
+            !ray_hits_box(&tree->proxies[q].bounds, origin, dir, t_max, &t_enter))
+            continue;
+        float t = fn(tree->proxies[q].body, origin, dir, t_max, ctx);
+        if (t < 0.0f)
+            return;
+        t_max = t < t_max ? t : t_max;
+    }
+}
+
+// ---- Debug walk and validation -----------------------------------------------------------------------
+
+static void walk(const ph_octree *tree, int n, int depth, ph_octree_node_fn *fn, void *ctx)
+{
+    const ph_octree_node *node = &tree->nodes[n];
+    if (node->count > 0)
+        fn(loose_bounds(node->center, node->half), depth, node->count, ctx);
+    for (int k = 0; k < 8; k++)
+    {
+        if (node->child[k] != NONE)
+            walk(tree, node->child[k], depth + 1, fn, ctx);
+    }
+}
+
+void ph_octree_walk(const ph_octree *tree, ph_octree_node_fn *fn, void *ctx)
+{
+    if (tree->root != NONE)
+        walk(tree, tree->root, 0, fn, ctx);
+}
+
+// Checks node n and its subtree; adds the proxies met to *proxies_seen and the nodes to *nodes_seen.
+static bool validate_node(const ph_octree *tree, int n, int depth, int *proxies_seen, int *nodes_seen)
+{
+    if (n < 0 || n >= tree->node_count || depth > MAX_DEPTH)
+        return false;
+    const ph_octree_node *node = &tree->nodes[n];
+    if (node->subtree == NODE_FREE || node->half < PH_OCTREE_MIN_HALF)
+        return false;
+    if (n != tree->root && node->subtree <= 0)
+        return false;
+    (*nodes_seen)++;
+    int count = 0, prev = NONE;
+    for (int p = node->head; p != NONE; p = tree->proxies[p].next)
+    {
+        if (p < 0 || p >= tree->proxy_count || count > tree->live_proxies)
+            return false;
+        const ph_octree_proxy *px = &tree->proxies[p];
+        if (px->node != n || px->prev != prev)
+            return false;
+        if (!loose_contains(node->center, node->half, px->bounds))
+            return false;
+        prev = p;
+        count++;
+    }
+    if (count != node->count)
+        return false;
+    int subtree = count;
+    for (int k = 0; k < 8; k++)
+    {
+        int c = node->child[k];
+        if (c == NONE)
+            continue;
+        if (c < 0 || c >= tree->node_count)
+            return false;
+        const ph_octree_node *child = &tree->nodes[c];
+        ph_vec3 cc = child_center(node->center, node->half, k);
+        if (child->parent != n || child->half != 0.5f * node->half || child->center.x != cc.x ||
+            child->center.y != cc.y || child->center.z != cc.z)
+            return false;
+        if (!validate_node(tree, c, depth + 1, proxies_seen, nodes_seen))
+            return false;
+        subtree += child->subtree;
+    }
+    *proxies_seen += count;
+    return subtree == node->subtree;
+}
+
+bool ph_octree_validate(const ph_octree *tree)
+{
+    int proxies_seen = 0, nodes_seen = 0;
+    if (tree->root != NONE)
+    {
+        if (tree->nodes[tree->root].parent != NONE)
+            return false;
+        if (!validate_node(tree, tree->root, 0, &proxies_seen, &nodes_seen))
+            return false;
+    }
+    int outside = 0, prev = NONE;
+    for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
+    {
+        if (p < 0 || p >= tree->proxy_count || tree->proxies[p].node != PROXY_OUTSIDE ||
+            tree->proxies[p].prev != prev || outside > tree->live_proxies)
+            return false;
+        prev = p;
+        outside++;
+    }
+    if (outside != tree->outside_count || proxies_seen + outside != tree->live_proxies)
+        return false;
+    int free_proxies = 0;
+    for (int p = tree->free_proxy; p != NONE; p = tree->proxies[p].next)
+    {
+        if (p < 0 || p >= tree->proxy_count || tree->proxies[p].node != PROXY_FREE ||
+            free_proxies > tree->proxy_count)
+            return false;
+        free_proxies++;
+    }
+    if (free_proxies + tree->live_proxies != tree->proxy_count)
+        return false;
+    int free_nodes = 0;
+    for (int n = tree->free_node; n != NONE; n = tree->nodes[n].head)
+    {
+        if (n < 0 || n >= tree->node_count || tree->nodes[n].subtree != NODE_FREE || free_nodes > tree->node_count)
+            return false;
+        free_nodes++;
+    }
+    return free_nodes + nodes_seen == tree->node_count;
+}
