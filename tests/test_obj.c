@@ -556,6 +556,49 @@ static int obj_streaming_matches_memory(void)
     return 0;
 }
 
+// The hand-written malformed files in tests/data: loaded from disk, errors name the real path and line.
+static int obj_data_files(void)
+{
+    struct
+    {
+        const char *file;
+        int line;
+        const char *what;
+    } cases[] = {
+        { "bad_index.obj", 7, "vertex index 9 out of range (3 defined so far)" },
+        { "bad_zero_index_crlf.obj", 5, "normal index 0" },
+        { "bad_number_continued.obj", 4, "non-numeric value '1,5'" },
+        { "bad_nan.obj", 4, "NaN coordinate" },
+        { "bad_short_face.obj", 3, "face with 2 vertices" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        char path[512], prefix[600];
+        snprintf(path, sizeof path, "%s/tests/data/%s", SANDBOX_SOURCE_DIR, cases[i].file);
+        snprintf(prefix, sizeof prefix, "%s:%d: ", path, cases[i].line);
+        obj_model *m = NULL;
+        asset_error err;
+        ENSURE(!obj_load(path, NULL, &m, &err) && !m);
+        if (strncmp(err.text, prefix, strlen(prefix)) != 0 || !strstr(err.text, cases[i].what))
+        {
+            fprintf(stderr, "got '%s', want '%s%s'\n", err.text, prefix, cases[i].what);
+            ENSURE(0);
+        }
+        ENSURE(err.line == cases[i].line && strcmp(err.file, path) == 0);
+    }
+    // A missing .mtl is a warning: the model loads with the material's default colour.
+    obj_model *m = NULL;
+    asset_error err;
+    ENSURE(obj_load(SANDBOX_SOURCE_DIR "/tests/data/missing_mtl.obj", NULL, &m, &err));
+    ENSURE(m->triangle_count == 4 && m->material_count == 1 && m->warning_count == 2);
+    ENSURE(strstr(m->warnings[0], "missing_mtl.obj:1: material library") &&
+           strstr(m->warnings[0], "does_not_exist.mtl"));
+    ENSURE(strstr(m->warnings[1], "missing_mtl.obj:6: usemtl: unknown material 'stone'"));
+    ENSURE_NEAR(m->materials[0].diffuse[0], 0.8f, 1e-6f);
+    obj_free(m);
+    return 0;
+}
+
 // ---- Shared real-world files -----------------------------------------------------------------------
 
 static obj_model *load_shared(const char *file)
@@ -699,6 +742,7 @@ const test_case test_obj_cases[] = {
     { "obj_triangulate_l_shape", obj_triangulate_l_shape },
     { "obj_materials_and_warnings", obj_materials_and_warnings },
     { "obj_streaming_matches_memory", obj_streaming_matches_memory },
+    { "obj_data_files", obj_data_files },
     { "obj_shared_counts", obj_shared_counts },
     { "obj_shared_geometry", obj_shared_geometry },
     { 0 },

@@ -399,7 +399,7 @@ static bool triangulate(parser *ps, const obj_corner *c, int n)
         {
             // A full turn without an ear: clip the most convex corner.
             int best = i;
-            double best_cross = -INFINITY;
+            double best_cross = -(double)INFINITY;
             int k = i;
             do
             {

@@ -78,17 +78,17 @@ static inline const char *text_parse_number(const char *p, const char *e, double
     {
         if (text_match_word(p, e, "nan"))
         {
-            *out = NAN;
+            *out = (double)NAN;
             return p + 3;
         }
         if (text_match_word(p, e, "infinity"))
         {
-            *out = negative ? -INFINITY : INFINITY;
+            *out = negative ? -(double)INFINITY : (double)INFINITY;
             return p + 8;
         }
         if (text_match_word(p, e, "inf"))
         {
-            *out = negative ? -INFINITY : INFINITY;
+            *out = negative ? -(double)INFINITY : (double)INFINITY;
             return p + 3;
         }
         return NULL;

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// What one fuzz input exercises, shared by the libFuzzer targets (fuzz_obj.c, fuzz_scene.c) and by the
+// replay of saved crashes in tests/test_fuzz_regression.c, so a regression file is run through exactly
+// the code that crashed. Nothing here touches files: materials and models are not loaded.
+#pragma once
+
+#include "assets/model_mesh.h"
+#include "assets/obj.h"
+#include "assets/scene.h"
+
+#include <stddef.h> // size_t
+#include <stdint.h> // uint8_t
+
+// Lower limits than the defaults keep each input fast and its memory small; the limits themselves
+// are tested (test_obj.c obj_limits).
+#define FUZZ_MAX_VERTICES (1 << 16)
+#define FUZZ_MAX_TRIANGLES (1 << 17)
+
+// Parses the bytes as .obj (and as .mtl); on success builds the render mesh of the whole model and of
+// each object. Returns 1 when the .obj parsed, 0 otherwise.
+static inline int fuzz_obj_input(const uint8_t *data, size_t size)
+{
+    obj_options opt = obj_default_options();
+    opt.load_materials = false;
+    opt.max_vertices = FUZZ_MAX_VERTICES;
+    opt.max_triangles = FUZZ_MAX_TRIANGLES;
+    obj_model *m = NULL;
+    asset_error err;
+    int parsed = obj_parse((const char *)data, size, "fuzz.obj", &opt, &m, &err) ? 1 : 0;
+    if (m)
+    {
+        model_mesh_free(model_mesh_build(m, NULL));
+        for (int i = 0; i < m->object_count; i++)
+        {
+            model_mesh_options mo = model_mesh_default_options();
+            mo.first_triangle = m->objects[i].first_triangle;
+            mo.triangle_count = m->objects[i].triangle_count;
+            model_mesh_free(model_mesh_build(m, &mo));
+        }
+        obj_free(m);
+    }
+    mtl_library *lib = NULL;
+    if (mtl_parse((const char *)data, size, "fuzz.mtl", &lib, &err))
+        mtl_free(lib);
+    return parsed;
+}
+
+// Parses the bytes as a scene file (models are not loaded). Returns 1 when it parsed.
+static inline int fuzz_scene_input(const uint8_t *data, size_t size)
+{
+    scene_options opt = scene_default_options();
+    opt.load_models = false;
+    scene_desc *d = NULL;
+    asset_error err;
+    int parsed = scene_parse((const char *)data, size, "fuzz.json", &opt, &d, &err) ? 1 : 0;
+    scene_free(d);
+    return parsed;
+}
