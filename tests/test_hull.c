@@ -3,6 +3,7 @@
 // Hull building (hull.c): degenerate clouds, structural invariants on random clouds (containment,
 // convex outward faces, Euler's formula, edge pairing, adjacency symmetry), the vertex budget, input
 // validation, leak-free freeing, and hill-climbing support against brute force.
+#include "assets/obj.h"
 #include "test.h"
 
 #include "phys/collision.h"
@@ -489,6 +490,112 @@ static int hull_support_hill_climbing_matches_brute_force(void)
     return 0;
 }
 
+// The models in ../shared/testdata/obj (real files written by others), loaded with the project's .obj
+// parser: the hull of every file's positions, and of every object of the multi-object files, keeps
+// all invariants, at the full budget and at the default budget of 64.
+static obj_model *load_shared(const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/obj/%s", SHARED_TESTDATA_DIR, file);
+    obj_model *m = NULL;
+    asset_error err;
+    if (!obj_load(path, NULL, &m, &err))
+        fprintf(stderr, "%s\n", err.text);
+    return m;
+}
+
+// Positions used by triangles [first, first + count) of model m, into out (capacity cap); returns
+// how many (duplicates kept: the hull must cope with them).
+static int model_points(const obj_model *m, int first, int count, ph_vec3 *out, int cap)
+{
+    int n = 0;
+    for (int t = first; t < first + count; t++)
+    {
+        for (int k = 0; k < 3 && n < cap; k++)
+        {
+            const float *p = m->positions + 3 * m->triangles[t].corner[k].position;
+            out[n++] = ph_v3(p[0], p[1], p[2]);
+        }
+    }
+    return n;
+}
+
+static int hull_real_models(void)
+{
+    const char *files[] = {"cube.obj",       "low_poly_bunny.obj", "cornell_box.obj", "spot_control_mesh.obj",
+                           "test_map01.obj", "spider.obj"};
+    enum
+    {
+        CAP = 8192
+    };
+    ph_vec3 *pts = malloc(sizeof(ph_vec3) * CAP);
+    ENSURE(pts != NULL);
+    int rc = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0] && !rc; f++)
+    {
+        obj_model *m = load_shared(files[f]);
+        if (!m)
+        {
+            free(pts);
+            ENSURE(m != NULL);
+        }
+        // The whole file, then each object of multi-object files.
+        for (int o = -1; o < (m->object_count > 1 ? m->object_count : 0) && !rc; o++)
+        {
+            int first = o < 0 ? 0 : m->objects[o].first_triangle;
+            int count = o < 0 ? m->triangle_count : m->objects[o].triangle_count;
+            int n = model_points(m, first, count, pts, CAP);
+            if (n == 0)
+                continue; // cornell_box's front_wall has no face
+            for (int pass = 0; pass < 2 && !rc; pass++)
+            {
+                int budget = pass == 0 ? PH_HULL_MAX_VERTICES : PH_HULL_DEFAULT_VERTEX_BUDGET;
+                ph_status st;
+                ph_hull *h = build(pts, n, budget, &st);
+                const char *name = o < 0 ? "(all)" : m->objects[o].name;
+                float ext = cloud_extent(pts, n);
+                if (!h)
+                {
+                    // Only flat objects (cornell_box's walls) may be rejected, and only as degenerate.
+                    ph_vec3 n0 = glms_vec3_normalize(
+                        glms_vec3_cross(glms_vec3_sub(pts[1], pts[0]), glms_vec3_sub(pts[2], pts[0])));
+                    bool flat = true;
+                    for (int i = 0; i < n; i++)
+                        flat = flat && fabsf(glms_vec3_dot(n0, glms_vec3_sub(pts[i], pts[0]))) < 1e-4f * ext;
+                    if (!(flat && st == PH_ERR_DEGENERATE))
+                    {
+                        fprintf(stderr, "%s %s: status %d\n", files[f], name, st);
+                        rc = 1;
+                    }
+                    continue;
+                }
+                printf("%s %s budget %d: %d points -> V %d E %d F %d, max outside %.3g\n", files[f], name,
+                       budget, n, h->vertex_count, h->edge_count, h->face_count,
+                       (double)h->max_outside_distance);
+                bool exact = h->vertex_count < budget;
+                if (exact && !(h->max_outside_distance <= CONTAIN_TOLERANCE * ext))
+                    rc = 1;
+                rc |= check_hull(h, pts, n, exact ? CONTAIN_TOLERANCE : h->max_outside_distance / ext);
+                ph_hull_free(h);
+            }
+        }
+        if (!rc && f == 0)
+        {
+            // cube.obj: 8 corners, 12 edge midpoints and 6 face centres hull to exactly the cube.
+            int n = model_points(m, 0, m->triangle_count, pts, CAP);
+            ph_hull *h = build(pts, n, 0, NULL);
+            rc |= !(h && h->vertex_count == 8 && h->face_count == 6 && h->edge_count == 12);
+            for (int i = 0; h && i < 6; i++)
+                rc |= h->faces[i].index_count != 4;
+            ph_hull_free(h);
+        }
+        obj_free(m);
+    }
+    free(pts);
+    ENSURE(rc == 0);
+    return 0;
+}
+
 const test_case test_hull_cases[] = {
     {"hull_cube_corners", hull_cube_corners},
     {"hull_cube_with_face_and_edge_points", hull_cube_with_face_and_edge_points},
@@ -499,5 +606,6 @@ const test_case test_hull_cases[] = {
     {"hull_vertex_budget", hull_vertex_budget},
     {"hull_frees_every_byte", hull_frees_every_byte},
     {"hull_support_hill_climbing_matches_brute_force", hull_support_hill_climbing_matches_brute_force},
+    {"hull_real_models", hull_real_models},
     {0},
 };
