@@ -34,6 +34,12 @@ vec3 rotate(vec4 q, vec3 v)
     return v + q.w * t + cross(q.xyz, t);
 }
 
+// sRGB to linear, the exact piecewise curve (per vertex, so the cost does not matter).
+vec3 srgb_to_linear(vec3 c)
+{
+    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(0.04045, c));
+}
+
 void main()
 {
     vec3 world = i_position + rotate(i_orientation, i_scale * a_position);
@@ -41,7 +47,7 @@ void main()
     v_world = world;
     v_normal = normal;
     // Instance colours are sRGB as picked by people; vertex colours are linear (model materials).
-    v_color = pow(i_color.rgb, vec3(2.2)) * a_color.rgb;
+    v_color = srgb_to_linear(i_color.rgb) * a_color.rgb;
     v_light_clip = u_light_view_proj * vec4(world + normal * u_normal_offset, 1.0);
     v_haze = 1.0 - exp(-u_haze_density * length(u_eye - world));
     gl_Position = u_view_proj * vec4(world, 1.0);

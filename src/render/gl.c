@@ -18,6 +18,7 @@
 #define GL_DEBUG_TYPE_ERROR_KHR 0x824C
 #define GL_DEBUG_SEVERITY_HIGH_KHR 0x9146
 #define GL_DEBUG_SEVERITY_NOTIFICATION_KHR 0x826B
+#define GL_DEBUG_SOURCE_SHADER_COMPILER_KHR 0x8248
 
 typedef void (*debug_proc)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                            const GLchar *message, const void *user);
@@ -52,10 +53,13 @@ static void record(const char *message)
 static void debug_callback(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                            const GLchar *message, const void *user)
 {
-    (void)source;
     (void)id;
     (void)length;
     (void)user;
+    // A shader that does not compile is reported by shader.c with its file and line (and, while hot
+    // reloading, is an expected state of the user's file), so it is not counted as a GL error here.
+    if (source == GL_DEBUG_SOURCE_SHADER_COMPILER_KHR)
+        return;
     if (type == GL_DEBUG_TYPE_ERROR_KHR || severity == GL_DEBUG_SEVERITY_HIGH_KHR)
     {
         record(message);

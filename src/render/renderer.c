@@ -15,7 +15,7 @@
 #include <math.h>   // tanf, fabsf, floorf, ceilf
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // calloc, realloc, free
-#include <string.h> // memset, memcpy
+#include <string.h> // memset, memcpy, strstr
 #include <time.h>   // clock_gettime
 
 // Shadow map resolution when render_options.shadow_map_size is 0 (unit: texels per side). The map is
@@ -49,6 +49,8 @@
 #define MIN_INSTANCE_SCALE 1e-6f
 // Upper bound on per-frame elements of one list (instances, line vertices, text vertices).
 #define RENDER_MAX_FRAME_ELEMENTS (8 * 1024 * 1024)
+// Samples of RENDER_MSAA_AUTO on a GPU.
+#define AUTO_MSAA_SAMPLES 4
 // Built-in mesh tessellation: sphere slices x stacks, cylinder slices.
 #define SPHERE_SLICES 24
 #define SPHERE_STACKS 16
@@ -56,8 +58,12 @@
 // Sleeping bodies are tinted towards a blue-grey by this fraction; highlighted ones brightened towards
 // white by this fraction.
 #define SLEEP_TINT 0.55f
-// Display gamma of the output encoding (the shaders use the same exponent).
-#define GAMMA 2.2f
+// The sRGB transfer curve (IEC 61966-2-1): linear below SRGB_LINEAR_LIMIT, else a 1/2.4 power.
+#define SRGB_LINEAR_LIMIT 0.0031308f
+#define SRGB_LINEAR_SLOPE 12.92f
+#define SRGB_SCALE 1.055f
+#define SRGB_OFFSET 0.055f
+#define SRGB_GAMMA 2.4f
 #define HIGHLIGHT_MIX 0.4f
 
 // Scene colours, linear RGB.
@@ -105,7 +111,7 @@ render_options renderer_default_options(void)
     o.ground_height = 0.0f;
     o.sky = true;
     o.clear_rgba = 0x202428ffu;
-    o.msaa_samples = 4;
+    o.msaa_samples = RENDER_MSAA_AUTO;
     o.debug_xray = true;
     o.sun_direction = (vec3s){ { -0.45f, -1.0f, -0.3f } };
     o.shadow_map_size = DEFAULT_SHADOW_MAP_SIZE;
@@ -422,6 +428,9 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glGetIntegerv(GL_SAMPLE_BUFFERS, &sample_buffers);
     r->default_fb_multisampled = sample_buffers > 0;
+    const char *gl_renderer = gl_renderer_string();
+    bool software = strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "SWR");
+    r->auto_samples = software ? 0 : AUTO_MSAA_SAMPLES;
     r->last_poll_s = now_seconds();
     if (!gl_check("renderer_create"))
     {
@@ -525,6 +534,13 @@ static float unit_clamp(float x)
     return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
 }
 
+// Linear to sRGB, the exact piecewise curve (IEC 61966-2-1) that the shaders approximate.
+static float srgb_encode(float c)
+{
+    c = unit_clamp(c);
+    return c <= SRGB_LINEAR_LIMIT ? c * SRGB_LINEAR_SLOPE : SRGB_SCALE * powf(c, 1.0f / SRGB_GAMMA) - SRGB_OFFSET;
+}
+
 static uint8_t to_byte(float x)
 {
     return (uint8_t)lrintf(unit_clamp(x) * 255.0f);
@@ -573,7 +589,7 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
     for (int i = 0; i < 3; i++)
     {
         if (flags & RENDER_FLAG_SLEEPING)
-            rgb[i] += (powf(SLEEP_COLOR.raw[i], 1.0f / GAMMA) - rgb[i]) * SLEEP_TINT;
+            rgb[i] += (srgb_encode(SLEEP_COLOR.raw[i]) - rgb[i]) * SLEEP_TINT;
         if (flags & RENDER_FLAG_HIGHLIGHT)
             rgb[i] += (1.0f - rgb[i]) * HIGHLIGHT_MIX;
         p->gpu.color[i] = to_byte(rgb[i]);
@@ -764,12 +780,11 @@ static bool fit_light(renderer *r, const render_options *opts, vec3s to_sun, flo
     return true;
 }
 
-// Linear to display space with the same 2.2 power as the shaders' output.
 static vec3s encode_gamma(vec3s c)
 {
     vec3s out;
     for (int i = 0; i < 3; i++)
-        out.raw[i] = powf(fmaxf(c.raw[i], 0.0f), 1.0f / GAMMA);
+        out.raw[i] = srgb_encode(c.raw[i]);
     return out;
 }
 
@@ -850,7 +865,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     }
 
     // Main target.
-    bool msaa = ensure_msaa(r, opts->msaa_samples);
+    bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
     glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa_fbo : 0);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];

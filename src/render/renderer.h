@@ -39,6 +39,9 @@ enum
 
 typedef struct renderer renderer;
 
+// render_options.msaa_samples: let the renderer choose from the GL renderer (the default).
+#define RENDER_MSAA_AUTO (-1)
+
 // What to draw besides the submitted instances. Zero-initialised means: no shadows, no MSAA, no
 // ground, no debug x-ray. Start from renderer_default_options() for the usual look.
 typedef struct render_options
@@ -48,7 +51,9 @@ typedef struct render_options
     float ground_height;  // (unit: m)
     bool sky;             // sky gradient behind everything (else clear_rgba)
     uint32_t clear_rgba;  // background when sky is off
-    int msaa_samples;     // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window
+    int msaa_samples;     // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window;
+                          // RENDER_MSAA_AUTO: 4 on a GPU, none on a software rasteriser (llvmpipe), where
+                          // 4x costs about as much as the rest of the frame
     bool debug_xray;      // debug lines also drawn faintly through geometry
     vec3s sun_direction;  // direction the light travels (towards the ground), need not be unit
     int shadow_map_size;  // texels per side; 0 means 1024

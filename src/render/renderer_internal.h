@@ -158,6 +158,7 @@ struct renderer
     GLuint msaa_fbo, msaa_color, msaa_depth;
     int msaa_samples, msaa_width, msaa_height;
     int max_samples;
+    int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;
 
     render_stats stats;
