@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Scene recipes as plain data (see recipes.h): generators for the common layouts and the named
+// scenes of physbench, the Bullet reference, the tests and the game. Public benchmark layouts follow
+// their published descriptions (Jolt's PerformanceTest "Pyramid" and "HighSpeed", Box3D's large
+// pyramid); the numbers that define each scene are named constants next to its builder.
+#include "recipes.h"
+
+#include <math.h>   // sqrtf, cosf, sinf, ceilf
+#include <stdlib.h> // realloc, free
+#include <string.h> // memset, strcmp, strncpy
+
+#define DEFAULT_GRAVITY (-9.81f)   // (unit: m/s^2)
+#define DEFAULT_HZ 60.0f           // step rate (unit: 1/s)
+#define DEFAULT_STEPS 600          // 10 s at 60 Hz
+#define DRIFT_SETTLE_S 1.0f        // drift counts from the end of the first second (unit: s)
+#define DEFAULT_DENSITY 1000.0f    // (unit: kg/m^3)
+#define DEFAULT_FRICTION 0.6f
+#define UNIT_HALF 0.5f             // half extent of a 1 m box (unit: m)
+#define GROUND_THICKNESS_HALF 1.0f // half height of every ground box (unit: m)
+// Domino push: angular speed that tips the first domino over (unit: rad/s).
+#define DOMINO_PUSH 1.5f
+// Rain: a drop's cell is this many radii wide, and layers are this many radii apart.
+#define RAIN_CELL_RADII 4.0f
+#define RAIN_LAYER_RADII 3.0f
+// Bullet wall: boxes start this far before the wall's front face (unit: m), staggered by up to
+// BULLET_STAGGER so their impacts fall at different times inside a step, and sit BULLET_GRID_HALVES
+// half extents apart in their grid.
+#define BULLET_START_GAP 2.3f
+#define BULLET_STAGGER 0.7f
+#define BULLET_GRID_HALVES 4.0f
+// Margin of every wall beyond the bullet grid (unit: m).
+#define BULLET_WALL_MARGIN 1.0f
+
+recipe_material recipe_default_material(void)
+{
+    recipe_material m = { DEFAULT_DENSITY, DEFAULT_FRICTION, 0.0f };
+    return m;
+}
+
+// ---- A tiny deterministic random generator (splitmix64) --------------------------------------------
+
+static uint64_t next_u64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// Uniform in [lo, hi), from the top 24 bits (exact in float).
+static float next_float(uint64_t *state, float lo, float hi)
+{
+    float u = (float)(next_u64(state) >> 40) * (1.0f / 16777216.0f);
+    return lo + (hi - lo) * u;
+}
+
+// A uniformly distributed unit vector (normalised Gaussian-free: rejection from the cube).
+static void next_unit(uint64_t *state, float out[3])
+{
+    for (;;)
+    {
+        float x = next_float(state, -1.0f, 1.0f), y = next_float(state, -1.0f, 1.0f),
+              z = next_float(state, -1.0f, 1.0f);
+        float len2 = x * x + y * y + z * z;
+        if (len2 > 1e-4f && len2 <= 1.0f)
+        {
+            float inv = 1.0f / sqrtf(len2);
+            out[0] = x * inv;
+            out[1] = y * inv;
+            out[2] = z * inv;
+            return;
+        }
+    }
+}
+
+static void axis_angle(const float axis[3], float angle, float q[4])
+{
+    float s = sinf(0.5f * angle);
+    q[0] = axis[0] * s;
+    q[1] = axis[1] * s;
+    q[2] = axis[2] * s;
+    q[3] = cosf(0.5f * angle);
+}
+
+// A random rotation of angle up to max_angle about a random axis.
+static void next_tilt(uint64_t *state, float max_angle, float q[4])
+{
+    float axis[3];
+    next_unit(state, axis);
+    axis_angle(axis, next_float(state, 0.0f, max_angle), q);
+}
+
+// A uniformly distributed random rotation (Shoemake).
+static void next_rotation(uint64_t *state, float q[4])
+{
+    const float two_pi = 6.28318530718f;
+    float u1 = next_float(state, 0.0f, 1.0f), u2 = next_float(state, 0.0f, two_pi),
+          u3 = next_float(state, 0.0f, two_pi);
+    float a = sqrtf(1.0f - u1), b = sqrtf(u1);
+    q[0] = a * sinf(u2);
+    q[1] = a * cosf(u2);
+    q[2] = b * sinf(u3);
+    q[3] = b * cosf(u3);
+}
+
+// ---- Scene storage ---------------------------------------------------------------------------------
+
+void recipe_scene_init(recipe_scene *scene, const char *name)
+{
+    memset(scene, 0, sizeof *scene);
+    strncpy(scene->name, name ? name : "", RECIPE_NAME_SIZE - 1);
+    scene->gravity[1] = DEFAULT_GRAVITY;
+    scene->time_step = 1.0f / DEFAULT_HZ;
+    scene->steps = DEFAULT_STEPS;
+    scene->enable_sleep = true;
+    scene->drift_after_s = DRIFT_SETTLE_S;
+}
+
+void recipe_scene_free(recipe_scene *scene)
+{
+    free(scene->items);
+    free(scene->hulls);
+    free(scene->hull_points);
+    char name[RECIPE_NAME_SIZE];
+    memcpy(name, scene->name, sizeof name);
+    recipe_scene_init(scene, name);
+}
+
+// Grows an array to hold need elements (doubling); false when out of memory, array unchanged.
+static bool reserve(void **array, int *capacity, int need, size_t elem)
+{
+    if (need <= *capacity)
+        return true;
+    int cap = *capacity > 0 ? *capacity : 16;
+    while (cap < need)
+        cap *= 2;
+    void *p = realloc(*array, (size_t)cap * elem);
+    if (!p)
+        return false;
+    *array = p;
+    *capacity = cap;
+    return true;
+}
+
+recipe_item *recipe_add_item(recipe_scene *scene)
+{
+    void *items = scene->items;
+    bool ok = reserve(&items, &scene->item_capacity, scene->item_count + 1, sizeof *scene->items);
+    scene->items = items;
+    if (!ok)
+        return NULL;
+    recipe_item *it = &scene->items[scene->item_count++];
+    memset(it, 0, sizeof *it);
+    it->shape = RECIPE_BOX;
+    it->half_extents[0] = it->half_extents[1] = it->half_extents[2] = UNIT_HALF;
+    it->orientation[3] = 1.0f;
+    it->material = recipe_default_material();
+    it->type = RECIPE_DYNAMIC;
+    it->enable_sleep = scene->enable_sleep;
+    return it;
+}
+
+int recipe_add_hull(recipe_scene *scene, const float (*points)[3], int point_count)
+{
+    void *hulls = scene->hulls, *pts = scene->hull_points;
+    bool ok = reserve(&hulls, &scene->hull_capacity, scene->hull_count + 1, sizeof *scene->hulls);
+    scene->hulls = hulls;
+    ok = ok && reserve(&pts, &scene->hull_point_capacity, 3 * (scene->hull_point_count + point_count),
+                       sizeof(float));
+    scene->hull_points = pts;
+    if (!ok)
+        return -1;
+    recipe_hull *h = &scene->hulls[scene->hull_count];
+    h->first_point = scene->hull_point_count;
+    h->point_count = point_count;
+    memcpy(scene->hull_points + 3 * scene->hull_point_count, points, (size_t)point_count * 3 * sizeof(float));
+    scene->hull_point_count += point_count;
+    return scene->hull_count++;
+}
+
+static recipe_item *add_box(recipe_scene *scene, const float half[3], float x, float y, float z,
+                            recipe_material material)
+{
+    recipe_item *it = recipe_add_item(scene);
+    if (!it)
+        return NULL;
+    memcpy(it->half_extents, half, sizeof it->half_extents);
+    it->position[0] = x;
+    it->position[1] = y;
+    it->position[2] = z;
+    it->material = material;
+    return it;
+}
+
+// ---- Generators ------------------------------------------------------------------------------------
+
+bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, recipe_material material)
+{
+    recipe_item *it = add_box(scene, half, 0.0f, top - half[1], 0.0f, material);
+    if (!it)
+        return false;
+    it->type = RECIPE_STATIC;
+    return true;
+}
+
+bool recipe_add_tower(recipe_scene *scene, const float origin[3], int layers, const float half[3], float gap,
+                      recipe_material material)
+{
+    for (int k = 0; k < layers; k++)
+    {
+        float y = origin[1] + half[1] + (float)k * (2.0f * half[1] + gap);
+        if (!add_box(scene, half, origin[0], y, origin[2], material))
+            return false;
+    }
+    return true;
+}
+
+bool recipe_add_pyramid(recipe_scene *scene, const float origin[3], int base, const float half[3], float gap,
+                        recipe_material material)
+{
+    float pitch = 2.0f * half[0] + gap;
+    for (int row = 0; row < base; row++)
+    {
+        int n = base - row;
+        float y = origin[1] + half[1] + (float)row * 2.0f * half[1];
+        for (int i = 0; i < n; i++)
+        {
+            float x = origin[0] + ((float)i - 0.5f * (float)(n - 1)) * pitch;
+            if (!add_box(scene, half, x, y, origin[2], material))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool recipe_add_wall(recipe_scene *scene, const float origin[3], int rows, int columns, const float half[3],
+                     float gap, recipe_material material)
+{
+    float pitch = 2.0f * half[0] + gap;
+    for (int row = 0; row < rows; row++)
+    {
+        int n = (row & 1) ? columns - 1 : columns;
+        float y = origin[1] + half[1] + (float)row * 2.0f * half[1];
+        for (int i = 0; i < n; i++)
+        {
+            float x = origin[0] + ((float)i - 0.5f * (float)(n - 1)) * pitch;
+            if (!add_box(scene, half, x, y, origin[2], material))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool recipe_add_dominoes(recipe_scene *scene, const float origin[3], int count, const float half[3],
+                         float spacing, recipe_material material)
+{
+    for (int i = 0; i < count; i++)
+    {
+        recipe_item *it =
+            add_box(scene, half, origin[0] + (float)i * spacing, origin[1] + half[1], origin[2], material);
+        if (!it)
+            return false;
+        // Spinning about -z tips the top towards +x, into the next domino.
+        if (i == 0)
+            it->angular_velocity[2] = -DOMINO_PUSH;
+    }
+    return true;
+}
+
+bool recipe_add_rain(recipe_scene *scene, const float origin[3], int count, float radius, float height,
+                     float extent, uint64_t seed, recipe_material material)
+{
+    float cell = RAIN_CELL_RADII * radius;
+    int per_side = (int)(extent / cell);
+    per_side = per_side < 1 ? 1 : per_side;
+    // Jitter inside the cell keeps a sphere at least 0.25 radius from the cell's sides.
+    float jitter = 0.5f * cell - 1.25f * radius;
+    jitter = jitter > 0.0f ? jitter : 0.0f;
+    uint64_t rng = seed;
+    for (int i = 0; i < count; i++)
+    {
+        int layer = i / (per_side * per_side), cell_index = i % (per_side * per_side);
+        float cx = ((float)(cell_index % per_side) - 0.5f * (float)(per_side - 1)) * cell;
+        float cz = ((float)(cell_index / per_side) - 0.5f * (float)(per_side - 1)) * cell;
+        recipe_item *it = recipe_add_item(scene);
+        if (!it)
+            return false;
+        it->shape = RECIPE_SPHERE;
+        it->radius = radius;
+        it->position[0] = origin[0] + cx + next_float(&rng, -jitter, jitter);
+        it->position[1] = origin[1] + height + radius + (float)layer * RAIN_LAYER_RADII * radius;
+        it->position[2] = origin[2] + cz + next_float(&rng, -jitter, jitter);
+        it->material = material;
+    }
+    return true;
+}
+
+bool recipe_add_pile(recipe_scene *scene, const float origin[3], int nx, int ny, int nz, const float half[3],
+                     float spacing, float lift, float max_tilt, uint64_t seed, recipe_material material)
+{
+    uint64_t rng = seed;
+    for (int j = 0; j < ny; j++)
+    {
+        for (int k = 0; k < nz; k++)
+        {
+            for (int i = 0; i < nx; i++)
+            {
+                float x = origin[0] + ((float)i - 0.5f * (float)(nx - 1)) * spacing;
+                float y = origin[1] + lift + half[1] + (float)j * spacing;
+                float z = origin[2] + ((float)k - 0.5f * (float)(nz - 1)) * spacing;
+                recipe_item *it = add_box(scene, half, x, y, z, material);
+                if (!it)
+                    return false;
+                next_tilt(&rng, max_tilt, it->orientation);
+            }
+        }
+    }
+    return true;
+}
+
+bool recipe_add_bullet_wall(recipe_scene *scene, int count, const float half[3], float speed, float thickness,
+                            float wall_x, recipe_material material)
+{
+    int side = (int)ceilf(sqrtf((float)count));
+    float hmax = half[0] > half[1] ? half[0] : half[1];
+    hmax = half[2] > hmax ? half[2] : hmax;
+    float pitch = BULLET_GRID_HALVES * hmax;
+    float front = wall_x - thickness;
+    for (int i = 0; i < count; i++)
+    {
+        float y = ((float)(i % side) - 0.5f * (float)(side - 1)) * pitch;
+        float z = ((float)(i / side) - 0.5f * (float)(side - 1)) * pitch;
+        // Stagger the start along x by a fraction of BULLET_STAGGER that cycles through 7 values.
+        float x = front - BULLET_START_GAP - half[0] - BULLET_STAGGER * (float)(i % 7) / 7.0f;
+        recipe_item *it = add_box(scene, half, x, y, z, material);
+        if (!it)
+            return false;
+        it->linear_velocity[0] = speed;
+    }
+    float wall_half[3] = { 0.5f * thickness, 0.5f * (float)side * pitch + BULLET_WALL_MARGIN,
+                           0.5f * (float)side * pitch + BULLET_WALL_MARGIN };
+    recipe_item *wall = add_box(scene, wall_half, wall_x - 0.5f * thickness, 0.0f, 0.0f, material);
+    if (!wall || scene->tunnel_plane_count >= RECIPE_MAX_TUNNEL_PLANES)
+        return false;
+    wall->type = RECIPE_STATIC;
+    float *plane = scene->tunnel_planes[scene->tunnel_plane_count++];
+    plane[0] = -1.0f;
+    plane[1] = 0.0f;
+    plane[2] = 0.0f;
+    plane[3] = wall_x;
+    scene->metrics |= RECIPE_METRIC_TUNNEL;
+    return true;
+}
+
+bool recipe_add_spinner(recipe_scene *scene, const float position[3], const float half[3], float spin,
+                        float perturbation, recipe_material material)
+{
+    recipe_item *it = add_box(scene, half, position[0], position[1], position[2], material);
+    if (!it)
+        return false;
+    it->angular_velocity[0] = perturbation * spin;
+    it->angular_velocity[1] = spin;
+    it->angular_velocity[2] = perturbation * spin;
+    it->enable_sleep = false;
+    return true;
+}
+
+// ---- Named scenes ----------------------------------------------------------------------------------
+
+static const float ORIGIN[3] = { 0.0f, 0.0f, 0.0f };
+static const float UNIT[3] = { UNIT_HALF, UNIT_HALF, UNIT_HALF };
+
+static bool ground(recipe_scene *s, float half_x, float half_z)
+{
+    float half[3] = { half_x, GROUND_THICKNESS_HALF, half_z };
+    return recipe_add_ground(s, half, 0.0f, recipe_default_material());
+}
+
+// pyramid20: 2D pyramid of 1 m boxes, base 20 (210 boxes), sleeping off, 10 s.
+#define PYRAMID20_BASE 20
+static bool build_pyramid20(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 600;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    return ground(s, 40.0f, 40.0f) &&
+           recipe_add_pyramid(s, ORIGIN, PYRAMID20_BASE, UNIT, 0.0f, recipe_default_material());
+}
+
+// column40: 40 unit cubes in one column, sleeping off, 30 s.
+#define COLUMN40_LAYERS 40
+static bool build_column40(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 1800;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    return ground(s, 20.0f, 20.0f) &&
+           recipe_add_tower(s, ORIGIN, COLUMN40_LAYERS, UNIT, 0.0f, recipe_default_material());
+}
+
+// pyramid1240: Jolt's PerformanceTest "Pyramid": boxes of half 1, 15 levels; level i spans grid
+// indices i/2 .. 15 - (i+1)/2 (exclusive) on x and z, at x = -15 + 2 j (+1 on odd levels), likewise
+// z, y = 1 + 2.5 i (a 0.5 m drop per level); ground half (50, 1, 50) at y = -1; 1240 boxes; 500 steps.
+#define JOLT_PYRAMID_LEVELS 15
+#define JOLT_BOX_HALF 1.0f
+#define JOLT_LEVEL_PITCH 2.5f
+static bool build_pyramid1240(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 500;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    if (!ground(s, 50.0f, 50.0f))
+        return false;
+    const float half[3] = { JOLT_BOX_HALF, JOLT_BOX_HALF, JOLT_BOX_HALF };
+    const int n = JOLT_PYRAMID_LEVELS;
+    for (int i = 0; i < n; i++)
+    {
+        float offset = (i & 1) ? JOLT_BOX_HALF : 0.0f;
+        for (int j = i / 2; j < n - (i + 1) / 2; j++)
+        {
+            for (int k = i / 2; k < n - (i + 1) / 2; k++)
+            {
+                float x = -(float)n + 2.0f * JOLT_BOX_HALF * (float)j + offset;
+                float z = -(float)n + 2.0f * JOLT_BOX_HALF * (float)k + offset;
+                float y = JOLT_BOX_HALF + JOLT_LEVEL_PITCH * (float)i;
+                if (!add_box(s, half, x, y, z, recipe_default_material()))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+// large_pyramid: Box3D's benchmark: planar pyramid of base 100 (5050 cubes of half 0.5, density 100),
+// ground half (400, 1, 400), sleeping off, 200 steps.
+#define LARGE_PYRAMID_BASE 100
+#define LARGE_PYRAMID_DENSITY 100.0f
+static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 200;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    recipe_material m = recipe_default_material();
+    m.density = LARGE_PYRAMID_DENSITY;
+    return ground(s, 400.0f, 400.0f) && recipe_add_pyramid(s, ORIGIN, LARGE_PYRAMID_BASE, UNIT, 0.0f, m);
+}
+
+// pile1000 / pile10k: unit boxes on a grid of 1.1 m spacing, the lowest 1 m above the ground, tilted
+// by up to PILE_TILT (so that 1.1 > 1 + 4 PILE_TILT keeps neighbours apart), sleeping on.
+#define PILE_SPACING 1.1f
+#define PILE_LIFT 1.0f
+#define PILE_TILT 0.02f
+static bool build_pile1000(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 600;
+    return ground(s, 50.0f, 50.0f) && recipe_add_pile(s, ORIGIN, 10, 10, 10, UNIT, PILE_SPACING, PILE_LIFT,
+                                                      PILE_TILT, seed, recipe_default_material());
+}
+
+static bool build_pile10k(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 300;
+    return ground(s, 100.0f, 100.0f) && recipe_add_pile(s, ORIGIN, 20, 25, 20, UNIT, PILE_SPACING, PILE_LIFT,
+                                                        PILE_TILT, seed, recipe_default_material());
+}
+
+// convex_pile: 8 x 16 x 8 (x, y, z) = 1024 copies of one hull of 32 random points on a sphere of radius
+// 2, randomly oriented, 4 m apart (so their bounding spheres at most touch), the lowest 1 m above the
+// ground; 500 steps.
+#define CONVEX_POINTS 32
+#define CONVEX_RADIUS 2.0f
+#define CONVEX_SPACING 4.0f
+static bool build_convex_pile(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 500;
+    uint64_t rng = seed;
+    float points[CONVEX_POINTS][3];
+    for (int i = 0; i < CONVEX_POINTS; i++)
+    {
+        next_unit(&rng, points[i]);
+        for (int c = 0; c < 3; c++)
+            points[i][c] *= CONVEX_RADIUS;
+    }
+    int hull = recipe_add_hull(s, (const float(*)[3])points, CONVEX_POINTS);
+    if (hull < 0 || !ground(s, 100.0f, 100.0f))
+        return false;
+    for (int j = 0; j < 16; j++)
+    {
+        for (int k = 0; k < 8; k++)
+        {
+            for (int i = 0; i < 8; i++)
+            {
+                recipe_item *it = recipe_add_item(s);
+                if (!it)
+                    return false;
+                it->shape = RECIPE_HULL;
+                it->hull = hull;
+                it->position[0] = ((float)i - 3.5f) * CONVEX_SPACING;
+                it->position[1] = PILE_LIFT + CONVEX_RADIUS + (float)j * CONVEX_SPACING;
+                it->position[2] = ((float)k - 3.5f) * CONVEX_SPACING;
+                next_rotation(&rng, it->orientation);
+            }
+        }
+    }
+    return true;
+}
+
+// thin_wall: 10 cubes of half 1 fired at 400 m/s at a static wall 0.01 m thick; bullet_wall: 100 boxes
+// of 0.2 m (half 0.1) at 300 m/s at a wall 0.1 m thick. No gravity, so only the wall stops them.
+static bool build_thin_wall(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->gravity[1] = 0.0f;
+    s->steps = 120;
+    const float half[3] = { 1.0f, 1.0f, 1.0f };
+    return recipe_add_bullet_wall(s, 10, half, 400.0f, 0.01f, 0.0f, recipe_default_material());
+}
+
+static bool build_bullet_wall(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->gravity[1] = 0.0f;
+    s->steps = 120;
+    const float half[3] = { 0.1f, 0.1f, 0.1f };
+    return recipe_add_bullet_wall(s, 100, half, 300.0f, 0.1f, 0.0f, recipe_default_material());
+}
+
+// highspeed: Jolt's "HighSpeed": 5000 bodies (spheres of radius 0.5 and boxes of half (0.25, 0.5, 0.5),
+// alternating) at random places inside a closed box of inner half 50 m (walls 0.2 m thick, restitution
+// 1), at 250 m/s in random directions, restitution uniform in [0.9, 1]; 500 steps. Bodies sit one per
+// cell of a 20 x 13 x 20 grid, jittered inside their cell, so none overlap.
+#define HIGHSPEED_BODIES 5000
+#define HIGHSPEED_HALF 50.0f
+#define HIGHSPEED_WALL_HALF 0.1f
+#define HIGHSPEED_SPEED 250.0f
+#define HIGHSPEED_BOUNDING_RADIUS 0.75f // covers both shapes (box diagonal sqrt(0.25^2 + 2 0.5^2))
+static bool build_highspeed(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 500;
+    uint64_t rng = seed;
+    recipe_material wall_m = recipe_default_material();
+    wall_m.restitution = 1.0f;
+    const float w = HIGHSPEED_HALF + 2.0f * HIGHSPEED_WALL_HALF; // walls overlap at the edges: closed
+    for (int axis = 0; axis < 3; axis++)
+    {
+        for (int side = -1; side <= 1; side += 2)
+        {
+            float half[3] = { w, w, w };
+            half[axis] = HIGHSPEED_WALL_HALF;
+            recipe_item *it = add_box(s, half, 0.0f, 0.0f, 0.0f, wall_m);
+            if (!it)
+                return false;
+            it->type = RECIPE_STATIC;
+            it->position[axis] = (float)side * (HIGHSPEED_HALF + HIGHSPEED_WALL_HALF);
+            float *plane = s->tunnel_planes[s->tunnel_plane_count++];
+            plane[0] = plane[1] = plane[2] = 0.0f;
+            plane[axis] = (float)-side; // inside: -side * p[axis] + 50 >= 0
+            plane[3] = HIGHSPEED_HALF;
+        }
+    }
+    s->metrics = RECIPE_METRIC_TUNNEL;
+    const int nx = 20, ny = 13, nz = 20;
+    float cell[3] = { 2.0f * HIGHSPEED_HALF / (float)nx, 2.0f * HIGHSPEED_HALF / (float)ny,
+                      2.0f * HIGHSPEED_HALF / (float)nz };
+    for (int i = 0; i < HIGHSPEED_BODIES; i++)
+    {
+        int c[3] = { i % nx, (i / nx) % ny, i / (nx * ny) };
+        recipe_item *it = recipe_add_item(s);
+        if (!it)
+            return false;
+        for (int a = 0; a < 3; a++)
+        {
+            float jitter = 0.5f * cell[a] - HIGHSPEED_BOUNDING_RADIUS;
+            it->position[a] = -HIGHSPEED_HALF + ((float)c[a] + 0.5f) * cell[a] + next_float(&rng, -jitter, jitter);
+        }
+        if (i & 1)
+        {
+            it->half_extents[0] = 0.25f;
+        }
+        else
+        {
+            it->shape = RECIPE_SPHERE;
+            it->radius = UNIT_HALF;
+        }
+        next_rotation(&rng, it->orientation);
+        float dir[3];
+        next_unit(&rng, dir);
+        for (int a = 0; a < 3; a++)
+            it->linear_velocity[a] = HIGHSPEED_SPEED * dir[a];
+        it->material.restitution = next_float(&rng, 0.9f, 1.0f);
+    }
+    return true;
+}
+
+// restitution_ladder: 11 unit boxes side by side, 2 m apart, flat, restitution 0, 0.1, ..., 1, their
+// lowest points 20 m above a ground of restitution 0; sleeping off; 5 s (the e = 1 box is back up at
+// about 4 s).
+#define LADDER_BOXES 11
+#define LADDER_DROP 20.0f
+#define LADDER_PITCH 2.0f
+static bool build_restitution_ladder(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 300;
+    s->metrics = RECIPE_METRIC_REBOUND;
+    s->drop_height = LADDER_DROP;
+    if (!ground(s, 30.0f, 10.0f))
+        return false;
+    for (int i = 0; i < LADDER_BOXES; i++)
+    {
+        recipe_material m = recipe_default_material();
+        m.restitution = (float)i / (float)(LADDER_BOXES - 1);
+        float x = ((float)i - 0.5f * (float)(LADDER_BOXES - 1)) * LADDER_PITCH;
+        if (!add_box(s, UNIT, x, LADDER_DROP + UNIT_HALF, 0.0f, m))
+            return false;
+    }
+    return true;
+}
+
+// spinner: a free box 0.1 x 0.5 x 1.5 m spinning at 8 rad/s about its intermediate axis (y) with a
+// 0.1 % perturbation, zero gravity, 10 s: it flips every second or so (Dzhanibekov effect).
+static bool build_spinner(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->gravity[1] = 0.0f;
+    s->steps = 600;
+    s->enable_sleep = false;
+    s->metrics = RECIPE_METRIC_ANGULAR;
+    const float half[3] = { 0.05f, 0.25f, 0.75f };
+    const float at[3] = { 0.0f, 2.0f, 0.0f };
+    return recipe_add_spinner(s, at, half, 8.0f, 1e-3f, recipe_default_material());
+}
+
+// Demos for the game and the scenario tests.
+static bool build_tower10(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    return ground(s, 20.0f, 20.0f) && recipe_add_tower(s, ORIGIN, 10, UNIT, 0.0f, recipe_default_material());
+}
+
+static bool build_pyramid10(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    return ground(s, 20.0f, 20.0f) && recipe_add_pyramid(s, ORIGIN, 10, UNIT, 0.0f, recipe_default_material());
+}
+
+static bool build_brick_wall(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    const float brick[3] = { 0.5f, 0.25f, 0.25f };
+    return ground(s, 20.0f, 20.0f) && recipe_add_wall(s, ORIGIN, 10, 12, brick, 0.0f, recipe_default_material());
+}
+
+static bool build_dominoes(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    const float domino[3] = { 0.05f, 0.5f, 0.25f };
+    return ground(s, 30.0f, 10.0f) && recipe_add_dominoes(s, ORIGIN, 40, domino, 0.5f, recipe_default_material());
+}
+
+static bool build_rain(recipe_scene *s, uint64_t seed)
+{
+    return ground(s, 20.0f, 20.0f) && recipe_add_rain(s, ORIGIN, 200, 0.25f, 5.0f, 6.0f, seed, recipe_default_material());
+}
+
+typedef struct named_scene
+{
+    const char *name;
+    bool (*build)(recipe_scene *scene, uint64_t seed);
+} named_scene;
+
+static const named_scene s_scenes[] = {
+    { "pyramid20", build_pyramid20 },
+    { "column40", build_column40 },
+    { "pyramid1240", build_pyramid1240 },
+    { "large_pyramid", build_large_pyramid },
+    { "pile1000", build_pile1000 },
+    { "convex_pile", build_convex_pile },
+    { "thin_wall", build_thin_wall },
+    { "bullet_wall", build_bullet_wall },
+    { "highspeed", build_highspeed },
+    { "restitution_ladder", build_restitution_ladder },
+    { "spinner", build_spinner },
+    { "pile10k", build_pile10k },
+    { "tower10", build_tower10 },
+    { "pyramid10", build_pyramid10 },
+    { "brick_wall", build_brick_wall },
+    { "dominoes", build_dominoes },
+    { "rain", build_rain },
+};
+#define SCENE_COUNT ((int)(sizeof s_scenes / sizeof s_scenes[0]))
+
+const char *const *recipe_scene_names(void)
+{
+    static const char *names[SCENE_COUNT + 1];
+    if (!names[0])
+    {
+        for (int i = 0; i < SCENE_COUNT; i++)
+            names[i] = s_scenes[i].name;
+    }
+    return names;
+}
+
+bool recipe_build(const char *name, uint64_t seed, recipe_scene *out)
+{
+    recipe_scene_init(out, name);
+    if (!name)
+        return false;
+    for (int i = 0; i < SCENE_COUNT; i++)
+    {
+        if (strcmp(name, s_scenes[i].name) == 0)
+        {
+            if (s_scenes[i].build(out, seed))
+            {
+                // Builders set the scene's sleep flag before or after adding items; the final one wins.
+                for (int k = 0; k < out->item_count; k++)
+                    out->items[k].enable_sleep = out->enable_sleep;
+                return true;
+            }
+            recipe_scene_free(out);
+            return false;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Engine-neutral scene recipes: the one source of truth for the layouts that the game, the tests,
+// physbench and the Bullet reference (bench/bullet_ref.cpp, which includes this header from C++) all
+// build. A recipe is plain data: arrays of items {shape, size, pose, velocities, material, body
+// type, sleep} plus scene settings (gravity, time step, steps, sleeping, tunnel-counting planes).
+// Nothing here knows the engine; spawn.c turns a recipe into bodies of a ph_world.
+//
+// Conventions: SI units (m, kg, s, rad), y up, the ground's top face at y = 0 unless a generator
+// says otherwise, quaternions stored x, y, z, w. Sizes are half extents. Randomised layouts take a
+// seed and are identical for the same seed on every machine (integer generator, no libc rand).
+#pragma once
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint64_t
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum recipe_shape
+{
+    RECIPE_BOX,     // half_extents
+    RECIPE_SPHERE,  // radius
+    RECIPE_CAPSULE, // radius and half_height (core segment along local y)
+    RECIPE_HULL     // hull: index into recipe_scene.hulls
+} recipe_shape;
+
+typedef enum recipe_body_type
+{
+    RECIPE_STATIC,
+    RECIPE_KINEMATIC,
+    RECIPE_DYNAMIC
+} recipe_body_type;
+
+typedef struct recipe_material
+{
+    float density;     // (unit: kg/m^3) > 0
+    float friction;    // the coefficient a contact between two bodies of this material must have
+    float restitution; // in [0, 1]
+} recipe_material;
+
+// Density 1000, friction 0.6, restitution 0: the engine's defaults.
+recipe_material recipe_default_material(void);
+
+typedef struct recipe_item
+{
+    recipe_shape shape;
+    float half_extents[3]; // box (unit: m)
+    float radius;          // sphere, capsule (unit: m)
+    float half_height;     // capsule (unit: m)
+    int hull;              // hull index
+    float position[3];     // (unit: m)
+    float orientation[4];  // unit quaternion x, y, z, w
+    float linear_velocity[3];  // (unit: m/s)
+    float angular_velocity[3]; // world (unit: rad/s)
+    float linear_damping;  // (unit: 1/s); 0 unless a recipe says (benchmarks measure undamped physics)
+    float angular_damping; // (unit: 1/s); 0 likewise
+    recipe_material material;
+    recipe_body_type type;
+    bool enable_sleep;
+} recipe_item;
+
+// A hull's point cloud: recipe_scene.hull_points[first_point .. first_point + point_count) (xyz).
+typedef struct recipe_hull
+{
+    int first_point;
+    int point_count;
+} recipe_hull;
+
+// What physbench measures beyond timing, per scene.
+typedef enum recipe_metric
+{
+    RECIPE_METRIC_NONE = 0,
+    RECIPE_METRIC_DRIFT = 1,      // stacking: largest distance a body moves after drift_after_s
+    RECIPE_METRIC_TUNNEL = 2,     // count dynamic bodies beyond a tunnel plane at the end
+    RECIPE_METRIC_REBOUND = 4,    // restitution ladder: first-bounce height / drop height per body
+    RECIPE_METRIC_ANGULAR = 8     // free spinner: angular momentum error and the flip
+} recipe_metric;
+
+#define RECIPE_NAME_SIZE 32
+#define RECIPE_MAX_TUNNEL_PLANES 6
+
+// A whole scene. Made by recipe_build() or by recipe_scene_init() plus generators; owns its arrays;
+// free with recipe_scene_free().
+typedef struct recipe_scene
+{
+    char name[RECIPE_NAME_SIZE];
+    float gravity[3]; // (unit: m/s^2)
+    float time_step;  // (unit: s)
+    int steps;        // steps a benchmark runs
+    bool enable_sleep;
+    recipe_item *items;
+    int item_count;
+    int item_capacity;
+    recipe_hull *hulls;
+    int hull_count;
+    int hull_capacity;
+    float *hull_points; // xyz triples
+    int hull_point_count;
+    int hull_point_capacity;
+    unsigned metrics;   // recipe_metric flags
+    float drift_after_s; // RECIPE_METRIC_DRIFT: the settling time not counted (unit: s)
+    // RECIPE_METRIC_TUNNEL: a dynamic body whose centre p has a x + b y + c z + d < 0 for one of
+    // these planes (a, b, c, d) went through a wall.
+    float tunnel_planes[RECIPE_MAX_TUNNEL_PLANES][4];
+    int tunnel_plane_count;
+    float drop_height; // RECIPE_METRIC_REBOUND: height of the lowest points above the ground (unit: m)
+} recipe_scene;
+
+// An empty scene: gravity (0, -9.81, 0), 60 Hz, 600 steps, sleeping on, no metrics.
+void recipe_scene_init(recipe_scene *scene, const char *name);
+void recipe_scene_free(recipe_scene *scene);
+
+// Appends an item (dynamic box of half 0.5 at the origin, identity, at rest, no damping, default
+// material, sleep as the scene says) and returns it for the caller to edit; NULL when out of memory.
+recipe_item *recipe_add_item(recipe_scene *scene);
+// Appends a hull point cloud (copied) and returns its index, or -1 when out of memory.
+int recipe_add_hull(recipe_scene *scene, const float (*points)[3], int point_count);
+
+// ---- Generators: each appends items and returns false when out of memory (items added so far stay).
+// "origin" is where the layout stands: the centre of its footprint on the plane y = origin[1].
+
+// Static ground box of half extents half[3] whose top face is at y = top.
+bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, recipe_material material);
+// A column of layers boxes of half extents half, gap apart vertically.
+bool recipe_add_tower(recipe_scene *scene, const float origin[3], int layers, const float half[3], float gap,
+                      recipe_material material);
+// A 2D pyramid in the x-y plane: base boxes in the bottom row, one fewer per row, each row centred on
+// the gaps of the one below ((base (base + 1)) / 2 boxes).
+bool recipe_add_pyramid(recipe_scene *scene, const float origin[3], int base, const float half[3], float gap,
+                        recipe_material material);
+// A brick wall in the x-y plane, rows x columns, odd rows offset by half a brick (running bond), so
+// an odd row holds columns - 1 bricks.
+bool recipe_add_wall(recipe_scene *scene, const float origin[3], int rows, int columns, const float half[3],
+                     float gap, recipe_material material);
+// count standing dominoes (half extents half, tall along y, thin along x) along +x, spacing apart
+// (centre to centre), the first one tipped by a small angular velocity.
+bool recipe_add_dominoes(recipe_scene *scene, const float origin[3], int count, const float half[3],
+                         float spacing, recipe_material material);
+// count spheres of the given radius at random places over a square of side extent, the lowest
+// height above origin, stacked in layers so that none overlap.
+bool recipe_add_rain(recipe_scene *scene, const float origin[3], int count, float radius, float height,
+                     float extent, uint64_t seed, recipe_material material);
+// nx x ny x nz boxes of half extents half on a grid of the given spacing (centre to centre), the
+// lowest bottoms lift above origin, each tilted by a random rotation of at most max_tilt rad. The
+// caller keeps spacing > 2 |half| (1 + 2 max_tilt) so that no two boxes overlap.
+bool recipe_add_pile(recipe_scene *scene, const float origin[3], int nx, int ny, int nz, const float half[3],
+                     float spacing, float lift, float max_tilt, uint64_t seed, recipe_material material);
+// count boxes of half extents half in a square grid facing +x, fired at speed along +x from a
+// distance before a static wall of the given thickness whose front face is at x = wall_x - thickness
+// and whose back face is at x = wall_x; adds the tunnel plane x <= wall_x.
+bool recipe_add_bullet_wall(recipe_scene *scene, int count, const float half[3], float speed, float thickness,
+                            float wall_x, recipe_material material);
+// A free box of half extents half spinning at spin rad/s about its intermediate axis (local y) with a
+// perturbation of the given fraction about the other two axes.
+bool recipe_add_spinner(recipe_scene *scene, const float position[3], const float half[3], float spin,
+                        float perturbation, recipe_material material);
+
+// ---- Named scenes: physbench's list (issue 4) plus pile10k (issue 8) and the game's demos.
+
+// Builds the scene called name with the given random seed (layouts without randomness ignore it).
+// Returns false for an unknown name or when out of memory (the scene is then empty but valid).
+bool recipe_build(const char *name, uint64_t seed, recipe_scene *out);
+// The names recipe_build knows, NULL-terminated, in physbench's order.
+const char *const *recipe_scene_names(void);
+// The seed physbench and the tests use unless told otherwise.
+#define RECIPE_DEFAULT_SEED 1u
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Turns recipes (recipes.h, plain data) into bodies of a ph_world through the public engine API only:
+// the one part of src/recipes that knows the engine.
+#pragma once
+
+#include "recipes/recipes.h"
+
+#include "phys/phys.h"
+
+// A world def with the scene's gravity, time step and sleeping (the rest from ph_default_world_def()).
+ph_world_def spawn_world_def(const recipe_scene *scene);
+
+// The body def of one item; hull_geom is the world geometry of the item's hull (ignored for other
+// shapes).
+ph_body_def spawn_body_def(const recipe_item *item, ph_geom_id hull_geom);
+
+// Creates the scene's hulls as world geometry and one body per item, in item order, and writes the
+// ids to out_ids (item_count entries; may be NULL). Returns PH_OK, or the status of the first failure
+// (reason in ph_world_last_error), after destroying the bodies it made (hull geometry stays with the
+// world, which frees it).
+ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *out_ids);

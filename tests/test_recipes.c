@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Recipe tests: body counts and positions of the generators and named scenes against their
+// published definitions (Jolt's 1240-box pyramid level by level, Box3D's 5050-box pyramid, ...), no
+// two bodies overlapping at spawn (bounds of the rotated shapes, swept along x), and identical layouts
+// for identical seeds.
+#include "test.h"
+
+#include "recipes/recipes.h"
+
+#include <math.h>   // fabsf
+#include <stdlib.h> // qsort, malloc, free
+#include <string.h> // strcmp, memcmp
+
+// Two bounds overlap when they interpenetrate by more than this on every axis; touching faces, as
+// in stacks laid out exactly, do not count (unit: m).
+#define TOUCH_TOLERANCE 1e-4f
+
+typedef struct item_bounds
+{
+    float lo[3], hi[3];
+    bool is_static;
+} item_bounds;
+
+// Bounds of an item in its pose: the rotated box's |R| h, the rotated hull points, the sphere, the
+// capsule's segment swept by its radius.
+static item_bounds bounds_of(const recipe_scene *s, const recipe_item *it)
+{
+    ph_quat q;
+    q.x = it->orientation[0];
+    q.y = it->orientation[1];
+    q.z = it->orientation[2];
+    q.w = it->orientation[3];
+    ph_mat3 r = glms_quat_mat3(q);
+    float ext[3] = { 0.0f, 0.0f, 0.0f };
+    item_bounds b;
+    if (it->shape == RECIPE_HULL)
+    {
+        const recipe_hull *h = &s->hulls[it->hull];
+        for (int a = 0; a < 3; a++)
+        {
+            b.lo[a] = it->position[a];
+            b.hi[a] = it->position[a];
+        }
+        for (int i = 0; i < h->point_count; i++)
+        {
+            const float *p = &s->hull_points[3 * (h->first_point + i)];
+            ph_vec3 w = glms_quat_rotatev(q, ph_v3(p[0], p[1], p[2]));
+            for (int a = 0; a < 3; a++)
+            {
+                float x = it->position[a] + w.raw[a];
+                b.lo[a] = x < b.lo[a] ? x : b.lo[a];
+                b.hi[a] = x > b.hi[a] ? x : b.hi[a];
+            }
+        }
+        b.is_static = it->type == RECIPE_STATIC;
+        return b;
+    }
+    for (int a = 0; a < 3; a++)
+    {
+        if (it->shape == RECIPE_BOX)
+        {
+            for (int c = 0; c < 3; c++)
+                ext[a] += fabsf(r.col[c].raw[a]) * it->half_extents[c];
+        }
+        else if (it->shape == RECIPE_SPHERE)
+        {
+            ext[a] = it->radius;
+        }
+        else
+        {
+            ext[a] = it->radius + fabsf(r.col[1].raw[a]) * it->half_height;
+        }
+        b.lo[a] = it->position[a] - ext[a];
+        b.hi[a] = it->position[a] + ext[a];
+    }
+    b.is_static = it->type == RECIPE_STATIC;
+    return b;
+}
+
+static int cmp_lo_x(const void *a, const void *b)
+{
+    float x = ((const item_bounds *)a)->lo[0], y = ((const item_bounds *)b)->lo[0];
+    return (x > y) - (x < y);
+}
+
+// Sweep and prune along x: returns the number of overlapping pairs (static-static pairs excepted).
+static int count_overlaps(const recipe_scene *s)
+{
+    item_bounds *b = malloc((size_t)s->item_count * sizeof *b);
+    if (!b)
+        return -1;
+    for (int i = 0; i < s->item_count; i++)
+        b[i] = bounds_of(s, &s->items[i]);
+    qsort(b, (size_t)s->item_count, sizeof *b, cmp_lo_x);
+    int overlaps = 0;
+    for (int i = 0; i < s->item_count; i++)
+    {
+        for (int j = i + 1; j < s->item_count && b[j].lo[0] < b[i].hi[0] - TOUCH_TOLERANCE; j++)
+        {
+            if (b[i].is_static && b[j].is_static)
+                continue;
+            bool overlap = true;
+            for (int a = 1; a < 3; a++)
+                overlap = overlap && b[i].lo[a] < b[j].hi[a] - TOUCH_TOLERANCE &&
+                          b[j].lo[a] < b[i].hi[a] - TOUCH_TOLERANCE;
+            if (overlap && overlaps < 5)
+                fprintf(stderr, "%s: overlap at (%g %g %g) and (%g %g %g)\n", s->name, (double)b[i].lo[0],
+                        (double)b[i].lo[1], (double)b[i].lo[2], (double)b[j].lo[0], (double)b[j].lo[1],
+                        (double)b[j].lo[2]);
+            overlaps += overlap;
+        }
+    }
+    free(b);
+    return overlaps;
+}
+
+static int count_type(const recipe_scene *s, recipe_body_type type)
+{
+    int n = 0;
+    for (int i = 0; i < s->item_count; i++)
+        n += s->items[i].type == type;
+    return n;
+}
+
+typedef struct expected_scene
+{
+    const char *name;
+    int dynamic;
+    int fixed; // static bodies
+    int steps;
+    bool sleep;
+} expected_scene;
+
+// The counts and settings the issues specify.
+static const expected_scene s_expected[] = {
+    { "pyramid20", 210, 1, 600, false },      { "column40", 40, 1, 1800, false },
+    { "pyramid1240", 1240, 1, 500, false },   { "large_pyramid", 5050, 1, 200, false },
+    { "pile1000", 1000, 1, 600, true },       { "convex_pile", 1024, 1, 500, true },
+    { "thin_wall", 10, 1, 120, true },        { "bullet_wall", 100, 1, 120, true },
+    { "highspeed", 5000, 6, 500, true },      { "restitution_ladder", 11, 1, 300, false },
+    { "spinner", 1, 0, 600, false },          { "pile10k", 10000, 1, 300, true },
+};
+
+static int recipes_named_scene_counts(void)
+{
+    for (size_t i = 0; i < sizeof s_expected / sizeof s_expected[0]; i++)
+    {
+        const expected_scene *e = &s_expected[i];
+        recipe_scene s;
+        ENSURE(recipe_build(e->name, RECIPE_DEFAULT_SEED, &s));
+        if (count_type(&s, RECIPE_DYNAMIC) != e->dynamic)
+            fprintf(stderr, "%s: %d dynamic bodies, expected %d\n", e->name, count_type(&s, RECIPE_DYNAMIC),
+                    e->dynamic);
+        ENSURE(count_type(&s, RECIPE_DYNAMIC) == e->dynamic);
+        ENSURE(count_type(&s, RECIPE_STATIC) == e->fixed);
+        ENSURE(s.steps == e->steps);
+        ENSURE(s.enable_sleep == e->sleep);
+        for (int k = 0; k < s.item_count; k++)
+            ENSURE(s.items[k].enable_sleep == e->sleep);
+        ENSURE_NEAR(s.time_step, 1.0f / 60.0f, 1e-9f);
+        recipe_scene_free(&s);
+    }
+    // Every name in the list builds; an unknown name does not.
+    int names = 0;
+    for (const char *const *n = recipe_scene_names(); *n; n++, names++)
+    {
+        recipe_scene s;
+        ENSURE(recipe_build(*n, RECIPE_DEFAULT_SEED, &s));
+        ENSURE(strcmp(s.name, *n) == 0 && s.item_count > 0);
+        recipe_scene_free(&s);
+    }
+    ENSURE(names >= (int)(sizeof s_expected / sizeof s_expected[0]));
+    recipe_scene s;
+    ENSURE(!recipe_build("no_such_scene", 1, &s));
+    ENSURE(s.item_count == 0);
+    ENSURE(!recipe_build(NULL, 1, &s));
+    return 0;
+}
+
+// No two bodies overlap at spawn in any named scene.
+static int recipes_no_overlap_at_spawn(void)
+{
+    for (const char *const *n = recipe_scene_names(); *n; n++)
+    {
+        recipe_scene s;
+        ENSURE(recipe_build(*n, RECIPE_DEFAULT_SEED, &s));
+        int overlaps = count_overlaps(&s);
+        if (overlaps != 0)
+            fprintf(stderr, "%s: %d overlapping pairs\n", *n, overlaps);
+        ENSURE(overlaps == 0);
+        recipe_scene_free(&s);
+    }
+    // The check itself finds an overlap: two boxes 0.9 m apart.
+    recipe_scene s;
+    recipe_scene_init(&s, "overlap");
+    recipe_item *a = recipe_add_item(&s);
+    recipe_item *b = recipe_add_item(&s);
+    ENSURE(a && b);
+    s.items[1].position[0] = 0.9f;
+    ENSURE(count_overlaps(&s) == 1);
+    s.items[1].position[0] = 1.0f; // touching
+    ENSURE(count_overlaps(&s) == 0);
+    recipe_scene_free(&s);
+    return 0;
+}
+
+// Jolt's pyramid: level i holds (15 - i)^2 boxes of half 1 at y = 1 + 2.5 i, grid x = -15 + 2 j (+1 on
+// odd levels) for j in [i/2, 15 - (i+1)/2); the ground is half (50, 1, 50) at y = -1.
+static int recipes_pyramid1240_layout(void)
+{
+    recipe_scene s;
+    ENSURE(recipe_build("pyramid1240", RECIPE_DEFAULT_SEED, &s));
+    ENSURE(s.items[0].type == RECIPE_STATIC);
+    ENSURE_NEAR(s.items[0].position[1], -1.0f, 0.0f);
+    ENSURE_NEAR(s.items[0].half_extents[0], 50.0f, 0.0f);
+    ENSURE_NEAR(s.items[0].half_extents[1], 1.0f, 0.0f);
+    int per_level[15] = { 0 };
+    for (int k = 1; k < s.item_count; k++)
+    {
+        const recipe_item *it = &s.items[k];
+        float level_f = (it->position[1] - 1.0f) / 2.5f;
+        int level = (int)lroundf(level_f);
+        ENSURE(level >= 0 && level < 15);
+        ENSURE_NEAR(level_f, (float)level, 1e-5f);
+        per_level[level]++;
+        ENSURE_NEAR(it->half_extents[0], 1.0f, 0.0f);
+        float offset = (level & 1) ? 1.0f : 0.0f;
+        float j = (it->position[0] + 15.0f - offset) / 2.0f, kz = (it->position[2] + 15.0f - offset) / 2.0f;
+        ENSURE_NEAR(j, roundf(j), 1e-5f);
+        ENSURE_NEAR(kz, roundf(kz), 1e-5f);
+        ENSURE(j >= (float)(level / 2) && j < (float)(15 - (level + 1) / 2));
+        ENSURE(kz >= (float)(level / 2) && kz < (float)(15 - (level + 1) / 2));
+    }
+    for (int i = 0; i < 15; i++)
+        ENSURE(per_level[i] == (15 - i) * (15 - i));
+    // The first box of level 0 sits at (-15, 1, -15); the single top box at level 14.
+    ENSURE_VEC3_NEAR(ph_v3(s.items[1].position[0], s.items[1].position[1], s.items[1].position[2]),
+                     ph_v3(-15.0f, 1.0f, -15.0f), 0.0f);
+    recipe_scene_free(&s);
+    return 0;
+}
+
+// Planar pyramids: rows of base - r boxes centred on x = 0, touching, stacked exactly.
+static int recipes_pyramid_rows(void)
+{
+    recipe_scene s;
+    ENSURE(recipe_build("large_pyramid", RECIPE_DEFAULT_SEED, &s));
+    ENSURE_NEAR(s.items[0].half_extents[0], 400.0f, 0.0f);
+    ENSURE_NEAR(s.items[1].material.density, 100.0f, 0.0f);
+    int index = 1;
+    for (int row = 0; row < 100; row++)
+    {
+        float sum_x = 0.0f;
+        for (int i = 0; i < 100 - row; i++, index++)
+        {
+            ENSURE_NEAR(s.items[index].position[1], 0.5f + (float)row, 1e-5f);
+            ENSURE_NEAR(s.items[index].position[2], 0.0f, 0.0f);
+            if (i > 0)
+                ENSURE_NEAR(s.items[index].position[0] - s.items[index - 1].position[0], 1.0f, 1e-4f);
+            sum_x += s.items[index].position[0];
+        }
+        ENSURE_NEAR(sum_x, 0.0f, 1e-2f);
+    }
+    ENSURE(index == s.item_count);
+    recipe_scene_free(&s);
+
+    // column40: a column of unit cubes touching face to face on the ground (top at y = 0).
+    ENSURE(recipe_build("column40", RECIPE_DEFAULT_SEED, &s));
+    ENSURE_NEAR(s.items[0].position[1] + s.items[0].half_extents[1], 0.0f, 0.0f);
+    for (int k = 1; k < s.item_count; k++)
+        ENSURE_NEAR(s.items[k].position[1], 0.5f + (float)(k - 1), 1e-5f);
+    recipe_scene_free(&s);
+    return 0;
+}
+
+// The convex pile's hull is 32 points on a sphere of radius 2; the ladder's restitutions are 0 .. 1
+// over a ground of restitution 0; tunnel planes put the walls where the scenes say.
+static int recipes_scene_details(void)
+{
+    recipe_scene s;
+    ENSURE(recipe_build("convex_pile", RECIPE_DEFAULT_SEED, &s));
+    ENSURE(s.hull_count == 1 && s.hulls[0].point_count == 32);
+    for (int i = 0; i < 32; i++)
+    {
+        const float *p = &s.hull_points[3 * i];
+        ENSURE_NEAR(sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), 2.0f, 1e-5f);
+    }
+    recipe_scene_free(&s);
+
+    ENSURE(recipe_build("restitution_ladder", RECIPE_DEFAULT_SEED, &s));
+    ENSURE(s.metrics & RECIPE_METRIC_REBOUND);
+    ENSURE_NEAR(s.items[0].material.restitution, 0.0f, 0.0f);
+    for (int i = 0; i < 11; i++)
+    {
+        const recipe_item *it = &s.items[1 + i];
+        ENSURE_NEAR(it->material.restitution, 0.1f * (float)i, 1e-6f);
+        ENSURE_NEAR(it->position[1] - it->half_extents[1], 20.0f, 1e-5f);
+    }
+    recipe_scene_free(&s);
+
+    ENSURE(recipe_build("bullet_wall", RECIPE_DEFAULT_SEED, &s));
+    ENSURE(s.tunnel_plane_count == 1 && (s.metrics & RECIPE_METRIC_TUNNEL));
+    for (int i = 0; i < s.item_count; i++)
+    {
+        const recipe_item *it = &s.items[i];
+        float side = s.tunnel_planes[0][0] * it->position[0] + s.tunnel_planes[0][3];
+        if (it->type == RECIPE_DYNAMIC)
+        {
+            ENSURE(side > 0.0f); // starts in front of the wall
+            ENSURE_NEAR(it->linear_velocity[0], 300.0f, 0.0f);
+            ENSURE_NEAR(it->half_extents[0], 0.1f, 0.0f);
+        }
+        else
+        {
+            ENSURE_NEAR(it->half_extents[0], 0.05f, 1e-7f); // 0.1 m thick
+        }
+    }
+    recipe_scene_free(&s);
+
+    ENSURE(recipe_build("highspeed", RECIPE_DEFAULT_SEED, &s));
+    ENSURE(s.tunnel_plane_count == 6);
+    int spheres = 0;
+    for (int i = 0; i < s.item_count; i++)
+    {
+        const recipe_item *it = &s.items[i];
+        if (it->type != RECIPE_DYNAMIC)
+            continue;
+        spheres += it->shape == RECIPE_SPHERE;
+        float speed = sqrtf(it->linear_velocity[0] * it->linear_velocity[0] +
+                            it->linear_velocity[1] * it->linear_velocity[1] +
+                            it->linear_velocity[2] * it->linear_velocity[2]);
+        ENSURE_NEAR(speed, 250.0f, 1e-2f);
+        ENSURE(it->material.restitution >= 0.9f && it->material.restitution <= 1.0f);
+        for (int p = 0; p < 6; p++)
+        {
+            const float *pl = s.tunnel_planes[p];
+            ENSURE(pl[0] * it->position[0] + pl[1] * it->position[1] + pl[2] * it->position[2] + pl[3] > 0.5f);
+        }
+    }
+    ENSURE(spheres == 2500);
+    recipe_scene_free(&s);
+
+    ENSURE(recipe_build("spinner", RECIPE_DEFAULT_SEED, &s));
+    ENSURE_NEAR(s.gravity[1], 0.0f, 0.0f);
+    ENSURE(s.items[0].angular_velocity[1] > 100.0f * fabsf(s.items[0].angular_velocity[0]));
+    ENSURE_NEAR(s.items[0].linear_damping + s.items[0].angular_damping, 0.0f, 0.0f);
+    recipe_scene_free(&s);
+    return 0;
+}
+
+// The same seed gives the same scene, byte for byte; another seed moves the random parts.
+static int recipes_seeded_layouts_repeat(void)
+{
+    const char *random_scenes[] = { "pile1000", "convex_pile", "highspeed", "rain" };
+    for (int i = 0; i < 4; i++)
+    {
+        recipe_scene a, b, c;
+        ENSURE(recipe_build(random_scenes[i], 7, &a));
+        ENSURE(recipe_build(random_scenes[i], 7, &b));
+        ENSURE(recipe_build(random_scenes[i], 8, &c));
+        ENSURE(a.item_count == b.item_count && a.item_count == c.item_count);
+        ENSURE(memcmp(a.items, b.items, (size_t)a.item_count * sizeof *a.items) == 0);
+        ENSURE(memcmp(a.items, c.items, (size_t)a.item_count * sizeof *a.items) != 0);
+        recipe_scene_free(&a);
+        recipe_scene_free(&b);
+        recipe_scene_free(&c);
+    }
+    return 0;
+}
+
+// Generators with their own parameters: counts, the running bond, dominoes' push.
+static int recipes_generators(void)
+{
+    recipe_scene s;
+    recipe_scene_init(&s, "generators");
+    const float origin[3] = { 3.0f, 1.0f, -2.0f };
+    const float half[3] = { 0.5f, 0.25f, 0.25f };
+    recipe_material m = recipe_default_material();
+    ENSURE(recipe_add_tower(&s, origin, 7, half, 0.01f, m) && s.item_count == 7);
+    ENSURE_NEAR(s.items[0].position[1], 1.25f, 1e-6f);
+    ENSURE_NEAR(s.items[6].position[1], 1.25f + 6.0f * 0.51f, 1e-5f);
+    ENSURE(recipe_add_pyramid(&s, origin, 6, half, 0.0f, m) && s.item_count == 7 + 21);
+    ENSURE(recipe_add_wall(&s, origin, 4, 5, half, 0.0f, m) && s.item_count == 28 + 5 + 4 + 5 + 4);
+    ENSURE(recipe_add_dominoes(&s, origin, 9, half, 0.6f, m) && s.item_count == 46 + 9);
+    ENSURE(s.items[46].angular_velocity[2] < 0.0f && s.items[47].angular_velocity[2] == 0.0f);
+    ENSURE(recipe_add_rain(&s, origin, 33, 0.2f, 4.0f, 2.0f, 3, m) && s.item_count == 55 + 33);
+    ENSURE(recipe_add_pile(&s, origin, 2, 3, 4, half, 1.2f, 0.5f, 0.01f, 9, m) && s.item_count == 88 + 24);
+    recipe_scene_free(&s);
+    ENSURE(s.item_count == 0 && s.items == NULL);
+    return 0;
+}
+
+const test_case test_recipes_cases[] = {
+    { "recipes_named_scene_counts", recipes_named_scene_counts },
+    { "recipes_no_overlap_at_spawn", recipes_no_overlap_at_spawn },
+    { "recipes_pyramid1240_layout", recipes_pyramid1240_layout },
+    { "recipes_pyramid_rows", recipes_pyramid_rows },
+    { "recipes_scene_details", recipes_scene_details },
+    { "recipes_seeded_layouts_repeat", recipes_seeded_layouts_repeat },
+    { "recipes_generators", recipes_generators },
+    { 0 },
+};
