@@ -107,7 +107,7 @@ static int mass_capsule_analytic(void)
         ph_convex c = ph_convex_capsule(hh, r);
         ph_mass_properties m = ph_compute_mass(&c, rho);
         double mass, ixx, iyy;
-        capsule_by_slices(hh, r, rho, &mass, &ixx, &iyy);
+        capsule_by_slices((double)hh, (double)r, (double)rho, &mass, &ixx, &iyy);
         printf("capsule hh %g r %g: mass %.7g (slices %.7g), Ixx %.7g (%.7g), Iyy %.7g (%.7g)\n", (double)hh,
                (double)r, (double)m.mass, mass, (double)m.inertia.col[0].raw[0], ixx,
                (double)m.inertia.col[1].raw[1], iyy);
@@ -183,7 +183,7 @@ static int mass_tetrahedron_closed_form(void)
         for (int i = 0; i < 4; i++)
         {
             ph_vec3 r = glms_vec3_sub(p[i], c);
-            double r2 = glms_vec3_dot(r, r);
+            double r2 = (double)glms_vec3_dot(r, r);
             for (int a = 0; a < 3; a++)
             {
                 for (int b = 0; b < 3; b++)
@@ -514,9 +514,9 @@ static int mass_real_models(void)
         for (int k = 0; k < 3; k++)
         {
             const float *q = spot->positions + 3 * spot->triangles[t].corner[k].position;
-            p[k][0] = q[0];
-            p[k][1] = q[1];
-            p[k][2] = q[2];
+            p[k][0] = (double)q[0];
+            p[k][1] = (double)q[1];
+            p[k][2] = (double)q[2];
         }
         double v6 = p[0][0] * (p[1][1] * p[2][2] - p[1][2] * p[2][1]) -
                     p[0][1] * (p[1][0] * p[2][2] - p[1][2] * p[2][0]) +

@@ -91,7 +91,7 @@ static int shape_support_matches_brute_force(void)
         int n = brute_surface_samples(&shapes[k], SAMPLE_RESOLUTION, samples, SAMPLE_CAPACITY);
         if (n > SAMPLE_CAPACITY)
             rc = 1;
-        for (int i = 0; i < 3000 && !rc; i++)
+        for (int i = 0; i < 1500 && !rc; i++)
         {
             ph_vec3 d = test_rand_vec3(&s, -1.0f, 1.0f);
             // Include axis-aligned and tiny directions, where sign selection and normalisation are tested.

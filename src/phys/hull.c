@@ -762,9 +762,9 @@ ph_hull *ph_hull_build(const ph_hull_def *def, ph_status *out_status)
         ph_vec3 lo = def->points[0], hi = def->points[0];
         for (int i = 0; i < n; i++)
         {
-            pts[3 * i + 0] = def->points[i].x;
-            pts[3 * i + 1] = def->points[i].y;
-            pts[3 * i + 2] = def->points[i].z;
+            pts[3 * i + 0] = (double)def->points[i].x;
+            pts[3 * i + 1] = (double)def->points[i].y;
+            pts[3 * i + 2] = (double)def->points[i].z;
             ids[i] = i;
             lo = glms_vec3_minv(lo, def->points[i]);
             hi = glms_vec3_maxv(hi, def->points[i]);

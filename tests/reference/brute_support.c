@@ -110,7 +110,7 @@ ph_vec3 brute_best_point(const ph_vec3 *pts, int n, ph_vec3 d)
 
 double brute_signed_distance(const ph_convex *shape, ph_vec3 p)
 {
-    double x = p.x, y = p.y, z = p.z;
+    double x = (double)p.x, y = (double)p.y, z = (double)p.z;
     switch (shape->type)
     {
     case PH_SHAPE_SPHERE:
@@ -138,7 +138,7 @@ double brute_signed_distance(const ph_convex *shape, ph_vec3 p)
     }
     case PH_SHAPE_HULL:
     {
-        double worst = -INFINITY;
+        double worst = -(double)INFINITY;
         for (int f = 0; shape->hull && f < shape->hull->face_count; f++)
         {
             const ph_hull_face *face = &shape->hull->faces[f];
@@ -160,7 +160,7 @@ double brute_signed_distance(const ph_convex *shape, ph_vec3 p)
     case PH_SHAPE_COUNT:
         break;
     }
-    return INFINITY;
+    return (double)INFINITY;
 }
 
 int brute_hull_triangles(const ph_hull *hull, int *tris, int capacity)
