@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The per-step LIFO arena; see arena.h. Requests are rounded up to 32 bytes so every array handed out
+// is aligned for vector loads.
+#include "arena.h"
+
+#include "core.h"
+
+#define ARENA_ALIGN 32u // alignment and rounding of every request (unit: bytes)
+
+static size_t round_up(size_t size)
+{
+    return (size + ARENA_ALIGN - 1u) & ~(size_t)(ARENA_ALIGN - 1u);
+}
+
+void ph_arena_create(ph_arena *arena, size_t capacity)
+{
+    *arena = (ph_arena){ 0 };
+    capacity = round_up(capacity);
+    if (capacity > 0)
+    {
+        arena->block = ph_alloc(capacity);
+        arena->capacity = arena->block ? capacity : 0;
+    }
+}
+
+void ph_arena_destroy(ph_arena *arena)
+{
+    PH_ASSERT(arena->entry_count == 0);
+    ph_free(arena->block, arena->capacity);
+    *arena = (ph_arena){ 0 };
+}
+
+void *ph_arena_alloc(ph_arena *arena, size_t size)
+{
+    if (arena->entry_count >= PH_ARENA_MAX_ENTRIES)
+        return NULL;
+    size = round_up(size > 0 ? size : 1u);
+    ph_arena_entry *e = &arena->entries[arena->entry_count];
+    e->size = size;
+    if (arena->used + size > arena->capacity)
+    {
+        // The block is full: serve this request from the heap until the next ph_arena_grow.
+        e->data = ph_alloc(size);
+        if (!e->data)
+            return NULL;
+        e->on_heap = 1;
+    }
+    else
+    {
+        // The block comes from ph_alloc (malloc alignment, 16) so offsets keep 16-byte alignment.
+        e->data = arena->block + arena->used;
+        e->on_heap = 0;
+        arena->used += size;
+    }
+    arena->entry_count++;
+    arena->allocated += size;
+    if (arena->allocated > arena->high_water)
+        arena->high_water = arena->allocated;
+    return e->data;
+}
+
+void ph_arena_free(ph_arena *arena, void *ptr)
+{
+    PH_ASSERT(arena->entry_count > 0);
+    if (arena->entry_count <= 0)
+        return;
+    ph_arena_entry *e = &arena->entries[arena->entry_count - 1];
+    PH_ASSERT(e->data == ptr);
+    (void)ptr;
+    if (e->on_heap)
+        ph_free(e->data, e->size);
+    else
+        arena->used -= e->size;
+    arena->allocated -= e->size;
+    arena->entry_count--;
+}
+
+int ph_arena_grow(ph_arena *arena)
+{
+    PH_ASSERT(arena->entry_count == 0);
+    if (arena->high_water <= arena->capacity)
+        return 1;
+    // Some headroom so a slowly growing scene does not regrow every step.
+    size_t capacity = round_up(arena->high_water + arena->high_water / 4u);
+    char *block = ph_alloc(capacity);
+    if (!block)
+        return 0;
+    ph_free(arena->block, arena->capacity);
+    arena->block = block;
+    arena->capacity = capacity;
+    return 1;
+}

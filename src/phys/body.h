@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Body storage, split hot and cold (after Box2D's b2BodySim / b2BodyState): the solver touches only the
+// compact ph_body_state array; everything else about a body lives in ph_body. Both are dense arrays
+// indexed by the body's slot in the world's id pool. Also the per-body integration of velocities
+// (gravity, forces, damping, implicit gyroscopic torque) and positions (quaternion update).
+#pragma once
+
+#include "phys/types.h"
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint32_t
+
+// The solver's view of a body, 96 bytes with the quaternion's 16-byte alignment. Static and sleeping
+// bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
+typedef struct ph_body_state
+{
+    ph_quat dq;          // rotation this step so far: q = dq * q0
+    ph_vec3 v;           // linear velocity of the centre of mass (unit: m/s)
+    ph_vec3 w;           // angular velocity, world (unit: rad/s)
+    ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
+    ph_mat3 inv_inertia; // world inverse inertia at the current orientation (unit: 1/(kg m^2))
+    float inv_mass;      // (unit: 1/kg)
+} ph_body_state;
+
+// Everything else about a body.
+typedef struct ph_body
+{
+    ph_transform xf;         // shape frame (origin and orientation)
+    ph_vec3 center;          // centre of mass, world (unit: m)
+    ph_vec3 center0;         // centre of mass at the start of the step
+    ph_quat q0;              // orientation at the start of the step
+    ph_vec3 local_center;    // centre of mass in the shape frame
+    ph_mat3 inertia_local;   // about the centre of mass, shape axes (unit: kg m^2)
+    ph_mat3 inv_inertia_local;
+    ph_vec3 force;           // accumulated until the end of the next step (unit: N)
+    ph_vec3 torque;          // (unit: N m)
+    ph_aabb bounds;          // shape bounds at the current pose (unit: m)
+    ph_shape shape;
+    ph_convex convex;        // resolved convex shape (sphere, capsule, box, hull)
+    const ph_compound *compound;
+    const ph_mesh *mesh;
+    ph_material material;
+    float mass;              // 0 for static and kinematic bodies (unit: kg)
+    float inv_mass;
+    float linear_damping;    // (unit: 1/s)
+    float angular_damping;   // (unit: 1/s)
+    float gravity_scale;
+    float min_extent;        // half the thinnest dimension of the shape (unit: m)
+    float bound_radius;      // largest distance of the shape from the centre of mass (unit: m)
+    float sleep_time;        // time spent below the sleep thresholds (unit: s)
+    void *user_data;
+    int proxy;               // octree proxy, -1 when none
+    uint32_t sleep_island;   // island the body fell asleep with (0 while awake)
+    uint32_t version;        // bumped when the calendar changes the body's motion in a step
+    ph_body_type type;
+    bool awake;
+    bool enable_sleep;
+} ph_body;
+
+// Recomputes xf from the centre of mass and orientation: xf.p = center - q * local_center.
+void ph_body_sync_transform(ph_body *body);
+// World bounds of the body's shape at its current pose.
+ph_aabb ph_body_compute_bounds(const ph_body *body);
+// One sub-step of velocity integration for a dynamic body: gravity and forces (semi-implicit), damping
+// (exact decay factor of dv/dt = -c v over h, as 1 / (1 + c h)) and the gyroscopic term (implicit).
+void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h);
+// One sub-step of position integration: dp += h v; dq from w (quaternion); world inverse inertia updated.
+void ph_body_integrate_position(const ph_body *body, ph_body_state *state, float h);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Contact lifecycle and the narrow phase of the step; see contact.h. The speculative margin of a pair
+// grows with the pair's relative motion over the step (Catto, "Continuous collision", GDC 2013:
+// speculative contacts), so a body that will reach another within this step already has contact points
+// and the solver stops it at the surface instead of letting it sink in by a step's travel. The margin is
+// capped; faster pairs are the in-frame calendar's work (calendar.c).
+#include "contact.h"
+
+#include "array.h"
+#include "core.h"
+#include "world.h"
+
+#include <stdlib.h> // qsort
+#include <string.h> // memcpy, memset
+
+// Most extra speculative distance from relative motion (unit: m). Beyond this the calendar takes over.
+#define CONTACT_MAX_MOTION_MARGIN 1.0f
+#define CONTACT_MESH_QUERY_MAX 4096 // most triangles one mesh query may return per part
+
+typedef struct mesh_collect
+{
+    ph_contact_set *set;
+    int a, b, child_a, mesh_is_a;
+    bool overflow;
+    int found;
+} mesh_collect;
+
+static uint64_t make_sub(int child_a, int child_b)
+{
+    return ((uint64_t)(uint32_t)(child_a + 1) << 32) | (uint64_t)(uint32_t)(child_b + 1);
+}
+
+static bool push_candidate(ph_contact_set *set, int a, int b, int child_a, int child_b)
+{
+    if (!ph_array_reserve(set->candidates, set->candidate_capacity, set->candidate_count + 1))
+        return false;
+    ph_contact *c = &set->candidates[set->candidate_count++];
+    c->key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+    c->sub = make_sub(child_a, child_b);
+    c->a = a;
+    c->b = b;
+    c->child_a = child_a;
+    c->child_b = child_b;
+    return true;
+}
+
+static bool aabb_overlap(ph_aabb x, ph_aabb y)
+{
+    return x.lo.x <= y.hi.x && y.lo.x <= x.hi.x && x.lo.y <= y.hi.y && y.lo.y <= x.hi.y && x.lo.z <= y.hi.z &&
+           y.lo.z <= x.hi.z;
+}
+
+static ph_aabb aabb_grow(ph_aabb box, float r)
+{
+    ph_vec3 e = ph_v3(r, r, r);
+    box.lo = glms_vec3_sub(box.lo, e);
+    box.hi = glms_vec3_add(box.hi, e);
+    return box;
+}
+
+static bool collect_triangle(int triangle, void *ctx)
+{
+    mesh_collect *mc = ctx;
+    if (mc->found >= CONTACT_MESH_QUERY_MAX)
+    {
+        mc->overflow = true;
+        return false;
+    }
+    mc->found++;
+    bool ok = mc->mesh_is_a ? push_candidate(mc->set, mc->a, mc->b, triangle, mc->child_a)
+                            : push_candidate(mc->set, mc->a, mc->b, mc->child_a, triangle);
+    if (!ok)
+        mc->overflow = true;
+    return ok;
+}
+
+static int compare_sub(const void *x, const void *y)
+{
+    const ph_contact *p = x, *q = y;
+    return p->sub < q->sub ? -1 : p->sub > q->sub ? 1 : 0;
+}
+
+// Bounds of part `child` of body slot (whole body for -1) in the mesh body's frame.
+static ph_aabb part_bounds_in(const ph_world *world, int slot, int child, const ph_body *frame_body)
+{
+    ph_convex shape;
+    ph_transform xf;
+    ph_world_child_shape(world, slot, child, &shape, &xf);
+    ph_transform inv;
+    inv.q = glms_quat_conjugate(frame_body->xf.q);
+    inv.p = glms_quat_rotatev(inv.q, glms_vec3_negate(frame_body->xf.p));
+    return ph_convex_bounds(&shape, ph_transform_mul(inv, xf));
+}
+
+// Appends the parts of body pair (a, b) that are within margin of each other, sorted by sub key.
+static bool expand_pair(ph_world *world, int a, int b, float margin)
+{
+    ph_contact_set *set = &world->contacts;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    int first = set->candidate_count;
+    const ph_compound *ca = ba->compound, *cb = bb->compound;
+    if (ba->mesh || bb->mesh)
+    {
+        // A mesh is static, so the other body is not a mesh (static pairs never reach here).
+        bool mesh_is_a = ba->mesh != NULL;
+        const ph_body *mb = mesh_is_a ? ba : bb;
+        int other = mesh_is_a ? b : a;
+        const ph_compound *oc = mesh_is_a ? cb : ca;
+        int parts = oc ? oc->child_count : 1;
+        for (int i = 0; i < parts; i++)
+        {
+            mesh_collect mc = { set, a, b, oc ? i : -1, mesh_is_a, false, 0 };
+            ph_aabb box = aabb_grow(part_bounds_in(world, other, oc ? i : -1, mb), margin);
+            ph_mesh_query(mb->mesh, box, collect_triangle, &mc);
+            if (mc.overflow)
+                ph_log(PH_LOG_WARNING, "A mesh query met more than %d triangles; extra ones are ignored.",
+                       CONTACT_MESH_QUERY_MAX);
+        }
+    }
+    else if (ca || cb)
+    {
+        int na = ca ? ca->child_count : 1, nb = cb ? cb->child_count : 1;
+        for (int i = 0; i < na; i++)
+        {
+            ph_convex sa;
+            ph_transform xa;
+            ph_world_child_shape(world, a, ca ? i : -1, &sa, &xa);
+            ph_aabb box_a = aabb_grow(ph_convex_bounds(&sa, xa), margin);
+            if (!aabb_overlap(box_a, bb->bounds))
+                continue;
+            for (int j = 0; j < nb; j++)
+            {
+                ph_convex sb;
+                ph_transform xb;
+                ph_world_child_shape(world, b, cb ? j : -1, &sb, &xb);
+                if (aabb_overlap(box_a, ph_convex_bounds(&sb, xb)) &&
+                    !push_candidate(set, a, b, ca ? i : -1, cb ? j : -1))
+                    return false;
+            }
+        }
+    }
+    else if (!push_candidate(set, a, b, -1, -1))
+        return false;
+    int n = set->candidate_count - first;
+    if (n > 1)
+        qsort(set->candidates + first, (size_t)n, sizeof *set->candidates, compare_sub);
+    return true;
+}
+
+// Relative motion of the pair over the step, an upper bound on how far their surfaces can approach.
+static float pair_motion(const ph_world *world, int a, int b, float dt)
+{
+    const ph_body_state *sa = &world->states[a], *sb = &world->states[b];
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    float lin = glms_vec3_norm(glms_vec3_sub(sb->v, sa->v));
+    float ang = glms_vec3_norm(sa->w) * ba->bound_radius + glms_vec3_norm(sb->w) * bb->bound_radius;
+    return (lin + ang) * dt;
+}
+
+void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2)
+{
+    // Pick the axis least aligned with n so the cross product is well conditioned (0.57735 = 1/sqrt 3:
+    // some component is always at least that large).
+    ph_vec3 t = fabsf(n.x) >= 0.57735f ? ph_v3(n.y, -n.x, 0.0f) : ph_v3(0.0f, n.z, -n.y);
+    *out_t1 = glms_vec3_normalize(t);
+    *out_t2 = glms_vec3_cross(n, *out_t1);
+}
+
+// Carries accumulated impulses from the old manifold to points of the new one with the same feature id.
+static void match_impulses(ph_contact *c, const ph_contact *old)
+{
+    for (int i = 0; i < c->manifold.point_count; i++)
+    {
+        c->normal_impulse[i] = 0.0f;
+        c->tangent_impulse[i][0] = 0.0f;
+        c->tangent_impulse[i][1] = 0.0f;
+        for (int j = 0; j < old->manifold.point_count; j++)
+        {
+            if (old->manifold.points[j].id == c->manifold.points[i].id)
+            {
+                c->normal_impulse[i] = old->normal_impulse[j];
+                c->tangent_impulse[i][0] = old->tangent_impulse[j][0];
+                c->tangent_impulse[i][1] = old->tangent_impulse[j][1];
+                break;
+            }
+        }
+    }
+}
+
+bool ph_contacts_update(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    ph_contact_set *set = &world->contacts;
+    unsigned long long t0 = ph_ticks();
+
+    set->candidate_count = 0;
+    for (int i = 0; i < ctx->pair_count; i++)
+    {
+        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
+        float motion = pair_motion(world, a, b, ctx->dt);
+        float margin = world->def.speculative_margin +
+                       (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
+        if (!expand_pair(world, a, b, margin))
+            return false;
+    }
+    if (!ph_array_reserve(set->next, set->next_capacity, set->candidate_count))
+        return false;
+
+    // Merge last step's sorted contacts with this step's sorted candidates.
+    int i = 0, n = 0;
+    for (int k = 0; k < set->candidate_count; k++)
+    {
+        const ph_contact *cand = &set->candidates[k];
+        while (i < set->count && (set->items[i].key < cand->key ||
+                                  (set->items[i].key == cand->key && set->items[i].sub < cand->sub)))
+            i++;
+        ph_contact *c = &set->next[n++];
+        if (i < set->count && set->items[i].key == cand->key && set->items[i].sub == cand->sub)
+            *c = set->items[i++];
+        else
+        {
+            memset(c, 0, sizeof *c);
+            c->key = cand->key;
+            c->sub = cand->sub;
+            c->a = cand->a;
+            c->b = cand->b;
+            c->child_a = cand->child_a;
+            c->child_b = cand->child_b;
+        }
+    }
+    ph_contact *tmp = set->items;
+    int tmp_cap = set->capacity;
+    set->items = set->next;
+    set->capacity = set->next_capacity;
+    set->next = tmp;
+    set->next_capacity = tmp_cap;
+    set->count = n;
+    unsigned long long t1 = ph_ticks();
+
+    // Narrow phase: a manifold per contact, impulses matched by feature id.
+    int manifolds = 0, points = 0;
+    for (int k = 0; k < set->count; k++)
+    {
+        ph_contact *c = &set->items[k];
+        const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+        ph_convex sa, sb;
+        ph_transform xa, xb;
+        ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
+        ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
+        float motion = pair_motion(world, c->a, c->b, ctx->dt);
+        c->margin = world->def.speculative_margin +
+                    (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
+        c->friction = sqrtf(ba->material.friction * bb->material.friction);
+        c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
+                                                                              : bb->material.restitution;
+        ph_contact old;
+        old.manifold.point_count = c->manifold.point_count;
+        memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
+        memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
+        memcpy(old.tangent_impulse, c->tangent_impulse, sizeof old.tangent_impulse);
+        ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
+        match_impulses(c, &old);
+        if (c->manifold.point_count > 0)
+        {
+            manifolds++;
+            points += c->manifold.point_count;
+            // A touching awake body wakes a sleeping one (and its whole island).
+            bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
+            if (wa && !bb->awake && bb->type != PH_BODY_STATIC)
+                ph_world_wake_island(world, c->b);
+            else if (wb && !ba->awake && ba->type != PH_BODY_STATIC)
+                ph_world_wake_island(world, c->a);
+        }
+    }
+    unsigned long long t2 = ph_ticks();
+    ctx->stats->manifold_count = manifolds;
+    ctx->stats->contact_point_count = points;
+    ctx->stats->ms_stage[PH_STAGE_MANIFOLD] += ph_ticks_to_ms(t1 - t0);
+    ctx->stats->ms_stage[PH_STAGE_NARROWPHASE] += ph_ticks_to_ms(t2 - t1);
+    return true;
+}
+
+void ph_contacts_remove_body(ph_contact_set *set, int slot)
+{
+    int n = 0;
+    for (int i = 0; i < set->count; i++)
+        if (set->items[i].a != slot && set->items[i].b != slot)
+            set->items[n++] = set->items[i];
+    set->count = n;
+}
+
+void ph_contact_set_destroy(ph_contact_set *set)
+{
+    ph_array_free(set->items, set->capacity);
+    ph_array_free(set->next, set->next_capacity);
+    ph_array_free(set->candidates, set->candidate_capacity);
+    set->count = 0;
+    set->candidate_count = 0;
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Contacts: the lifecycle from broadphase pair to persistent contact. A contact is one convex-convex
+// part of a body pair (the pair itself for convex bodies; a child of a compound or a triangle of a static
+// mesh otherwise), identified by (body a, body b, child a, child b) and kept sorted by that key. Each
+// step the broadphase pairs are expanded into candidate parts, merged with last step's contacts (a
+// linear merge of two sorted lists, so order is deterministic and lookups need no hash), and every
+// contact's manifold is rebuilt by the narrow phase from its GJK cache; accumulated impulses carry over
+// to the new manifold through the feature ids, for warm starting.
+#pragma once
+
+#include "phys/collision.h"
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint64_t
+
+typedef struct ph_world ph_world;
+typedef struct ph_step_context ph_step_context;
+
+typedef struct ph_contact
+{
+    uint64_t key;   // a << 32 | b (body slots, a < b)
+    uint64_t sub;   // (child_a + 1) << 32 | (child_b + 1); children -1 for a convex body
+    int a, b;       // body slots
+    int child_a, child_b;
+    float margin;   // speculative margin used for this step's manifold (unit: m)
+    float friction;
+    float restitution;
+    ph_manifold manifold;
+    float normal_impulse[PH_MAX_MANIFOLD_POINTS];     // accumulated (unit: N s)
+    float tangent_impulse[PH_MAX_MANIFOLD_POINTS][2]; // along the manifold's tangents
+    ph_gjk_cache cache;
+} ph_contact;
+
+typedef struct ph_contact_set
+{
+    ph_contact *items; // sorted by (key, sub)
+    int count;
+    int capacity;
+    ph_contact *next; // the list being built by the merge
+    int next_capacity;
+    ph_contact *candidates; // this step's expanded pairs (key fields only)
+    int candidate_count;
+    int candidate_capacity;
+} ph_contact_set;
+
+void ph_contact_set_destroy(ph_contact_set *set);
+// Builds this step's contacts from ctx->pairs and runs the narrow phase. False when out of memory
+// (the contacts of last step are then kept unchanged).
+bool ph_contacts_update(ph_step_context *ctx);
+// Drops every contact of body slot (called when it is removed).
+void ph_contacts_remove_body(ph_contact_set *set, int slot);
+// Two unit tangents completing the manifold normal n to a right-handed basis (deterministic).
+void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2);

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Union-find islands and sleeping; see island.h. Union by index with path halving keeps every find near
+// constant time; the union of (a, b) always makes the smaller root the parent, so islands and their ids
+// do not depend on contact order.
+#include "island.h"
+
+#include "core.h"
+#include "world.h"
+
+// A contact point closer than this joins its bodies into one island (unit: m); speculative points
+// further apart do not.
+#define ISLAND_TOUCH_DISTANCE 0.005f
+
+static int find(int *parent, int x)
+{
+    while (parent[x] != x)
+    {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void join(int *parent, int a, int b)
+{
+    int ra = find(parent, a), rb = find(parent, b);
+    if (ra < rb)
+        parent[rb] = ra;
+    else if (rb < ra)
+        parent[ra] = rb;
+}
+
+static bool touching(const ph_contact *c)
+{
+    for (int i = 0; i < c->manifold.point_count; i++)
+        if (c->manifold.points[i].separation < ISLAND_TOUCH_DISTANCE)
+            return true;
+    return false;
+}
+
+int ph_islands_update(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    int slots = world->body_ids.slot_count;
+    if (slots == 0)
+        return 1;
+    // parent[] by slot, and min_sleep[] by island root.
+    int *parent = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *parent);
+    if (!parent)
+        return 0;
+    float *min_sleep = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *min_sleep);
+    if (!min_sleep)
+    {
+        ph_arena_free(ctx->arena, parent);
+        return 0;
+    }
+    for (int i = 0; i < slots; i++)
+    {
+        parent[i] = i;
+        min_sleep[i] = PH_SLEEP_TIME;
+    }
+    const float lin2 = PH_SLEEP_LINEAR_SPEED * PH_SLEEP_LINEAR_SPEED;
+    const float ang2 = PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        ph_body *body = &world->bodies[slot];
+        const ph_body_state *st = &world->states[slot];
+        bool quiet = world->def.enable_sleep && body->enable_sleep && glms_vec3_dot(st->v, st->v) < lin2 &&
+                     glms_vec3_dot(st->w, st->w) < ang2;
+        body->sleep_time = quiet ? body->sleep_time + ctx->dt : 0.0f;
+    }
+    for (int k = 0; k < world->contacts.count; k++)
+    {
+        const ph_contact *c = &world->contacts.items[k];
+        const ph_body *a = &world->bodies[c->a], *b = &world->bodies[c->b];
+        if (a->type == PH_BODY_STATIC || b->type == PH_BODY_STATIC || !a->awake || !b->awake)
+            continue;
+        if (touching(c))
+            join(parent, c->a, c->b);
+    }
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        int root = find(parent, slot);
+        min_sleep[root] = fminf(min_sleep[root], world->bodies[slot].sleep_time);
+    }
+    // Islands whose slowest-to-settle body has been quiet long enough fall asleep; the island id is
+    // fresh per island so waking one body finds exactly its companions.
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        int root = find(parent, slot);
+        if (min_sleep[root] < PH_SLEEP_TIME)
+            continue;
+        if (root == slot)
+        {
+            world->next_island_id++;
+            if (world->next_island_id == 0)
+                world->next_island_id = 1;
+            // The root (smallest slot of its island, so met first) carries the id for its companions.
+            world->bodies[slot].sleep_island = world->next_island_id;
+        }
+    }
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        int root = find(parent, slot);
+        if (min_sleep[root] < PH_SLEEP_TIME)
+            continue;
+        ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &world->states[slot];
+        body->sleep_island = world->bodies[root].sleep_island;
+        body->awake = false;
+        st->v = glms_vec3_zero();
+        st->w = glms_vec3_zero();
+        st->inv_mass = 0.0f;
+        st->inv_inertia = glms_mat3_zero();
+        world->active[slot] = 0;
+    }
+    ph_arena_free(ctx->arena, min_sleep);
+    ph_arena_free(ctx->arena, parent);
+    return 1;
+}

@@ -1,0 +1,1494 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The world: lifecycle, geometry and body storage, validation of every public argument, the step as its
+// list of stages, queries, statistics, the state hash and debug drawing (phys.h). The stages themselves
+// live in contact.c (narrow phase), solver.c, calendar.c and island.c; the broadphase is octree.c.
+#include "world.h"
+
+#include "array.h"
+#include "core.h"
+#include "island.h"
+#include "shape.h"
+#include "solver.h"
+#include "types_internal.h"
+
+#include <stdarg.h> // va_list
+#include <stdio.h>  // vsnprintf (message formatting only)
+#include <string.h> // memset, memcpy
+
+// A quaternion whose length is off by more than this is rejected rather than normalised.
+#define WORLD_QUAT_LENGTH_TOLERANCE 1e-3f
+// Largest magnitude accepted for positions (unit: m) and speeds (unit: m/s): beyond this float precision
+// makes contacts meaningless.
+#define WORLD_MAX_COORDINATE 1e7f
+// Most children of a compound.
+#define WORLD_MAX_COMPOUND_CHILDREN 4096
+// Most sub-steps a world may ask for.
+#define WORLD_MAX_SUBSTEPS 64
+#define WORLD_MAX_ITERATIONS 64
+// Initial size of the step arena (unit: bytes); it grows between steps to the high-water mark.
+#define WORLD_ARENA_INITIAL (64u * 1024u)
+
+// ---- Errors ------------------------------------------------------------------------------------------
+
+void ph_world_error(const ph_world *world, ph_status status, const char *format, ...)
+{
+    char message[sizeof world->last_error.message];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    if (world)
+    {
+        // The world is always heap-allocated, never a const object: recording an error from a getter
+        // is allowed.
+        ph_world *w = (ph_world *)world;
+        w->last_error.status = status;
+        memcpy(w->last_error.message, message, sizeof message);
+    }
+    ph_log(PH_LOG_ERROR, "%s", message);
+}
+
+ph_error ph_world_last_error(const ph_world *world)
+{
+    if (!world)
+    {
+        ph_error e = { PH_ERR_INVALID_ARG, "ph_world_last_error: world is NULL." };
+        return e;
+    }
+    return world->last_error;
+}
+
+static bool finite_vec(ph_vec3 v)
+{
+    return ph_is_finite_vec3(v) && fabsf(v.x) < WORLD_MAX_COORDINATE && fabsf(v.y) < WORLD_MAX_COORDINATE &&
+           fabsf(v.z) < WORLD_MAX_COORDINATE;
+}
+
+static bool check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+{
+    if (finite_vec(v))
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is (%g, %g, %g); it must be finite and below %g.", fn,
+                   field, (double)v.x, (double)v.y, (double)v.z, (double)WORLD_MAX_COORDINATE);
+    return false;
+}
+
+static bool check_quat(const ph_world *world, const char *fn, const char *field, ph_quat *q)
+{
+    float len = ph_is_finite_quat(*q) ? sqrtf(glms_quat_dot(*q, *q)) : -1.0f;
+    if (!(len > 0.0f) || fabsf(len - 1.0f) > WORLD_QUAT_LENGTH_TOLERANCE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: %s is (%g, %g, %g, %g); it must be a finite unit quaternion.", fn, field,
+                       (double)q->x, (double)q->y, (double)q->z, (double)q->w);
+        return false;
+    }
+    *q = glms_quat_normalize(*q);
+    return true;
+}
+
+// value must be finite and >= lo (or > lo when strict).
+static bool check_float(const ph_world *world, const char *fn, const char *field, float value, float lo,
+                        bool strict)
+{
+    if (ph_is_finite_float(value) && (strict ? value > lo : value >= lo))
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is %g; it must be finite and %s %g.", fn, field,
+                   (double)value, strict ? ">" : ">=", (double)lo);
+    return false;
+}
+
+// The slot of a live body id, or -1 with PH_ERR_STALE_ID recorded.
+static int body_slot(const ph_world *world, ph_body_id id, const char *fn)
+{
+    if (!world)
+    {
+        ph_log(PH_LOG_ERROR, "%s: world is NULL.", fn);
+        return -1;
+    }
+    if (!ph_id_pool_check(&world->body_ids, id.index1, id.generation))
+    {
+        ph_world_error(world, PH_ERR_STALE_ID,
+                       "%s: body id {%u, %u} does not name a live body (removed, or never created here).", fn,
+                       id.index1, id.generation);
+        return -1;
+    }
+    return (int)id.index1 - 1;
+}
+
+static ph_body_id make_body_id(const ph_world *world, int slot)
+{
+    ph_body_id id = { (uint32_t)slot + 1u, ph_id_pool_generation(&world->body_ids, slot) };
+    return id;
+}
+
+// ---- World lifecycle ---------------------------------------------------------------------------------
+
+static bool check_world_def(const ph_world_def *def)
+{
+    const char *fn = "ph_world_create";
+    if (!def)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def is NULL; pass the address of a ph_default_world_def().", fn);
+        return false;
+    }
+    if (def->internal_cookie != PH_WORLD_DEF_COOKIE)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def not initialised with ph_default_world_def().", fn);
+        return false;
+    }
+    if (!check_vec(NULL, fn, "def.gravity", def->gravity) ||
+        !check_float(NULL, fn, "def.time_step", def->time_step, 0.0f, true) ||
+        !check_float(NULL, fn, "def.contact_hertz", def->contact_hertz, 0.0f, false) ||
+        !check_float(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f, true))
+        return false;
+    if (def->substeps < 1 || def->substeps > WORLD_MAX_SUBSTEPS)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.substeps is %d; it must be in [1, %d].", fn, def->substeps,
+               WORLD_MAX_SUBSTEPS);
+        return false;
+    }
+    if (def->solver_iterations < 1 || def->solver_iterations > WORLD_MAX_ITERATIONS)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.solver_iterations is %d; it must be in [1, %d].", fn,
+               def->solver_iterations, WORLD_MAX_ITERATIONS);
+        return false;
+    }
+    if (def->calendar_event_budget < 0 || def->calendar_events_per_pair < 1)
+    {
+        ph_log(PH_LOG_ERROR,
+               "%s: def.calendar_event_budget is %d and def.calendar_events_per_pair %d; they must be >= 0 "
+               "and >= 1.",
+               fn, def->calendar_event_budget, def->calendar_events_per_pair);
+        return false;
+    }
+    return true;
+}
+
+ph_world *ph_world_create(const ph_world_def *def)
+{
+    if (!check_world_def(def))
+        return NULL;
+    ph_world *world = ph_alloc(sizeof *world);
+    if (!world)
+    {
+        ph_log(PH_LOG_ERROR, "ph_world_create: out of memory.");
+        return NULL;
+    }
+    memset(world, 0, sizeof *world);
+    world->def = *def;
+    ph_arena_create(&world->arena, WORLD_ARENA_INITIAL);
+    ph_octree_create(&world->octree);
+    ph_id_pool_create(&world->body_ids);
+    ph_id_pool_create(&world->geom_ids);
+    return world;
+}
+
+static void free_geom(ph_geom *g)
+{
+    if (g->hull)
+        ph_hull_free(g->hull);
+    if (g->mesh)
+        ph_mesh_free(g->mesh);
+    if (g->compound)
+    {
+        ph_free(g->child_density, (size_t)g->compound->child_count * sizeof *g->child_density);
+        ph_free(g->compound->children, (size_t)g->compound->child_count * sizeof *g->compound->children);
+        ph_free(g->compound, sizeof *g->compound);
+    }
+    memset(g, 0, sizeof *g);
+}
+
+void ph_world_destroy(ph_world *world)
+{
+    if (!world)
+        return;
+    for (int i = 0; i < world->geom_ids.slot_count; i++)
+        free_geom(&world->geoms[i]);
+    ph_array_free(world->geoms, world->geom_capacity);
+    ph_array_free(world->bodies, world->body_capacity);
+    ph_array_free(world->states, world->state_capacity);
+    ph_array_free(world->active, world->active_capacity);
+    ph_contact_set_destroy(&world->contacts);
+    ph_calendar_destroy(&world->calendar);
+    ph_id_pool_destroy(&world->body_ids);
+    ph_id_pool_destroy(&world->geom_ids);
+    ph_octree_destroy(&world->octree);
+    ph_arena_destroy(&world->arena);
+    ph_free(world, sizeof *world);
+}
+
+ph_status ph_world_set_gravity(ph_world *world, ph_vec3 gravity)
+{
+    if (!world)
+        return PH_ERR_INVALID_ARG;
+    if (!check_vec(world, "ph_world_set_gravity", "gravity", gravity))
+        return PH_ERR_INVALID_ARG;
+    world->def.gravity = gravity;
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+        if (ph_id_pool_is_live(&world->body_ids, i) && world->bodies[i].type == PH_BODY_DYNAMIC)
+            ph_world_wake_island(world, i);
+    return PH_OK;
+}
+
+ph_vec3 ph_world_get_gravity(const ph_world *world)
+{
+    return world ? world->def.gravity : glms_vec3_zero();
+}
+
+float ph_world_get_time_step(const ph_world *world)
+{
+    return world ? world->def.time_step : 0.0f;
+}
+
+const ph_step_stats *ph_world_get_stats(const ph_world *world)
+{
+    return world ? &world->stats : NULL;
+}
+
+// FNV-1a over the bytes of every live body's state, in slot order.
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < size; i++)
+    {
+        h ^= p[i];
+        h *= 0x100000001b3ull; // FNV-1a 64-bit prime
+    }
+    return h;
+}
+
+uint64_t ph_world_hash(const ph_world *world)
+{
+    uint64_t h = 0xcbf29ce484222325ull; // FNV-1a 64-bit offset basis
+    if (!world)
+        return h;
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+    {
+        if (!ph_id_pool_is_live(&world->body_ids, i))
+            continue;
+        const ph_body *b = &world->bodies[i];
+        const ph_body_state *s = &world->states[i];
+        float f[13] = { b->center.x, b->center.y, b->center.z, b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w,
+                        s->v.x,      s->v.y,      s->v.z,      s->w.x,    s->w.y,    s->w.z };
+        int32_t head[2] = { i, b->awake ? 1 : 0 };
+        h = hash_bytes(h, head, sizeof head);
+        h = hash_bytes(h, f, sizeof f);
+    }
+    return h;
+}
+
+// ---- Geometry ----------------------------------------------------------------------------------------
+
+static ph_geom_id add_geom(ph_world *world, ph_geom g, const char *fn)
+{
+    int slot = ph_id_pool_alloc(&world->geom_ids);
+    if (slot < 0 || !ph_array_reserve(world->geoms, world->geom_capacity, world->geom_ids.slot_count))
+    {
+        if (slot >= 0)
+            ph_id_pool_release(&world->geom_ids, slot);
+        free_geom(&g);
+        ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
+        return PH_NULL_GEOM_ID;
+    }
+    world->geoms[slot] = g;
+    ph_geom_id id = { (uint32_t)slot + 1u, ph_id_pool_generation(&world->geom_ids, slot) };
+    return id;
+}
+
+static const ph_geom *get_geom(const ph_world *world, ph_geom_id id)
+{
+    if (!world || !ph_id_pool_check(&world->geom_ids, id.index1, id.generation))
+        return NULL;
+    return &world->geoms[id.index1 - 1];
+}
+
+ph_geom_id ph_world_add_hull(ph_world *world, const ph_hull_def *def)
+{
+    if (!world)
+        return PH_NULL_GEOM_ID;
+    ph_status status = PH_OK;
+    ph_hull *hull = ph_hull_build(def, &status);
+    if (!hull)
+    {
+        ph_world_error(world, status, "ph_world_add_hull: the hull could not be built (%s).",
+                       ph_status_string(status));
+        return PH_NULL_GEOM_ID;
+    }
+    ph_geom g = { PH_GEOM_HULL, hull, NULL, NULL, NULL };
+    return add_geom(world, g, "ph_world_add_hull");
+}
+
+ph_geom_id ph_world_add_mesh(ph_world *world, const ph_mesh_def *def)
+{
+    if (!world)
+        return PH_NULL_GEOM_ID;
+    ph_status status = PH_OK;
+    ph_mesh *mesh = ph_mesh_build(def, &status);
+    if (!mesh)
+    {
+        ph_world_error(world, status, "ph_world_add_mesh: the mesh could not be built (%s).",
+                       ph_status_string(status));
+        return PH_NULL_GEOM_ID;
+    }
+    ph_geom g = { PH_GEOM_MESH, NULL, NULL, mesh, NULL };
+    return add_geom(world, g, "ph_world_add_mesh");
+}
+
+static bool check_transform(const ph_world *world, const char *fn, const char *field, ph_transform *xf)
+{
+    return check_vec(world, fn, field, xf->p) && check_quat(world, fn, field, &xf->q);
+}
+
+// Resolves a primitive or hull shape to a convex shape, validating sizes; false with an error recorded.
+static bool resolve_convex(const ph_world *world, const char *fn, const char *field, const ph_shape *s,
+                           ph_convex *out)
+{
+    char name[96];
+    switch (s->type)
+    {
+    case PH_SHAPE_BOX:
+        if (!finite_vec(s->half_extents) || !(s->half_extents.x > 0.0f) || !(s->half_extents.y > 0.0f) ||
+            !(s->half_extents.z > 0.0f))
+        {
+            ph_world_error(world, PH_ERR_INVALID_ARG,
+                           "%s: %s.half_extents is (%g, %g, %g); every half extent must be finite and > 0.",
+                           fn, field, (double)s->half_extents.x, (double)s->half_extents.y,
+                           (double)s->half_extents.z);
+            return false;
+        }
+        *out = ph_convex_box(s->half_extents);
+        return true;
+    case PH_SHAPE_SPHERE:
+        snprintf(name, sizeof name, "%s.radius", field);
+        if (!check_float(world, fn, name, s->radius, 0.0f, true))
+            return false;
+        *out = ph_convex_sphere(s->radius);
+        return true;
+    case PH_SHAPE_CAPSULE:
+        snprintf(name, sizeof name, "%s.radius", field);
+        if (!check_float(world, fn, name, s->radius, 0.0f, true))
+            return false;
+        snprintf(name, sizeof name, "%s.half_height", field);
+        if (!check_float(world, fn, name, s->half_height, 0.0f, false))
+            return false;
+        *out = ph_convex_capsule(s->half_height, s->radius);
+        return true;
+    case PH_SHAPE_HULL:
+    {
+        const ph_geom *g = get_geom(world, s->geom);
+        if (!g || g->kind != PH_GEOM_HULL)
+        {
+            ph_world_error(world, g ? PH_ERR_WRONG_TYPE : PH_ERR_STALE_ID,
+                           "%s: %s.geom {%u, %u} is not a live hull geometry of this world.", fn, field,
+                           s->geom.index1, s->geom.generation);
+            return false;
+        }
+        *out = ph_convex_hull(g->hull);
+        return true;
+    }
+    default:
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: %s.type is %d; a convex shape must be PH_SHAPE_BOX, SPHERE, CAPSULE or HULL.", fn,
+                       field, (int)s->type);
+        return false;
+    }
+}
+
+ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
+{
+    const char *fn = "ph_world_add_compound";
+    if (!world)
+        return PH_NULL_GEOM_ID;
+    if (!def || def->internal_cookie != PH_COMPOUND_DEF_COOKIE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def not initialised with ph_default_compound_def().",
+                       fn);
+        return PH_NULL_GEOM_ID;
+    }
+    if (def->child_count < 1 || def->child_count > WORLD_MAX_COMPOUND_CHILDREN || !def->children)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.child_count is %d (children %s); it must be in [1, %d] with a children array.",
+                       fn, def->child_count, def->children ? "given" : "NULL", WORLD_MAX_COMPOUND_CHILDREN);
+        return PH_NULL_GEOM_ID;
+    }
+    int n = def->child_count;
+    ph_compound *c = ph_alloc(sizeof *c);
+    ph_compound_child *children = ph_alloc((size_t)n * sizeof *children);
+    float *density = ph_alloc((size_t)n * sizeof *density);
+    if (!c || !children || !density)
+    {
+        ph_free(c, sizeof *c);
+        ph_free(children, (size_t)n * sizeof *children);
+        ph_free(density, (size_t)n * sizeof *density);
+        ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
+        return PH_NULL_GEOM_ID;
+    }
+    for (int i = 0; i < n; i++)
+    {
+        char field[64];
+        snprintf(field, sizeof field, "def.children[%d].shape", i);
+        ph_transform local = def->children[i].local;
+        char xfield[64];
+        snprintf(xfield, sizeof xfield, "def.children[%d].local", i);
+        char dfield[64];
+        snprintf(dfield, sizeof dfield, "def.children[%d].density", i);
+        if (!resolve_convex(world, fn, field, &def->children[i].shape, &children[i].shape) ||
+            !check_transform(world, fn, xfield, &local) ||
+            !check_float(world, fn, dfield, def->children[i].density, 0.0f, true))
+        {
+            ph_free(c, sizeof *c);
+            ph_free(children, (size_t)n * sizeof *children);
+            ph_free(density, (size_t)n * sizeof *density);
+            return PH_NULL_GEOM_ID;
+        }
+        children[i].local = local;
+    }
+    c->child_count = n;
+    c->children = children;
+    for (int i = 0; i < n; i++)
+    {
+        ph_aabb b = ph_convex_bounds(&children[i].shape, children[i].local);
+        c->bounds.lo = i ? glms_vec3_minv(c->bounds.lo, b.lo) : b.lo;
+        c->bounds.hi = i ? glms_vec3_maxv(c->bounds.hi, b.hi) : b.hi;
+    }
+    ph_geom g = { PH_GEOM_COMPOUND, NULL, c, NULL, density };
+    for (int i = 0; i < n; i++)
+        density[i] = def->children[i].density;
+    return add_geom(world, g, fn);
+}
+
+const ph_hull *ph_world_get_hull(const ph_world *world, ph_geom_id geom)
+{
+    const ph_geom *g = get_geom(world, geom);
+    return g && g->kind == PH_GEOM_HULL ? g->hull : NULL;
+}
+
+const ph_compound *ph_world_get_compound(const ph_world *world, ph_geom_id geom)
+{
+    const ph_geom *g = get_geom(world, geom);
+    return g && g->kind == PH_GEOM_COMPOUND ? g->compound : NULL;
+}
+
+const ph_mesh *ph_world_get_mesh(const ph_world *world, ph_geom_id geom)
+{
+    const ph_geom *g = get_geom(world, geom);
+    return g && g->kind == PH_GEOM_MESH ? g->mesh : NULL;
+}
+
+// ---- Bodies ------------------------------------------------------------------------------------------
+
+void ph_world_child_shape(const ph_world *world, int slot, int child, ph_convex *out_shape,
+                          ph_transform *out_xf)
+{
+    const ph_body *b = &world->bodies[slot];
+    if (b->mesh)
+    {
+        *out_shape = ph_mesh_triangle(b->mesh, child);
+        *out_xf = b->xf;
+    }
+    else if (b->compound)
+    {
+        *out_shape = b->compound->children[child].shape;
+        *out_xf = ph_transform_mul(b->xf, b->compound->children[child].local);
+    }
+    else
+    {
+        *out_shape = b->convex;
+        *out_xf = b->xf;
+    }
+}
+
+// Half the thinnest dimension of a convex shape (unit: m): how far it can move before passing through
+// something of its own size.
+static float convex_min_extent(const ph_convex *c)
+{
+    switch (c->type)
+    {
+    case PH_SHAPE_BOX:
+        return fminf(c->half_extents.x, fminf(c->half_extents.y, c->half_extents.z));
+    case PH_SHAPE_HULL:
+        return c->hull->inner_radius;
+    default:
+        return c->radius;
+    }
+}
+
+// Largest distance of the local box `b` from point c (unit: m).
+static float box_radius_about(ph_aabb b, ph_vec3 c)
+{
+    ph_vec3 d = glms_vec3_maxv(glms_vec3_sub(b.hi, c), glms_vec3_sub(c, b.lo));
+    return glms_vec3_norm(d);
+}
+
+static bool grow_body_arrays(ph_world *world, int needed)
+{
+    return ph_array_reserve(world->bodies, world->body_capacity, needed) &&
+           ph_array_reserve(world->states, world->state_capacity, needed) &&
+           ph_array_reserve(world->active, world->active_capacity, needed);
+}
+
+// Sets the shape-dependent fields of body (convex, compound, mesh, mass properties). False with an error.
+static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, const char *fn)
+{
+    const ph_shape *s = &def->shape;
+    ph_mass_properties mp = { 0 };
+    body->compound = NULL;
+    body->mesh = NULL;
+    if (s->type == PH_SHAPE_MESH || s->type == PH_SHAPE_COMPOUND)
+    {
+        const ph_geom *g = get_geom(world, s->geom);
+        ph_geom_kind want = s->type == PH_SHAPE_MESH ? PH_GEOM_MESH : PH_GEOM_COMPOUND;
+        if (!g || g->kind != want)
+        {
+            ph_world_error(world, g ? PH_ERR_WRONG_TYPE : PH_ERR_STALE_ID,
+                           "%s: def.shape.geom {%u, %u} is not a live %s geometry of this world.", fn,
+                           s->geom.index1, s->geom.generation, s->type == PH_SHAPE_MESH ? "mesh" : "compound");
+            return false;
+        }
+        if (g->mesh)
+        {
+            if (def->type != PH_BODY_STATIC)
+            {
+                ph_world_error(world, PH_ERR_INVALID_ARG,
+                               "%s: def.type is %d with a mesh shape; mesh shapes are only allowed on static "
+                               "bodies (use hulls or a compound for moving ones).",
+                               fn, (int)def->type);
+                return false;
+            }
+            body->mesh = g->mesh;
+            body->min_extent = 0.0f;
+            return true;
+        }
+        body->compound = g->compound;
+        body->min_extent = INFINITY;
+        for (int i = 0; i < g->compound->child_count; i++)
+        {
+            const ph_compound_child *ch = &g->compound->children[i];
+            body->min_extent = fminf(body->min_extent, convex_min_extent(&ch->shape));
+            ph_mass_properties cm = ph_transform_mass(ph_compute_mass(&ch->shape, g->child_density[i]), ch->local);
+            mp = i ? ph_add_mass(mp, cm) : cm;
+        }
+    }
+    else
+    {
+        if (!resolve_convex(world, fn, "def.shape", s, &body->convex))
+            return false;
+        body->min_extent = convex_min_extent(&body->convex);
+        mp = ph_compute_mass(&body->convex, def->material.density);
+    }
+    if (def->type == PH_BODY_STATIC)
+    {
+        body->local_center = glms_vec3_zero();
+        return true;
+    }
+    if (!(mp.mass > 0.0f) || !ph_is_finite_float(mp.mass))
+    {
+        ph_world_error(world, PH_ERR_DEGENERATE, "%s: the shape's mass is %g; it needs a positive volume.", fn,
+                       (double)mp.mass);
+        return false;
+    }
+    if (def->mass > 0.0f)
+    {
+        float scale = def->mass / mp.mass;
+        mp.mass = def->mass;
+        mp.inertia = glms_mat3_scale(mp.inertia, scale);
+    }
+    body->local_center = mp.center;
+    if (def->type == PH_BODY_DYNAMIC)
+    {
+        body->mass = mp.mass;
+        body->inv_mass = 1.0f / mp.mass;
+        body->inertia_local = mp.inertia;
+        body->inv_inertia_local = glms_mat3_inv(mp.inertia);
+        if (!ph_is_finite_vec3(body->inv_inertia_local.col[0]) || !ph_is_finite_vec3(body->inv_inertia_local.col[1]) ||
+            !ph_is_finite_vec3(body->inv_inertia_local.col[2]))
+        {
+            ph_world_error(world, PH_ERR_DEGENERATE, "%s: the shape's inertia is singular.", fn);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def *out)
+{
+    const char *fn = "ph_body_create";
+    if (!def)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def is NULL; pass the address of a ph_default_body_def().",
+                       fn);
+        return false;
+    }
+    if (def->internal_cookie != PH_BODY_DEF_COOKIE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def not initialised with ph_default_body_def().", fn);
+        return false;
+    }
+    *out = *def;
+    if ((int)def->type < PH_BODY_STATIC || (int)def->type > PH_BODY_DYNAMIC)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.type is %d; it must be PH_BODY_STATIC, PH_BODY_KINEMATIC or PH_BODY_DYNAMIC.", fn,
+                       (int)def->type);
+        return false;
+    }
+    if ((int)def->shape.type < 0 || def->shape.type >= PH_SHAPE_COUNT || def->shape.type == PH_SHAPE_TRIANGLE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.shape.type is %d; it must be a sphere, capsule, box, hull, compound or mesh.", fn,
+                       (int)def->shape.type);
+        return false;
+    }
+    return check_vec(world, fn, "def.position", def->position) &&
+           check_quat(world, fn, "def.orientation", &out->orientation) &&
+           check_vec(world, fn, "def.linear_velocity", def->linear_velocity) &&
+           check_vec(world, fn, "def.angular_velocity", def->angular_velocity) &&
+           check_float(world, fn, "def.linear_damping", def->linear_damping, 0.0f, false) &&
+           check_float(world, fn, "def.angular_damping", def->angular_damping, 0.0f, false) &&
+           check_float(world, fn, "def.gravity_scale", def->gravity_scale, -INFINITY, true) &&
+           check_float(world, fn, "def.mass", def->mass, 0.0f, false) &&
+           check_float(world, fn, "def.material.density", def->material.density, 0.0f, true) &&
+           check_float(world, fn, "def.material.friction", def->material.friction, 0.0f, false) &&
+           check_float(world, fn, "def.material.restitution", def->material.restitution, 0.0f, false) &&
+           (def->material.restitution <= 1.0f ||
+            (ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def.material.restitution is %g; it must be in [0, 1].",
+                            fn, (double)def->material.restitution),
+             false));
+}
+
+static void set_body_state(ph_world *world, int slot)
+{
+    ph_body *b = &world->bodies[slot];
+    ph_body_state *st = &world->states[slot];
+    bool moving = b->type != PH_BODY_STATIC && b->awake;
+    st->dq = glms_quat_identity();
+    st->dp = glms_vec3_zero();
+    st->inv_mass = moving ? b->inv_mass : 0.0f;
+    st->inv_inertia = moving && b->type == PH_BODY_DYNAMIC ? ph_world_inv_inertia(b->xf.q, b->inv_inertia_local)
+                                                          : glms_mat3_zero();
+    if (!moving)
+    {
+        st->v = glms_vec3_zero();
+        st->w = glms_vec3_zero();
+    }
+    world->active[slot] = moving ? 1 : 0;
+}
+
+// Bounds for the broadphase: the shape's bounds at its pose, grown by the speculative margin.
+static ph_aabb margin_bounds(const ph_world *world, ph_aabb b)
+{
+    float m = world->def.speculative_margin;
+    b.lo = glms_vec3_sub(b.lo, ph_v3(m, m, m));
+    b.hi = glms_vec3_add(b.hi, ph_v3(m, m, m));
+    return b;
+}
+
+ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
+{
+    const char *fn = "ph_body_create";
+    if (!world)
+    {
+        ph_log(PH_LOG_ERROR, "%s: world is NULL.", fn);
+        return PH_NULL_BODY_ID;
+    }
+    ph_body_def d;
+    if (!check_body_def(world, def, &d))
+        return PH_NULL_BODY_ID;
+    ph_body body;
+    memset(&body, 0, sizeof body);
+    if (!setup_shape(world, &body, &d, fn))
+        return PH_NULL_BODY_ID;
+    int slot = ph_id_pool_alloc(&world->body_ids);
+    if (slot < 0 || !grow_body_arrays(world, world->body_ids.slot_count))
+    {
+        if (slot >= 0)
+            ph_id_pool_release(&world->body_ids, slot);
+        ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
+        return PH_NULL_BODY_ID;
+    }
+    body.type = d.type;
+    body.shape = d.shape;
+    body.material = d.material;
+    body.xf.p = d.position;
+    body.xf.q = d.orientation;
+    body.center = ph_transform_point(body.xf, body.local_center);
+    body.center0 = body.center;
+    body.q0 = body.xf.q;
+    body.linear_damping = d.linear_damping;
+    body.angular_damping = d.angular_damping;
+    body.gravity_scale = d.gravity_scale;
+    body.enable_sleep = d.enable_sleep;
+    body.awake = d.type != PH_BODY_STATIC && d.is_awake;
+    body.user_data = d.user_data;
+    body.bounds = ph_body_compute_bounds(&body);
+    ph_aabb local = body.mesh ? ph_mesh_bounds(body.mesh)
+                    : body.compound ? body.compound->bounds
+                                    : ph_convex_bounds(&body.convex, ph_transform_identity());
+    body.bound_radius = box_radius_about(local, body.local_center);
+    world->bodies[slot] = body;
+    ph_body_state *st = &world->states[slot];
+    memset(st, 0, sizeof *st);
+    if (d.type != PH_BODY_STATIC)
+    {
+        st->v = d.linear_velocity;
+        st->w = d.angular_velocity;
+    }
+    set_body_state(world, slot);
+    world->bodies[slot].proxy = ph_octree_insert(&world->octree, slot, margin_bounds(world, body.bounds),
+                                                 d.type == PH_BODY_STATIC);
+    if (world->bodies[slot].proxy < 0)
+    {
+        ph_id_pool_release(&world->body_ids, slot);
+        ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory (broadphase).", fn);
+        return PH_NULL_BODY_ID;
+    }
+    return make_body_id(world, slot);
+}
+
+static void wake_body(ph_world *world, int slot)
+{
+    ph_body *b = &world->bodies[slot];
+    if (b->type == PH_BODY_STATIC || b->awake)
+        return;
+    b->awake = true;
+    b->sleep_time = 0.0f;
+    b->sleep_island = 0;
+    set_body_state(world, slot);
+}
+
+void ph_world_wake_island(ph_world *world, int slot)
+{
+    ph_body *b = &world->bodies[slot];
+    if (b->type == PH_BODY_STATIC)
+        return;
+    if (b->awake)
+    {
+        b->sleep_time = 0.0f;
+        return;
+    }
+    uint32_t island = b->sleep_island;
+    if (island == 0)
+    {
+        wake_body(world, slot);
+        return;
+    }
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+        if (ph_id_pool_is_live(&world->body_ids, i) && !world->bodies[i].awake &&
+            world->bodies[i].sleep_island == island)
+            wake_body(world, i);
+}
+
+// Wakes every body that has contact points with slot (they may have rested on it).
+static void wake_touching(ph_world *world, int slot)
+{
+    for (int i = 0; i < world->contacts.count; i++)
+    {
+        const ph_contact *c = &world->contacts.items[i];
+        if (c->manifold.point_count == 0 || (c->a != slot && c->b != slot))
+            continue;
+        ph_world_wake_island(world, c->a == slot ? c->b : c->a);
+    }
+}
+
+ph_status ph_body_destroy(ph_world *world, ph_body_id id)
+{
+    int slot = body_slot(world, id, "ph_body_destroy");
+    if (slot < 0)
+        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
+    wake_touching(world, slot);
+    ph_contacts_remove_body(&world->contacts, slot);
+    if (world->bodies[slot].proxy >= 0)
+        ph_octree_remove(&world->octree, world->bodies[slot].proxy);
+    world->active[slot] = 0;
+    memset(&world->states[slot], 0, sizeof world->states[slot]);
+    ph_id_pool_release(&world->body_ids, slot);
+    return PH_OK;
+}
+
+bool ph_body_is_valid(const ph_world *world, ph_body_id id)
+{
+    return world && ph_id_pool_check(&world->body_ids, id.index1, id.generation);
+}
+
+int ph_world_get_body_count(const ph_world *world)
+{
+    return world ? world->body_ids.live_count : 0;
+}
+
+int ph_world_get_bodies(const ph_world *world, ph_body_id *out, int capacity)
+{
+    if (!world)
+        return 0;
+    int n = 0;
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+    {
+        if (!ph_id_pool_is_live(&world->body_ids, i))
+            continue;
+        if (out && n < capacity)
+            out[n] = make_body_id(world, i);
+        n++;
+    }
+    return n;
+}
+
+#define GET_BODY(fn, zero)                                                                                 \
+    int slot = body_slot(world, id, fn);                                                                   \
+    if (slot < 0)                                                                                          \
+        return zero;                                                                                       \
+    const ph_body *b = &world->bodies[slot];                                                               \
+    (void)b
+
+ph_body_type ph_body_get_type(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_type", PH_BODY_STATIC);
+    return b->type;
+}
+
+ph_shape ph_body_get_shape(const ph_world *world, ph_body_id id)
+{
+    ph_shape zero = { 0 };
+    GET_BODY("ph_body_get_shape", zero);
+    return b->shape;
+}
+
+ph_material ph_body_get_material(const ph_world *world, ph_body_id id)
+{
+    ph_material zero = { 0 };
+    GET_BODY("ph_body_get_material", zero);
+    return b->material;
+}
+
+ph_transform ph_body_get_transform(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_transform", ph_transform_identity());
+    return b->xf;
+}
+
+ph_vec3 ph_body_get_position(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_position", glms_vec3_zero());
+    return b->xf.p;
+}
+
+ph_quat ph_body_get_orientation(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_orientation", glms_quat_identity());
+    return b->xf.q;
+}
+
+ph_vec3 ph_body_get_center_of_mass(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_center_of_mass", glms_vec3_zero());
+    return b->center;
+}
+
+ph_vec3 ph_body_get_linear_velocity(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_linear_velocity", glms_vec3_zero());
+    return world->states[slot].v;
+}
+
+ph_vec3 ph_body_get_angular_velocity(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_angular_velocity", glms_vec3_zero());
+    return world->states[slot].w;
+}
+
+float ph_body_get_mass(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_mass", 0.0f);
+    return b->mass;
+}
+
+ph_mat3 ph_body_get_world_inertia(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_world_inertia", glms_mat3_zero());
+    ph_mat3 r = glms_quat_mat3(b->xf.q);
+    return glms_mat3_mul(glms_mat3_mul(r, b->inertia_local), glms_mat3_transpose(r));
+}
+
+ph_aabb ph_body_get_bounds(const ph_world *world, ph_body_id id)
+{
+    ph_aabb zero = { { { 0 } }, { { 0 } } };
+    GET_BODY("ph_body_get_bounds", zero);
+    return b->bounds;
+}
+
+bool ph_body_is_awake(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_is_awake", false);
+    return b->awake;
+}
+
+void *ph_body_get_user_data(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_user_data", NULL);
+    return b->user_data;
+}
+
+#define SET_BODY(fn)                                                                                       \
+    int slot = body_slot(world, id, fn);                                                                   \
+    if (slot < 0)                                                                                          \
+        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;                                               \
+    ph_body *b = &world->bodies[slot];                                                                     \
+    (void)b
+
+ph_status ph_body_set_transform(ph_world *world, ph_body_id id, ph_vec3 position, ph_quat orientation)
+{
+    const char *fn = "ph_body_set_transform";
+    SET_BODY(fn);
+    if (!check_vec(world, fn, "position", position) || !check_quat(world, fn, "orientation", &orientation))
+        return PH_ERR_INVALID_ARG;
+    wake_touching(world, slot);
+    b->xf.p = position;
+    b->xf.q = orientation;
+    b->center = ph_transform_point(b->xf, b->local_center);
+    b->center0 = b->center;
+    b->q0 = b->xf.q;
+    b->bounds = ph_body_compute_bounds(b);
+    ph_world_wake_island(world, slot);
+    set_body_state(world, slot);
+    if (b->proxy >= 0)
+        ph_octree_move(&world->octree, b->proxy, margin_bounds(world, b->bounds));
+    return PH_OK;
+}
+
+static ph_status set_velocity(ph_world *world, ph_body_id id, ph_vec3 v, bool angular, const char *fn)
+{
+    SET_BODY(fn);
+    if (!check_vec(world, fn, angular ? "w" : "v", v))
+        return PH_ERR_INVALID_ARG;
+    if (b->type == PH_BODY_STATIC)
+        return PH_OK;
+    ph_world_wake_island(world, slot);
+    if (angular)
+        world->states[slot].w = v;
+    else
+        world->states[slot].v = v;
+    return PH_OK;
+}
+
+ph_status ph_body_set_linear_velocity(ph_world *world, ph_body_id id, ph_vec3 v)
+{
+    return set_velocity(world, id, v, false, "ph_body_set_linear_velocity");
+}
+
+ph_status ph_body_set_angular_velocity(ph_world *world, ph_body_id id, ph_vec3 w)
+{
+    return set_velocity(world, id, w, true, "ph_body_set_angular_velocity");
+}
+
+ph_status ph_body_set_user_data(ph_world *world, ph_body_id id, void *user_data)
+{
+    SET_BODY("ph_body_set_user_data");
+    b->user_data = user_data;
+    return PH_OK;
+}
+
+// Force and torque about the centre of mass; torque also from a force off the centre.
+static ph_status add_force(ph_world *world, ph_body_id id, ph_vec3 force, ph_vec3 torque, const char *fn)
+{
+    SET_BODY(fn);
+    if (!check_vec(world, fn, "force", force) || !check_vec(world, fn, "torque", torque))
+        return PH_ERR_INVALID_ARG;
+    if (b->type != PH_BODY_DYNAMIC)
+        return PH_OK;
+    ph_world_wake_island(world, slot);
+    b->force = glms_vec3_add(b->force, force);
+    b->torque = glms_vec3_add(b->torque, torque);
+    return PH_OK;
+}
+
+ph_status ph_body_apply_force(ph_world *world, ph_body_id id, ph_vec3 force)
+{
+    return add_force(world, id, force, glms_vec3_zero(), "ph_body_apply_force");
+}
+
+ph_status ph_body_apply_force_at_point(ph_world *world, ph_body_id id, ph_vec3 force, ph_vec3 point)
+{
+    const char *fn = "ph_body_apply_force_at_point";
+    SET_BODY(fn);
+    if (!check_vec(world, fn, "point", point) || !check_vec(world, fn, "force", force))
+        return PH_ERR_INVALID_ARG;
+    return add_force(world, id, force, glms_vec3_cross(glms_vec3_sub(point, b->center), force), fn);
+}
+
+ph_status ph_body_apply_torque(ph_world *world, ph_body_id id, ph_vec3 torque)
+{
+    return add_force(world, id, glms_vec3_zero(), torque, "ph_body_apply_torque");
+}
+
+static ph_status add_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse, ph_vec3 point, bool at_point,
+                             const char *fn)
+{
+    SET_BODY(fn);
+    if (!check_vec(world, fn, "impulse", impulse) || (at_point && !check_vec(world, fn, "point", point)))
+        return PH_ERR_INVALID_ARG;
+    if (b->type != PH_BODY_DYNAMIC)
+        return PH_OK;
+    ph_world_wake_island(world, slot);
+    ph_body_state *st = &world->states[slot];
+    st->v = glms_vec3_add(st->v, glms_vec3_scale(impulse, b->inv_mass));
+    if (at_point)
+    {
+        ph_vec3 t = glms_vec3_cross(glms_vec3_sub(point, b->center), impulse);
+        st->w = glms_vec3_add(st->w, glms_mat3_mulv(st->inv_inertia, t));
+    }
+    return PH_OK;
+}
+
+ph_status ph_body_apply_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse)
+{
+    return add_impulse(world, id, impulse, glms_vec3_zero(), false, "ph_body_apply_impulse");
+}
+
+ph_status ph_body_apply_impulse_at_point(ph_world *world, ph_body_id id, ph_vec3 impulse, ph_vec3 point)
+{
+    return add_impulse(world, id, impulse, point, true, "ph_body_apply_impulse_at_point");
+}
+
+ph_status ph_body_wake(ph_world *world, ph_body_id id)
+{
+    SET_BODY("ph_body_wake");
+    ph_world_wake_island(world, slot);
+    return PH_OK;
+}
+
+// ---- The step ----------------------------------------------------------------------------------------
+
+// Slots of awake non-static bodies, ascending, into the arena.
+static bool collect_awake(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    int slots = world->body_ids.slot_count;
+    ctx->awake = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1) * sizeof *ctx->awake);
+    ctx->awake_count = 0;
+    if (!ctx->awake)
+        return false;
+    for (int i = 0; i < slots; i++)
+        if (ph_id_pool_is_live(&world->body_ids, i) && world->bodies[i].awake)
+            ctx->awake[ctx->awake_count++] = i;
+    return true;
+}
+
+// Stage 1: moving bodies get bounds swept over the coming step (their current bounds, the same moved by
+// v dt, grown by the rotation's reach and the speculative margin), then the octree reports the pairs.
+static void update_broadphase(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    unsigned long long t0 = ph_ticks();
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        ph_body *b = &world->bodies[slot];
+        const ph_body_state *st = &world->states[slot];
+        ph_vec3 move = glms_vec3_scale(st->v, ctx->dt);
+        float grow = world->def.speculative_margin + glms_vec3_norm(st->w) * ctx->dt * b->bound_radius;
+        ph_aabb sw;
+        sw.lo = glms_vec3_minv(b->bounds.lo, glms_vec3_add(b->bounds.lo, move));
+        sw.hi = glms_vec3_maxv(b->bounds.hi, glms_vec3_add(b->bounds.hi, move));
+        sw.lo = glms_vec3_sub(sw.lo, ph_v3(grow, grow, grow));
+        sw.hi = glms_vec3_add(sw.hi, ph_v3(grow, grow, grow));
+        if (b->proxy >= 0)
+            ph_octree_move(&world->octree, b->proxy, sw);
+    }
+    const ph_octree_pair *pairs = NULL;
+    int n = ph_octree_find_pairs(&world->octree, world->active, &pairs);
+    if (n < 0)
+    {
+        ph_log(PH_LOG_ERROR, "The broadphase ran out of memory; this step has no contacts.");
+        n = 0;
+        pairs = NULL;
+    }
+    ctx->pairs = pairs;
+    ctx->pair_count = n;
+    ctx->stats->pair_count = n;
+    ctx->stats->ms_stage[PH_STAGE_BROADPHASE] += ph_ticks_to_ms(ph_ticks() - t0);
+}
+
+static void finish_bodies(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        ph_body *b = &world->bodies[ctx->awake[i]];
+        b->bounds = ph_body_compute_bounds(b);
+        b->version = 0;
+    }
+}
+
+void ph_world_step(ph_world *world)
+{
+    if (!world)
+        return;
+    unsigned long long t_start = ph_ticks();
+    ph_step_stats *stats = &world->stats;
+    memset(stats, 0, sizeof *stats);
+    ph_step_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.world = world;
+    ctx.arena = &world->arena;
+    ctx.stats = stats;
+    ctx.dt = world->def.time_step;
+    ctx.inv_dt = 1.0f / ctx.dt;
+    ctx.substeps = world->def.substeps;
+    ctx.h = ctx.dt / (float)ctx.substeps;
+
+    if (collect_awake(&ctx))
+    {
+        update_broadphase(&ctx);
+        ph_arena_free(ctx.arena, ctx.awake);
+    }
+    if (!ph_contacts_update(&ctx))
+        ph_log(PH_LOG_ERROR, "The narrow phase ran out of memory; last step's contacts are kept.");
+    // Contacts may have woken sleeping bodies: the awake list is taken again for the solver.
+    if (collect_awake(&ctx))
+    {
+        ph_solve(&ctx);
+        unsigned long long t0 = ph_ticks();
+        if (world->def.enable_calendar)
+            ph_calendar_run(&ctx);
+        stats->ms_stage[PH_STAGE_CALENDAR] += ph_ticks_to_ms(ph_ticks() - t0);
+        finish_bodies(&ctx);
+        t0 = ph_ticks();
+        ph_islands_update(&ctx);
+        stats->ms_stage[PH_STAGE_SLEEP] += ph_ticks_to_ms(ph_ticks() - t0);
+        ph_arena_free(ctx.arena, ctx.awake);
+    }
+    else
+        ph_log(PH_LOG_ERROR, "The step could not allocate its body list; bodies did not move.");
+    // Between steps: the arena grows to this step's high-water mark so the next one fits.
+    ph_arena_grow(&world->arena);
+
+    int awake = 0, sleeping = 0, total = 0;
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+    {
+        if (!ph_id_pool_is_live(&world->body_ids, i))
+            continue;
+        total++;
+        if (world->bodies[i].type == PH_BODY_STATIC)
+            continue;
+        if (world->bodies[i].awake)
+            awake++;
+        else
+            sleeping++;
+    }
+    stats->body_count = total;
+    stats->awake_body_count = awake;
+    stats->sleeping_body_count = sleeping;
+    stats->calendar_events = world->calendar.event_count;
+    world->step_count++;
+    stats->ms_total = ph_ticks_to_ms(ph_ticks() - t_start);
+}
+
+// ---- Queries -----------------------------------------------------------------------------------------
+
+typedef struct ray_query
+{
+    const ph_world *world;
+    ph_ray_result best;
+    bool hit;
+} ray_query;
+
+static bool ray_body(const ph_world *world, int slot, ph_vec3 o, ph_vec3 d, float max_t, ph_ray_hit *out)
+{
+    const ph_body *b = &world->bodies[slot];
+    if (b->mesh)
+        return ph_ray_cast_mesh(b->mesh, b->xf, o, d, max_t, out);
+    if (b->compound)
+    {
+        bool any = false;
+        for (int i = 0; i < b->compound->child_count; i++)
+        {
+            ph_convex s;
+            ph_transform xf;
+            ph_ray_hit h;
+            ph_world_child_shape(world, slot, i, &s, &xf);
+            if (ph_ray_cast_convex(&s, xf, o, d, max_t, &h))
+            {
+                *out = h;
+                max_t = h.distance;
+                any = true;
+            }
+        }
+        return any;
+    }
+    return ph_ray_cast_convex(&b->convex, b->xf, o, d, max_t, out);
+}
+
+static float ray_visit(int body_index, ph_vec3 origin, ph_vec3 dir, float max_distance, void *ctx)
+{
+    ray_query *q = ctx;
+    ph_ray_hit h;
+    if (!ray_body(q->world, body_index, origin, dir, max_distance, &h))
+        return max_distance;
+    q->hit = true;
+    q->best.body = make_body_id(q->world, body_index);
+    q->best.distance = h.distance;
+    q->best.point = h.point;
+    q->best.normal = h.normal;
+    return h.distance;
+}
+
+bool ph_world_cast_ray(const ph_world *world, ph_vec3 origin, ph_vec3 dir, float max_distance, ph_ray_result *out)
+{
+    const char *fn = "ph_world_cast_ray";
+    if (!world)
+        return false;
+    if (!check_vec(world, fn, "origin", origin) || !check_vec(world, fn, "dir", dir) ||
+        !check_float(world, fn, "max_distance", max_distance, 0.0f, false))
+        return false;
+    float len = glms_vec3_norm(dir);
+    if (fabsf(len - 1.0f) > WORLD_QUAT_LENGTH_TOLERANCE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: dir has length %g; it must be a unit vector.", fn,
+                       (double)len);
+        return false;
+    }
+    ray_query q;
+    memset(&q, 0, sizeof q);
+    q.world = world;
+    ph_octree_cast_ray(&world->octree, origin, dir, max_distance, ray_visit, &q);
+    if (q.hit && out)
+        *out = q.best;
+    return q.hit;
+}
+
+typedef struct box_query
+{
+    const ph_world *world;
+    ph_aabb box;
+    const ph_vec4 *planes;
+    ph_body_id *out;
+    int capacity;
+    int count;
+} box_query;
+
+static bool box_overlap(ph_aabb x, ph_aabb y)
+{
+    return x.lo.x <= y.hi.x && y.lo.x <= x.hi.x && x.lo.y <= y.hi.y && y.lo.y <= x.hi.y && x.lo.z <= y.hi.z &&
+           y.lo.z <= x.hi.z;
+}
+
+static void box_query_add(box_query *q, int body_index)
+{
+    if (q->out && q->count < q->capacity)
+        q->out[q->count] = make_body_id(q->world, body_index);
+    q->count++;
+}
+
+static bool box_visit(int body_index, void *ctx)
+{
+    box_query *q = ctx;
+    if (box_overlap(q->world->bodies[body_index].bounds, q->box))
+        box_query_add(q, body_index);
+    return true;
+}
+
+int ph_world_query_box(const ph_world *world, ph_aabb box, ph_body_id *out, int capacity)
+{
+    const char *fn = "ph_world_query_box";
+    if (!world)
+        return 0;
+    if (!check_vec(world, fn, "box.lo", box.lo) || !check_vec(world, fn, "box.hi", box.hi))
+        return 0;
+    box_query q = { world, box, NULL, out, capacity, 0 };
+    ph_octree_query_box(&world->octree, box, box_visit, &q);
+    return q.count;
+}
+
+// True unless the box lies wholly outside one plane (the positive vertex test).
+static bool box_in_frustum(ph_aabb b, const ph_vec4 *planes)
+{
+    for (int i = 0; i < 6; i++)
+    {
+        ph_vec4 p = planes[i];
+        ph_vec3 v = ph_v3(p.x >= 0.0f ? b.hi.x : b.lo.x, p.y >= 0.0f ? b.hi.y : b.lo.y, p.z >= 0.0f ? b.hi.z : b.lo.z);
+        if (p.x * v.x + p.y * v.y + p.z * v.z + p.w < 0.0f)
+            return false;
+    }
+    return true;
+}
+
+static bool frustum_visit(int body_index, void *ctx)
+{
+    box_query *q = ctx;
+    if (box_in_frustum(q->world->bodies[body_index].bounds, q->planes))
+        box_query_add(q, body_index);
+    return true;
+}
+
+int ph_world_query_frustum(const ph_world *world, const ph_vec4 planes[6], ph_body_id *out, int capacity)
+{
+    if (!world)
+        return 0;
+    if (!planes)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "ph_world_query_frustum: planes is NULL.");
+        return 0;
+    }
+    for (int i = 0; i < 6; i++)
+    {
+        if (!ph_is_finite_quat((ph_quat){ .raw = { planes[i].x, planes[i].y, planes[i].z, planes[i].w } }))
+        {
+            ph_world_error(world, PH_ERR_INVALID_ARG, "ph_world_query_frustum: planes[%d] is not finite.", i);
+            return 0;
+        }
+    }
+    box_query q = { world, { { { 0 } }, { { 0 } } }, planes, out, capacity, 0 };
+    ph_octree_query_frustum(&world->octree, planes, frustum_visit, &q);
+    return q.count;
+}
+
+int ph_world_get_contacts(const ph_world *world, ph_contact_info *out, int capacity)
+{
+    if (!world)
+        return 0;
+    int n = 0;
+    for (int k = 0; k < world->contacts.count; k++)
+    {
+        const ph_contact *c = &world->contacts.items[k];
+        for (int i = 0; i < c->manifold.point_count; i++)
+        {
+            if (out && n < capacity)
+            {
+                ph_contact_info *info = &out[n];
+                info->a = make_body_id(world, c->a);
+                info->b = make_body_id(world, c->b);
+                info->point = c->manifold.points[i].point;
+                info->normal = c->manifold.normal;
+                info->separation = c->manifold.points[i].separation;
+                info->normal_impulse = c->normal_impulse[i];
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+const ph_calendar_event *ph_world_get_calendar_events(const ph_world *world, int *out_count)
+{
+    if (out_count)
+        *out_count = world ? world->calendar.event_count : 0;
+    return world ? world->calendar.events : NULL;
+}
+
+// ---- Debug drawing -----------------------------------------------------------------------------------
+
+#define DEBUG_COLOR_CONTACT 0xFF3030FFu
+#define DEBUG_COLOR_NORMAL 0xFFD020FFu
+#define DEBUG_COLOR_BOUNDS_AWAKE 0x40C0FFFFu
+#define DEBUG_COLOR_BOUNDS_SLEEPING 0x808080FFu
+#define DEBUG_COLOR_OCTREE 0x30FF6080u
+#define DEBUG_COLOR_EVENT 0xFF40FFFFu
+#define DEBUG_COLOR_CLAMPED 0xFF8000FFu
+#define DEBUG_POINT_SIZE 6.0f    // (unit: pixels)
+#define DEBUG_NORMAL_LENGTH 0.3f // (unit: m)
+
+static void draw_box(const ph_debug_draw *dd, ph_aabb b, uint32_t color)
+{
+    for (int i = 0; i < 8; i++)
+    {
+        for (int axis = 0; axis < 3; axis++)
+        {
+            int j = i | (1 << axis);
+            if (j == i)
+                continue;
+            ph_vec3 p = ph_v3(i & 1 ? b.hi.x : b.lo.x, i & 2 ? b.hi.y : b.lo.y, i & 4 ? b.hi.z : b.lo.z);
+            ph_vec3 q = ph_v3(j & 1 ? b.hi.x : b.lo.x, j & 2 ? b.hi.y : b.lo.y, j & 4 ? b.hi.z : b.lo.z);
+            dd->draw_segment(p, q, color, dd->context);
+        }
+    }
+}
+
+static void draw_node(ph_aabb loose_bounds, int depth, int proxy_count, void *ctx)
+{
+    (void)depth;
+    (void)proxy_count;
+    const ph_debug_draw *dd = ctx;
+    draw_box(dd, loose_bounds, DEBUG_COLOR_OCTREE);
+}
+
+void ph_world_debug_draw(const ph_world *world, const ph_debug_draw *dd)
+{
+    if (!world || !dd || !dd->draw_segment || !dd->draw_point)
+        return;
+    if (dd->draw_contacts)
+    {
+        for (int k = 0; k < world->contacts.count; k++)
+        {
+            const ph_contact *c = &world->contacts.items[k];
+            for (int i = 0; i < c->manifold.point_count; i++)
+            {
+                ph_vec3 p = c->manifold.points[i].point;
+                dd->draw_point(p, DEBUG_POINT_SIZE, DEBUG_COLOR_CONTACT, dd->context);
+                dd->draw_segment(p, glms_vec3_add(p, glms_vec3_scale(c->manifold.normal, DEBUG_NORMAL_LENGTH)),
+                                 DEBUG_COLOR_NORMAL, dd->context);
+            }
+        }
+    }
+    if (dd->draw_bounds)
+        for (int i = 0; i < world->body_ids.slot_count; i++)
+            if (ph_id_pool_is_live(&world->body_ids, i))
+                draw_box(dd, world->bodies[i].bounds,
+                         world->bodies[i].awake ? DEBUG_COLOR_BOUNDS_AWAKE : DEBUG_COLOR_BOUNDS_SLEEPING);
+    if (dd->draw_octree)
+        ph_octree_walk(&world->octree, draw_node, (void *)dd);
+    if (dd->draw_calendar)
+    {
+        for (int i = 0; i < world->calendar.event_count; i++)
+        {
+            const ph_calendar_event *e = &world->calendar.events[i];
+            uint32_t color = e->clamped ? DEBUG_COLOR_CLAMPED : DEBUG_COLOR_EVENT;
+            dd->draw_point(e->point, DEBUG_POINT_SIZE, color, dd->context);
+            dd->draw_segment(e->point, glms_vec3_add(e->point, glms_vec3_scale(e->normal, DEBUG_NORMAL_LENGTH)),
+                             color, dd->context);
+        }
+    }
+}
+
+ph_status ph_world_trace_pair(const ph_world *world, ph_body_id a, ph_body_id b, ph_pair_trace *out)
+{
+    const char *fn = "ph_world_trace_pair";
+    int sa = body_slot(world, a, fn);
+    if (sa < 0)
+        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
+    int sb = body_slot(world, b, fn);
+    if (sb < 0)
+        return PH_ERR_STALE_ID;
+    if (!out)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: out is NULL.", fn);
+        return PH_ERR_INVALID_ARG;
+    }
+    const ph_body *ba = &world->bodies[sa], *bb = &world->bodies[sb];
+    if (ba->mesh || ba->compound || bb->mesh || bb->compound)
+    {
+        ph_world_error(world, PH_ERR_WRONG_TYPE, "%s: both bodies must have convex shapes to be traced.", fn);
+        return PH_ERR_WRONG_TYPE;
+    }
+    memset(out, 0, sizeof *out);
+    ph_gjk_output g;
+    out->gjk_status = ph_gjk_distance(&ba->convex, ba->xf, &bb->convex, bb->xf, NULL, &g);
+    out->simplex = g.simplex;
+    out->overlapping = g.status == PH_GJK_OVERLAPPING;
+    out->epa_status = PH_EPA_SEPARATED;
+    out->normal = g.normal;
+    out->distance = g.distance;
+    out->point_a = g.point_a;
+    out->point_b = g.point_b;
+    if (out->overlapping)
+    {
+        ph_epa_output e;
+        out->epa_status = ph_epa_penetration_traced(&ba->convex, ba->xf, &bb->convex, bb->xf, &g.simplex, &e,
+                                                    &out->polytope);
+        out->normal = e.normal;
+        out->distance = -e.depth;
+        out->point_a = e.point_a;
+        out->point_b = e.point_b;
+    }
+    return PH_OK;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The world's internal layout and the per-step context shared by the stage modules (contact.c,
+// solver.c, island.c, calendar.c). Clients see only the opaque ph_world of phys.h.
+#pragma once
+
+#include "arena.h"
+#include "body.h"
+#include "calendar.h"
+#include "contact.h"
+#include "id_pool.h"
+#include "octree.h"
+
+#include "phys/phys.h"
+
+#include <stdint.h> // uint8_t, uint32_t
+
+// Sleep thresholds: an island sleeps when every body stayed below both speeds for PH_SLEEP_TIME.
+#define PH_SLEEP_LINEAR_SPEED 0.05f  // (unit: m/s)
+#define PH_SLEEP_ANGULAR_SPEED 0.05f // (unit: rad/s)
+#define PH_SLEEP_TIME 0.5f           // (unit: s)
+
+typedef enum ph_geom_kind
+{
+    PH_GEOM_FREE,
+    PH_GEOM_HULL,
+    PH_GEOM_COMPOUND,
+    PH_GEOM_MESH
+} ph_geom_kind;
+
+typedef struct ph_geom
+{
+    ph_geom_kind kind;
+    ph_hull *hull;
+    ph_compound *compound;
+    ph_mesh *mesh;
+    float *child_density; // compound: density of each child (unit: kg/m^3)
+} ph_geom;
+
+struct ph_world
+{
+    ph_world_def def;
+    ph_error last_error;
+    ph_step_stats stats;
+    ph_arena arena;
+    ph_octree octree;
+
+    ph_id_pool body_ids;
+    ph_body *bodies;        // by slot
+    ph_body_state *states;  // by slot (hot)
+    uint8_t *active;        // by slot: 1 for awake non-static bodies (octree pair filter)
+    int body_capacity;
+    int state_capacity;
+    int active_capacity;
+
+    ph_id_pool geom_ids;
+    ph_geom *geoms;
+    int geom_capacity;
+
+    ph_contact_set contacts;
+
+    ph_calendar calendar; // this step's time-of-impact events and their heap
+
+    uint32_t next_island_id;
+    uint64_t step_count;
+    int tree_failures; // octree insertions that failed for lack of memory (bodies then skip collision)
+};
+
+// Everything one step passes between its stages (after Box2D's b2StepContext).
+typedef struct ph_step_context
+{
+    ph_world *world;
+    ph_arena *arena;
+    ph_step_stats *stats;
+    float dt;      // (unit: s)
+    float inv_dt;  // (unit: 1/s)
+    int substeps;
+    float h;       // sub-step (unit: s)
+    const ph_octree_pair *pairs;
+    int pair_count;
+    int *awake;    // slots of awake non-static bodies, ascending
+    int awake_count;
+} ph_step_context;
+
+// Records an error in the world (status and message) and sends it to the log hook.
+void ph_world_error(const ph_world *world, ph_status status, const char *format, ...);
+// Wakes the body's sleeping island (every body that fell asleep with it).
+void ph_world_wake_island(ph_world *world, int slot);
+// The convex shape of child `child` of body `slot` (child -1: the body's own convex shape) and its
+// world transform; for a mesh body, child is a triangle index.
+void ph_world_child_shape(const ph_world *world, int slot, int child, ph_convex *out_shape,
+                          ph_transform *out_xf);
