@@ -22,8 +22,8 @@
 // fitted to the casters, so 1024 keeps a 30 m scene at 3 cm per texel; on llvmpipe every doubling of the
 // side costs four times the depth fill of the shadow pass.
 #define DEFAULT_SHADOW_MAP_SIZE 1024
-// The shadow map covers the casters, but no farther than this from the camera (unit: m), so one far
-// body does not stretch the map over the whole world.
+// The shadow map covers the casters, but no farther than this from the point of the view ray nearest
+// them (unit: m), so far bodies do not stretch the map over the whole world.
 #define SHADOW_MAX_RANGE 60.0f
 // The light-space box is rounded out to this step (unit: m) so it changes in jumps rather than every
 // frame as bodies move, which would make shadow edges crawl.
@@ -174,10 +174,6 @@ static int program_list(renderer *r, shader_program **out, const char **stems)
     return n;
 }
 
-enum
-{
-    PROGRAM_COUNT = 6
-};
 
 bool renderer_reload_shaders(renderer *r)
 {
@@ -189,18 +185,17 @@ bool renderer_reload_shaders(renderer *r)
     bool reloaded = false;
     for (int i = 0; i < n; i++)
     {
-        char err[RENDER_ERROR_MAX];
-        int result = shader_program_poll(programs[i], err, sizeof err);
+        int result = shader_program_poll(programs[i], r->program_errors[i], sizeof r->program_errors[i]);
         if (result > 0)
         {
             reloaded = true;
-            r->shader_error[0] = '\0';
-        }
-        else if (result < 0)
-        {
-            snprintf(r->shader_error, sizeof r->shader_error, "%s", err);
+            r->program_errors[i][0] = '\0';
         }
     }
+    // The HUD shows the first program still failing; the message clears once every file compiles.
+    r->shader_error[0] = '\0';
+    for (int i = 0; i < n && !r->shader_error[0]; i++)
+        snprintf(r->shader_error, sizeof r->shader_error, "%s", r->program_errors[i]);
     if (reloaded)
         get_uniforms(r);
     return reloaded;
@@ -742,9 +737,14 @@ static bool fit_light(renderer *r, const render_options *opts, vec3s to_sun, flo
     vec3s lo = r->caster_lo, hi = r->caster_hi;
     if (!(lo.x <= hi.x))
         return false;
+    // Focus: the point of the view ray nearest the casters' centre (the eye when they are behind).
+    vec3s forward = { { -r->camera.view.raw[0][2], -r->camera.view.raw[1][2], -r->camera.view.raw[2][2] } };
+    vec3s mid = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);
+    float along = fmaxf(glms_vec3_dot(glms_vec3_sub(mid, r->camera.eye), forward), 0.0f);
+    vec3s focus = glms_vec3_add(r->camera.eye, glms_vec3_scale(forward, along));
     vec3s range = { { SHADOW_MAX_RANGE, SHADOW_MAX_RANGE, SHADOW_MAX_RANGE } };
-    lo = glms_vec3_maxv(lo, glms_vec3_sub(r->camera.eye, range));
-    hi = glms_vec3_minv(hi, glms_vec3_add(r->camera.eye, range));
+    lo = glms_vec3_maxv(lo, glms_vec3_sub(focus, range));
+    hi = glms_vec3_minv(hi, glms_vec3_add(focus, range));
     if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
         return false;
     vec3s center = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);

@@ -76,7 +76,8 @@ typedef struct render_stats
     int instances;       // submitted this frame
     int draw_calls;      // all passes together
     int debug_vertices;  // line and point vertices
-    float ms_cpu;        // CPU time spent in renderer_draw including the final glFinish-free submission
+    float ms_cpu;        // CPU time of the renderer_draw call (sorting, uploads, GL calls; the driver may
+                         // finish the work later, at the buffer swap) (unit: ms)
 } render_stats;
 
 // Creates the renderer: loads and compiles every program from shaders/ (looked up under base_path,

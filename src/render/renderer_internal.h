@@ -14,6 +14,9 @@
 // Longest message kept for the HUD's shader error line (unit: bytes).
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
+// Programs the renderer loads: mesh, grid, shadow, sky, lines, text.
+#define PROGRAM_COUNT 6
+
 // A growable array: data, count, capacity; grown by render_reserve.
 #define RENDER_ARRAY(type) \
     struct \
@@ -122,6 +125,7 @@ struct renderer
     sky_program sky_prog;
     lines_program lines_prog;
     text_program text_prog;
+    char program_errors[PROGRAM_COUNT][RENDER_ERROR_MAX]; // the last failed reload per program, or ""
     char shader_error[RENDER_ERROR_MAX];
     double last_poll_s;
 

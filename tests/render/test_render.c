@@ -13,6 +13,7 @@
 #include "render/gpu_mesh.h"
 #include "render/renderer.h"
 #include "render/shader.h"
+#include "test_render_gl.h"
 
 #include "phys/collision.h"
 
@@ -38,8 +39,8 @@
 #include <unistd.h>   // rmdir, unlink
 
 // Window of the GL cases (unit: px): small keeps llvmpipe fast under sanitizers.
-#define TEST_WIDTH 320
-#define TEST_HEIGHT 240
+#define TEST_WIDTH TEST_GL_WIDTH
+#define TEST_HEIGHT TEST_GL_HEIGHT
 // Tolerances.
 #define NORMAL_TOL 1e-4f     // unit length and agreement of normals
 #define PIXEL_TOL 0.02f      // projection round trips (unit: px)
@@ -250,7 +251,7 @@ static bool open_gl(void)
     return true;
 }
 
-static renderer *get_renderer(void)
+renderer *test_gl_renderer(void)
 {
     if (!open_gl())
         return NULL;
@@ -266,7 +267,7 @@ static renderer *get_renderer(void)
     return shared_renderer;
 }
 
-static render_camera make_camera(vec3s eye, vec3s target)
+render_camera test_gl_camera(vec3s eye, vec3s target)
 {
     render_camera c;
     c.eye = eye;
@@ -278,7 +279,7 @@ static render_camera make_camera(vec3s eye, vec3s target)
 // The frame as RGB, top row first.
 static uint8_t frame[TEST_WIDTH * TEST_HEIGHT * 3];
 
-static bool read_frame(renderer *r)
+bool test_gl_read_frame(renderer *r)
 {
     return renderer_read_rgb(r, frame, sizeof frame);
 }
@@ -292,7 +293,7 @@ static vec3s pixel_at(int x, int y)
 }
 
 // The colour at a world point's pixel; false when it projects outside the window.
-static bool sample_world(const renderer *r, vec3s p, vec3s *out)
+bool test_gl_sample_world(const renderer *r, vec3s p, vec3s *out)
 {
     float x, y;
     if (!renderer_project(r, p, &x, &y) || x < 0.0f || y < 0.0f || x >= TEST_WIDTH || y >= TEST_HEIGHT)
@@ -407,9 +408,9 @@ static int shader_hot_reload_keeps_last_good(void)
 // renderer_project, renderer_pixel_ray and renderer_frustum_planes describe the same camera.
 static int camera_helpers_agree(void)
 {
-    renderer *r = get_renderer();
+    renderer *r = test_gl_renderer();
     ENSURE(r);
-    render_camera cam = make_camera((vec3s){ { 3.0f, 4.0f, 9.0f } }, (vec3s){ { -1.0f, 0.5f, 0.0f } });
+    render_camera cam = test_gl_camera((vec3s){ { 3.0f, 4.0f, 9.0f } }, (vec3s){ { -1.0f, 0.5f, 0.0f } });
     renderer_begin_frame(r, &cam);
     ph_vec4 planes[6];
     renderer_frustum_planes(r, planes);
@@ -459,18 +460,18 @@ static int camera_helpers_agree(void)
 // Draws the standard scene with one box (colour rgba, flags) and reads it back.
 static int draw_box_scene(renderer *r, const render_options *o, uint32_t rgba, uint32_t flags)
 {
-    render_camera cam = make_camera(SCENE_EYE, SCENE_TARGET);
+    render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
     renderer_begin_frame(r, &cam);
     ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
                            (vec3s){ { 0.5f, 0.5f, 0.5f } }, rgba, flags));
     renderer_draw(r, o);
-    ENSURE(read_frame(r));
+    ENSURE(test_gl_read_frame(r));
     return 0;
 }
 
 static int frame_box_sky_ground_and_shadow(void)
 {
-    renderer *r = get_renderer();
+    renderer *r = test_gl_renderer();
     ENSURE(r);
     int errors = gl_error_count();
     render_options o = scene_options();
@@ -479,15 +480,15 @@ static int frame_box_sky_ground_and_shadow(void)
 
     // The box's front face, where the physics puts it, is red.
     vec3s box;
-    ENSURE(sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &box));
+    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &box));
     ENSURE(box.x > 1.5f * box.y && box.x > 1.5f * box.z && box.x > 60.0f);
     // The top row shows sky: blue dominates.
     vec3s sky = pixel_at(TEST_WIDTH / 2, 2);
     ENSURE(sky.z > sky.x && sky.z > 100.0f);
     // Ground in the box's shadow (towards +x) is darker than open ground at the same distance.
     vec3s shade, open;
-    ENSURE(sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
-    ENSURE(sample_world(r, (vec3s){ { -1.75f, 0.0f, 0.25f } }, &open));
+    ENSURE(test_gl_sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){ { -1.75f, 0.0f, 0.25f } }, &open));
     if (!(luminance(shade) < 0.7f * luminance(open)))
     {
         fprintf(stderr, "shadow %.0f vs open ground %.0f\n", (double)luminance(shade), (double)luminance(open));
@@ -496,12 +497,12 @@ static int frame_box_sky_ground_and_shadow(void)
     // Without shadows that ground is lit like the rest.
     o.shadows = false;
     ENSURE(draw_box_scene(r, &o, 0xd02020ff, 0) == 0);
-    ENSURE(sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
     ENSURE(luminance(shade) > 0.85f * luminance(open));
     // A box flagged as casting no shadow leaves the ground lit.
     o.shadows = true;
     ENSURE(draw_box_scene(r, &o, 0xd02020ff, RENDER_FLAG_NO_SHADOW) == 0);
-    ENSURE(sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
     ENSURE(luminance(shade) > 0.85f * luminance(open));
     ENSURE(gl_error_count() == errors);
     return 0;
@@ -509,14 +510,14 @@ static int frame_box_sky_ground_and_shadow(void)
 
 static int frame_msaa_and_ground_off(void)
 {
-    renderer *r = get_renderer();
+    renderer *r = test_gl_renderer();
     ENSURE(r);
     int errors = gl_error_count();
     render_options o = scene_options();
     o.msaa_samples = 4;
     ENSURE(draw_box_scene(r, &o, 0x20d020ff, 0) == 0);
     vec3s box;
-    ENSURE(sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &box));
+    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &box));
     ENSURE(box.y > 1.5f * box.x && box.y > 1.5f * box.z);
     // No sky and no ground: the clear colour everywhere but the box.
     o.sky = false;
@@ -533,7 +534,7 @@ static int frame_msaa_and_ground_off(void)
 // (the per-mesh sort loses and mixes up no instance).
 static int frame_instances_keep_their_colours(void)
 {
-    renderer *r = get_renderer();
+    renderer *r = test_gl_renderer();
     ENSURE(r);
     render_options o = scene_options();
     o.shadows = false;
@@ -555,7 +556,7 @@ static int frame_instances_keep_their_colours(void)
         order[j] = t;
     }
     // Top-down camera over a 5 x 5 grid of boxes 2 m apart.
-    render_camera cam = make_camera((vec3s){ { 0.0f, 16.0f, 0.01f } }, glms_vec3_zero());
+    render_camera cam = test_gl_camera((vec3s){ { 0.0f, 16.0f, 0.01f } }, glms_vec3_zero());
     renderer_begin_frame(r, &cam);
     for (int k = 0; k < COUNT; k++)
     {
@@ -566,12 +567,12 @@ static int frame_instances_keep_their_colours(void)
         ENSURE(renderer_submit(r, mesh, p, glms_quat_identity(), (vec3s){ { 0.5f, 0.5f, 0.5f } }, palette[i % 6], 0));
     }
     renderer_draw(r, &o);
-    ENSURE(read_frame(r));
+    ENSURE(test_gl_read_frame(r));
     for (int i = 0; i < COUNT; i++)
     {
         vec3s top = { { (float)(i % GRID - GRID / 2) * 2.0f, 1.0f, (float)(i / GRID - GRID / 2) * 2.0f } };
         vec3s c;
-        ENSURE(sample_world(r, top, &c));
+        ENSURE(test_gl_sample_world(r, top, &c));
         uint8_t want[4] = { (uint8_t)(palette[i % 6] >> 24), (uint8_t)(palette[i % 6] >> 16),
                             (uint8_t)(palette[i % 6] >> 8), 0 };
         // Channels that are on in the palette colour are bright, the others dark.
@@ -591,7 +592,7 @@ static int frame_instances_keep_their_colours(void)
 // A user mesh (a tetrahedron from arrays) is drawn where it is submitted; bad submissions are refused.
 static int frame_user_mesh_and_validation(void)
 {
-    renderer *r = get_renderer();
+    renderer *r = test_gl_renderer();
     ENSURE(r);
     const float positions[12] = { -1, 0, -1, 1, 0, -1, 0, 0, 1, 0, 2, 0 };
     const uint32_t indices[12] = { 0, 1, 2, 0, 3, 1, 1, 3, 2, 2, 3, 0 };
@@ -599,7 +600,7 @@ static int frame_user_mesh_and_validation(void)
     int mesh = renderer_add_mesh(r, positions, NULL, 4, indices, 12);
     ENSURE(mesh >= RENDER_BUILTIN_MESH_COUNT);
     render_options o = scene_options();
-    render_camera cam = make_camera(SCENE_EYE, SCENE_TARGET);
+    render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
     renderer_begin_frame(r, &cam);
     ENSURE(!renderer_submit(r, -1, glms_vec3_zero(), glms_quat_identity(), glms_vec3_one(), 0xffffffff, 0));
     ENSURE(!renderer_submit(r, RENDER_MAX_MESHES, glms_vec3_zero(), glms_quat_identity(), glms_vec3_one(),
@@ -608,10 +609,10 @@ static int frame_user_mesh_and_validation(void)
                             glms_vec3_one(), 0xffffffff, 0));
     ENSURE(renderer_submit(r, mesh, glms_vec3_zero(), glms_quat_identity(), glms_vec3_one(), 0x2040e0ff, 0));
     renderer_draw(r, &o);
-    ENSURE(read_frame(r));
+    ENSURE(test_gl_read_frame(r));
     ENSURE(renderer_get_stats(r)->instances == 1);
     vec3s c;
-    ENSURE(sample_world(r, (vec3s){ { 0.0f, 0.7f, 0.1f } }, &c)); // on the front faces, inside the tetrahedron
+    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.7f, 0.1f } }, &c)); // on the front faces, inside the tetrahedron
     ENSURE(c.z > 1.5f * c.x && c.z > 1.2f * c.y);
     renderer_remove_mesh(r, mesh);
     renderer_begin_frame(r, &cam);
@@ -622,13 +623,13 @@ static int frame_user_mesh_and_validation(void)
 // HUD text changes pixels where it is drawn and nowhere else; the screenshot PNG equals the readback.
 static int frame_text_and_screenshot(void)
 {
-    renderer *r = get_renderer();
+    renderer *r = test_gl_renderer();
     ENSURE(r);
     render_options o = scene_options();
     ENSURE(draw_box_scene(r, &o, 0xd02020ff, 0) == 0);
     static uint8_t plain[sizeof frame];
     memcpy(plain, frame, sizeof frame);
-    render_camera cam = make_camera(SCENE_EYE, SCENE_TARGET);
+    render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
     renderer_begin_frame(r, &cam);
     ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
                            (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0));
@@ -638,7 +639,7 @@ static int frame_text_and_screenshot(void)
     ENSURE(tw > 20.0f && th > 8.0f);
     renderer_text(r, 10.0f, 10.0f, scale, 0x000000ff, text);
     renderer_draw(r, &o);
-    ENSURE(read_frame(r));
+    ENSURE(test_gl_read_frame(r));
     int changed_inside = 0, changed_outside = 0;
     for (int y = 0; y < TEST_HEIGHT; y++)
     {
@@ -674,6 +675,103 @@ static int frame_text_and_screenshot(void)
     return 0;
 }
 
+static bool copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    FILE *out = in ? fopen(to, "wb") : NULL;
+    bool ok = in && out;
+    char buf[4096];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    if (in)
+        fclose(in);
+    if (out)
+        ok = fclose(out) == 0 && ok;
+    return ok;
+}
+
+// A renderer whose shaders live in a temporary copy: breaking mesh.frag reports "mesh.frag:LINE" and
+// keeps drawing with the last good program; repairing it clears the message.
+static int renderer_hot_reload_reports_and_recovers(void)
+{
+    ENSURE(open_gl());
+    static const char *names[] = { "mesh.vert", "mesh.frag", "grid.vert", "grid.frag", "shadow.vert",
+                                   "shadow.frag", "sky.vert", "sky.frag", "lines.vert", "lines.frag",
+                                   "text.vert", "text.frag" };
+    enum
+    {
+        NAME_COUNT = sizeof names / sizeof names[0]
+    };
+    char dir[] = "/tmp/render_tests_XXXXXX";
+    ENSURE(mkdtemp(dir) != NULL);
+    char shaders[256];
+    snprintf(shaders, sizeof shaders, "%s/shaders", dir);
+    ENSURE(mkdir(shaders, 0700) == 0);
+    char paths[NAME_COUNT][320];
+    bool copied = true;
+    for (int i = 0; i < NAME_COUNT; i++)
+    {
+        char from[512];
+        snprintf(paths[i], sizeof paths[i], "%s/%s", shaders, names[i]);
+        copied = copied && shader_find(NULL, names[i], from, sizeof from) && copy_file(from, paths[i]);
+    }
+    char err[SHADER_ERROR_MAX];
+    renderer *r = copied ? renderer_create(dir, err, sizeof err) : NULL;
+    int rc = r ? 0 : 1;
+    render_options o = scene_options();
+    render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
+    static uint8_t before[sizeof frame];
+    if (rc == 0)
+    {
+        renderer_resize(r, TEST_WIDTH, TEST_HEIGHT);
+        renderer_begin_frame(r, &cam);
+        renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
+                        (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0);
+        renderer_draw(r, &o);
+        rc = test_gl_read_frame(r) ? 0 : 2;
+        memcpy(before, frame, sizeof frame);
+    }
+    // Break mesh.frag (a later modification time than the copy's).
+    if (rc == 0)
+    {
+        FILE *f = fopen(paths[1], "ab");
+        rc = f && fputs("\nthis is not GLSL\n", f) >= 0 && fclose(f) == 0 ? 0 : 3;
+        struct timespec times[2] = { { 4000000000L, 0 }, { 4000000000L, 0 } };
+        rc = rc == 0 && utimensat(AT_FDCWD, paths[1], times, 0) == 0 ? 0 : 3;
+    }
+    if (rc == 0 && (renderer_reload_shaders(r) || !strstr(renderer_shader_error(r), "mesh.frag:")))
+        rc = 4;
+    if (rc == 0)
+    {
+        renderer_begin_frame(r, &cam);
+        renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
+                        (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0);
+        renderer_draw(r, &o);
+        rc = test_gl_read_frame(r) && memcmp(before, frame, sizeof frame) == 0 ? 0 : 5;
+    }
+    // Repair it: the program reloads and the message clears.
+    if (rc == 0)
+    {
+        char from[512];
+        rc = shader_find(NULL, "mesh.frag", from, sizeof from) && copy_file(from, paths[1]) ? 0 : 6;
+        struct timespec times[2] = { { 4000000100L, 0 }, { 4000000100L, 0 } };
+        rc = rc == 0 && utimensat(AT_FDCWD, paths[1], times, 0) == 0 ? 0 : 6;
+    }
+    if (rc == 0 && (!renderer_reload_shaders(r) || renderer_shader_error(r)[0] != '\0'))
+        rc = 7;
+    if (rc)
+        fprintf(stderr, "renderer hot reload step %d failed: %s | %s\n", rc, r ? renderer_shader_error(r) : "",
+                r ? "" : err);
+    renderer_destroy(r);
+    for (int i = 0; i < NAME_COUNT; i++)
+        unlink(paths[i]);
+    rmdir(shaders);
+    rmdir(dir);
+    ENSURE(rc == 0);
+    return 0;
+}
+
 const test_case test_render_cases[] = {
     { "render_mesh_box_closed_outward", mesh_box_closed_outward },
     { "render_mesh_sphere_unit_outward", mesh_sphere_unit_outward },
@@ -682,6 +780,7 @@ const test_case test_render_cases[] = {
     { "render_mesh_arrays_validated", mesh_arrays_validated },
     { "render_shader_errors_name_file_and_line", shader_errors_name_file_and_line },
     { "render_shader_hot_reload_keeps_last_good", shader_hot_reload_keeps_last_good },
+    { "render_renderer_hot_reload_reports_and_recovers", renderer_hot_reload_reports_and_recovers },
     { "render_camera_helpers_agree", camera_helpers_agree },
     { "render_frame_box_sky_ground_and_shadow", frame_box_sky_ground_and_shadow },
     { "render_frame_msaa_and_ground_off", frame_msaa_and_ground_off },
