@@ -596,6 +596,86 @@ static int hull_real_models(void)
     return 0;
 }
 
+// Structured clouds that stress coplanarity and precision: a 10x10x10 lattice (every point on a face,
+// edge or inside), the lattice far from the origin, tiny and huge scales, a thin slab just thicker than
+// the flatness bound, a prism of 64-gons (many coplanar cap points), and 4 corners repeated 100 times.
+static int hull_structured_clouds(void)
+{
+    enum
+    {
+        CAP = 1000
+    };
+    static ph_vec3 pts[CAP];
+    const float scales[] = {1e-3f, 1.0f, 1e3f};
+    const float offsets[] = {0.0f, 0.0f, 0.0f, 1e3f};
+    int rc = 0;
+    for (int k = 0; k < 4 && !rc; k++)
+    {
+        float scale = k < 3 ? scales[k] : 1.0f;
+        int n = 0;
+        for (int i = 0; i < 10; i++)
+        {
+            for (int j = 0; j < 10; j++)
+            {
+                for (int l = 0; l < 10; l++)
+                    pts[n++] = ph_v3(offsets[k] + scale * (float)i, offsets[k] + scale * (float)j,
+                                     offsets[k] + scale * (float)l);
+            }
+        }
+        ph_hull *h = build(pts, n, 0, NULL);
+        ENSURE(h != NULL);
+        printf("lattice scale %g offset %g: V %d F %d\n", (double)scale, (double)offsets[k], h->vertex_count,
+               h->face_count);
+        rc = h->vertex_count != 8 || h->face_count != 6 || check_hull(h, pts, n, CONTAIN_TOLERANCE);
+        ph_hull_free(h);
+    }
+    ENSURE(rc == 0);
+
+    // A slab 2e-4 thick per unit of extent: above the 1e-4 flatness bound, so it is a (thin) hull.
+    uint64_t s = test_seed();
+    for (int i = 0; i < 200; i++)
+        pts[i] =
+            ph_v3(test_rand_float(&s, -1.0f, 1.0f), test_rand_float(&s, -1.0f, 1.0f), i % 2 ? 2e-4f : -2e-4f);
+    ph_hull *slab = build(pts, 200, 0, NULL);
+    ENSURE(slab != NULL);
+    rc = check_hull(slab, pts, 200, CONTAIN_TOLERANCE);
+    ph_hull_free(slab);
+    ENSURE(rc == 0);
+
+    // A prism over a regular 64-gon, with extra points on the caps: 128 vertices, 64 quads and 2 caps.
+    int n = 0;
+    for (int i = 0; i < 64; i++)
+    {
+        float a = 2.0f * GLM_PIf * (float)i / 64.0f;
+        pts[n++] = ph_v3(cosf(a), -0.5f, sinf(a));
+        pts[n++] = ph_v3(cosf(a), 0.5f, sinf(a));
+        pts[n++] = ph_v3(0.5f * cosf(a), 0.5f, 0.5f * sinf(a));
+    }
+    ph_hull *prism = build(pts, n, PH_HULL_MAX_VERTICES, NULL);
+    ENSURE(prism != NULL);
+    printf("64-gon prism: V %d E %d F %d\n", prism->vertex_count, prism->edge_count, prism->face_count);
+    rc =
+        prism->vertex_count != 128 || prism->face_count != 66 || check_hull(prism, pts, n, CONTAIN_TOLERANCE);
+    for (int f = 0; f < prism->face_count && !rc; f++)
+    {
+        int want = fabsf(prism->faces[f].normal.y) > 0.5f ? 64 : 4;
+        rc = prism->faces[f].index_count != want;
+    }
+    ph_hull_free(prism);
+    ENSURE(rc == 0);
+
+    // Four corners of a tetrahedron, each repeated 100 times.
+    const ph_vec3 tet[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}};
+    for (int i = 0; i < 400; i++)
+        pts[i] = tet[i % 4];
+    ph_hull *t = build(pts, 400, 0, NULL);
+    ENSURE(t != NULL);
+    rc = t->vertex_count != 4 || t->face_count != 4 || check_hull(t, pts, 400, CONTAIN_TOLERANCE);
+    ph_hull_free(t);
+    ENSURE(rc == 0);
+    return 0;
+}
+
 const test_case test_hull_cases[] = {
     {"hull_cube_corners", hull_cube_corners},
     {"hull_cube_with_face_and_edge_points", hull_cube_with_face_and_edge_points},
@@ -606,6 +686,7 @@ const test_case test_hull_cases[] = {
     {"hull_vertex_budget", hull_vertex_budget},
     {"hull_frees_every_byte", hull_frees_every_byte},
     {"hull_support_hill_climbing_matches_brute_force", hull_support_hill_climbing_matches_brute_force},
+    {"hull_structured_clouds", hull_structured_clouds},
     {"hull_real_models", hull_real_models},
     {0},
 };
