@@ -387,7 +387,7 @@ static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int 
     return r;
 }
 
-static void fill_trace(const epa_polytope *p, bool built, ph_polytope_trace *trace)
+static void fill_trace(const epa_polytope *p, bool built, ph_quat frame, ph_polytope_trace *trace)
 {
     trace->triangle_count = 0;
     if (!built)
@@ -397,7 +397,7 @@ static void fill_trace(const epa_polytope *p, bool built, ph_polytope_trace *tra
         if (!p->faces[f].alive)
             continue;
         for (int i = 0; i < 3; i++)
-            trace->triangles[trace->triangle_count][i] = p->verts[p->faces[f].v[i]].w;
+            trace->triangles[trace->triangle_count][i] = glms_quat_rotatev(frame, p->verts[p->faces[f].v[i]].w);
         trace->triangle_count++;
     }
 }
@@ -419,14 +419,16 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
         return out->status;
     }
     ph_gjk_proxy pa, pb;
-    ph_gjk_proxy_init(&pa, a, xa, true);
-    ph_gjk_proxy_init(&pb, b, xb, true);
+    ph_gjk_pair_init(&pa, &pb, a, xa, b, xb, true);
     float rounding = pa.radius + pb.radius;
 
     // GJK on the cores, warm-started from the given simplex: a terminating tetrahedron around the origin
     // is accepted at once, and anything else is checked rather than trusted.
     ph_gjk_output g;
     ph_gjk_run(&pa, &pb, simplex, false, 0.0f, &g);
+    // The polytope lives in A's frame (ph_gjk_pair_init); results are turned to world at the end.
+    ph_gjk_output g_world = g;
+    ph_gjk_output_to_world(&g_world, xa);
     epa_result r;
     if (g.status != PH_GJK_OVERLAPPING)
     {
@@ -439,9 +441,9 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
         // Cores apart, rounded shapes overlapping: exact from the closest points of the cores.
         out->status = PH_EPA_OK;
         out->depth = rounding - g.distance;
-        out->normal = g.normal;
-        out->point_a = glms_vec3_add(g.point_a, glms_vec3_scale(g.normal, pa.radius));
-        out->point_b = glms_vec3_sub(g.point_b, glms_vec3_scale(g.normal, pb.radius));
+        out->normal = g_world.normal;
+        out->point_a = glms_vec3_add(g_world.point_a, glms_vec3_scale(g_world.normal, pa.radius));
+        out->point_b = glms_vec3_sub(g_world.point_b, glms_vec3_scale(g_world.normal, pb.radius));
         out->iterations = g.iterations;
         return out->status;
     }
@@ -452,12 +454,12 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
     if (built)
         r = expand(&poly, &pa, &pb, &iterations);
     if (trace)
-        fill_trace(&poly, built, trace);
+        fill_trace(&poly, built, xa.q, trace);
     // The boundary's outward normal n points from B's side to A's (B - A), so A-to-B is -n.
     out->status = r.status;
     if (rounding > 0.0f && r.status == PH_EPA_DEGENERATE)
         out->status = PH_EPA_OK; // flat cores (crossing segments): depth 0 is exact, radii do the rest
-    out->normal = glms_vec3_negate(r.n);
+    out->normal = glms_quat_rotatev(xa.q, glms_vec3_negate(r.n));
     out->depth = r.depth + rounding;
     out->point_a = ph_transform_point(xa, r.local_a);
     out->point_b = ph_transform_point(xb, r.local_b);

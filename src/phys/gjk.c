@@ -10,7 +10,7 @@
 #include "phys/gjk.h"
 
 #include <float.h>  // FLT_MAX
-#include <math.h>   // sqrtf, fabsf
+#include <math.h>   // sqrtf, fabsf, copysignf
 #include <string.h> // memset
 
 // Termination: the gap between the upper bound |v| and the lower bound dot(v/|v|, w) of the distance
@@ -86,36 +86,79 @@ void ph_gjk_proxy_init(ph_gjk_proxy *p, const ph_convex *shape, ph_transform xf,
     p->shape = shape;
     p->xf = xf;
     p->rot = glms_quat_mat3(xf.q);
+    p->rot_t = glms_mat3_transpose(p->rot);
+    p->identity = false;
     p->hull_start = -1;
     p->core = core && (shape->type == PH_SHAPE_SPHERE || shape->type == PH_SHAPE_CAPSULE);
     p->radius = p->core ? shape->radius : 0.0f;
 }
 
+void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph_transform xa, const ph_convex *b,
+                      ph_transform xb, bool core)
+{
+    pa->shape = a;
+    pa->xf = ph_transform_identity();
+    pa->rot = pa->rot_t = glms_mat3_identity();
+    pa->hull_start = -1;
+    pa->core = core && (a->type == PH_SHAPE_SPHERE || a->type == PH_SHAPE_CAPSULE);
+    pa->radius = pa->core ? a->radius : 0.0f;
+    pa->identity = true;
+    ph_transform rel;
+    ph_quat qa_inv = glms_quat_conjugate(xa.q);
+    rel.q = glms_quat_mul(qa_inv, xb.q);
+    rel.p = glms_quat_rotatev(qa_inv, glms_vec3_sub(xb.p, xa.p));
+    ph_gjk_proxy_init(pb, b, rel, core);
+}
+
+void ph_gjk_output_to_world(ph_gjk_output *out, ph_transform xa)
+{
+    out->point_a = ph_transform_point(xa, out->point_a);
+    out->point_b = ph_transform_point(xa, out->point_b);
+    out->normal = glms_quat_rotatev(xa.q, out->normal);
+    for (int i = 0; i < out->simplex.count; i++)
+        out->simplex.v[i].w = glms_quat_rotatev(xa.q, out->simplex.v[i].w);
+}
+
 ph_vec3 ph_gjk_proxy_support_local(ph_gjk_proxy *p, ph_vec3 d)
 {
     const ph_convex *s = p->shape;
-    if (p->core)
+    switch (s->type)
     {
-        if (s->type == PH_SHAPE_SPHERE)
-            return glms_vec3_zero();
-        return ph_v3(0.0f, d.y >= 0.0f ? s->half_height : -s->half_height, 0.0f);
+    case PH_SHAPE_BOX:
+    {
+        // Inlined here because boxes are the common case: each coordinate takes the sign of d. copysignf
+        // is branch-free; random directions would mispredict a branch half of the time.
+        ph_vec3 h = s->half_extents;
+        return ph_v3(copysignf(h.x, d.x), copysignf(h.y, d.y), copysignf(h.z, d.z));
     }
-    if (s->type == PH_SHAPE_HULL)
+    case PH_SHAPE_HULL:
         return s->hull->vertices[ph_hull_support_index(s->hull, d, &p->hull_start)];
+    case PH_SHAPE_SPHERE:
+        if (p->core)
+            return glms_vec3_zero();
+        break;
+    case PH_SHAPE_CAPSULE:
+        if (p->core)
+            return ph_v3(0.0f, d.y >= 0.0f ? s->half_height : -s->half_height, 0.0f);
+        break;
+    default:
+        break;
+    }
     return ph_convex_support(s, d);
 }
 
 static ph_vec3 to_world(const ph_gjk_proxy *p, ph_vec3 x)
 {
+    if (p->identity)
+        return x;
     return glms_vec3_add(glms_mat3_mulv(p->rot, x), p->xf.p);
 }
 
 ph_simplex_vertex ph_gjk_support(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_vec3 d)
 {
     ph_simplex_vertex v;
-    // rot^T d is the direction in the local frame.
-    ph_vec3 da = glms_mat3_mulv(glms_mat3_transpose(a->rot), glms_vec3_negate(d));
-    ph_vec3 db = glms_mat3_mulv(glms_mat3_transpose(b->rot), d);
+    ph_vec3 da = a->identity ? glms_vec3_negate(d) : glms_mat3_mulv(a->rot_t, glms_vec3_negate(d));
+    ph_vec3 db = b->identity ? d : glms_mat3_mulv(b->rot_t, d);
     v.local_a = ph_gjk_proxy_support_local(a, da);
     v.local_b = ph_gjk_proxy_support_local(b, db);
     v.w = glms_vec3_sub(to_world(b, v.local_b), to_world(a, v.local_a));
@@ -258,51 +301,46 @@ static float tetrahedron_closest(const ph_vec3 s[4], float lambda[4])
     return best;
 }
 
-// Reduces the simplex to the vertices with non-zero weight and returns the closest point v.
-static ph_vec3 solve_simplex(ph_simplex *s, float lambda[4])
+// Writes into out the vertices of in with non-zero weight (their weights into lambda) and returns the
+// closest point v.
+static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda[4])
 {
     ph_vec3 pts[4];
-    for (int i = 0; i < s->count; i++)
-        pts[i] = s->v[i].w;
-    switch (s->count)
+    float l[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
+    for (int i = 0; i < in->count; i++)
+        pts[i] = in->v[i].w;
+    switch (in->count)
     {
     case 1:
-        lambda[0] = 1.0f;
         break;
     case 2:
-        segment_closest(pts[0], pts[1], lambda);
+        segment_closest(pts[0], pts[1], l);
         break;
     case 3:
-        triangle_closest(pts, lambda);
+        triangle_closest(pts, l);
         break;
     default:
-        tetrahedron_closest(pts, lambda);
+        tetrahedron_closest(pts, l);
         break;
     }
-    ph_simplex reduced;
-    float kept[4];
-    reduced.count = 0;
-    for (int i = 0; i < s->count; i++)
+    out->count = 0;
+    ph_vec3 v = glms_vec3_zero();
+    for (int i = 0; i < in->count; i++)
     {
-        if (lambda[i] > 0.0f)
+        if (l[i] > 0.0f)
         {
-            kept[reduced.count] = lambda[i];
-            reduced.v[reduced.count++] = s->v[i];
+            lambda[out->count] = l[i];
+            out->v[out->count++] = in->v[i];
+            v = glms_vec3_add(v, glms_vec3_scale(in->v[i].w, l[i]));
         }
     }
-    if (reduced.count == 0)
+    if (out->count == 0)
     {
         // Only rounding can get here (all weights zero); keep the first vertex.
-        kept[0] = 1.0f;
-        reduced.v[0] = s->v[0];
-        reduced.count = 1;
-    }
-    *s = reduced;
-    ph_vec3 v = glms_vec3_zero();
-    for (int i = 0; i < s->count; i++)
-    {
-        lambda[i] = kept[i];
-        v = glms_vec3_add(v, glms_vec3_scale(s->v[i].w, kept[i]));
+        lambda[0] = 1.0f;
+        out->v[0] = in->v[0];
+        out->count = 1;
+        v = in->v[0].w;
     }
     return v;
 }
@@ -323,13 +361,17 @@ static void witness_points(const ph_gjk_proxy *a, const ph_gjk_proxy *b, const p
 ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
                          float grow, ph_gjk_output *out)
 {
-    ph_simplex s;
-    s.count = 0;
+    // Two buffers in turn: the simplex before solving (the last reduced simplex plus the new vertex) and
+    // after. When a new vertex makes no progress, the previous reduced simplex is the first one without its
+    // last vertex, so no copy is kept.
+    ph_simplex buffers[2];
+    ph_simplex *cur = &buffers[0], *reduced = &buffers[1];
+    cur->count = 0;
     if (warm && warm->count >= 1 && warm->count <= 4)
     {
-        s = *warm;
-        for (int i = 0; i < s.count; i++)
-            ph_gjk_refresh_vertex(a, b, &s.v[i]);
+        *cur = *warm;
+        for (int i = 0; i < cur->count; i++)
+            ph_gjk_refresh_vertex(a, b, &cur->v[i]);
     }
     else
     {
@@ -337,48 +379,49 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
         ph_vec3 d = glms_vec3_sub(a->xf.p, b->xf.p);
         if (glms_vec3_norm2(d) <= 0.0f)
             d = ph_v3(1.0f, 0.0f, 0.0f);
-        s.v[0] = ph_gjk_support(a, b, d);
-        s.count = 1;
+        cur->v[0] = ph_gjk_support(a, b, d);
+        cur->count = 1;
     }
 
     float max_w2 = 0.0f;
-    for (int i = 0; i < s.count; i++)
-        max_w2 = glm_max(max_w2, glms_vec3_norm2(s.v[i].w));
+    for (int i = 0; i < cur->count; i++)
+        max_w2 = glm_max(max_w2, glms_vec3_norm2(cur->v[i].w));
 
-    float lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
+    float lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f }, prev_lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
     float prev_v2 = FLT_MAX;
+    float grow2 = grow * grow;
     ph_gjk_status status = PH_GJK_MAX_ITERATIONS;
-    ph_vec3 v = glms_vec3_zero();
+    const ph_simplex *result = cur;
+    const float *result_lambda = lambda;
     int iter = 0;
-    ph_simplex best = s;
-    float best_lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
     for (; iter < PH_GJK_ITERATION_LIMIT; iter++)
     {
-        v = solve_simplex(&s, lambda);
+        ph_vec3 v = solve_simplex(cur, reduced, lambda);
         float v2 = glms_vec3_norm2(v);
-        if (s.count == 4 || v2 <= GJK_OVERLAP_TOLERANCE * GJK_OVERLAP_TOLERANCE * max_w2)
+        result = reduced;
+        result_lambda = lambda;
+        if (reduced->count == 4 || v2 <= GJK_OVERLAP_TOLERANCE * GJK_OVERLAP_TOLERANCE * max_w2)
         {
             status = PH_GJK_OVERLAPPING;
-            best = s;
-            memcpy(best_lambda, lambda, sizeof best_lambda);
             break;
         }
         if (v2 >= prev_v2)
         {
             // No progress: rounding has made the last vertex useless. The previous simplex stands.
+            cur->count--;
+            result = cur;
+            result_lambda = prev_lambda;
             status = PH_GJK_SEPARATED;
             break;
         }
         prev_v2 = v2;
-        best = s;
-        memcpy(best_lambda, lambda, sizeof best_lambda);
+        memcpy(prev_lambda, lambda, sizeof lambda);
 
         ph_simplex_vertex w = ph_gjk_support(a, b, glms_vec3_negate(v));
         float vw = glms_vec3_dot(v, w.w);
-        float vlen = sqrtf(v2);
         // The plane through w normal to v bounds the difference: its distance to the origin, vw / |v|,
         // is a lower bound of the distance (upper bound: |v|).
-        if (intersect_only && vw > grow * vlen)
+        if (intersect_only && vw > 0.0f && vw * vw > grow2 * v2)
         {
             status = PH_GJK_SEPARATED;
             iter++;
@@ -386,42 +429,42 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
         }
         max_w2 = glm_max(max_w2, glms_vec3_norm2(w.w));
         float gap = v2 - vw;
-        if (gap <= GJK_RELATIVE_TOLERANCE * v2 || gap <= GJK_ABSOLUTE_TOLERANCE * sqrtf(max_w2) * vlen)
+        if (gap <= GJK_RELATIVE_TOLERANCE * v2 ||
+            gap * gap <= GJK_ABSOLUTE_TOLERANCE * GJK_ABSOLUTE_TOLERANCE * max_w2 * v2)
         {
             status = PH_GJK_SEPARATED;
             iter++;
             break;
         }
         bool duplicate = false;
-        for (int i = 0; i < s.count; i++)
-            duplicate = duplicate || glms_vec3_eqv(s.v[i].w, w.w);
+        for (int i = 0; i < reduced->count; i++)
+            duplicate = duplicate || glms_vec3_eqv(reduced->v[i].w, w.w);
         if (duplicate)
         {
             status = PH_GJK_SEPARATED;
             iter++;
             break;
         }
-        s.v[s.count++] = w;
+        reduced->v[reduced->count++] = w;
+        ph_simplex *tmp = cur;
+        cur = reduced;
+        reduced = tmp;
     }
-    // Report the best simplex seen (the last one that made progress).
-    s = best;
-    v = glms_vec3_zero();
-    for (int i = 0; i < s.count; i++)
-        v = glms_vec3_add(v, glms_vec3_scale(s.v[i].w, best_lambda[i]));
+    ph_vec3 v = glms_vec3_zero();
+    for (int i = 0; i < result->count; i++)
+        v = glms_vec3_add(v, glms_vec3_scale(result->v[i].w, result_lambda[i]));
     out->status = status;
     out->iterations = iter;
-    out->simplex = s;
-    witness_points(a, b, &s, best_lambda, out);
-    if (status == PH_GJK_OVERLAPPING)
+    out->simplex = *result;
+    out->distance = status == PH_GJK_OVERLAPPING ? 0.0f : glms_vec3_norm(v);
+    if (intersect_only)
     {
-        out->distance = 0.0f;
-        out->normal = glms_vec3_zero();
+        // The caller needs the answer and the distance estimate only.
+        out->point_a = out->point_b = out->normal = glms_vec3_zero();
+        return status;
     }
-    else
-    {
-        out->distance = glms_vec3_norm(v);
-        out->normal = ph_safe_normalize(v, ph_v3(0.0f, 1.0f, 0.0f));
-    }
+    witness_points(a, b, result, result_lambda, out);
+    out->normal = status == PH_GJK_OVERLAPPING ? glms_vec3_zero() : ph_safe_normalize(v, ph_v3(0.0f, 1.0f, 0.0f));
     return status;
 }
 
@@ -443,9 +486,9 @@ ph_gjk_status ph_gjk_distance(const ph_convex *a, ph_transform xa, const ph_conv
         return out->status;
     }
     ph_gjk_proxy pa, pb;
-    ph_gjk_proxy_init(&pa, a, xa, true);
-    ph_gjk_proxy_init(&pb, b, xb, true);
+    ph_gjk_pair_init(&pa, &pb, a, xa, b, xb, true);
     ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, out);
+    ph_gjk_output_to_world(out, xa);
     if (cache)
         cache->simplex = out->simplex;
 
@@ -474,13 +517,15 @@ bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, p
     if (!inputs_valid(a, xa, b, xb))
         return false;
     ph_gjk_proxy pa, pb;
-    ph_gjk_proxy_init(&pa, a, xa, true);
-    ph_gjk_proxy_init(&pb, b, xb, true);
+    ph_gjk_pair_init(&pa, &pb, a, xa, b, xb, true);
     float rounding = pa.radius + pb.radius;
     ph_gjk_output out;
     ph_gjk_status status = ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, true, rounding, &out);
     if (cache)
+    {
+        ph_gjk_output_to_world(&out, xa);
         cache->simplex = out.simplex;
+    }
     if (status == PH_GJK_OVERLAPPING)
         return true;
     if (status == PH_GJK_SEPARATED && out.distance > rounding)

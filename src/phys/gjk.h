@@ -16,9 +16,11 @@ typedef struct ph_gjk_proxy
     const ph_convex *shape;
     ph_transform xf;
     ph_mat3 rot;    // rotation matrix of xf.q: world = rot * local + xf.p
+    ph_mat3 rot_t;  // its transpose: local direction = rot_t * world direction
     float radius;   // rounding left out of the core (unit: m); 0 for polyhedra and full shapes
     int hull_start; // hill-climbing warm start for hull supports (vertex index, -1 for none)
     bool core;      // supports are those of the core shape
+    bool identity;  // xf is the identity (the first shape of a pair posed in its own frame)
 } ph_gjk_proxy;
 
 // True when the shape's parameters are finite and usable (positive sizes, a built hull).
@@ -30,6 +32,13 @@ bool ph_transform_is_valid(ph_transform xf);
 float ph_convex_extent(const ph_convex *shape);
 
 void ph_gjk_proxy_init(ph_gjk_proxy *proxy, const ph_convex *shape, ph_transform xf, bool core);
+// Poses a pair in A's frame: A at the identity and B at xa^-1 * xb. Each support then costs one rotation
+// less, and ph_gjk_run's results come out in A's frame (see ph_gjk_output_to_world).
+void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph_transform xa, const ph_convex *b,
+                      ph_transform xb, bool core);
+// Moves the points, normal and simplex of a run on a pair posed by ph_gjk_pair_init to world space.
+void ph_gjk_output_to_world(ph_gjk_output *out, ph_transform xa);
+
 // Support point in local direction d, in the proxy's local frame.
 ph_vec3 ph_gjk_proxy_support_local(ph_gjk_proxy *proxy, ph_vec3 d);
 // Support vertex of the Minkowski difference B - A in world direction d.

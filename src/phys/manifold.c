@@ -6,17 +6,19 @@
 // s_registers). Rounded shapes run GJK/EPA on their cores (gjk.c, epa.c); polyhedra (box, hull,
 // triangle) use the separating-axis test with face clipping.
 //
-// Why SAT and not EPA for polyhedra: the contact normal of two polyhedra is a face normal or the cross
-// product of two edges, and SAT evaluates exactly those candidates, so its depth and normal are exact
-// to rounding, while EPA converges to them iteratively in a polytope of support points. For boxes SAT is
-// 15 axes with closed-form projections and an early out at the first separating axis; for hulls the
-// edge pairs are pruned to those that form a face of the Minkowski difference with the Gauss-map test
-// (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013), which leaves a few dozen.
-// SAT also names the features (the reference face, or the two edges) that the clipping and the feature
-// ids need, which EPA would have to recover from its witness points. For separated pairs SAT's
-// separation is a lower bound of the distance, exact whenever a face or an edge pair is closest; the
-// rare vertex-vertex and vertex-edge cases are caught by comparing with GJK's distance (warm-started
-// from the pair's cache) and get one speculative point from GJK's closest points.
+// Polyhedra take one of two routes to the contact normal, whichever is exact and cheaper for the pair:
+// - Few edge pairs (box-box, box-triangle, triangle-triangle, small hulls): the separating-axis test. The
+//   normal of two polyhedra is a face normal or the cross product of two edges, and SAT evaluates exactly
+//   those candidates, so its depth and normal are exact to rounding; for boxes it is 15 axes in closed form
+//   with an early out at the first separating axis (Gottschalk's OBB test), and edge pairs of hulls are
+//   pruned to those forming a face of the Minkowski difference with the Gauss-map test (Gregorius, "The
+//   Separating Axis Test between Convex Polyhedra", GDC 2013). SAT also names the features (reference face
+//   or edge pair) that clipping and feature ids need. Its separation of separated shapes is a lower bound
+//   of the distance, exact unless the closest features are vertex-vertex or vertex-edge; those cases are
+//   caught by comparing with GJK's distance and get one speculative point from GJK's closest points.
+// - Many edge pairs (hulls): SAT's edge loop grows as E_a * E_b, 8,000 pairs for two 32-vertex hulls,
+//   while warm-started GJK (separated) or EPA (overlapping) converges on the exact normal of the Minkowski
+//   difference in a few support queries; the normal then selects the reference face (normal_from_gjk_epa).
 //
 // Face contacts follow Gregorius and Box2D: the reference face is the SAT face, the incident face is the
 // other shape's face most anti-parallel to it, the incident polygon is clipped against the side planes
@@ -40,6 +42,9 @@ static const float PARALLEL_SIN = 0.02f;
 // Edge pairs whose cross product is shorter than this fraction of |ea||eb| are parallel: their axis is
 // covered by the face normals.
 static const float PARALLEL_EDGE_TOLERANCE = 1e-5f;
+// Pairs of polyhedra with more edge pairs than this take the GJK/EPA route to the normal instead of SAT
+// (box-box: 144, box-triangle: 36; a box against a 20-vertex hull already has about 500).
+#define SAT_EDGE_PAIR_BUDGET 150
 // GJK's distance must exceed SAT's separation by this fraction of the size before the vertex-vertex
 // fallback is used.
 static const float SAT_GAP_TOLERANCE = 1e-5f;
@@ -650,6 +655,11 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
     }
 }
 
+static float min_extent(const poly_view *a, const poly_view *b)
+{
+    return glm_min(view_extent(a), view_extent(b));
+}
+
 // ---- Polyhedron pairs -----------------------------------------------------------------------------------
 
 // Box-box SAT in closed form (Gottschalk's OBB test): faces of A, faces of B, then the 9 edge directions.
@@ -740,9 +750,76 @@ static bool box_box_sat(const poly_view *a, const poly_view *b, const rel_pose *
     return true;
 }
 
-static float min_extent(const poly_view *a, const poly_view *b)
+// Separation along face f of p against q (q posed in p's frame by rel): one support query.
+static float face_separation(const poly_view *p, const poly_view *q, const rel_pose *rel, int f)
 {
-    return glm_min(view_extent(a), view_extent(b));
+    ph_vec3 n = p->faces[f].normal;
+    int vi = view_support(q, glms_mat3_mulv(glms_mat3_transpose(rel->r), glms_vec3_negate(n)), NULL);
+    return glms_vec3_dot(n, rel_apply(rel, q->verts[vi])) - p->faces[f].offset;
+}
+
+// The face of p whose normal is closest to direction d (p's frame).
+static int most_aligned_face(const poly_view *p, ph_vec3 d)
+{
+    int best = 0;
+    float best_dot = -FLT_MAX;
+    for (int f = 0; f < p->face_count; f++)
+    {
+        float x = glms_vec3_dot(p->faces[f].normal, d);
+        if (x > best_dot)
+        {
+            best_dot = x;
+            best = f;
+        }
+    }
+    return best;
+}
+
+// Polyhedra with many edges: SAT's edge pairs grow as E_a * E_b (8,000 for two 32-vertex hulls), while GJK
+// and EPA converge on the exact normal of the Minkowski difference in a few supports. The normal then picks
+// the features: the face of A most aligned with it and the face of B most aligned with its reverse are
+// tried as reference faces, each with its own exact separation (one support query); the better one is used
+// when it is within FEATURE_BIAS of the true separation (a face contact, clipped as usual), otherwise the
+// contact is edge against edge (or vertex), and GJK's or EPA's witness points give its single point.
+static void normal_from_gjk_epa(const poly_view *a, const ph_convex *ca, ph_transform xa, const poly_view *b,
+                                const ph_convex *cb, ph_transform xb, const rel_pose *rel, const ph_gjk_output *g,
+                                float margin, ph_manifold *m)
+{
+    ph_vec3 n, pa, pb;
+    float sep;
+    if (g->status != PH_GJK_OVERLAPPING)
+    {
+        n = g->normal;
+        sep = g->distance;
+        pa = g->point_a;
+        pb = g->point_b;
+    }
+    else
+    {
+        ph_epa_output e;
+        ph_epa_penetration(ca, xa, cb, xb, &g->simplex, &e);
+        n = e.normal;
+        sep = -e.depth;
+        pa = e.point_a;
+        pb = e.point_b;
+    }
+    ph_vec3 na = glms_quat_rotatev(glms_quat_conjugate(xa.q), n); // A's frame
+    ph_vec3 nb = glms_mat3_mulv(glms_mat3_transpose(rel->r), glms_vec3_negate(na)); // B's frame, reversed
+    int fa = most_aligned_face(a, na), fb = most_aligned_face(b, nb);
+    rel_pose inv = rel_inverse(rel);
+    float sa = face_separation(a, b, rel, fa), sb = face_separation(b, a, &inv, fb);
+    float bias = FEATURE_BIAS * min_extent(a, b);
+    if (glm_max(sa, sb) >= sep - bias)
+    {
+        if (sb > sa + bias)
+            face_contact(b, a, &inv, fb, xb, true, margin, m);
+        else
+            face_contact(a, b, rel, fa, xa, false, margin, m);
+        if (m->point_count > 0)
+            return;
+    }
+    if (sep <= margin)
+        single_point(m, pa, pb, n, sep, ID_SINGLE | 1u);
 }
 
 static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
@@ -759,9 +836,9 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
         // Warm-started GJK first: pairs the broadphase reports but that are apart by more than the margin
         // (most of them) cost an iteration or two and skip SAT.
         ph_gjk_proxy pa, pb;
-        ph_gjk_proxy_init(&pa, ca, xa, false);
-        ph_gjk_proxy_init(&pb, cb, xb, false);
+        ph_gjk_pair_init(&pa, &pb, ca, xa, cb, xb, false);
         ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+        ph_gjk_output_to_world(&g, xa);
         if (cache)
             cache->simplex = g.simplex;
         if (g.status != PH_GJK_OVERLAPPING && g.distance > margin)
@@ -770,6 +847,11 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
     }
 
     rel_pose rel = rel_between(xa, xb); // B in A's frame
+    if (!both_boxes && a.edge_count * b.edge_count > SAT_EDGE_PAIR_BUDGET)
+    {
+        normal_from_gjk_epa(&a, ca, xa, &b, cb, xb, &rel, &g, margin, m);
+        return;
+    }
     sat_result fa, fb, fe;
     memset(&fa, 0, sizeof fa);
     memset(&fb, 0, sizeof fb);
@@ -806,9 +888,9 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
         if (!have_gjk)
         {
             ph_gjk_proxy pa, pb;
-            ph_gjk_proxy_init(&pa, ca, xa, false);
-            ph_gjk_proxy_init(&pb, cb, xb, false);
+            ph_gjk_pair_init(&pa, &pb, ca, xa, cb, xb, false);
             ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+            ph_gjk_output_to_world(&g, xa);
             if (cache)
                 cache->simplex = g.simplex;
         }
@@ -857,11 +939,11 @@ static rounded_result rounded_query(const ph_convex *ca, ph_transform xa, const 
     rounded_result r;
     memset(&r, 0, sizeof r);
     ph_gjk_proxy pa, pb;
-    ph_gjk_proxy_init(&pa, ca, xa, true);
-    ph_gjk_proxy_init(&pb, cb, xb, true);
+    ph_gjk_pair_init(&pa, &pb, ca, xa, cb, xb, true);
     float rounding = pa.radius + pb.radius;
     ph_gjk_output g;
     ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+    ph_gjk_output_to_world(&g, xa);
     if (cache)
         cache->simplex = g.simplex;
     if (g.status != PH_GJK_OVERLAPPING)
