@@ -4,12 +4,11 @@
 // sets on random scenes of static, slow, fast (swept), far-away and non-finite bodies through many
 // moves, removals and re-insertions; box, frustum and ray queries; deterministic order; structure
 // validation and the memory count.
+#include "reference/brute_pairs.h"
 #include "test.h"
 
-#include "phys/octree.h"
-#include "reference/brute_pairs.h"
-
 #include "phys/core.h"
+#include "phys/octree.h"
 
 #include <stdlib.h> // qsort
 #include <string.h> // memset, memcmp
@@ -133,7 +132,7 @@ static int scene_round(scene *s)
 
 static brute_bodies scene_bodies(const scene *s)
 {
-    brute_bodies b = { s->bounds, s->live, s->is_static, s->active, s->count };
+    brute_bodies b = {s->bounds, s->live, s->is_static, s->active, s->count};
     return b;
 }
 
@@ -295,10 +294,11 @@ static int octree_box_and_frustum_queries(void)
     uint64_t rng = test_seed() + 3;
     for (int q = 0; q < 200; q++)
     {
-        ph_aabb box = box_at(test_rand_vec3(&rng, -SCENE_HALF, SCENE_HALF), test_rand_vec3(&rng, 0.1f, 15.0f));
+        ph_aabb box =
+            box_at(test_rand_vec3(&rng, -SCENE_HALF, SCENE_HALF), test_rand_vec3(&rng, 0.1f, 15.0f));
         if (q == 0)
             box = box_at(ph_v3(0.0f, 0.0f, 0.0f), ph_v3(1e7f, 1e7f, 1e7f)); // everything finite
-        collected c = { .count = 0 };
+        collected c = {.count = 0};
         ph_octree_query_box(&s.tree, box, collect, &c);
         int n = brute_query_box(&bodies, box, expected, MAX_BODIES);
         ENSURE(same_set(&c, expected, n) == 0);
@@ -310,18 +310,19 @@ static int octree_box_and_frustum_queries(void)
         ph_vec4 planes[6];
         for (int k = 0; k < 6; k++)
         {
-            ph_vec3 axis = ph_v3(k / 2 == 0 ? 1.0f : 0.0f, k / 2 == 1 ? 1.0f : 0.0f, k / 2 == 2 ? 1.0f : 0.0f);
+            ph_vec3 axis =
+                ph_v3(k / 2 == 0 ? 1.0f : 0.0f, k / 2 == 1 ? 1.0f : 0.0f, k / 2 == 2 ? 1.0f : 0.0f);
             ph_vec3 n_in = glms_quat_rotatev(rot, glms_vec3_scale(axis, (k & 1) ? -1.0f : 1.0f));
             // Inside: dot(n_in, x - centre) + extent >= 0.
-            planes[k] = (ph_vec4){ { n_in.x, n_in.y, n_in.z, extent - glms_vec3_dot(n_in, centre) } };
+            planes[k] = (ph_vec4){{n_in.x, n_in.y, n_in.z, extent - glms_vec3_dot(n_in, centre)}};
         }
-        collected f = { .count = 0 };
+        collected f = {.count = 0};
         ph_octree_query_frustum(&s.tree, planes, collect, &f);
         n = brute_query_frustum(&bodies, planes, expected, MAX_BODIES);
         ENSURE(same_set(&f, expected, n) == 0);
     }
     // A callback that returns false stops the query at once.
-    collected c = { .count = 0, .stop_after = 3 };
+    collected c = {.count = 0, .stop_after = 3};
     ph_octree_query_box(&s.tree, box_at(ph_v3(0, 0, 0), ph_v3(1e7f, 1e7f, 1e7f)), collect, &c);
     ENSURE(c.count == 3);
     ph_octree_destroy(&s.tree);
@@ -344,7 +345,8 @@ static float ray_candidate(int body_index, ph_vec3 origin, ph_vec3 dir, float ma
     if (!r->clip)
         return max_distance;
     // The "shape" of each body is its box: the hit distance is the slab entry, from the reference.
-    brute_bodies one = { &r->s->bounds[body_index], &r->s->live[body_index], &r->s->is_static[body_index], NULL, 1 };
+    brute_bodies one = {&r->s->bounds[body_index], &r->s->live[body_index], &r->s->is_static[body_index],
+                        NULL, 1};
     int idx;
     float t;
     if (brute_query_ray(&one, origin, dir, max_distance, &idx, &t, 1) == 1 && t < r->best)
@@ -384,7 +386,7 @@ static int octree_ray_queries(void)
         float max_t = test_rand_float(&rng, 1.0f, 150.0f);
 
         // All candidates: every body the exact ray touches is offered, and nothing beyond a graze.
-        ray_state r = { .s = &s, .clip = false, .best = max_t };
+        ray_state r = {.s = &s, .clip = false, .best = max_t};
         ph_octree_cast_ray(&s.tree, origin, dir, max_t, ray_candidate, &r);
         int n = brute_query_ray(&bodies, origin, dir, max_t, expected, expected_t, MAX_BODIES);
         int n_loose = brute_query_ray(&grown, origin, dir, max_t, loose, NULL, MAX_BODIES);
@@ -395,7 +397,7 @@ static int octree_ray_queries(void)
             ENSURE(bsearch(&r.hits.items[i], loose, (size_t)n_loose, sizeof(int), cmp_int) != NULL);
 
         // Closest hit with clipping equals the brute-force minimum entry distance.
-        ray_state c = { .s = &s, .clip = true, .best = max_t };
+        ray_state c = {.s = &s, .clip = true, .best = max_t};
         ph_octree_cast_ray(&s.tree, origin, dir, max_t, ray_candidate, &c);
         float best = max_t;
         for (int i = 0; i < n; i++)
@@ -426,7 +428,7 @@ static int octree_moves_and_growth(void)
 
     // Fly the box away through the growing root, beyond the largest root, and back.
     const ph_octree_pair *pairs;
-    float far[] = { 50.0f, 5000.0f, 5.0e5f, 3.0e6f, 1.0e9f, 20.0f };
+    float far[] = {50.0f, 5000.0f, 5.0e5f, 3.0e6f, 1.0e9f, 20.0f};
     for (int i = 0; i < 6; i++)
     {
         ENSURE(ph_octree_move(&t, box, box_at(ph_v3(far[i], far[i], 0.0f), h)) == PH_OK);
@@ -444,13 +446,13 @@ static int octree_moves_and_growth(void)
     ENSURE(t.outside_count == 2);
     n = ph_octree_find_pairs(&t, NULL, &pairs);
     ENSURE(n == 1 && pairs[0].a == 1 && pairs[0].b == 2);
-    ph_aabb sweep = { { { -1.0f, -0.5f, -0.5f } }, { { 4.1e6f, 0.5f, 0.5f } } };
+    ph_aabb sweep = {{{-1.0f, -0.5f, -0.5f}}, {{4.1e6f, 0.5f, 0.5f}}};
     int bullet = ph_octree_insert(&t, 3, sweep, false);
     n = ph_octree_find_pairs(&t, NULL, &pairs);
     ENSURE(n == 4); // (0,3) ground, (1,2), (1,3), (2,3)
     ENSURE(pairs[0].a == 0 && pairs[0].b == 3 && pairs[1].a == 1 && pairs[1].b == 2);
     // Non-finite bounds: kept, never paired, removable.
-    ph_aabb bad = { { { NAN, 0, 0 } }, { { 1, 1, 1 } } };
+    ph_aabb bad = {{{NAN, 0, 0}}, {{1, 1, 1}}};
     ENSURE(ph_octree_move(&t, bullet, bad) == PH_OK);
     ENSURE(ph_octree_validate(&t));
     n = ph_octree_find_pairs(&t, NULL, &pairs);
@@ -487,7 +489,7 @@ static int octree_walk_reports_every_proxy(void)
 {
     static scene s;
     scene_init(&s, 300, test_seed() + 6);
-    walk_state w = { 0, 0, 0 };
+    walk_state w = {0, 0, 0};
     ph_octree_walk(&s.tree, walk_node, &w);
     ENSURE(w.proxies + s.tree.outside_count == s.tree.live_proxies);
     ENSURE(w.nodes > 1 && w.max_depth > 2);
@@ -496,12 +498,12 @@ static int octree_walk_reports_every_proxy(void)
 }
 
 const test_case test_octree_cases[] = {
-    { "octree_pairs_equal_brute_force", octree_pairs_equal_brute_force },
-    { "octree_grid_touching_pairs", octree_grid_touching_pairs },
-    { "octree_deterministic_order", octree_deterministic_order },
-    { "octree_box_and_frustum_queries", octree_box_and_frustum_queries },
-    { "octree_ray_queries", octree_ray_queries },
-    { "octree_moves_and_growth", octree_moves_and_growth },
-    { "octree_walk_reports_every_proxy", octree_walk_reports_every_proxy },
-    { 0 },
+    {"octree_pairs_equal_brute_force", octree_pairs_equal_brute_force},
+    {"octree_grid_touching_pairs", octree_grid_touching_pairs},
+    {"octree_deterministic_order", octree_deterministic_order},
+    {"octree_box_and_frustum_queries", octree_box_and_frustum_queries},
+    {"octree_ray_queries", octree_ray_queries},
+    {"octree_moves_and_growth", octree_moves_and_growth},
+    {"octree_walk_reports_every_proxy", octree_walk_reports_every_proxy},
+    {0},
 };

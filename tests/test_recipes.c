@@ -4,9 +4,8 @@
 // published definitions (Jolt's 1240-box pyramid level by level, Box3D's 5050-box pyramid, ...), no
 // two bodies overlapping at spawn (bounds of the rotated shapes, swept along x), and identical layouts
 // for identical seeds.
-#include "test.h"
-
 #include "recipes/recipes.h"
+#include "test.h"
 
 #include <math.h>   // fabsf
 #include <stdlib.h> // qsort, malloc, free
@@ -32,7 +31,7 @@ static item_bounds bounds_of(const recipe_scene *s, const recipe_item *it)
     q.z = it->orientation[2];
     q.w = it->orientation[3];
     ph_mat3 r = glms_quat_mat3(q);
-    float ext[3] = { 0.0f, 0.0f, 0.0f };
+    float ext[3] = {0.0f, 0.0f, 0.0f};
     item_bounds b;
     if (it->shape == RECIPE_HULL)
     {
@@ -134,12 +133,12 @@ typedef struct expected_scene
 
 // The counts and settings the issues specify.
 static const expected_scene s_expected[] = {
-    { "pyramid20", 210, 1, 600, false },      { "column40", 40, 1, 1800, false },
-    { "pyramid1240", 1240, 1, 500, false },   { "large_pyramid", 5050, 1, 200, false },
-    { "pile1000", 1000, 1, 600, true },       { "convex_pile", 1024, 1, 500, true },
-    { "thin_wall", 10, 1, 120, true },        { "bullet_wall", 100, 1, 120, true },
-    { "highspeed", 5000, 6, 500, true },      { "restitution_ladder", 11, 1, 300, false },
-    { "spinner", 1, 0, 600, false },          { "pile10k", 10000, 1, 300, true },
+    {"pyramid20", 210, 1, 600, false},    {"column40", 40, 1, 1800, false},
+    {"pyramid1240", 1240, 1, 500, false}, {"large_pyramid", 5050, 1, 200, false},
+    {"pile1000", 1000, 1, 600, true},     {"convex_pile", 1024, 1, 500, true},
+    {"thin_wall", 10, 1, 120, true},      {"bullet_wall", 100, 1, 120, true},
+    {"highspeed", 5000, 6, 500, true},    {"restitution_ladder", 11, 1, 300, false},
+    {"spinner", 1, 0, 600, false},        {"pile10k", 10000, 1, 300, true},
 };
 
 static int recipes_named_scene_counts(void)
@@ -215,7 +214,7 @@ static int recipes_pyramid1240_layout(void)
     ENSURE_NEAR(s.items[0].position[1], -1.0f, 0.0f);
     ENSURE_NEAR(s.items[0].half_extents[0], 50.0f, 0.0f);
     ENSURE_NEAR(s.items[0].half_extents[1], 1.0f, 0.0f);
-    int per_level[15] = { 0 };
+    int per_level[15] = {0};
     for (int k = 1; k < s.item_count; k++)
     {
         const recipe_item *it = &s.items[k];
@@ -335,7 +334,8 @@ static int recipes_scene_details(void)
         for (int p = 0; p < 6; p++)
         {
             const float *pl = s.tunnel_planes[p];
-            ENSURE(pl[0] * it->position[0] + pl[1] * it->position[1] + pl[2] * it->position[2] + pl[3] > 0.5f);
+            ENSURE(pl[0] * it->position[0] + pl[1] * it->position[1] + pl[2] * it->position[2] + pl[3] >
+                   0.5f);
         }
     }
     ENSURE(spheres == 2500);
@@ -352,7 +352,7 @@ static int recipes_scene_details(void)
 // The same seed gives the same scene, byte for byte; another seed moves the random parts.
 static int recipes_seeded_layouts_repeat(void)
 {
-    const char *random_scenes[] = { "pile1000", "convex_pile", "highspeed", "rain" };
+    const char *random_scenes[] = {"pile1000", "convex_pile", "highspeed", "rain"};
     for (int i = 0; i < 4; i++)
     {
         recipe_scene a, b, c;
@@ -374,8 +374,8 @@ static int recipes_generators(void)
 {
     recipe_scene s;
     recipe_scene_init(&s, "generators");
-    const float origin[3] = { 3.0f, 1.0f, -2.0f };
-    const float half[3] = { 0.5f, 0.25f, 0.25f };
+    const float origin[3] = {3.0f, 1.0f, -2.0f};
+    const float half[3] = {0.5f, 0.25f, 0.25f};
     recipe_material m = recipe_default_material();
     ENSURE(recipe_add_tower(&s, origin, 7, half, 0.01f, m) && s.item_count == 7);
     ENSURE_NEAR(s.items[0].position[1], 1.25f, 1e-6f);
@@ -392,12 +392,12 @@ static int recipes_generators(void)
 }
 
 const test_case test_recipes_cases[] = {
-    { "recipes_named_scene_counts", recipes_named_scene_counts },
-    { "recipes_no_overlap_at_spawn", recipes_no_overlap_at_spawn },
-    { "recipes_pyramid1240_layout", recipes_pyramid1240_layout },
-    { "recipes_pyramid_rows", recipes_pyramid_rows },
-    { "recipes_scene_details", recipes_scene_details },
-    { "recipes_seeded_layouts_repeat", recipes_seeded_layouts_repeat },
-    { "recipes_generators", recipes_generators },
-    { 0 },
+    {"recipes_named_scene_counts", recipes_named_scene_counts},
+    {"recipes_no_overlap_at_spawn", recipes_no_overlap_at_spawn},
+    {"recipes_pyramid1240_layout", recipes_pyramid1240_layout},
+    {"recipes_pyramid_rows", recipes_pyramid_rows},
+    {"recipes_scene_details", recipes_scene_details},
+    {"recipes_seeded_layouts_repeat", recipes_seeded_layouts_repeat},
+    {"recipes_generators", recipes_generators},
+    {0},
 };

@@ -74,8 +74,8 @@ struct ph_octree_node
     int count;   // proxies held directly
     int subtree; // proxies held in the subtree (> 0 for every node but the root); NODE_FREE when free
     // Set by the refit of find_pairs only:
-    int active;  // active proxies in the subtree
-    int first;   // the proxies held directly are packed[first .. own_end)
+    int active; // active proxies in the subtree
+    int first;  // the proxies held directly are packed[first .. own_end)
     int own_end;
     int child_count;
     int children[8]; // the existing children, compact
@@ -470,7 +470,7 @@ ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy)
 {
     if (!proxy_valid(tree, proxy))
     {
-        ph_aabb zero = { { { 0 } }, { { 0 } } };
+        ph_aabb zero = {{{0}}, {{0}}};
         return zero;
     }
     return tree->proxies[proxy].bounds;
@@ -733,7 +733,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         pk->body = px->body;
         pk->active = is_active(px, body_active);
     }
-    pair_search ps = { tree, tree->packed, false };
+    pair_search ps = {tree, tree->packed, false};
     if (tree->root != NONE)
         subtree_self(&ps, tree->root);
 
@@ -1039,7 +1039,8 @@ bool ph_octree_validate(const ph_octree *tree)
     int free_nodes = 0;
     for (int n = tree->free_node; n != NONE; n = tree->nodes[n].head)
     {
-        if (n < 0 || n >= tree->node_count || tree->nodes[n].subtree != NODE_FREE || free_nodes > tree->node_count)
+        if (n < 0 || n >= tree->node_count || tree->nodes[n].subtree != NODE_FREE ||
+            free_nodes > tree->node_count)
             return false;
         free_nodes++;
     }

@@ -7,10 +7,10 @@
 // enough to fit a child. The root grows towards bodies that leave it, up to PH_OCTREE_MAX_ROOT_HALF;
 // bodies beyond that (or with non-finite bounds) wait in an "outside" list that every query also
 // scans, so no body is ever lost; a proxy with non-finite bounds (a body that blew up) takes part in no
-// pair and no query until its bounds are finite again. Static proxies are never moved or re-tested against each other.
-// The same tree answers pair finding, box, ray and frustum queries, and the debug walk. All answers
-// are deterministic: the same calls in the same order give the same results in the same order.
-// Memory comes from ph_alloc/ph_free; after warm-up (capacities reached) no call allocates.
+// pair and no query until its bounds are finite again. Static proxies are never moved or re-tested against
+// each other. The same tree answers pair finding, box, ray and frustum queries, and the debug walk. All
+// answers are deterministic: the same calls in the same order give the same results in the same order. Memory
+// comes from ph_alloc/ph_free; after warm-up (capacities reached) no call allocates.
 #pragma once
 
 #include "phys/base.h"
@@ -48,12 +48,12 @@ typedef struct ph_octree
     int node_count;
     int node_capacity;
     int free_node;
-    int root;           // node index, -1 before the first insertion
-    int outside_head;   // proxies outside the root (linked list), -1 when empty
+    int root;         // node index, -1 before the first insertion
+    int outside_head; // proxies outside the root (linked list), -1 when empty
     int outside_count;
     ph_octree_packed *packed; // proxies copied in depth-first order for the pair search
     int packed_capacity;
-    uint64_t *pair_keys;   // one block: (a << 32 | b) keys while finding, scratch keys for sorting,
+    uint64_t *pair_keys;    // one block: (a << 32 | b) keys while finding, scratch keys for sorting,
     uint64_t *pair_scratch; // and the last ph_octree_find_pairs answer
     ph_octree_pair *pairs;
     int pair_count;

@@ -10,11 +10,11 @@
 #include <stdlib.h> // realloc, free
 #include <string.h> // memset, strcmp, strncpy
 
-#define DEFAULT_GRAVITY (-9.81f)   // (unit: m/s^2)
-#define DEFAULT_HZ 60.0f           // step rate (unit: 1/s)
-#define DEFAULT_STEPS 600          // 10 s at 60 Hz
-#define DRIFT_SETTLE_S 1.0f        // drift counts from the end of the first second (unit: s)
-#define DEFAULT_DENSITY 1000.0f    // (unit: kg/m^3)
+#define DEFAULT_GRAVITY (-9.81f) // (unit: m/s^2)
+#define DEFAULT_HZ 60.0f         // step rate (unit: 1/s)
+#define DEFAULT_STEPS 600        // 10 s at 60 Hz
+#define DRIFT_SETTLE_S 1.0f      // drift counts from the end of the first second (unit: s)
+#define DEFAULT_DENSITY 1000.0f  // (unit: kg/m^3)
 #define DEFAULT_FRICTION 0.6f
 #define UNIT_HALF 0.5f             // half extent of a 1 m box (unit: m)
 #define GROUND_THICKNESS_HALF 1.0f // half height of every ground box (unit: m)
@@ -34,7 +34,7 @@
 
 recipe_material recipe_default_material(void)
 {
-    recipe_material m = { DEFAULT_DENSITY, DEFAULT_FRICTION, 0.0f };
+    recipe_material m = {DEFAULT_DENSITY, DEFAULT_FRICTION, 0.0f};
     return m;
 }
 
@@ -338,8 +338,8 @@ bool recipe_add_bullet_wall(recipe_scene *scene, int count, const float half[3],
             return false;
         it->linear_velocity[0] = speed;
     }
-    float wall_half[3] = { 0.5f * thickness, 0.5f * (float)side * pitch + BULLET_WALL_MARGIN,
-                           0.5f * (float)side * pitch + BULLET_WALL_MARGIN };
+    float wall_half[3] = {0.5f * thickness, 0.5f * (float)side * pitch + BULLET_WALL_MARGIN,
+                          0.5f * (float)side * pitch + BULLET_WALL_MARGIN};
     recipe_item *wall = add_box(scene, wall_half, wall_x - 0.5f * thickness, 0.0f, 0.0f, material);
     if (!wall || scene->tunnel_plane_count >= RECIPE_MAX_TUNNEL_PLANES)
         return false;
@@ -368,12 +368,12 @@ bool recipe_add_spinner(recipe_scene *scene, const float position[3], const floa
 
 // ---- Named scenes ----------------------------------------------------------------------------------
 
-static const float ORIGIN[3] = { 0.0f, 0.0f, 0.0f };
-static const float UNIT[3] = { UNIT_HALF, UNIT_HALF, UNIT_HALF };
+static const float ORIGIN[3] = {0.0f, 0.0f, 0.0f};
+static const float UNIT[3] = {UNIT_HALF, UNIT_HALF, UNIT_HALF};
 
 static bool ground(recipe_scene *s, float half_x, float half_z)
 {
-    float half[3] = { half_x, GROUND_THICKNESS_HALF, half_z };
+    float half[3] = {half_x, GROUND_THICKNESS_HALF, half_z};
     return recipe_add_ground(s, half, 0.0f, recipe_default_material());
 }
 
@@ -415,7 +415,7 @@ static bool build_pyramid1240(recipe_scene *s, uint64_t seed)
     s->metrics = RECIPE_METRIC_DRIFT;
     if (!ground(s, 50.0f, 50.0f))
         return false;
-    const float half[3] = { JOLT_BOX_HALF, JOLT_BOX_HALF, JOLT_BOX_HALF };
+    const float half[3] = {JOLT_BOX_HALF, JOLT_BOX_HALF, JOLT_BOX_HALF};
     const int n = JOLT_PYRAMID_LEVELS;
     for (int i = 0; i < n; i++)
     {
@@ -517,7 +517,7 @@ static bool build_thin_wall(recipe_scene *s, uint64_t seed)
     (void)seed;
     s->gravity[1] = 0.0f;
     s->steps = 120;
-    const float half[3] = { 1.0f, 1.0f, 1.0f };
+    const float half[3] = {1.0f, 1.0f, 1.0f};
     return recipe_add_bullet_wall(s, 10, half, 400.0f, 0.01f, 0.0f, recipe_default_material());
 }
 
@@ -526,7 +526,7 @@ static bool build_bullet_wall(recipe_scene *s, uint64_t seed)
     (void)seed;
     s->gravity[1] = 0.0f;
     s->steps = 120;
-    const float half[3] = { 0.1f, 0.1f, 0.1f };
+    const float half[3] = {0.1f, 0.1f, 0.1f};
     return recipe_add_bullet_wall(s, 100, half, 300.0f, 0.1f, 0.0f, recipe_default_material());
 }
 
@@ -550,7 +550,7 @@ static bool build_highspeed(recipe_scene *s, uint64_t seed)
     {
         for (int side = -1; side <= 1; side += 2)
         {
-            float half[3] = { w, w, w };
+            float half[3] = {w, w, w};
             half[axis] = HIGHSPEED_WALL_HALF;
             recipe_item *it = add_box(s, half, 0.0f, 0.0f, 0.0f, wall_m);
             if (!it)
@@ -565,18 +565,19 @@ static bool build_highspeed(recipe_scene *s, uint64_t seed)
     }
     s->metrics = RECIPE_METRIC_TUNNEL;
     const int nx = 20, ny = 13, nz = 20;
-    float cell[3] = { 2.0f * HIGHSPEED_HALF / (float)nx, 2.0f * HIGHSPEED_HALF / (float)ny,
-                      2.0f * HIGHSPEED_HALF / (float)nz };
+    float cell[3] = {2.0f * HIGHSPEED_HALF / (float)nx, 2.0f * HIGHSPEED_HALF / (float)ny,
+                     2.0f * HIGHSPEED_HALF / (float)nz};
     for (int i = 0; i < HIGHSPEED_BODIES; i++)
     {
-        int c[3] = { i % nx, (i / nx) % ny, i / (nx * ny) };
+        int c[3] = {i % nx, (i / nx) % ny, i / (nx * ny)};
         recipe_item *it = recipe_add_item(s);
         if (!it)
             return false;
         for (int a = 0; a < 3; a++)
         {
             float jitter = 0.5f * cell[a] - HIGHSPEED_BOUNDING_RADIUS;
-            it->position[a] = -HIGHSPEED_HALF + ((float)c[a] + 0.5f) * cell[a] + next_float(&rng, -jitter, jitter);
+            it->position[a] =
+                -HIGHSPEED_HALF + ((float)c[a] + 0.5f) * cell[a] + next_float(&rng, -jitter, jitter);
         }
         if (i & 1)
         {
@@ -632,8 +633,8 @@ static bool build_spinner(recipe_scene *s, uint64_t seed)
     s->steps = 600;
     s->enable_sleep = false;
     s->metrics = RECIPE_METRIC_ANGULAR;
-    const float half[3] = { 0.05f, 0.25f, 0.75f };
-    const float at[3] = { 0.0f, 2.0f, 0.0f };
+    const float half[3] = {0.05f, 0.25f, 0.75f};
+    const float at[3] = {0.0f, 2.0f, 0.0f};
     return recipe_add_spinner(s, at, half, 8.0f, 1e-3f, recipe_default_material());
 }
 
@@ -649,26 +650,30 @@ static bool build_pyramid10(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
     s->metrics = RECIPE_METRIC_DRIFT;
-    return ground(s, 20.0f, 20.0f) && recipe_add_pyramid(s, ORIGIN, 10, UNIT, 0.0f, recipe_default_material());
+    return ground(s, 20.0f, 20.0f) &&
+           recipe_add_pyramid(s, ORIGIN, 10, UNIT, 0.0f, recipe_default_material());
 }
 
 static bool build_brick_wall(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
-    const float brick[3] = { 0.5f, 0.25f, 0.25f };
-    return ground(s, 20.0f, 20.0f) && recipe_add_wall(s, ORIGIN, 10, 12, brick, 0.0f, recipe_default_material());
+    const float brick[3] = {0.5f, 0.25f, 0.25f};
+    return ground(s, 20.0f, 20.0f) &&
+           recipe_add_wall(s, ORIGIN, 10, 12, brick, 0.0f, recipe_default_material());
 }
 
 static bool build_dominoes(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
-    const float domino[3] = { 0.05f, 0.5f, 0.25f };
-    return ground(s, 30.0f, 10.0f) && recipe_add_dominoes(s, ORIGIN, 40, domino, 0.5f, recipe_default_material());
+    const float domino[3] = {0.05f, 0.5f, 0.25f};
+    return ground(s, 30.0f, 10.0f) &&
+           recipe_add_dominoes(s, ORIGIN, 40, domino, 0.5f, recipe_default_material());
 }
 
 static bool build_rain(recipe_scene *s, uint64_t seed)
 {
-    return ground(s, 20.0f, 20.0f) && recipe_add_rain(s, ORIGIN, 200, 0.25f, 5.0f, 6.0f, seed, recipe_default_material());
+    return ground(s, 20.0f, 20.0f) &&
+           recipe_add_rain(s, ORIGIN, 200, 0.25f, 5.0f, 6.0f, seed, recipe_default_material());
 }
 
 typedef struct named_scene
@@ -678,23 +683,23 @@ typedef struct named_scene
 } named_scene;
 
 static const named_scene s_scenes[] = {
-    { "pyramid20", build_pyramid20 },
-    { "column40", build_column40 },
-    { "pyramid1240", build_pyramid1240 },
-    { "large_pyramid", build_large_pyramid },
-    { "pile1000", build_pile1000 },
-    { "convex_pile", build_convex_pile },
-    { "thin_wall", build_thin_wall },
-    { "bullet_wall", build_bullet_wall },
-    { "highspeed", build_highspeed },
-    { "restitution_ladder", build_restitution_ladder },
-    { "spinner", build_spinner },
-    { "pile10k", build_pile10k },
-    { "tower10", build_tower10 },
-    { "pyramid10", build_pyramid10 },
-    { "brick_wall", build_brick_wall },
-    { "dominoes", build_dominoes },
-    { "rain", build_rain },
+    {"pyramid20", build_pyramid20},
+    {"column40", build_column40},
+    {"pyramid1240", build_pyramid1240},
+    {"large_pyramid", build_large_pyramid},
+    {"pile1000", build_pile1000},
+    {"convex_pile", build_convex_pile},
+    {"thin_wall", build_thin_wall},
+    {"bullet_wall", build_bullet_wall},
+    {"highspeed", build_highspeed},
+    {"restitution_ladder", build_restitution_ladder},
+    {"spinner", build_spinner},
+    {"pile10k", build_pile10k},
+    {"tower10", build_tower10},
+    {"pyramid10", build_pyramid10},
+    {"brick_wall", build_brick_wall},
+    {"dominoes", build_dominoes},
+    {"rain", build_rain},
 };
 #define SCENE_COUNT ((int)(sizeof s_scenes / sizeof s_scenes[0]))
 

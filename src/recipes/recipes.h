@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
 // Engine-neutral scene recipes: the one source of truth for the layouts that the game, the tests,
-// physbench and the Bullet reference (bench/bullet_ref.cpp, which includes this header from C++) all
+// physbench and the Bullet reference (bench/bullet_ref.cpp includes it from C++ in extern "C") all
 // build. A recipe is plain data: arrays of items {shape, size, pose, velocities, material, body
 // type, sleep} plus scene settings (gravity, time step, steps, sleeping, tunnel-counting planes).
 // Nothing here knows the engine; spawn.c turns a recipe into bodies of a ph_world.
@@ -13,10 +13,6 @@
 
 #include <stdbool.h> // bool
 #include <stdint.h>  // uint64_t
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 typedef enum recipe_shape
 {
@@ -46,16 +42,16 @@ recipe_material recipe_default_material(void);
 typedef struct recipe_item
 {
     recipe_shape shape;
-    float half_extents[3]; // box (unit: m)
-    float radius;          // sphere, capsule (unit: m)
-    float half_height;     // capsule (unit: m)
-    int hull;              // hull index
-    float position[3];     // (unit: m)
-    float orientation[4];  // unit quaternion x, y, z, w
+    float half_extents[3];     // box (unit: m)
+    float radius;              // sphere, capsule (unit: m)
+    float half_height;         // capsule (unit: m)
+    int hull;                  // hull index
+    float position[3];         // (unit: m)
+    float orientation[4];      // unit quaternion x, y, z, w
     float linear_velocity[3];  // (unit: m/s)
     float angular_velocity[3]; // world (unit: rad/s)
-    float linear_damping;  // (unit: 1/s); 0 unless a recipe says (benchmarks measure undamped physics)
-    float angular_damping; // (unit: 1/s); 0 likewise
+    float linear_damping;      // (unit: 1/s); 0 unless a recipe says (benchmarks measure undamped physics)
+    float angular_damping;     // (unit: 1/s); 0 likewise
     recipe_material material;
     recipe_body_type type;
     bool enable_sleep;
@@ -72,10 +68,10 @@ typedef struct recipe_hull
 typedef enum recipe_metric
 {
     RECIPE_METRIC_NONE = 0,
-    RECIPE_METRIC_DRIFT = 1,      // stacking: largest distance a body moves after drift_after_s
-    RECIPE_METRIC_TUNNEL = 2,     // count dynamic bodies beyond a tunnel plane at the end
-    RECIPE_METRIC_REBOUND = 4,    // restitution ladder: first-bounce height / drop height per body
-    RECIPE_METRIC_ANGULAR = 8     // free spinner: angular momentum error and the flip
+    RECIPE_METRIC_DRIFT = 1,   // stacking: largest distance a body moves after drift_after_s
+    RECIPE_METRIC_TUNNEL = 2,  // count dynamic bodies beyond a tunnel plane at the end
+    RECIPE_METRIC_REBOUND = 4, // restitution ladder: first-bounce height / drop height per body
+    RECIPE_METRIC_ANGULAR = 8  // free spinner: angular momentum error and the flip
 } recipe_metric;
 
 #define RECIPE_NAME_SIZE 32
@@ -99,7 +95,7 @@ typedef struct recipe_scene
     float *hull_points; // xyz triples
     int hull_point_count;
     int hull_point_capacity;
-    unsigned metrics;   // recipe_metric flags
+    unsigned metrics;    // recipe_metric flags
     float drift_after_s; // RECIPE_METRIC_DRIFT: the settling time not counted (unit: s)
     // RECIPE_METRIC_TUNNEL: a dynamic body whose centre p has a x + b y + c z + d < 0 for one of
     // these planes (a, b, c, d) went through a wall.
@@ -166,7 +162,3 @@ bool recipe_build(const char *name, uint64_t seed, recipe_scene *out);
 const char *const *recipe_scene_names(void);
 // The seed physbench and the tests use unless told otherwise.
 #define RECIPE_DEFAULT_SEED 1u
-
-#ifdef __cplusplus
-}
-#endif

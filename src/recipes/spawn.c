@@ -107,7 +107,8 @@ ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *o
             status = PH_ERR_INVALID_ARG;
             break;
         }
-        ph_body_def def = spawn_body_def(item, item->shape == RECIPE_HULL ? geoms[item->hull] : PH_NULL_GEOM_ID);
+        ph_body_def def =
+            spawn_body_def(item, item->shape == RECIPE_HULL ? geoms[item->hull] : PH_NULL_GEOM_ID);
         ids[made] = ph_body_create(world, &def);
         if (PH_ID_IS_NULL(ids[made]))
         {

@@ -78,7 +78,8 @@ int brute_query_frustum(const brute_bodies *bodies, const ph_vec4 planes[6], int
             for (int c = 0; c < 8; c++)
             {
                 ph_aabb b = bodies->bounds[i];
-                float x = (c & 1) ? b.hi.x : b.lo.x, y = (c & 2) ? b.hi.y : b.lo.y, z = (c & 4) ? b.hi.z : b.lo.z;
+                float x = (c & 1) ? b.hi.x : b.lo.x, y = (c & 2) ? b.hi.y : b.lo.y,
+                      z = (c & 4) ? b.hi.z : b.lo.z;
                 if (planes[k].x * x + planes[k].y * y + planes[k].z * z + planes[k].w >= 0.0f)
                     any_in = true;
             }
@@ -94,8 +95,8 @@ int brute_query_frustum(const brute_bodies *bodies, const ph_vec4 planes[6], int
     return n;
 }
 
-int brute_query_ray(const brute_bodies *bodies, ph_vec3 origin, ph_vec3 dir, float max_t, int *out, float *out_t,
-                    int capacity)
+int brute_query_ray(const brute_bodies *bodies, ph_vec3 origin, ph_vec3 dir, float max_t, int *out,
+                    float *out_t, int capacity)
 {
     int n = 0;
     for (int i = 0; i < bodies->count; i++)

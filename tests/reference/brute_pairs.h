@@ -37,5 +37,5 @@ int brute_query_box(const brute_bodies *bodies, ph_aabb box, int *out, int capac
 int brute_query_frustum(const brute_bodies *bodies, const ph_vec4 planes[6], int *out, int capacity);
 // Bodies whose bounds the segment origin + t dir, 0 <= t <= max_t, touches, with the entry parameter in
 // out_t (may be NULL); computed in double precision.
-int brute_query_ray(const brute_bodies *bodies, ph_vec3 origin, ph_vec3 dir, float max_t, int *out, float *out_t,
-                    int capacity);
+int brute_query_ray(const brute_bodies *bodies, ph_vec3 origin, ph_vec3 dir, float max_t, int *out,
+                    float *out_t, int capacity);

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Benchmark measurements shared by physbench and bullet_ref (see bench_metrics.h). The definitions
+// follow issue 4: drift is the largest distance any dynamic body moves away from where it was at the
+// end of the first second; a body has tunnelled when its centre was ever beyond one of the scene's
+// tunnel planes; rebound is the highest point the lowest corner of each ladder box reaches after its
+// first bounce, over the drop height; the spinner's angular momentum error is the largest relative
+// change of L = I w over the run.
+#define _POSIX_C_SOURCE 200809L // clock_gettime, getrusage
+
+#include "bench_metrics.h"
+
+#include <math.h>         // sqrt, isfinite
+#include <stdlib.h>       // calloc, free, qsort
+#include <string.h>       // memcpy
+#include <sys/resource.h> // getrusage
+#include <time.h>         // clock_gettime
+
+// The spinner counts as flipped when its intermediate axis has turned more than 120 degrees away from
+// where it started (cosine below this).
+#define FLIP_COSINE (-0.5)
+// Percentile of the step times reported as p95.
+#define P95 0.95
+
+const char *const bench_scene_names[] = {
+    "pyramid20",   "column40",  "pyramid1240",        "large_pyramid", "pile1000", "convex_pile", "thin_wall",
+    "bullet_wall", "highspeed", "restitution_ladder", "spinner",       "pile10k",  NULL,
+};
+
+double bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+double bench_peak_rss_mb(void)
+{
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return 0.0;
+    return (double)usage.ru_maxrss / 1024.0; // Linux reports KiB
+}
+
+bool bench_run_init(bench_run *run, const recipe_scene *scene, int steps)
+{
+    memset(run, 0, sizeof *run);
+    run->scene = scene;
+    run->steps = steps;
+    run->calendar_events_max = -1;
+    int n = scene->item_count > 0 ? scene->item_count : 1;
+    run->ms_step = calloc((size_t)(steps > 0 ? steps : 1), sizeof *run->ms_step);
+    run->reference = calloc((size_t)n, sizeof *run->reference);
+    run->tunneled = calloc((size_t)n, sizeof *run->tunneled);
+    run->bounce_phase = calloc((size_t)n, sizeof *run->bounce_phase);
+    run->bounce_top = calloc((size_t)n, sizeof *run->bounce_top);
+    if (!run->ms_step || !run->reference || !run->tunneled || !run->bounce_phase || !run->bounce_top)
+    {
+        bench_run_free(run);
+        return false;
+    }
+    return true;
+}
+
+void bench_run_free(bench_run *run)
+{
+    free(run->ms_step);
+    free(run->reference);
+    free(run->tunneled);
+    free(run->bounce_phase);
+    free(run->bounce_top);
+    memset(run, 0, sizeof *run);
+}
+
+// Row r of the rotation matrix of unit quaternion q (x, y, z, w).
+static void rotation_row(const float q[4], int r, double out[3])
+{
+    double x = (double)q[0], y = (double)q[1], z = (double)q[2], w = (double)q[3];
+    double m[3][3] = {
+        {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+        {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+        {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)},
+    };
+    for (int c = 0; c < 3; c++)
+        out[c] = m[r][c];
+}
+
+static void angular_momentum(const bench_state *s, double out[3])
+{
+    for (int r = 0; r < 3; r++)
+    {
+        out[r] = 0.0;
+        for (int c = 0; c < 3; c++)
+            out[r] += (double)s->inertia[3 * r + c] * (double)s->angular_velocity[c];
+    }
+}
+
+static bool state_finite(const bench_state *s)
+{
+    for (int a = 0; a < 3; a++)
+    {
+        if (!isfinite(s->position[a]) || !isfinite(s->linear_velocity[a]) ||
+            !isfinite(s->angular_velocity[a]))
+            return false;
+    }
+    return isfinite(s->orientation[0]) && isfinite(s->orientation[1]) && isfinite(s->orientation[2]) &&
+           isfinite(s->orientation[3]);
+}
+
+// Height of the lowest point of a box item above y = 0: centre height minus its half extent along y.
+static float lowest_point(const recipe_item *item, const bench_state *s)
+{
+    double row[3];
+    rotation_row(s->orientation, 1, row);
+    double reach = 0.0;
+    for (int c = 0; c < 3; c++)
+        reach += fabs(row[c]) * (double)item->half_extents[c];
+    if (item->shape == RECIPE_SPHERE)
+        reach = (double)item->radius;
+    return s->position[1] - (float)reach;
+}
+
+void bench_run_sample(bench_run *run, int step, const bench_state *states, float ms_step)
+{
+    const recipe_scene *scene = run->scene;
+    if (step > 0 && step <= run->steps)
+    {
+        run->ms_step[step - 1] = ms_step;
+        run->steps_done = step;
+    }
+    int drift_step = (int)(scene->drift_after_s / scene->time_step + 0.5f);
+    double ke = 0.0;
+    for (int i = 0; i < scene->item_count; i++)
+    {
+        const recipe_item *item = &scene->items[i];
+        const bench_state *s = &states[i];
+        if (item->type != RECIPE_DYNAMIC)
+            continue;
+        if (!state_finite(s))
+        {
+            run->nan = true;
+            continue;
+        }
+        double v2 = 0.0, wiw = 0.0, l[3];
+        angular_momentum(s, l);
+        for (int a = 0; a < 3; a++)
+        {
+            v2 += (double)s->linear_velocity[a] * (double)s->linear_velocity[a];
+            wiw += (double)s->angular_velocity[a] * l[a];
+        }
+        ke += 0.5 * (double)s->mass * v2 + 0.5 * wiw;
+
+        if (scene->metrics & RECIPE_METRIC_DRIFT)
+        {
+            if (step == drift_step)
+                memcpy(run->reference[i], s->position, sizeof run->reference[i]);
+            else if (step > drift_step)
+            {
+                double d2 = 0.0;
+                for (int a = 0; a < 3; a++)
+                {
+                    double d = (double)s->position[a] - (double)run->reference[i][a];
+                    d2 += d * d;
+                }
+                double d = sqrt(d2);
+                run->max_drift = d > run->max_drift ? d : run->max_drift;
+            }
+        }
+        if (scene->metrics & RECIPE_METRIC_TUNNEL)
+        {
+            for (int p = 0; p < scene->tunnel_plane_count; p++)
+            {
+                const float *pl = scene->tunnel_planes[p];
+                if (pl[0] * s->position[0] + pl[1] * s->position[1] + pl[2] * s->position[2] + pl[3] < 0.0f)
+                    run->tunneled[i] = true;
+            }
+        }
+        if (scene->metrics & RECIPE_METRIC_REBOUND)
+        {
+            // Falling until the vertical velocity turns upwards (the first bounce), then rising until it
+            // turns down again; the top of that arc is the rebound height.
+            float vy = s->linear_velocity[1];
+            if (run->bounce_phase[i] == 0 && step > 0 && vy > 0.0f)
+            {
+                run->bounce_phase[i] = 1;
+                run->bounce_top[i] = lowest_point(item, s);
+            }
+            else if (run->bounce_phase[i] == 1)
+            {
+                float h = lowest_point(item, s);
+                run->bounce_top[i] = h > run->bounce_top[i] ? h : run->bounce_top[i];
+                if (vy < 0.0f)
+                    run->bounce_phase[i] = 2;
+            }
+        }
+        if (scene->metrics & RECIPE_METRIC_ANGULAR)
+        {
+            // The intermediate axis (local y) in the world: column 1 of the rotation matrix.
+            double col[3];
+            for (int r = 0; r < 3; r++)
+            {
+                double row[3];
+                rotation_row(s->orientation, r, row);
+                col[r] = row[1];
+            }
+            if (step == 0)
+            {
+                memcpy(run->angular0, l, sizeof l);
+                for (int r = 0; r < 3; r++)
+                    run->axis0[r] = (float)col[r];
+            }
+            else
+            {
+                double dl2 = 0.0, l02 = 0.0, cosine = 0.0;
+                for (int a = 0; a < 3; a++)
+                {
+                    dl2 += (l[a] - run->angular0[a]) * (l[a] - run->angular0[a]);
+                    l02 += run->angular0[a] * run->angular0[a];
+                    cosine += col[a] * (double)run->axis0[a];
+                }
+                double err = l02 > 0.0 ? sqrt(dl2 / l02) : 0.0;
+                run->ang_mom_err = err > run->ang_mom_err ? err : run->ang_mom_err;
+                if (cosine < FLIP_COSINE)
+                    run->flipped = true;
+            }
+        }
+    }
+    run->ke_end = ke;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+void bench_run_print(const bench_run *run, FILE *out, const char *engine, const char *scene_name,
+                     const char *ms_stage_json, const char *hash_text)
+{
+    const recipe_scene *scene = run->scene;
+    int n = run->steps_done;
+    float median = 0.0f, p95 = 0.0f, max = 0.0f;
+    float *sorted = n > 0 ? malloc((size_t)n * sizeof *sorted) : NULL;
+    if (sorted)
+    {
+        memcpy(sorted, run->ms_step, (size_t)n * sizeof *sorted);
+        qsort(sorted, (size_t)n, sizeof *sorted, cmp_float);
+        median = n % 2 ? sorted[n / 2] : 0.5f * (sorted[n / 2 - 1] + sorted[n / 2]);
+        int k = (int)ceil(P95 * (double)n) - 1;
+        p95 = sorted[k < 0 ? 0 : k];
+        max = sorted[n - 1];
+        free(sorted);
+    }
+    int bodies = 0, tunneled = 0;
+    for (int i = 0; i < scene->item_count; i++)
+    {
+        bodies += scene->items[i].type == RECIPE_DYNAMIC;
+        tunneled += run->tunneled[i];
+    }
+    fprintf(out, "{\"engine\":\"%s\",\"scene\":\"%s\",\"bodies\":%d,\"steps\":%d,", engine,
+            scene_name ? scene_name : scene->name, bodies, n);
+    fprintf(out, "\"ms_step_median\":%.4f,\"ms_step_p95\":%.4f,\"ms_step_max\":%.4f,", (double)median,
+            (double)p95, (double)max);
+    fprintf(out, "\"ms_stage\":%s,\"contacts_avg\":%.1f,", ms_stage_json,
+            n > 0 ? run->contacts_sum / n : 0.0);
+    if (run->calendar_events_max >= 0)
+        fprintf(out, "\"calendar_events_max\":%d,", run->calendar_events_max);
+    else
+        fprintf(out, "\"calendar_events_max\":null,");
+    if (scene->metrics & RECIPE_METRIC_DRIFT)
+        fprintf(out, "\"max_drift_m\":%.5f,", run->max_drift);
+    else
+        fprintf(out, "\"max_drift_m\":null,");
+    if (scene->metrics & RECIPE_METRIC_TUNNEL)
+        fprintf(out, "\"tunneled\":%d,", tunneled);
+    else
+        fprintf(out, "\"tunneled\":null,");
+    fprintf(out, "\"ke_end\":%.6g,", run->ke_end);
+    if (scene->metrics & RECIPE_METRIC_REBOUND)
+    {
+        fprintf(out, "\"rebound\":[");
+        bool first = true;
+        for (int i = 0; i < scene->item_count; i++)
+        {
+            if (scene->items[i].type != RECIPE_DYNAMIC)
+                continue;
+            fprintf(out, "%s%.4f", first ? "" : ",", (double)(run->bounce_top[i] / scene->drop_height));
+            first = false;
+        }
+        fprintf(out, "],");
+    }
+    else
+    {
+        fprintf(out, "\"rebound\":null,");
+    }
+    if (scene->metrics & RECIPE_METRIC_ANGULAR)
+        fprintf(out, "\"ang_mom_err\":%.6f,\"flipped\":%s,", run->ang_mom_err,
+                run->flipped ? "true" : "false");
+    else
+        fprintf(out, "\"ang_mom_err\":null,");
+    fprintf(out, "\"nan\":%d,\"hash\":\"%s\",\"peak_rss_mb\":%.1f}\n", run->nan ? 1 : 0, hash_text,
+            bench_peak_rss_mb());
+    fflush(out);
+}
+
+uint64_t bench_state_hash(const bench_state *states, int count)
+{
+    const uint64_t fnv_offset = 1469598103934665603ull, fnv_prime = 1099511628211ull;
+    uint64_t h = fnv_offset;
+    for (int i = 0; i < count; i++)
+    {
+        const bench_state *s = &states[i];
+        float fields[13];
+        memcpy(fields, s->position, sizeof s->position);
+        memcpy(fields + 3, s->orientation, sizeof s->orientation);
+        memcpy(fields + 7, s->linear_velocity, sizeof s->linear_velocity);
+        memcpy(fields + 10, s->angular_velocity, sizeof s->angular_velocity);
+        const unsigned char *bytes = (const unsigned char *)fields;
+        for (size_t b = 0; b < sizeof fields; b++)
+        {
+            h ^= bytes[b];
+            h *= fnv_prime;
+        }
+    }
+    return h;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// physbench: our engine on the benchmark scenes (issue 4). For each scene of the registry
+// (bench_scene_names in bench_metrics.c, shared with the Bullet reference so both run the same
+// list), it builds the recipe through spawn.c, steps it at the recipe's fixed rate, times every
+// ph_world_step, reads the per-stage times and counters from ph_world_get_stats(), samples every
+// body through the public API, and prints one JSON line through bench_metrics.c with
+// "engine":"ours". Engine only: no
+// SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --list.
+#include "bench_metrics.h"
+#include "recipes/recipes.h"
+#include "recipes/spawn.h"
+
+#include "phys/phys.h"
+
+#include <inttypes.h> // PRIx64
+#include <stdio.h>    // printf, snprintf
+#include <stdlib.h>   // strtol, strtoull, malloc
+#include <string.h>   // strcmp
+
+// Most --scene options on one command line.
+#define MAX_SCENES 64
+// Room for the ms_stage JSON object (one "name":value per stage).
+#define STAGE_JSON_SIZE 512
+
+static void sample(ph_world *world, const ph_body_id *ids, int count, bench_state *states)
+{
+    for (int i = 0; i < count; i++)
+    {
+        bench_state *s = &states[i];
+        ph_vec3 p = ph_body_get_position(world, ids[i]);
+        ph_quat q = ph_body_get_orientation(world, ids[i]);
+        ph_vec3 v = ph_body_get_linear_velocity(world, ids[i]);
+        ph_vec3 w = ph_body_get_angular_velocity(world, ids[i]);
+        ph_mat3 inertia = ph_body_get_world_inertia(world, ids[i]);
+        for (int a = 0; a < 3; a++)
+        {
+            s->position[a] = p.raw[a];
+            s->linear_velocity[a] = v.raw[a];
+            s->angular_velocity[a] = w.raw[a];
+        }
+        s->orientation[0] = q.x;
+        s->orientation[1] = q.y;
+        s->orientation[2] = q.z;
+        s->orientation[3] = q.w;
+        s->mass = ph_body_get_mass(world, ids[i]);
+        // ph_mat3 is column-major: col[c].raw[r] is row r.
+        for (int r = 0; r < 3; r++)
+        {
+            for (int c = 0; c < 3; c++)
+                s->inertia[3 * r + c] = inertia.col[c].raw[r];
+        }
+    }
+}
+
+static bool run_scene(const char *name, uint64_t seed, int steps_override)
+{
+    recipe_scene scene;
+    if (!recipe_build(name, seed, &scene))
+    {
+        fprintf(stderr, "physbench: unknown scene '%s' (--list shows the names)\n", name);
+        return false;
+    }
+    int steps = steps_override > 0 ? steps_override : scene.steps;
+    ph_world_def def = spawn_world_def(&scene);
+    ph_world *world = ph_world_create(&def);
+    ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
+    bench_state *states = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *states);
+    bench_run run;
+    bool ok = world && ids && states && bench_run_init(&run, &scene, steps);
+    if (ok)
+    {
+        ph_status status = spawn_recipe(world, &scene, ids);
+        if (status != PH_OK)
+        {
+            fprintf(stderr, "physbench: %s: spawning failed: %s: %s\n", name, ph_status_string(status),
+                    ph_world_last_error(world).message);
+            bench_run_free(&run);
+            ok = false;
+        }
+    }
+    if (ok)
+    {
+        double stage_sum[PH_STAGE_COUNT] = {0};
+        sample(world, ids, scene.item_count, states);
+        bench_run_sample(&run, 0, states, 0.0f);
+        run.calendar_events_max = 0;
+        for (int step = 1; step <= steps; step++)
+        {
+            double t0 = bench_now_ms();
+            ph_world_step(world);
+            double ms = bench_now_ms() - t0;
+            const ph_step_stats *stats = ph_world_get_stats(world);
+            run.contacts_sum += stats->contact_point_count;
+            if (stats->calendar_events > run.calendar_events_max)
+                run.calendar_events_max = stats->calendar_events;
+            for (int k = 0; k < PH_STAGE_COUNT; k++)
+                stage_sum[k] += (double)stats->ms_stage[k];
+            sample(world, ids, scene.item_count, states);
+            bench_run_sample(&run, step, states, (float)ms);
+        }
+        char stages[STAGE_JSON_SIZE];
+        int len = snprintf(stages, sizeof stages, "{");
+        for (int k = 0; k < PH_STAGE_COUNT && len > 0 && (size_t)len < sizeof stages; k++)
+            len += snprintf(stages + len, sizeof stages - (size_t)len, "%s\"%s\":%.4f", k ? "," : "",
+                            ph_stage_name((ph_stage)k), steps > 0 ? stage_sum[k] / steps : 0.0);
+        if (len > 0 && (size_t)len < sizeof stages - 1)
+            snprintf(stages + len, sizeof stages - (size_t)len, "}");
+        char hash[32];
+        snprintf(hash, sizeof hash, "0x%016" PRIx64, ph_world_hash(world));
+        bench_run_print(&run, stdout, "ours", NULL, stages, hash);
+        bench_run_free(&run);
+    }
+    if (world)
+        ph_world_destroy(world);
+    free(ids);
+    free(states);
+    recipe_scene_free(&scene);
+    return ok;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--list]\n"
+                    "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *scenes[MAX_SCENES];
+    int scene_count = 0, steps = 0;
+    uint64_t seed = RECIPE_DEFAULT_SEED;
+    for (int i = 1; i < argc; i++)
+    {
+        if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc && scene_count < MAX_SCENES)
+            scenes[scene_count++] = argv[++i];
+        else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+            steps = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--list") == 0)
+        {
+            for (const char *const *n = bench_scene_names; *n; n++)
+                printf("%s\n", *n);
+            return 0;
+        }
+        else
+        {
+            usage();
+            return 2;
+        }
+    }
+    if (scene_count == 0)
+    {
+        for (const char *const *n = bench_scene_names; *n && scene_count < MAX_SCENES; n++)
+            scenes[scene_count++] = *n;
+    }
+    int failures = 0;
+    for (int i = 0; i < scene_count; i++)
+        failures += !run_scene(scenes[i], seed, steps);
+    return failures ? 1 : 0;
+}
