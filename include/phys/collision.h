@@ -43,9 +43,9 @@ typedef struct ph_hull
     ph_hull_face *faces;
     int *face_indices; // vertex loops of the faces, see ph_hull_face
     int edge_count;
-    ph_hull_edge *edges;
+    ph_hull_edge *edges; // f0 is the face whose loop runs v0 -> v1, f1 the one running v1 -> v0
     int *adjacency_offsets; // vertex v's neighbours are adjacency[adjacency_offsets[v] .. [v + 1])
-    int *adjacency;
+    int *adjacency;         // the other ends of v's edges (2 * edge_count entries in all)
     ph_vec3 centroid; // volume centroid (unit: m)
     ph_aabb bounds;   // local bounds
     float inner_radius; // radius of a sphere around the centroid that fits inside (unit: m)
@@ -59,21 +59,28 @@ typedef struct ph_hull_def
 {
     const ph_vec3 *points; // point cloud, copied; duplicates, coplanar and collinear points are fine
     int point_count;       // >= 4 non-coplanar points are needed for a hull
-    int vertex_budget;     // simplify to at most this many vertices, staying tight (default 64)
+    // Simplify to at most this many vertices, in [4, PH_HULL_MAX_VERTICES] (default 64): the kept
+    // vertices are grown greedily by the farthest input point, and max_outside_distance reports the
+    // error.
+    int vertex_budget;
     uint32_t internal_cookie;
 } ph_hull_def;
 
 ph_hull_def ph_default_hull_def(void);
 
-// Builds the convex hull of def->points. On failure returns NULL and, when out_status is not NULL,
-// stores PH_ERR_INVALID_ARG (NaN or infinite point, bad def), PH_ERR_DEGENERATE (all points on a
-// plane, a line or a point) or PH_ERR_OUT_OF_MEMORY. Free with ph_hull_free().
+// Builds the convex hull of def->points (through qhull, see hull.c). Faces that are coplanar within
+// 1e-6 of the cloud's extent are merged into one convex polygon. On failure returns NULL and, when
+// out_status is not NULL, stores PH_ERR_INVALID_ARG (NaN or infinite point, bad def, budget out of
+// range), PH_ERR_DEGENERATE (all points within 1e-4 of the extent of a plane, a line or a point) or
+// PH_ERR_OUT_OF_MEMORY; the reason is also sent to the log hook. The result is one allocation through
+// the allocator hooks. Free with ph_hull_free() (NULL is fine).
 ph_hull *ph_hull_build(const ph_hull_def *def, ph_status *out_status);
 void ph_hull_free(ph_hull *hull);
 
 // Support vertex of the hull in local direction d: hill-climbing over vertex adjacency from
-// *inout_start (the previous answer; pass NULL or a pointer to -1 to start anywhere). Returns the
-// vertex index and updates *inout_start.
+// *inout_start (the previous answer; pass NULL or a pointer to -1 to start anywhere; out-of-range
+// starts are treated as -1). Returns the vertex index and updates *inout_start. At most vertex_count
+// steps; tests check it against ph_hull_support_index_brute on random hulls.
 int ph_hull_support_index(const ph_hull *hull, ph_vec3 d, int *inout_start);
 // The same answer by testing every vertex; the reference that tests compare against.
 int ph_hull_support_index_brute(const ph_hull *hull, ph_vec3 d);
@@ -113,9 +120,13 @@ ph_convex ph_convex_box(ph_vec3 half_extents);
 ph_convex ph_convex_hull(const ph_hull *hull);
 ph_convex ph_convex_triangle(ph_vec3 a, ph_vec3 b, ph_vec3 c);
 
-// Support point of the shape in local direction d (the point maximising dot(x, d)).
+// Support point of the shape in local direction d (the point maximising dot(x, d)); d need not be unit.
+// For a zero d any surface point is valid, and a fixed one is returned. Hulls start their hill climb
+// at vertex 0 here; call ph_hull_support_index with a cached start for warm starts. Compounds and
+// meshes are not convex and return the origin.
 ph_vec3 ph_convex_support(const ph_convex *shape, ph_vec3 d);
-// World bounds of the shape under transform xf.
+// World bounds of the shape under transform xf: exact for every convex shape (hulls and triangles
+// transform their vertices).
 ph_aabb ph_convex_bounds(const ph_convex *shape, ph_transform xf);
 
 // ---- Mass properties -------------------------------------------------------------------------------
@@ -128,10 +139,12 @@ typedef struct ph_mass_properties
     float volume;    // (unit: m^3)
 } ph_mass_properties;
 
-// Analytic for sphere, capsule and box; exact surface-integral method for hulls (triangles have none).
+// Analytic for sphere, capsule and box; exact surface-integral method for hulls. density in kg/m^3.
+// Triangles, compounds, meshes, invalid sizes (NaN, negative) or a non-positive density give all zeros.
 ph_mass_properties ph_compute_mass(const ph_convex *shape, float density);
-// Mass properties of a closed, outward-wound triangle mesh (surface-integral method). tri_indices
-// holds 3 * tri_count vertex indices.
+// Mass properties of a closed, outward-wound triangle mesh (surface-integral method, Eberly/Mirtich).
+// tri_indices holds 3 * tri_count vertex indices, each < the length of vertices (not checkable here).
+// A surface enclosing no positive volume (open, inward-wound) or invalid input gives all zeros.
 ph_mass_properties ph_compute_polyhedron_mass(const ph_vec3 *vertices, const int *tri_indices,
                                               int tri_count, float density);
 // Moves a mass property set by transform xf (rotates the tensor, moves the centre).
@@ -181,7 +194,8 @@ int ph_mesh_triangle_count(const ph_mesh *mesh);
 ph_aabb ph_mesh_bounds(const ph_mesh *mesh);
 // Triangle i as a convex shape in mesh space.
 ph_convex ph_mesh_triangle(const ph_mesh *mesh, int i);
-// Calls fn for every triangle whose bounds overlap box (mesh space). fn returns false to stop early.
+// Calls fn for every triangle whose bounds overlap box (mesh space, touching counts), each once, in no
+// particular order. fn returns false to stop early. A NULL mesh or fn, or a non-finite box, does nothing.
 typedef bool ph_mesh_query_fn(int triangle, void *ctx);
 void ph_mesh_query(const ph_mesh *mesh, ph_aabb box, ph_mesh_query_fn *fn, void *ctx);
 
@@ -311,10 +325,13 @@ typedef struct ph_ray_hit
     ph_vec3 normal; // world, unit, facing the ray
 } ph_ray_hit;
 
-// Casts a ray from origin along unit direction dir up to max_distance. A ray starting inside a solid
-// shape hits at distance 0 with normal -dir. Returns false when nothing is hit.
-bool ph_ray_cast_convex(const ph_convex *shape, ph_transform xf, ph_vec3 origin, ph_vec3 dir, float max_distance,
-                        ph_ray_hit *out);
+// Casts a ray from origin along unit direction dir up to max_distance (a non-unit dir is normalised;
+// distances are along the unit one). A ray starting inside a solid shape hits at distance 0 with
+// normal -dir; triangles are two-sided, with the normal facing the ray. Returns false when nothing is
+// hit, and for invalid input (NULL, NaN or infinite values, zero dir, negative max_distance).
+// ph_ray_cast_mesh returns the nearest triangle hit, found through the mesh's tree.
+bool ph_ray_cast_convex(const ph_convex *shape, ph_transform xf, ph_vec3 origin, ph_vec3 dir,
+                        float max_distance, ph_ray_hit *out);
 bool ph_ray_cast_mesh(const ph_mesh *mesh, ph_transform xf, ph_vec3 origin, ph_vec3 dir, float max_distance,
                       ph_ray_hit *out);
 
