@@ -44,8 +44,11 @@
 
 // qhull merges facets whose centrums lie within this distance of each other's planes (its "C-n"
 // pre-merge option), expressed as a fraction of the cloud's extent. Float models carry rounding of a
-// few 1e-7 relative; 1e-5 merges those nearly coplanar triangles into one polygon face while keeping
-// every real edge of a model. Input points may end up outside the merged faces by about this much.
+// few 1e-7 relative; 1e-6 merges those nearly coplanar triangles into one polygon face while keeping
+// every real edge of a model. Input points may end up outside the merged faces by a few times this
+// (reported in ph_hull.max_outside_distance). 1e-5 was tried and rejected: it merges facets whose
+// union is visibly non-convex in projection (a reflex corner of 4e-4 of the extent on sphere samples),
+// and the hull's edge graph then stops being convex enough for exact hill-climbing support.
 #define HULL_MERGE_TOLERANCE 1e-6
 
 // Greedy simplification stops adding vertices once the farthest remaining point is this close to the
