@@ -33,6 +33,11 @@
 #define SHADOW_NORMAL_OFFSET_TEXELS 1.5f
 #define SHADOW_BIAS_FACTOR 2.0f
 #define SHADOW_BIAS_UNITS 4.0f
+// Instances larger than this (bounding radius, unit: m) do not take part in fitting the shadow map.
+#define SHADOW_FIT_MAX_EXTENT 12.0f
+// Depth offset of the ground plane towards the camera (glPolygonOffset factor, units), see renderer_draw.
+#define GROUND_OFFSET_FACTOR (-1.0f)
+#define GROUND_OFFSET_UNITS (-4.0f)
 // Distance of the light's eye behind the casters along the sun direction (unit: m).
 #define SHADOW_EYE_MARGIN 10.0f
 // Half size of the ground square drawn under the camera (unit: m); the haze hides its edge.
@@ -113,7 +118,7 @@ render_options renderer_default_options(void)
     o.clear_rgba = 0x202428ffu;
     o.msaa_samples = RENDER_MSAA_AUTO;
     o.debug_xray = true;
-    o.sun_direction = (vec3s){ { -0.45f, -1.0f, -0.3f } };
+    o.sun_direction = (vec3s){ { 0.55f, -1.0f, -0.35f } };
     o.shadow_map_size = DEFAULT_SHADOW_MAP_SIZE;
     return o;
 }
@@ -590,9 +595,11 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
         p->gpu.color[i] = to_byte(rgb[i]);
     }
     p->gpu.color[3] = c[3];
-    if (casts)
+    float extent = r->meshes[mesh].mesh.radius * max_scale;
+    // Huge instances (a floor slab, a terrain mesh) still cast into the map but do not size it: fitted
+    // to them, the map would spread its texels over the whole floor.
+    if (casts && extent <= SHADOW_FIT_MAX_EXTENT)
     {
-        float extent = r->meshes[mesh].mesh.radius * max_scale;
         vec3s e = { { extent, extent, extent } };
         r->caster_lo = glms_vec3_minv(r->caster_lo, glms_vec3_sub(position, e));
         r->caster_hi = glms_vec3_maxv(r->caster_hi, glms_vec3_add(position, e));
@@ -902,10 +909,17 @@ void renderer_draw(renderer *r, const render_options *opts)
         glUniform1f(r->grid_prog.half_size, GROUND_HALF_SIZE);
         set_vec3(r->grid_prog.ground_color, GROUND_COLOR);
         set_vec3(r->grid_prog.line_color, GRID_LINE_COLOR);
-        // Seen from below, the ground is still drawn (a camera can dip under it).
+        // Seen from below, the ground is still drawn (a camera can dip under it). Pulled slightly towards
+        // the camera, it wins the depth test against a coplanar ground body's top face (a scene's static
+        // floor slab), so the grid shows on it instead of fighting it.
         glDisable(GL_CULL_FACE);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(GROUND_OFFSET_FACTOR, GROUND_OFFSET_UNITS);
+        glDepthFunc(GL_LEQUAL);
         glBindVertexArray(r->ground_vao);
         glDrawArrays(GL_TRIANGLES, 0, GROUND_VERTEX_COUNT);
+        glDepthFunc(GL_LESS);
+        glDisable(GL_POLYGON_OFFSET_FILL);
         glEnable(GL_CULL_FACE);
         draw_calls++;
     }

@@ -27,6 +27,9 @@ static const uint32_t ORIGIN_RGBA = 0xffffffffu;
 static const uint32_t BODY_PALETTE[] = { 0xe0694aff, 0xe8b04aff, 0x6cbf5aff, 0x4a9fe0ff,
                                          0x9a6ce0ff, 0xe06ca8ff, 0x4ac7c0ff, 0xd9d2c5ff };
 static const uint32_t STATIC_BODY_RGBA = 0x8a8d91ff;
+// 2^32 / golden ratio, and the bits kept of the product.
+#define PALETTE_HASH 2654435761u
+#define PALETTE_HASH_SHIFT 16
 
 static vec3s ph_mesh_corner(int triangle, int corner, const void *ctx)
 {
@@ -180,7 +183,9 @@ int renderer_submit_world(renderer *r, const ph_world *world, float margin, rend
         ph_transform xf = ph_body_get_transform(world, id);
         bool is_static = ph_body_get_type(world, id) == PH_BODY_STATIC;
         int palette_size = (int)(sizeof BODY_PALETTE / sizeof BODY_PALETTE[0]);
-        uint32_t rgba = is_static ? STATIC_BODY_RGBA : BODY_PALETTE[id.index1 % (uint32_t)palette_size];
+        // Knuth's multiplicative hash spreads neighbouring slots (a stack made in order) over the palette.
+        uint32_t hash = (id.index1 * PALETTE_HASH) >> PALETTE_HASH_SHIFT;
+        uint32_t rgba = is_static ? STATIC_BODY_RGBA : BODY_PALETTE[hash % (uint32_t)palette_size];
         uint32_t flags = (!is_static && !ph_body_is_awake(world, id)) ? RENDER_FLAG_SLEEPING : 0u;
         if (fn && !fn(id, &xf, &rgba, &flags, ctx))
             continue;
