@@ -68,7 +68,8 @@ void ph_octree_destroy(ph_octree *tree);
 
 // Adds a proxy for body body_index (>= 0, unique among live proxies) with the given bounds. Static
 // proxies are never "active" in pair finding and never paired with each other; the world does not
-// move them. Returns the proxy index (>= 0), or -1 when out of memory (the tree is then unchanged).
+// move them. Returns the proxy index (>= 0), or -1 when out of memory or body_index < 0 (the tree is then
+// unchanged).
 // When only a node could not be allocated the proxy is kept in the outside list: still correct.
 int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_static);
 // Sets the proxy's bounds (swept over the coming step for moving bodies). Re-inserts only when the
