@@ -77,8 +77,8 @@ typedef struct ph_world_def
     ph_vec3 gravity;           // (unit: m/s^2); default (0, -9.81, 0)
     float time_step;           // fixed step of ph_world_step (unit: s); default 1/60
     int solver_iterations;     // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
-    int substeps;              // solver sub-steps per step; default 4 (see solver.c)
-    float contact_hertz;       // contact softness stiffness (unit: Hz); default 30
+    int substeps;              // solver sub-steps per step; default 6 (see solver.c)
+    float contact_hertz;       // contact softness stiffness (unit: Hz); default 60
     float speculative_margin;  // contacts are made this far apart (unit: m); default 0.02
     int calendar_event_budget; // most time-of-impact events per step; default 64
     int calendar_events_per_pair; // most events per pair per step; default 8

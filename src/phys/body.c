@@ -85,9 +85,5 @@ void ph_body_integrate_position(const ph_body *body, ph_body_state *state, float
 {
     state->dp = glms_vec3_add(state->dp, glms_vec3_scale(state->v, h));
     state->dq = ph_integrate_rotation(state->dq, state->w, h);
-    if (state->inv_mass > 0.0f)
-    {
-        ph_quat q = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
-        state->inv_inertia = ph_world_inv_inertia(q, body->inv_inertia_local);
-    }
+    (void)body;
 }

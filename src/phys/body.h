@@ -19,7 +19,7 @@ typedef struct ph_body_state
     ph_vec3 v;           // linear velocity of the centre of mass (unit: m/s)
     ph_vec3 w;           // angular velocity, world (unit: rad/s)
     ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
-    ph_mat3 inv_inertia; // world inverse inertia at the current orientation (unit: 1/(kg m^2))
+    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
     float inv_mass;      // (unit: 1/kg)
 } ph_body_state;
 
@@ -53,6 +53,9 @@ typedef struct ph_body
     int proxy;               // octree proxy, -1 when none
     uint32_t sleep_island;   // island the body fell asleep with (0 while awake)
     uint32_t version;        // bumped when the calendar changes the body's motion in a step
+    float toi_t0;            // calendar: the body's motion this step is known from this time on (fraction)
+    ph_vec3 toi_c0;          // calendar: centre of mass at toi_t0 (unit: m)
+    ph_quat toi_q0;          // calendar: orientation at toi_t0
     ph_body_type type;
     bool awake;
     bool enable_sleep;
@@ -65,5 +68,6 @@ ph_aabb ph_body_compute_bounds(const ph_body *body);
 // One sub-step of velocity integration for a dynamic body: gravity and forces (semi-implicit), damping
 // (exact decay factor of dv/dt = -c v over h, as 1 / (1 + c h)) and the gyroscopic term (implicit).
 void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h);
-// One sub-step of position integration: dp += h v; dq from w (quaternion); world inverse inertia updated.
+// One sub-step of position integration: dp += h v; dq from w (quaternion). The world inverse inertia in
+// state stays that of the start of the step (the solver's constraints are built with it).
 void ph_body_integrate_position(const ph_body *body, ph_body_state *state, float h);

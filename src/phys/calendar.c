@@ -1,19 +1,617 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Placeholder-free first part of the calendar: storage only until ph_time_of_impact lands.
+// The in-frame time-of-impact calendar (calendar.h). The solver has moved every awake body along a
+// straight sweep (centre of mass c0 -> c1, orientation q0 -> q1) over the step. Bodies whose motion is
+// larger than the speculative margin look up their neighbours in the octree over that sweep; a pair
+// whose relative motion is large compared with the thinner of the two (half its thinnest dimension) is
+// swept with conservative advancement (ph_time_of_impact, toi.c), which never reports a time past the
+// first contact. Every predicted impact goes into a binary heap ordered by time. The loop then takes the
+// earliest event; an event made before either body last changed its motion is stale (each body carries a
+// version counter, bumped on every change) and is dropped. Otherwise both bodies are advanced to the
+// event time, the collision is resolved there with the impulse response (restitution above the threshold,
+// Coulomb friction), each body's remaining sweep is rebuilt from its new velocity, and the pairs of both
+// bodies are predicted again over the rest of the step. This is Box2D v2.4's SolveTOI idea (Catto,
+// "Continuous collision", GDC 2013), kept for every fast pair, fast against fast included.
+// Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step. Past
+// either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
+// sweep ends there, with the approach removed from their velocity), so nothing passes through; each
+// clamp stops at least one moving body, so the fallback work is bounded by the number of bodies.
 #include "calendar.h"
 
 #include "array.h"
+#include "core.h"
 #include "world.h"
+
+#include <string.h> // memset
+
+// A body whose sweep is shorter than this fraction of the speculative margin never needs the calendar:
+// the solver's speculative contacts see everything it can reach.
+#define CAL_QUERY_MOTION_FRACTION 1.0f
+// A pair is swept when its relative motion exceeds this fraction of the thinner body's half thickness.
+#define CAL_SIZE_RATIO 0.5f
+// Stop this fraction of the speculative margin apart: the ordinary contact takes over from there.
+#define CAL_TARGET_FRACTION 0.5f
+// Accepted error of the time of impact, as a fraction of the target separation.
+#define CAL_TOLERANCE_FRACTION 0.25f
+// Relative normal speed above which the response applies restitution (unit: m/s), as the solver's.
+#define CAL_RESTITUTION_THRESHOLD 1.0f
+// Sequential-impulse passes over the manifold of one event.
+#define CAL_RESPONSE_ITERATIONS 8
+// Events the heap holds; more predictions than this are clamped at once.
+#define CAL_HEAP_CAPACITY 4096
+// Per-pair event counters (open addressing; a full table counts as an exhausted pair).
+#define CAL_PAIR_TABLE 2048
+// Most parts (compound children, mesh triangles) considered on one side of a pair.
+#define CAL_MAX_PARTS 64
+
+typedef struct cal_event
+{
+    float t; // fraction of the step
+    int a, b;
+    int part_a, part_b;
+    uint32_t version_a, version_b;
+} cal_event;
+
+typedef struct pair_count
+{
+    uint64_t key; // 0 = empty
+    int count;
+} pair_count;
+
+typedef struct cal_state
+{
+    ph_step_context *ctx;
+    ph_world *world;
+    cal_event *heap;
+    int heap_count;
+    pair_count *pairs;
+    int processed;
+    int resolved;
+    float target;
+    float tolerance;
+    float query_motion;
+} cal_state;
+
+// ---- Heap ordered by (time, a, b) so equal times pop in a deterministic order. ---------------------------
+
+static bool earlier(const cal_event *x, const cal_event *y)
+{
+    if (x->t != y->t)
+        return x->t < y->t;
+    if (x->a != y->a)
+        return x->a < y->a;
+    return x->b < y->b;
+}
+
+static bool heap_push(cal_state *cs, cal_event e)
+{
+    if (cs->heap_count >= CAL_HEAP_CAPACITY)
+        return false;
+    int i = cs->heap_count++;
+    while (i > 0)
+    {
+        int parent = (i - 1) / 2;
+        if (!earlier(&e, &cs->heap[parent]))
+            break;
+        cs->heap[i] = cs->heap[parent];
+        i = parent;
+    }
+    cs->heap[i] = e;
+    return true;
+}
+
+static cal_event heap_pop(cal_state *cs)
+{
+    cal_event top = cs->heap[0];
+    cal_event last = cs->heap[--cs->heap_count];
+    int i = 0;
+    for (;;)
+    {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        const cal_event *best = &last;
+        if (l < cs->heap_count && earlier(&cs->heap[l], best))
+        {
+            m = l;
+            best = &cs->heap[l];
+        }
+        if (r < cs->heap_count && earlier(&cs->heap[r], best))
+            m = r;
+        if (m == i)
+            break;
+        cs->heap[i] = cs->heap[m];
+        i = m;
+    }
+    if (cs->heap_count > 0)
+        cs->heap[i] = last;
+    return top;
+}
+
+// ---- Bodies and their sweeps ------------------------------------------------------------------------
+
+static bool moving(const ph_body *b)
+{
+    return b->awake && b->type != PH_BODY_STATIC;
+}
+
+// The body's own sweep over [toi_t0, 1] (a still sweep for bodies that do not move).
+static ph_sweep body_sweep(const ph_body *b)
+{
+    ph_sweep s;
+    s.local_center = b->local_center;
+    s.c1 = b->center;
+    s.q1 = b->xf.q;
+    s.c0 = moving(b) ? b->toi_c0 : b->center;
+    s.q0 = moving(b) ? b->toi_q0 : b->xf.q;
+    return s;
+}
+
+// Centre of mass and orientation of body b at step fraction t >= toi_t0.
+static void pose_at(const ph_body *b, float t, ph_vec3 *out_c, ph_quat *out_q)
+{
+    ph_sweep s = body_sweep(b);
+    float alpha = moving(b) && b->toi_t0 < 1.0f ? (t - b->toi_t0) / (1.0f - b->toi_t0) : 1.0f;
+    alpha = alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
+    ph_transform xf = ph_sweep_transform(&s, alpha);
+    *out_q = xf.q;
+    *out_c = ph_transform_point(xf, b->local_center);
+}
+
+static float motion_of(const ph_body *b, const ph_body_state *st, float dt)
+{
+    if (!moving(b))
+        return 0.0f;
+    return glms_vec3_distance(b->center, b->center0) + glms_vec3_norm(st->w) * dt * b->bound_radius;
+}
+
+static float thickness(const ph_world *world, const ph_body *b)
+{
+    return fmaxf(b->min_extent, world->def.speculative_margin);
+}
+
+// Bounds of the body over the rest of its sweep from t, grown by the speculative margin.
+static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
+{
+    ph_body tmp = *b;
+    pose_at(b, t, &tmp.center, &tmp.xf.q);
+    ph_body_sync_transform(&tmp);
+    ph_aabb lo = ph_body_compute_bounds(&tmp);
+    ph_aabb hi = b->bounds;
+    if (moving(b))
+        hi = ph_body_compute_bounds(b);
+    ph_aabb out = { glms_vec3_minv(lo.lo, hi.lo), glms_vec3_maxv(lo.hi, hi.hi) };
+    float m = world->def.speculative_margin;
+    out.lo = glms_vec3_sub(out.lo, ph_v3(m, m, m));
+    out.hi = glms_vec3_add(out.hi, ph_v3(m, m, m));
+    return out;
+}
+
+// The convex part `part` of body b with the sweep of that part's frame from pose (c0, q0) to the end.
+static void part_sweep(const ph_world *world, int slot, int part, ph_vec3 c0, ph_quat q0, ph_convex *out_shape,
+                       ph_sweep *out_sweep)
+{
+    const ph_body *b = &world->bodies[slot];
+    ph_transform local = ph_transform_identity();
+    if (b->mesh)
+        *out_shape = ph_mesh_triangle(b->mesh, part);
+    else if (b->compound)
+    {
+        *out_shape = b->compound->children[part].shape;
+        local = b->compound->children[part].local;
+    }
+    else
+        *out_shape = b->convex;
+    ph_transform inv_local;
+    inv_local.q = glms_quat_conjugate(local.q);
+    inv_local.p = glms_quat_rotatev(inv_local.q, glms_vec3_negate(local.p));
+    out_sweep->local_center = ph_transform_point(inv_local, b->local_center);
+    out_sweep->c0 = c0;
+    out_sweep->c1 = b->center;
+    out_sweep->q0 = glms_quat_normalize(glms_quat_mul(q0, local.q));
+    out_sweep->q1 = glms_quat_normalize(glms_quat_mul(b->xf.q, local.q));
+    if (!moving(b))
+    {
+        out_sweep->c1 = out_sweep->c0;
+        out_sweep->q1 = out_sweep->q0;
+    }
+}
+
+typedef struct part_list
+{
+    int items[CAL_MAX_PARTS];
+    int count;
+} part_list;
+
+static bool add_part(int triangle, void *ctx)
+{
+    part_list *pl = ctx;
+    if (pl->count >= CAL_MAX_PARTS)
+        return false;
+    pl->items[pl->count++] = triangle;
+    return true;
+}
+
+// The parts of body `slot` that the other body's swept box may reach.
+static void parts_of(const ph_world *world, int slot, ph_aabb other_box, part_list *out)
+{
+    const ph_body *b = &world->bodies[slot];
+    out->count = 0;
+    if (b->mesh)
+    {
+        // The mesh is static: bring the box into its frame (the 8 corners' bounds).
+        ph_transform inv;
+        inv.q = glms_quat_conjugate(b->xf.q);
+        inv.p = glms_quat_rotatev(inv.q, glms_vec3_negate(b->xf.p));
+        ph_aabb local = { ph_transform_point(inv, other_box.lo), ph_transform_point(inv, other_box.lo) };
+        for (int i = 1; i < 8; i++)
+        {
+            ph_vec3 c = ph_v3(i & 1 ? other_box.hi.x : other_box.lo.x, i & 2 ? other_box.hi.y : other_box.lo.y,
+                              i & 4 ? other_box.hi.z : other_box.lo.z);
+            ph_vec3 w = ph_transform_point(inv, c);
+            local.lo = glms_vec3_minv(local.lo, w);
+            local.hi = glms_vec3_maxv(local.hi, w);
+        }
+        ph_mesh_query(b->mesh, local, add_part, out);
+    }
+    else if (b->compound)
+    {
+        for (int i = 0; i < b->compound->child_count && out->count < CAL_MAX_PARTS; i++)
+            out->items[out->count++] = i;
+    }
+    else
+        out->items[out->count++] = -1;
+}
+
+// ---- Prediction -------------------------------------------------------------------------------------
+
+static pair_count *pair_entry(cal_state *cs, int a, int b)
+{
+    uint64_t key = ((uint64_t)(uint32_t)(a + 1) << 32) | (uint32_t)(b + 1);
+    uint64_t h = key * 0x9e3779b97f4a7c15ull; // Fibonacci hashing
+    for (int probe = 0; probe < CAL_PAIR_TABLE; probe++)
+    {
+        pair_count *e = &cs->pairs[(h + (uint64_t)probe) & (CAL_PAIR_TABLE - 1)];
+        if (e->key == key || e->key == 0)
+        {
+            e->key = key;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
+static void predict(cal_state *cs, int a, int b, float t_from)
+{
+    ph_world *world = cs->world;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    if (!moving(ba) && !moving(bb))
+        return;
+    float tc = t_from;
+    if (moving(ba) && ba->toi_t0 > tc)
+        tc = ba->toi_t0;
+    if (moving(bb) && bb->toi_t0 > tc)
+        tc = bb->toi_t0;
+    if (tc >= 1.0f)
+        return;
+    ph_vec3 ca, cb;
+    ph_quat qa, qb;
+    pose_at(ba, tc, &ca, &qa);
+    pose_at(bb, tc, &cb, &qb);
+    part_list pa, pb;
+    parts_of(world, a, swept_bounds(world, bb, tc), &pa);
+    parts_of(world, b, swept_bounds(world, ba, tc), &pb);
+    cal_event best = { 2.0f, a, b, -1, -1, ba->version, bb->version };
+    for (int i = 0; i < pa.count; i++)
+    {
+        for (int j = 0; j < pb.count; j++)
+        {
+            ph_toi_input in;
+            memset(&in, 0, sizeof in);
+            part_sweep(world, a, pa.items[i], ca, qa, &in.a, &in.sweep_a);
+            part_sweep(world, b, pb.items[j], cb, qb, &in.b, &in.sweep_b);
+            in.t_max = 1.0f;
+            in.target_separation = cs->target;
+            in.tolerance = cs->tolerance;
+            ph_toi_output out = ph_time_of_impact(&in);
+            if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
+                continue;
+            // A hit at the start of the sweep is a pair already at the target distance (just resolved, or
+            // resting): the contact solver owns it; the calendar looks for impacts still ahead.
+            if (out.t >= 1.0f || out.t <= 0.0f)
+                continue;
+            float t = tc + out.t * (1.0f - tc);
+            if (t < best.t)
+            {
+                best.t = t;
+                best.part_a = pa.items[i];
+                best.part_b = pb.items[j];
+            }
+        }
+    }
+    if (best.t < 1.0f && !heap_push(cs, best))
+        cs->ctx->stats->calendar_budget_hits++;
+}
+
+typedef struct query_ctx
+{
+    cal_state *cs;
+    int self;
+    int skip;
+    float t;
+    bool initial;
+} query_ctx;
+
+static bool visit_neighbour(int body_index, void *ctx)
+{
+    query_ctx *q = ctx;
+    cal_state *cs = q->cs;
+    ph_world *world = cs->world;
+    int i = q->self, j = body_index;
+    if (j == i || j == q->skip)
+        return true;
+    const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
+    float mi = motion_of(bi, &world->states[i], cs->ctx->dt), mj = motion_of(bj, &world->states[j], cs->ctx->dt);
+    // In the first pass a pair of two querying bodies is swept once, from the lower slot.
+    if (q->initial && mj > cs->query_motion && j < i)
+        return true;
+    float thin = fminf(thickness(world, bi), thickness(world, bj));
+    if (mi + mj <= CAL_SIZE_RATIO * thin)
+        return true;
+    predict(cs, i < j ? i : j, i < j ? j : i, q->t);
+    return true;
+}
+
+static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
+{
+    ph_world *world = cs->world;
+    query_ctx q = { cs, slot, skip, t, initial };
+    ph_octree_query_box(&world->octree, swept_bounds(world, &world->bodies[slot], t), visit_neighbour, &q);
+}
+
+// ---- Resolution -------------------------------------------------------------------------------------
+
+typedef struct resp_body
+{
+    ph_vec3 c;
+    ph_quat q;
+    float inv_mass;
+    ph_mat3 inv_inertia;
+    bool dynamic;
+} resp_body;
+
+static resp_body response_body(const ph_world *world, int slot, float t)
+{
+    const ph_body *b = &world->bodies[slot];
+    resp_body r;
+    pose_at(b, t, &r.c, &r.q);
+    r.dynamic = b->type == PH_BODY_DYNAMIC && b->awake;
+    r.inv_mass = r.dynamic ? b->inv_mass : 0.0f;
+    r.inv_inertia = r.dynamic ? ph_world_inv_inertia(r.q, b->inv_inertia_local) : glms_mat3_zero();
+    return r;
+}
+
+static ph_vec3 point_velocity(const ph_body_state *st, const resp_body *rb, ph_vec3 p)
+{
+    return glms_vec3_add(st->v, glms_vec3_cross(st->w, glms_vec3_sub(p, rb->c)));
+}
+
+static void push(ph_body_state *st, const resp_body *rb, ph_vec3 p, ph_vec3 impulse, float sign)
+{
+    if (!rb->dynamic)
+        return;
+    st->v = glms_vec3_add(st->v, glms_vec3_scale(impulse, sign * rb->inv_mass));
+    ph_vec3 ang = glms_mat3_mulv(rb->inv_inertia, glms_vec3_cross(glms_vec3_sub(p, rb->c), impulse));
+    st->w = glms_vec3_add(st->w, glms_vec3_scale(ang, sign));
+}
+
+static float mass_along(const resp_body *ra, const resp_body *rb, ph_vec3 p, ph_vec3 d)
+{
+    ph_vec3 xa = glms_vec3_cross(glms_vec3_sub(p, ra->c), d), xb = glms_vec3_cross(glms_vec3_sub(p, rb->c), d);
+    float k = ra->inv_mass + rb->inv_mass + glms_vec3_dot(xa, glms_mat3_mulv(ra->inv_inertia, xa)) +
+              glms_vec3_dot(xb, glms_mat3_mulv(rb->inv_inertia, xb));
+    return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+// Impulse response at the event: per point, the approach speed vn0 becomes -e vn0 (e only above the
+// threshold; e = 0 when clamping), accumulated impulses clamped >= 0, friction inside the Coulomb cone.
+static void respond(ph_world *world, int a, int b, const ph_manifold *m, float t, bool inelastic)
+{
+    resp_body ra = response_body(world, a, t), rb = response_body(world, b, t);
+    ph_body_state *sa = &world->states[a], *sb = &world->states[b];
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    float e = inelastic ? 0.0f : fmaxf(ba->material.restitution, bb->material.restitution);
+    float mu = sqrtf(ba->material.friction * bb->material.friction);
+    ph_vec3 n = m->normal, t1, t2;
+    ph_contact_tangents(n, &t1, &t2);
+    float target[PH_MAX_MANIFOLD_POINTS], acc_n[PH_MAX_MANIFOLD_POINTS] = { 0 };
+    float acc_t[PH_MAX_MANIFOLD_POINTS][2] = { { 0 } };
+    for (int i = 0; i < m->point_count; i++)
+    {
+        ph_vec3 p = m->points[i].point;
+        float vn = glms_vec3_dot(glms_vec3_sub(point_velocity(sb, &rb, p), point_velocity(sa, &ra, p)), n);
+        target[i] = vn < -CAL_RESTITUTION_THRESHOLD ? -e * vn : 0.0f;
+    }
+    for (int it = 0; it < CAL_RESPONSE_ITERATIONS; it++)
+    {
+        for (int i = 0; i < m->point_count; i++)
+        {
+            ph_vec3 p = m->points[i].point;
+            ph_vec3 dv = glms_vec3_sub(point_velocity(sb, &rb, p), point_velocity(sa, &ra, p));
+            float vn = glms_vec3_dot(dv, n);
+            float lambda = mass_along(&ra, &rb, p, n) * (target[i] - vn);
+            float total = fmaxf(acc_n[i] + lambda, 0.0f);
+            lambda = total - acc_n[i];
+            acc_n[i] = total;
+            push(sa, &ra, p, glms_vec3_scale(n, lambda), -1.0f);
+            push(sb, &rb, p, glms_vec3_scale(n, lambda), 1.0f);
+
+            dv = glms_vec3_sub(point_velocity(sb, &rb, p), point_velocity(sa, &ra, p));
+            float l1 = acc_t[i][0] - mass_along(&ra, &rb, p, t1) * glms_vec3_dot(dv, t1);
+            float l2 = acc_t[i][1] - mass_along(&ra, &rb, p, t2) * glms_vec3_dot(dv, t2);
+            float limit = mu * acc_n[i], len2 = l1 * l1 + l2 * l2;
+            if (len2 > limit * limit)
+            {
+                float s = limit / sqrtf(len2);
+                l1 *= s;
+                l2 *= s;
+            }
+            ph_vec3 pt = glms_vec3_add(glms_vec3_scale(t1, l1 - acc_t[i][0]), glms_vec3_scale(t2, l2 - acc_t[i][1]));
+            acc_t[i][0] = l1;
+            acc_t[i][1] = l2;
+            push(sa, &ra, p, pt, -1.0f);
+            push(sb, &rb, p, pt, 1.0f);
+        }
+    }
+}
+
+// Restarts body slot's sweep at time t with its current velocity; frozen bodies end the step at t.
+static void restart_sweep(cal_state *cs, int slot, float t, bool frozen)
+{
+    ph_body *b = &cs->world->bodies[slot];
+    if (!moving(b))
+        return;
+    ph_vec3 c;
+    ph_quat q;
+    pose_at(b, t, &c, &q);
+    const ph_body_state *st = &cs->world->states[slot];
+    float rest = (1.0f - t) * cs->ctx->dt;
+    b->toi_t0 = t;
+    b->toi_c0 = c;
+    b->toi_q0 = q;
+    b->center = frozen ? c : glms_vec3_add(c, glms_vec3_scale(st->v, rest));
+    b->xf.q = frozen ? q : ph_integrate_rotation(q, st->w, rest);
+    ph_body_sync_transform(b);
+    b->version++;
+}
+
+static void record(cal_state *cs, const cal_event *e, const ph_manifold *m, bool clamped)
+{
+    ph_world *world = cs->world;
+    ph_calendar *cal = &world->calendar;
+    if (!ph_array_reserve(cal->events, cal->event_capacity, cal->event_count + 1))
+        return;
+    ph_calendar_event *out = &cal->events[cal->event_count++];
+    out->time = e->t * cs->ctx->dt;
+    out->normal = m->normal;
+    out->point = glms_vec3_zero();
+    for (int i = 0; i < m->point_count; i++)
+        out->point = glms_vec3_add(out->point, glms_vec3_scale(m->points[i].point, 1.0f / (float)m->point_count));
+    out->a = (ph_body_id){ (uint32_t)e->a + 1u, ph_id_pool_generation(&world->body_ids, e->a) };
+    out->b = (ph_body_id){ (uint32_t)e->b + 1u, ph_id_pool_generation(&world->body_ids, e->b) };
+    out->clamped = clamped;
+}
+
+static void resolve(cal_state *cs, const cal_event *e, bool clamp)
+{
+    ph_world *world = cs->world;
+    // The manifold of the two parts at the event time.
+    ph_convex sa, sb;
+    ph_sweep wa, wb;
+    ph_vec3 ca, cb;
+    ph_quat qa, qb;
+    pose_at(&world->bodies[e->a], e->t, &ca, &qa);
+    pose_at(&world->bodies[e->b], e->t, &cb, &qb);
+    part_sweep(world, e->a, e->part_a, ca, qa, &sa, &wa);
+    part_sweep(world, e->b, e->part_b, cb, qb, &sb, &wb);
+    ph_manifold m;
+    ph_collide_convex(&sa, ph_sweep_transform(&wa, 0.0f), &sb, ph_sweep_transform(&wb, 0.0f),
+                      world->def.speculative_margin, NULL, &m);
+    if (m.point_count > 0)
+        respond(world, e->a, e->b, &m, e->t, clamp);
+    // Sleeping bodies take the hit as static ones and wake for the next step.
+    for (int k = 0; k < 2; k++)
+    {
+        int slot = k ? e->b : e->a;
+        if (!world->bodies[slot].awake && world->bodies[slot].type != PH_BODY_STATIC)
+            ph_world_wake_island(world, slot);
+    }
+    restart_sweep(cs, e->a, e->t, clamp || m.point_count == 0);
+    restart_sweep(cs, e->b, e->t, clamp || m.point_count == 0);
+    if (m.point_count == 0)
+    {
+        // No contact at the reported time (a numerical corner case): stopping both keeps them apart.
+        m.normal = ph_v3(0.0f, 1.0f, 0.0f);
+    }
+    record(cs, e, &m, clamp || m.point_count == 0);
+    cs->ctx->stats->calendar_substeps++;
+    if (clamp)
+        cs->ctx->stats->calendar_budget_hits++;
+    else
+        cs->ctx->stats->calendar_events++;
+    predict_body(cs, e->a, -1, e->t, false);
+    predict_body(cs, e->b, e->a, e->t, false);
+}
+
+bool ph_calendar_run(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    world->calendar.event_count = 0;
+    cal_state cs;
+    memset(&cs, 0, sizeof cs);
+    cs.ctx = ctx;
+    cs.world = world;
+    cs.target = CAL_TARGET_FRACTION * world->def.speculative_margin;
+    cs.tolerance = CAL_TOLERANCE_FRACTION * cs.target;
+    cs.query_motion = CAL_QUERY_MOTION_FRACTION * world->def.speculative_margin;
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        ph_body *b = &world->bodies[ctx->awake[i]];
+        b->toi_t0 = 0.0f;
+        b->toi_c0 = b->center0;
+        b->toi_q0 = b->q0;
+        b->version = 0;
+    }
+    cs.heap = ph_arena_alloc(ctx->arena, CAL_HEAP_CAPACITY * sizeof *cs.heap);
+    if (!cs.heap)
+        return false;
+    cs.pairs = ph_arena_alloc(ctx->arena, CAL_PAIR_TABLE * sizeof *cs.pairs);
+    if (!cs.pairs)
+    {
+        ph_arena_free(ctx->arena, cs.heap);
+        return false;
+    }
+    memset(cs.pairs, 0, CAL_PAIR_TABLE * sizeof *cs.pairs);
+
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
+            predict_body(&cs, slot, -1, 0.0f, true);
+    }
+    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
+    int max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
+    while (cs.heap_count > 0 && cs.processed < max_events)
+    {
+        cal_event e = heap_pop(&cs);
+        if (e.version_a != world->bodies[e.a].version || e.version_b != world->bodies[e.b].version)
+            continue; // stale: one of the bodies changed its motion after this prediction
+        cs.processed++;
+        pair_count *pc = pair_entry(&cs, e.a, e.b);
+        bool clamp = cs.resolved >= world->def.calendar_event_budget || !pc ||
+                     pc->count >= world->def.calendar_events_per_pair;
+        if (pc)
+            pc->count++;
+        if (!clamp)
+            cs.resolved++;
+        resolve(&cs, &e, clamp);
+    }
+    // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
+    while (cs.heap_count > 0)
+    {
+        cal_event e = heap_pop(&cs);
+        if (e.version_a != world->bodies[e.a].version || e.version_b != world->bodies[e.b].version)
+            continue;
+        restart_sweep(&cs, e.a, e.t, true);
+        restart_sweep(&cs, e.b, e.t, true);
+        ctx->stats->calendar_budget_hits++;
+    }
+    ph_arena_free(ctx->arena, cs.pairs);
+    ph_arena_free(ctx->arena, cs.heap);
+    return true;
+}
 
 void ph_calendar_destroy(ph_calendar *calendar)
 {
     ph_array_free(calendar->events, calendar->event_capacity);
     calendar->event_count = 0;
-}
-
-bool ph_calendar_run(ph_step_context *ctx)
-{
-    ctx->world->calendar.event_count = 0;
-    return true;
 }

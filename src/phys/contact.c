@@ -16,6 +16,8 @@
 
 // Most extra speculative distance from relative motion (unit: m). Beyond this the calendar takes over.
 #define CONTACT_MAX_MOTION_MARGIN 1.0f
+// An old contact point this close to a new one hands over its impulse when feature ids differ (unit: m).
+#define CONTACT_MATCH_DISTANCE 0.01f
 #define CONTACT_MESH_QUERY_MAX 4096 // most triangles one mesh query may return per part
 
 typedef struct mesh_collect
@@ -167,24 +169,52 @@ void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2)
     *out_t2 = glms_vec3_cross(n, *out_t1);
 }
 
-// Carries accumulated impulses from the old manifold to points of the new one with the same feature id.
+// Carries accumulated impulses from the old manifold to the new one: by feature id first; a point whose
+// id is new takes the impulse of the nearest unclaimed old point within CONTACT_MATCH_DISTANCE. The
+// fallback matters for aligned faces (a box resting squarely on another): there a corner coincides with
+// an edge of the other face, and a tiny tilt changes which features the clipping names, while the
+// point itself has not moved; losing the warm start there makes stacks wobble.
 static void match_impulses(ph_contact *c, const ph_contact *old)
 {
-    for (int i = 0; i < c->manifold.point_count; i++)
+    bool used[PH_MAX_MANIFOLD_POINTS] = { false, false, false, false };
+    int source[PH_MAX_MANIFOLD_POINTS];
+    int n = c->manifold.point_count, m = old->manifold.point_count;
+    for (int i = 0; i < n; i++)
     {
-        c->normal_impulse[i] = 0.0f;
-        c->tangent_impulse[i][0] = 0.0f;
-        c->tangent_impulse[i][1] = 0.0f;
-        for (int j = 0; j < old->manifold.point_count; j++)
+        source[i] = -1;
+        for (int j = 0; j < m; j++)
         {
-            if (old->manifold.points[j].id == c->manifold.points[i].id)
+            if (!used[j] && old->manifold.points[j].id == c->manifold.points[i].id)
             {
-                c->normal_impulse[i] = old->normal_impulse[j];
-                c->tangent_impulse[i][0] = old->tangent_impulse[j][0];
-                c->tangent_impulse[i][1] = old->tangent_impulse[j][1];
+                source[i] = j;
+                used[j] = true;
                 break;
             }
         }
+    }
+    for (int i = 0; i < n; i++)
+    {
+        if (source[i] >= 0)
+            continue;
+        float best = CONTACT_MATCH_DISTANCE * CONTACT_MATCH_DISTANCE;
+        for (int j = 0; j < m; j++)
+        {
+            float d2 = glms_vec3_distance2(old->manifold.points[j].point, c->manifold.points[i].point);
+            if (!used[j] && d2 <= best)
+            {
+                best = d2;
+                source[i] = j;
+            }
+        }
+        if (source[i] >= 0)
+            used[source[i]] = true;
+    }
+    for (int i = 0; i < n; i++)
+    {
+        int j = source[i];
+        c->normal_impulse[i] = j >= 0 ? old->normal_impulse[j] : 0.0f;
+        c->tangent_impulse[i][0] = j >= 0 ? old->tangent_impulse[j][0] : 0.0f;
+        c->tangent_impulse[i][1] = j >= 0 ? old->tangent_impulse[j][1] : 0.0f;
     }
 }
 

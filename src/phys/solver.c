@@ -44,16 +44,24 @@ typedef struct softness
     float impulse_scale;
 } softness;
 
+// One row of a point (normal or a tangent): the direction's angular parts precomputed at preparation,
+// with the inertia of the start of the step (as Box2D; the error is second order in the rotation over a
+// step), so the inner loops are dot products and scaled adds only.
+typedef struct row
+{
+    ph_vec3 rda, rdb;   // ra x d, rb x d
+    ph_vec3 irda, irdb; // I_a^-1 (ra x d), I_b^-1 (rb x d)
+    float mass;         // effective mass along d (unit: kg)
+    float impulse;      // accumulated (unit: N s)
+} row;
+
 typedef struct constraint_point
 {
     ph_vec3 ra, rb;          // anchors from the centres of mass at the start of the step (unit: m)
     float base_separation;   // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
-    float normal_impulse;    // accumulated (unit: N s)
-    float tangent_impulse[2];
     float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
-    float normal_mass;
-    float tangent_mass[2];
     float approach;          // relative normal speed just before the point closed (unit: m/s)
+    row n, t1, t2;
 } constraint_point;
 
 typedef struct constraint
@@ -81,27 +89,59 @@ static softness make_soft(float hertz, float zeta, float h)
     return (softness){ omega / a1, a2 * a3, a3 };
 }
 
-static float effective_mass(const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb, ph_vec3 d)
+static inline float maxf(float a, float b)
 {
-    ph_vec3 ca = glms_vec3_cross(ra, d), cb = glms_vec3_cross(rb, d);
-    float k = sa->inv_mass + sb->inv_mass + glms_vec3_dot(ca, glms_mat3_mulv(sa->inv_inertia, ca)) +
-              glms_vec3_dot(cb, glms_mat3_mulv(sb->inv_inertia, cb));
-    return k > 0.0f ? 1.0f / k : 0.0f;
+    return a > b ? a : b;
 }
 
-static ph_vec3 relative_velocity(const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb)
+static inline float dot3(ph_vec3 a, ph_vec3 b)
 {
-    ph_vec3 va = glms_vec3_add(sa->v, glms_vec3_cross(sa->w, ra));
-    ph_vec3 vb = glms_vec3_add(sb->v, glms_vec3_cross(sb->w, rb));
-    return glms_vec3_sub(vb, va);
+    return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-static void apply_impulse(ph_body_state *sa, ph_body_state *sb, ph_vec3 ra, ph_vec3 rb, ph_vec3 p)
+static inline ph_vec3 cross3(ph_vec3 a, ph_vec3 b)
 {
-    sa->v = glms_vec3_sub(sa->v, glms_vec3_scale(p, sa->inv_mass));
-    sa->w = glms_vec3_sub(sa->w, glms_mat3_mulv(sa->inv_inertia, glms_vec3_cross(ra, p)));
-    sb->v = glms_vec3_add(sb->v, glms_vec3_scale(p, sb->inv_mass));
-    sb->w = glms_vec3_add(sb->w, glms_mat3_mulv(sb->inv_inertia, glms_vec3_cross(rb, p)));
+    return ph_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+static inline ph_vec3 madd(ph_vec3 a, ph_vec3 b, float s)
+{
+    return ph_v3(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s);
+}
+
+// q * v for a unit quaternion: v + 2 w (u x v) + 2 u x (u x v), u the vector part.
+static inline ph_vec3 rotate(ph_quat q, ph_vec3 v)
+{
+    ph_vec3 u = ph_v3(q.x, q.y, q.z);
+    ph_vec3 t = cross3(u, v);
+    t = ph_v3(2.0f * t.x, 2.0f * t.y, 2.0f * t.z);
+    return madd(madd(v, t, q.w), cross3(u, t), 1.0f);
+}
+
+static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb, ph_vec3 d,
+                     float impulse)
+{
+    r->rda = cross3(ra, d);
+    r->rdb = cross3(rb, d);
+    r->irda = glms_mat3_mulv(sa->inv_inertia, r->rda);
+    r->irdb = glms_mat3_mulv(sb->inv_inertia, r->rdb);
+    float k = sa->inv_mass + sb->inv_mass + dot3(r->rda, r->irda) + dot3(r->rdb, r->irdb);
+    r->mass = k > 0.0f ? 1.0f / k : 0.0f;
+    r->impulse = impulse;
+}
+
+// Relative velocity of B against A along a row's direction d.
+static inline float row_speed(const row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 d)
+{
+    return dot3(sb->v, d) - dot3(sa->v, d) + dot3(sb->w, r->rdb) - dot3(sa->w, r->rda);
+}
+
+static inline void row_apply(const row *r, ph_body_state *sa, ph_body_state *sb, ph_vec3 d, float impulse)
+{
+    sa->v = madd(sa->v, d, -impulse * sa->inv_mass);
+    sa->w = madd(sa->w, r->irda, -impulse);
+    sb->v = madd(sb->v, d, impulse * sb->inv_mass);
+    sb->w = madd(sb->w, r->irdb, impulse);
 }
 
 // Builds the constraints of touching or speculative contacts with at least one awake dynamic body.
@@ -139,15 +179,12 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
             constraint_point *cp = &con->points[i];
             cp->ra = glms_vec3_sub(mp->point, ca);
             cp->rb = glms_vec3_sub(mp->point, cb);
-            cp->base_separation = mp->separation - glms_vec3_dot(glms_vec3_sub(cp->rb, cp->ra), con->normal);
-            cp->normal_impulse = c->normal_impulse[i];
-            cp->tangent_impulse[0] = c->tangent_impulse[i][0];
-            cp->tangent_impulse[1] = c->tangent_impulse[i][1];
+            cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
             cp->max_normal_impulse = 0.0f;
-            cp->normal_mass = effective_mass(sa, sb, cp->ra, cp->rb, con->normal);
-            cp->tangent_mass[0] = effective_mass(sa, sb, cp->ra, cp->rb, con->t1);
-            cp->tangent_mass[1] = effective_mass(sa, sb, cp->ra, cp->rb, con->t2);
-            cp->approach = glms_vec3_dot(relative_velocity(sa, sb, cp->ra, cp->rb), con->normal);
+            make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, c->normal_impulse[i]);
+            make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, c->tangent_impulse[i][0]);
+            make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, c->tangent_impulse[i][1]);
+            cp->approach = row_speed(&cp->n, sa, sb, con->normal);
         }
     }
     return n;
@@ -162,10 +199,9 @@ static void warm_start(ph_body_state *states, constraint *cons, int count)
         for (int i = 0; i < con->point_count; i++)
         {
             constraint_point *cp = &con->points[i];
-            ph_vec3 p = glms_vec3_scale(con->normal, cp->normal_impulse);
-            p = glms_vec3_add(p, glms_vec3_scale(con->t1, cp->tangent_impulse[0]));
-            p = glms_vec3_add(p, glms_vec3_scale(con->t2, cp->tangent_impulse[1]));
-            apply_impulse(sa, sb, cp->ra, cp->rb, p);
+            row_apply(&cp->n, sa, sb, con->normal, cp->n.impulse);
+            row_apply(&cp->t1, sa, sb, con->t1, cp->t1.impulse);
+            row_apply(&cp->t2, sa, sb, con->t2, cp->t2.impulse);
         }
     }
 }
@@ -182,43 +218,44 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
         ph_vec3 n = con->normal;
         float total_normal = 0.0f;
-        for (int i = 0; i < con->point_count; i++)
+        for (int j = 0; j < con->point_count; j++)
         {
+            // Relax visits the points in reverse order: the symmetric Gauss-Seidel sweep cancels the bias
+            // towards the first point that a one-directional sweep has.
+            int i = use_bias ? j : con->point_count - 1 - j;
             constraint_point *cp = &con->points[i];
             // Current separation from the motion so far: the anchors move with their body's rotation.
-            ph_vec3 pra = glms_quat_rotatev(sa->dq, cp->ra), prb = glms_quat_rotatev(sb->dq, cp->rb);
-            ph_vec3 d = glms_vec3_add(dp, glms_vec3_sub(prb, pra));
-            float s = glms_vec3_dot(d, n) + cp->base_separation;
+            ph_vec3 d = glms_vec3_add(dp, glms_vec3_sub(rotate(sb->dq, cp->rb), rotate(sa->dq, cp->ra)));
+            float s = dot3(d, n) + cp->base_separation;
             float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
             if (s > 0.0f)
                 bias = s * inv_h;
             else if (use_bias)
             {
-                bias = fmaxf(con->soft.bias_rate * s, -SOLVER_MAX_PUSH_SPEED);
+                bias = maxf(con->soft.bias_rate * s, -SOLVER_MAX_PUSH_SPEED);
                 mass_scale = con->soft.mass_scale;
                 impulse_scale = con->soft.impulse_scale;
             }
-            float vn = glms_vec3_dot(relative_velocity(sa, sb, cp->ra, cp->rb), n);
-            float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
-            float total = fmaxf(cp->normal_impulse + impulse, 0.0f);
-            impulse = total - cp->normal_impulse;
-            cp->normal_impulse = total;
-            cp->max_normal_impulse = fmaxf(cp->max_normal_impulse, impulse);
+            float vn = row_speed(&cp->n, sa, sb, n);
+            float impulse = -cp->n.mass * mass_scale * (vn + bias) - impulse_scale * cp->n.impulse;
+            float total = maxf(cp->n.impulse + impulse, 0.0f);
+            impulse = total - cp->n.impulse;
+            cp->n.impulse = total;
+            cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
             if (!use_bias && total == 0.0f)
                 cp->approach = vn; // still open after this sub-step: the free approach speed
             total_normal += total;
-            apply_impulse(sa, sb, cp->ra, cp->rb, glms_vec3_scale(n, impulse));
+            row_apply(&cp->n, sa, sb, n, impulse);
         }
         if (con->friction == 0.0f || total_normal == 0.0f)
             continue;
         for (int i = 0; i < con->point_count; i++)
         {
             constraint_point *cp = &con->points[i];
-            ph_vec3 dv = relative_velocity(sa, sb, cp->ra, cp->rb);
-            float l1 = cp->tangent_impulse[0] - cp->tangent_mass[0] * glms_vec3_dot(dv, con->t1);
-            float l2 = cp->tangent_impulse[1] - cp->tangent_mass[1] * glms_vec3_dot(dv, con->t2);
+            float l1 = cp->t1.impulse - cp->t1.mass * row_speed(&cp->t1, sa, sb, con->t1);
+            float l2 = cp->t2.impulse - cp->t2.mass * row_speed(&cp->t2, sa, sb, con->t2);
             // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
-            float limit = con->friction * cp->normal_impulse;
+            float limit = con->friction * cp->n.impulse;
             float len2 = l1 * l1 + l2 * l2;
             if (len2 > limit * limit)
             {
@@ -226,11 +263,10 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
                 l1 *= scale;
                 l2 *= scale;
             }
-            ph_vec3 p = glms_vec3_add(glms_vec3_scale(con->t1, l1 - cp->tangent_impulse[0]),
-                                      glms_vec3_scale(con->t2, l2 - cp->tangent_impulse[1]));
-            cp->tangent_impulse[0] = l1;
-            cp->tangent_impulse[1] = l2;
-            apply_impulse(sa, sb, cp->ra, cp->rb, p);
+            row_apply(&cp->t1, sa, sb, con->t1, l1 - cp->t1.impulse);
+            row_apply(&cp->t2, sa, sb, con->t2, l2 - cp->t2.impulse);
+            cp->t1.impulse = l1;
+            cp->t2.impulse = l2;
         }
     }
 }
@@ -248,12 +284,12 @@ static void restitution(ph_body_state *states, constraint *cons, int count)
             constraint_point *cp = &con->points[i];
             if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
                 continue;
-            float vn = glms_vec3_dot(relative_velocity(sa, sb, cp->ra, cp->rb), con->normal);
-            float impulse = -cp->normal_mass * (vn + con->restitution * cp->approach);
-            float total = fmaxf(cp->normal_impulse + impulse, 0.0f);
-            impulse = total - cp->normal_impulse;
-            cp->normal_impulse = total;
-            apply_impulse(sa, sb, cp->ra, cp->rb, glms_vec3_scale(con->normal, impulse));
+            float vn = row_speed(&cp->n, sa, sb, con->normal);
+            float impulse = -cp->n.mass * (vn + con->restitution * cp->approach);
+            float total = maxf(cp->n.impulse + impulse, 0.0f);
+            impulse = total - cp->n.impulse;
+            cp->n.impulse = total;
+            row_apply(&cp->n, sa, sb, con->normal, impulse);
         }
     }
 }
@@ -266,9 +302,9 @@ static void store_impulses(ph_world *world, const constraint *cons, int count)
         ph_contact *c = &world->contacts.items[con->contact];
         for (int i = 0; i < con->point_count; i++)
         {
-            c->normal_impulse[i] = con->points[i].normal_impulse;
-            c->tangent_impulse[i][0] = con->points[i].tangent_impulse[0];
-            c->tangent_impulse[i][1] = con->points[i].tangent_impulse[1];
+            c->normal_impulse[i] = con->points[i].n.impulse;
+            c->tangent_impulse[i][0] = con->points[i].t1.impulse;
+            c->tangent_impulse[i][1] = con->points[i].t2.impulse;
         }
     }
 }
@@ -288,6 +324,14 @@ bool ph_solve(ph_step_context *ctx)
                max_cons);
     float substep_rate = 1.0f / ctx->h;
     float hertz = fminf(world->def.contact_hertz, SOLVER_MAX_HERTZ_FRACTION * substep_rate);
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &states[slot];
+        if (body->type == PH_BODY_DYNAMIC)
+            st->inv_inertia = ph_world_inv_inertia(body->xf.q, body->inv_inertia_local);
+    }
     int count = ok ? prepare(ctx, cons, hertz) : 0;
 
     for (int i = 0; i < ctx->awake_count; i++)
@@ -312,7 +356,8 @@ bool ph_solve(ph_step_context *ctx)
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         warm_start(states, cons, count);
-        solve(states, cons, count, inv_h, true);
+        for (int it = 0; it < world->def.solver_iterations; it++)
+            solve(states, cons, count, inv_h, true);
         t0 = ph_ticks();
         for (int i = 0; i < ctx->awake_count; i++)
         {
@@ -320,7 +365,8 @@ bool ph_solve(ph_step_context *ctx)
             ph_body_integrate_position(&world->bodies[slot], &states[slot], ctx->h);
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
-        solve(states, cons, count, inv_h, false);
+        for (int it = 0; it < world->def.solver_iterations; it++)
+            solve(states, cons, count, inv_h, false);
     }
     restitution(states, cons, count);
     store_impulses(world, cons, count);
