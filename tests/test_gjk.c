@@ -357,12 +357,14 @@ static int gjk_hull_random_vs_brute(void)
             {
                 double ref = sat_reference_distance(&a, xa, &b, xb, NULL, NULL);
                 ENSURE(st == PH_GJK_SEPARATED);
+                ENSURE(!ph_gjk_intersect(&a, xa, &b, xb, NULL));
                 ENSURE_NEAR(out.distance, ref, REL_TOL * s);
                 tested++;
             }
             else if (sat.separation < -1e-3 * (double)s)
             {
                 ENSURE(st == PH_GJK_OVERLAPPING);
+                ENSURE(ph_gjk_intersect(&a, xa, &b, xb, NULL));
             }
             double c[3] = { xb.p.x, xb.p.y, xb.p.z };
             double ref = sat_reference_point_distance(c, &a, xa) - (double)ball.radius;

@@ -425,7 +425,10 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
     // GJK on the cores, warm-started from the given simplex: a terminating tetrahedron around the origin
     // is accepted at once, and anything else is checked rather than trusted.
     ph_gjk_output g;
-    ph_gjk_run(&pa, &pb, simplex, false, 0.0f, &g);
+    // Intersection mode first: it stops at the first plane that proves a separation beyond the rounding.
+    ph_gjk_run(&pa, &pb, simplex, true, rounding, &g);
+    if (g.status != PH_GJK_OVERLAPPING && rounding > 0.0f && g.distance <= rounding)
+        ph_gjk_run(&pa, &pb, &g.simplex, false, 0.0f, &g); // rounded shapes touching: exact core distance
     // The polytope lives in A's frame (ph_gjk_pair_init); results are turned to world at the end.
     ph_gjk_output g_world = g;
     ph_gjk_output_to_world(&g_world, xa);

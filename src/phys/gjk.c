@@ -81,12 +81,37 @@ float ph_convex_extent(const ph_convex *s)
     }
 }
 
+// Rotation matrix of q (column-major). Uses s = 2 / |q|^2, which keeps it a rotation for a quaternion of
+// any length without a square root.
+static ph_mat3 quat_matrix(ph_quat q)
+{
+    float s = 2.0f / (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    float xs = q.x * s, ys = q.y * s, zs = q.z * s;
+    float wx = q.w * xs, wy = q.w * ys, wz = q.w * zs;
+    float xx = q.x * xs, xy = q.x * ys, xz = q.x * zs;
+    float yy = q.y * ys, yz = q.y * zs, zz = q.z * zs;
+    ph_mat3 m;
+    m.col[0] = ph_v3(1.0f - (yy + zz), xy + wz, xz - wy);
+    m.col[1] = ph_v3(xy - wz, 1.0f - (xx + zz), yz + wx);
+    m.col[2] = ph_v3(xz + wy, yz - wx, 1.0f - (xx + yy));
+    return m;
+}
+
+static ph_mat3 transpose(ph_mat3 m)
+{
+    ph_mat3 t;
+    t.col[0] = ph_v3(m.col[0].x, m.col[1].x, m.col[2].x);
+    t.col[1] = ph_v3(m.col[0].y, m.col[1].y, m.col[2].y);
+    t.col[2] = ph_v3(m.col[0].z, m.col[1].z, m.col[2].z);
+    return t;
+}
+
 void ph_gjk_proxy_init(ph_gjk_proxy *p, const ph_convex *shape, ph_transform xf, bool core)
 {
     p->shape = shape;
     p->xf = xf;
-    p->rot = glms_quat_mat3(xf.q);
-    p->rot_t = glms_mat3_transpose(p->rot);
+    p->rot = quat_matrix(xf.q);
+    p->rot_t = transpose(p->rot);
     p->identity = false;
     p->hull_start = -1;
     p->core = core && (shape->type == PH_SHAPE_SPHERE || shape->type == PH_SHAPE_CAPSULE);
@@ -97,17 +122,25 @@ void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph
                       ph_transform xb, bool core)
 {
     pa->shape = a;
-    pa->xf = ph_transform_identity();
+    pa->xf.p = glms_vec3_zero();
+    pa->xf.q = glms_quat_identity();
     pa->rot = pa->rot_t = glms_mat3_identity();
     pa->hull_start = -1;
     pa->core = core && (a->type == PH_SHAPE_SPHERE || a->type == PH_SHAPE_CAPSULE);
     pa->radius = pa->core ? a->radius : 0.0f;
     pa->identity = true;
-    ph_transform rel;
-    ph_quat qa_inv = glms_quat_conjugate(xa.q);
-    rel.q = glms_quat_mul(qa_inv, xb.q);
-    rel.p = glms_quat_rotatev(qa_inv, glms_vec3_sub(xb.p, xa.p));
-    ph_gjk_proxy_init(pb, b, rel, core);
+    // B in A's frame: rotation Ra^T Rb, translation Ra^T (pb - pa).
+    ph_mat3 ra_t = transpose(quat_matrix(xa.q));
+    ph_mat3 rb = quat_matrix(xb.q);
+    pb->shape = b;
+    pb->rot = glms_mat3_mul(ra_t, rb);
+    pb->rot_t = transpose(pb->rot);
+    pb->xf.p = glms_mat3_mulv(ra_t, glms_vec3_sub(xb.p, xa.p));
+    pb->xf.q = glms_quat_mul(glms_quat_conjugate(xa.q), xb.q);
+    pb->identity = false;
+    pb->hull_start = -1;
+    pb->core = core && (b->type == PH_SHAPE_SPHERE || b->type == PH_SHAPE_CAPSULE);
+    pb->radius = pb->core ? b->radius : 0.0f;
 }
 
 void ph_gjk_output_to_world(ph_gjk_output *out, ph_transform xa)
@@ -209,6 +242,7 @@ static float triangle_closest(const ph_vec3 s[3], float lambda[3])
 {
     ph_vec3 n = glms_vec3_cross(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(s[2], s[0]));
     float nn = glms_vec3_dot(n, n);
+    int wrong_sign[3] = { 1, 1, 1 };
     if (nn > 0.0f)
     {
         // Project the origin on the plane, then compare signed areas in the coordinate plane where the
@@ -222,7 +256,9 @@ static float triangle_closest(const ph_vec3 s[3], float lambda[3])
         int i = (k + 1) % 3, j = (k + 2) % 3;
         float mu = area2(s[0], s[1], s[2], i, j);
         float c[3] = { area2(p0, s[1], s[2], i, j), area2(s[0], p0, s[2], i, j), area2(s[0], s[1], p0, i, j) };
-        if (c[0] * mu > 0.0f && c[1] * mu > 0.0f && c[2] * mu > 0.0f)
+        for (int m = 0; m < 3; m++)
+            wrong_sign[m] = !(c[m] * mu > 0.0f);
+        if (!wrong_sign[0] && !wrong_sign[1] && !wrong_sign[2])
         {
             float sum = c[0] + c[1] + c[2];
             for (int m = 0; m < 3; m++)
@@ -230,11 +266,13 @@ static float triangle_closest(const ph_vec3 s[3], float lambda[3])
             return glms_vec3_norm2(p0);
         }
     }
-    // Outside (or degenerate): the closest point is on an edge opposite a vertex with a wrong sign;
-    // trying all three edges is cheap and also covers the degenerate case.
+    // Outside: the closest point is on an edge opposite a vertex whose weight has the wrong sign, and only
+    // those edges are tried. A degenerate triangle tries all three.
     float best = FLT_MAX;
     for (int m = 0; m < 3; m++)
     {
+        if (wrong_sign[m] == 0)
+            continue;
         int e0 = (m + 1) % 3, e1 = (m + 2) % 3;
         float l2[2];
         float d2 = segment_closest(s[e0], s[e1], l2);
@@ -511,6 +549,147 @@ ph_gjk_status ph_gjk_distance(const ph_convex *a, ph_transform xa, const ph_conv
     return out->status;
 }
 
+// ---- Boolean GJK -----------------------------------------------------------------------------------------
+// For a yes/no answer on shapes without rounding the closest point is not needed, only on which side of
+// each simplex feature the origin lies. This is the classic boolean form of GJK (as in libccd and in
+// Casey Muratori's "Implementing GJK", 2006): keep the sub-simplex whose Voronoi region holds the origin
+// using sign tests of cross and dot products (no division, no square root), search towards the origin
+// from it, stop with "separated" when a support fails to pass the origin, and with "overlapping" when a
+// tetrahedron encloses it. The origin on a simplex feature counts as overlapping (touching).
+
+typedef enum bool_step
+{
+    BOOL_CONTINUE,
+    BOOL_OVERLAP
+} bool_step;
+
+static ph_vec3 cross_aba(ph_vec3 ab, ph_vec3 ao)
+{
+    // (ab x ao) x ab: perpendicular to ab, towards ao.
+    return glms_vec3_cross(glms_vec3_cross(ab, ao), ab);
+}
+
+// Line [a (newest), b]. Updates the simplex and the search direction.
+static bool_step bool_line(ph_simplex_vertex *s, int *count, ph_vec3 *d)
+{
+    ph_vec3 a = s[0].w, ab = glms_vec3_sub(s[1].w, a), ao = glms_vec3_negate(a);
+    if (glms_vec3_dot(ab, ao) > 0.0f)
+    {
+        *d = cross_aba(ab, ao);
+        *count = 2;
+        return glms_vec3_norm2(*d) > 0.0f ? BOOL_CONTINUE : BOOL_OVERLAP; // origin on the segment
+    }
+    *count = 1;
+    *d = ao;
+    return BOOL_CONTINUE;
+}
+
+// Triangle [a (newest), b, c].
+static bool_step bool_triangle(ph_simplex_vertex *s, int *count, ph_vec3 *d)
+{
+    ph_vec3 a = s[0].w, ab = glms_vec3_sub(s[1].w, a), ac = glms_vec3_sub(s[2].w, a);
+    ph_vec3 ao = glms_vec3_negate(a), abc = glms_vec3_cross(ab, ac);
+    if (glms_vec3_dot(glms_vec3_cross(abc, ac), ao) > 0.0f)
+    {
+        if (glms_vec3_dot(ac, ao) > 0.0f)
+        {
+            s[1] = s[2]; // [a, c]
+            *count = 2;
+            *d = cross_aba(ac, ao);
+            return glms_vec3_norm2(*d) > 0.0f ? BOOL_CONTINUE : BOOL_OVERLAP;
+        }
+        return bool_line(s, count, d); // [a, b]
+    }
+    if (glms_vec3_dot(glms_vec3_cross(ab, abc), ao) > 0.0f)
+        return bool_line(s, count, d);
+    float side = glms_vec3_dot(abc, ao);
+    *count = 3;
+    if (side > 0.0f)
+    {
+        *d = abc;
+    }
+    else if (side < 0.0f)
+    {
+        // Keep the winding such that the origin is above (a, b, c) in the tetrahedron step.
+        ph_simplex_vertex t = s[1];
+        s[1] = s[2];
+        s[2] = t;
+        *d = glms_vec3_negate(abc);
+    }
+    else
+    {
+        return BOOL_OVERLAP; // the origin lies in the triangle
+    }
+    return glms_vec3_norm2(*d) > 0.0f ? BOOL_CONTINUE : BOOL_OVERLAP;
+}
+
+// Tetrahedron [a (newest), b, c, d] with the origin above triangle (b, c, d) towards a. The origin is
+// inside unless it is outside one of the three faces through a.
+static bool_step bool_tetrahedron(ph_simplex_vertex *s, int *count, ph_vec3 *d)
+{
+    ph_vec3 a = s[0].w, ab = glms_vec3_sub(s[1].w, a), ac = glms_vec3_sub(s[2].w, a), ad = glms_vec3_sub(s[3].w, a);
+    ph_vec3 ao = glms_vec3_negate(a);
+    ph_vec3 abc = glms_vec3_cross(ab, ac), acd = glms_vec3_cross(ac, ad), adb = glms_vec3_cross(ad, ab);
+    if (glms_vec3_dot(abc, ao) > 0.0f)
+    {
+        *count = 3; // [a, b, c]
+        return bool_triangle(s, count, d);
+    }
+    if (glms_vec3_dot(acd, ao) > 0.0f)
+    {
+        s[1] = s[2];
+        s[2] = s[3]; // [a, c, d]
+        *count = 3;
+        return bool_triangle(s, count, d);
+    }
+    if (glms_vec3_dot(adb, ao) > 0.0f)
+    {
+        ph_simplex_vertex b = s[1];
+        s[1] = s[3];
+        s[2] = b; // [a, d, b]
+        *count = 3;
+        return bool_triangle(s, count, d);
+    }
+    return BOOL_OVERLAP;
+}
+
+// Returns OVERLAPPING, SEPARATED, or MAX_ITERATIONS (undecided) for proxies without rounding.
+static ph_gjk_status boolean_gjk(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_simplex *out_simplex)
+{
+    ph_simplex_vertex s[4];
+    int count = 1;
+    ph_vec3 d = glms_vec3_sub(a->xf.p, b->xf.p);
+    if (glms_vec3_norm2(d) <= 0.0f)
+        d = ph_v3(1.0f, 0.0f, 0.0f);
+    s[0] = ph_gjk_support(a, b, d);
+    d = glms_vec3_negate(s[0].w);
+    ph_gjk_status status = PH_GJK_MAX_ITERATIONS;
+    if (glms_vec3_norm2(d) <= 0.0f)
+        status = PH_GJK_OVERLAPPING; // the first support is the origin: touching
+    for (int iter = 0; iter < PH_GJK_ITERATION_LIMIT && status == PH_GJK_MAX_ITERATIONS; iter++)
+    {
+        ph_simplex_vertex w = ph_gjk_support(a, b, d);
+        if (glms_vec3_dot(w.w, d) < 0.0f)
+        {
+            status = PH_GJK_SEPARATED; // the plane through w normal to d separates the origin
+            break;
+        }
+        // Newest first.
+        for (int i = count; i > 0; i--)
+            s[i] = s[i - 1];
+        s[0] = w;
+        count++;
+        bool_step step = count == 2 ? bool_line(s, &count, &d)
+                                    : (count == 3 ? bool_triangle(s, &count, &d) : bool_tetrahedron(s, &count, &d));
+        if (step == BOOL_OVERLAP)
+            status = PH_GJK_OVERLAPPING;
+    }
+    out_simplex->count = count;
+    for (int i = 0; i < count; i++)
+        out_simplex->v[i] = s[i];
+    return status;
+}
+
 bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
                       ph_gjk_cache *cache)
 {
@@ -519,8 +698,25 @@ bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, p
     ph_gjk_proxy pa, pb;
     ph_gjk_pair_init(&pa, &pb, a, xa, b, xb, true);
     float rounding = pa.radius + pb.radius;
+    bool warm = cache && cache->simplex.count > 0;
+    if (rounding == 0.0f && !warm)
+    {
+        ph_simplex s;
+        ph_gjk_status status = boolean_gjk(&pa, &pb, &s);
+        if (status != PH_GJK_MAX_ITERATIONS)
+        {
+            if (cache)
+            {
+                for (int i = 0; i < s.count; i++)
+                    s.v[i].w = glms_quat_rotatev(xa.q, s.v[i].w);
+                cache->simplex = s;
+            }
+            return status == PH_GJK_OVERLAPPING;
+        }
+    }
+    // Rounded shapes (the distance of the cores decides), warm starts, and the rare undecided boolean run.
     ph_gjk_output out;
-    ph_gjk_status status = ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, true, rounding, &out);
+    ph_gjk_status status = ph_gjk_run(&pa, &pb, warm ? &cache->simplex : NULL, true, rounding, &out);
     if (cache)
     {
         ph_gjk_output_to_world(&out, xa);
@@ -528,8 +724,6 @@ bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, p
     }
     if (status == PH_GJK_OVERLAPPING)
         return true;
-    if (status == PH_GJK_SEPARATED && out.distance > rounding)
-        return false;
-    // Early exit proved separation beyond the rounding, or the loop ended near the origin.
+    // Separated beyond the rounding (proved by a plane), or converged near the origin.
     return out.distance <= rounding;
 }
