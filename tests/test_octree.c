@@ -420,6 +420,7 @@ static int octree_moves_and_growth(void)
     int ground = ph_octree_insert(&t, 0, box_at(ph_v3(0, -1, 0), ph_v3(400, 1, 400)), true);
     int box = ph_octree_insert(&t, 1, box_at(ph_v3(0.3f, 0.5f, 0.2f), h), false);
     ENSURE(ground >= 0 && box >= 0);
+    ENSURE(ph_octree_insert(&t, -1, box_at(ph_v3(0, 0, 0), h), false) == -1);
     ENSURE(ph_octree_validate(&t));
     int before = t.reinsert_count;
     for (int i = 0; i < 10; i++)

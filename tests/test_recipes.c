@@ -5,7 +5,10 @@
 // two bodies overlapping at spawn (bounds of the rotated shapes, swept along x), and identical layouts
 // for identical seeds.
 #include "recipes/recipes.h"
+#include "recipes/spawn.h"
 #include "test.h"
+
+#include "phys/phys.h"
 
 #include <math.h>   // fabsf
 #include <stdlib.h> // qsort, malloc, free
@@ -391,6 +394,87 @@ static int recipes_generators(void)
     return 0;
 }
 
+// Spawning makes one body per item through the public API with the recipe's shape, pose, velocities,
+// material and mass (density times the analytic volume); a bad item fails cleanly, leaving no body.
+static int recipes_spawn_into_world(void)
+{
+    size_t bytes_before = ph_byte_count();
+    recipe_scene s;
+    recipe_scene_init(&s, "spawn");
+    s.gravity[1] = -5.0f;
+    const float ground_half[3] = {10.0f, 1.0f, 10.0f};
+    ENSURE(recipe_add_ground(&s, ground_half, 0.0f, recipe_default_material()));
+    const float cube[8][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
+                              {-1, -1, 1},  {1, -1, 1},  {-1, 1, 1},  {1, 1, 1}};
+    int hull = recipe_add_hull(&s, cube, 8);
+    ENSURE(hull == 0);
+    const recipe_shape shapes[4] = {RECIPE_BOX, RECIPE_SPHERE, RECIPE_CAPSULE, RECIPE_HULL};
+    for (int i = 0; i < 4; i++)
+    {
+        recipe_item *it = recipe_add_item(&s);
+        ENSURE(it != NULL);
+        it->shape = shapes[i];
+        it->half_extents[0] = 0.3f;
+        it->half_extents[1] = 0.4f;
+        it->half_extents[2] = 0.5f;
+        it->radius = 0.25f;
+        it->half_height = 0.5f;
+        it->hull = hull;
+        it->position[0] = 3.0f * (float)i;
+        it->position[1] = 2.0f;
+        it->linear_velocity[2] = 1.5f;
+        it->angular_velocity[1] = 0.5f;
+        it->material.density = 500.0f;
+        it->material.friction = 0.3f;
+        it->material.restitution = 0.25f;
+    }
+    ph_world_def def = spawn_world_def(&s);
+    ENSURE_NEAR(def.gravity.y, -5.0f, 0.0f);
+    ph_world *world = ph_world_create(&def);
+    ENSURE(world != NULL);
+    ph_body_id ids[5];
+    ENSURE(spawn_recipe(world, &s, ids) == PH_OK);
+    ENSURE(ph_world_get_body_count(world) == 5);
+    ENSURE(ph_body_get_type(world, ids[0]) == PH_BODY_STATIC);
+    const float pi = 3.14159265f;
+    const float volumes[4] = {8.0f * 0.3f * 0.4f * 0.5f, 4.0f / 3.0f * pi * 0.25f * 0.25f * 0.25f,
+                              pi * 0.25f * 0.25f * (2.0f * 0.5f + 4.0f / 3.0f * 0.25f), 8.0f};
+    for (int i = 0; i < 4; i++)
+    {
+        ph_body_id id = ids[1 + i];
+        ENSURE(ph_body_get_type(world, id) == PH_BODY_DYNAMIC);
+        ENSURE_VEC3_NEAR(ph_body_get_position(world, id), ph_v3(3.0f * (float)i, 2.0f, 0.0f), 1e-6f);
+        ENSURE_VEC3_NEAR(ph_body_get_linear_velocity(world, id), ph_v3(0.0f, 0.0f, 1.5f), 1e-6f);
+        ENSURE_VEC3_NEAR(ph_body_get_angular_velocity(world, id), ph_v3(0.0f, 0.5f, 0.0f), 1e-6f);
+        ph_material m = ph_body_get_material(world, id);
+        ENSURE_NEAR(m.friction, 0.3f, 0.0f);
+        ENSURE_NEAR(m.restitution, 0.25f, 0.0f);
+        ENSURE_NEAR(ph_body_get_mass(world, id), 500.0f * volumes[i], 1e-3f * 500.0f * volumes[i]);
+        ENSURE(ph_body_get_shape(world, id).type == (i == 0   ? PH_SHAPE_BOX
+                                                     : i == 1 ? PH_SHAPE_SPHERE
+                                                     : i == 2 ? PH_SHAPE_CAPSULE
+                                                              : PH_SHAPE_HULL));
+    }
+    // An item naming a hull the scene does not have: nothing is left behind.
+    s.items[4].hull = 7;
+    ENSURE(spawn_recipe(world, &s, NULL) == PH_ERR_INVALID_ARG);
+    ENSURE(ph_world_get_body_count(world) == 5);
+    ph_world_destroy(world);
+    recipe_scene_free(&s);
+
+    // A named scene spawns every item.
+    ENSURE(recipe_build("pyramid10", RECIPE_DEFAULT_SEED, &s));
+    def = spawn_world_def(&s);
+    world = ph_world_create(&def);
+    ENSURE(world != NULL);
+    ENSURE(spawn_recipe(world, &s, NULL) == PH_OK);
+    ENSURE(ph_world_get_body_count(world) == 56);
+    ph_world_destroy(world);
+    recipe_scene_free(&s);
+    ENSURE(ph_byte_count() == bytes_before);
+    return 0;
+}
+
 const test_case test_recipes_cases[] = {
     {"recipes_named_scene_counts", recipes_named_scene_counts},
     {"recipes_no_overlap_at_spawn", recipes_no_overlap_at_spawn},
@@ -399,5 +483,6 @@ const test_case test_recipes_cases[] = {
     {"recipes_scene_details", recipes_scene_details},
     {"recipes_seeded_layouts_repeat", recipes_seeded_layouts_repeat},
     {"recipes_generators", recipes_generators},
+    {"recipes_spawn_into_world", recipes_spawn_into_world},
     {0},
 };
