@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The rigid-body sandbox developers
 # `make bench` (issue 8): runs physbench (our engine) and bullet_ref (Bullet) on the same recipe scenes,
-# alternating scene by scene so that machine noise falls on both alike (Bullet's bullet_wall and
-# thin_wall also run with its continuous collision, as NAME_ccd), then collide_bench (our narrow
+# alternating scene by scene so that machine noise falls on both alike (Bullet's bullet_wall,
+# thin_wall and highspeed also run with its continuous collision, as NAME_ccd), then collide_bench (our narrow
 # phase against libccd). Every JSON line goes to $BUILD_DIR/bench.json, each with an "engine" key
 # (collide_bench's lines carry "engine":"collide"); then a side-by-side table is printed.
 # It builds nothing: `make bench` builds first.
@@ -47,7 +47,7 @@ for scene in $scenes; do
         echo "bullet_ref $scene ..." >&2
         "$BULLET" --scene "$scene" "$@" >> "$OUT" || { echo "bullet_ref failed on $scene" >&2; status=1; }
         case "$scene" in
-        bullet_wall | thin_wall)
+        bullet_wall | thin_wall | highspeed)
             echo "bullet_ref $scene (ccd) ..." >&2
             "$BULLET" --scene "$scene" --ccd "$@" >> "$OUT" || status=1
             ;;
