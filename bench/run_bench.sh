@@ -3,8 +3,8 @@
 # Copyright (c) 2026 The rigid-body sandbox developers
 # `make bench` (issue 8): runs physbench (our engine) and bullet_ref (Bullet) on the same recipe scenes,
 # alternating scene by scene so that machine noise falls on both alike (Bullet's bullet_wall,
-# thin_wall and highspeed also run with its continuous collision, as NAME_ccd), then collide_bench (our narrow
-# phase against libccd). Every JSON line goes to $BUILD_DIR/bench.json, each with an "engine" key
+# thin_wall and highspeed also run with its continuous collision, as NAME_ccd), then collide_bench
+# (our narrow phase against libccd). Every JSON line goes to $BUILD_DIR/bench.json, each with an "engine" key
 # (collide_bench's lines carry "engine":"collide"); then a side-by-side table is printed.
 # It builds nothing: `make bench` builds first.
 #
