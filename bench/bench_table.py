@@ -41,7 +41,8 @@ def scene_table(rows):
         name = r.get("scene")
         if r.get("engine") in ("ours", "bullet") and name and name not in order:
             order.append(name)
-    header = (f"{'scene':<26} {'bodies':>6} | {'ours ms med':>11} {'p95':>7} | {'bullet med':>10} {'p95':>7} | "
+    header = (f"{'scene':<26} {'bodies':>6} | {'ours ms med':>11} {'p95':>7} | "
+              f"{'bullet med':>10} {'p95':>7} | "
               f"{'ratio':>6} | {'drift ours':>10} {'bullet':>8} | {'tunnel ours':>11} {'bullet':>6} | "
               f"{'ke_end ours':>11} {'bullet':>10} | {'MB ours':>7} {'bullet':>6}")
     print(header)
@@ -93,12 +94,14 @@ def collide_table(rows):
     if not rows:
         return
     print()
-    header = f"{'collide query':<14} {'shapes':<8} {'pairs':>7} | {'ns ours':>9} {'ns libccd':>10} {'ratio':>7}"
+    header = (f"{'collide query':<14} {'shapes':<8} {'pairs':>7} | "
+              f"{'ns ours':>9} {'ns libccd':>10} {'ratio':>7}")
     print(header)
     print("-" * len(header))
     for r in rows:
         print(f"{r.get('query', '?'):<14} {r.get('shapes', '?'):<8} {fmt(r.get('pairs'), '>7')} | "
-              f"{fmt(r.get('ns_ours'), '>9.1f')} {fmt(r.get('ns_libccd'), '>10.1f')} {fmt(r.get('ratio'), '>7.3f')}")
+              f"{fmt(r.get('ns_ours'), '>9.1f')} {fmt(r.get('ns_libccd'), '>10.1f')} "
+              f"{fmt(r.get('ratio'), '>7.3f')}")
 
 
 def main():
