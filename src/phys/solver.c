@@ -28,6 +28,11 @@
 
 // Relative normal speed above which restitution applies (unit: m/s).
 #define SOLVER_RESTITUTION_THRESHOLD 1.0f
+// Sweeps over the normal rows of one manifold per iteration. One sweep hands most of an impact to the
+// first point and tips a landing box into a spin; a few local sweeps share it out like a block solve.
+#define SOLVER_NORMAL_PASSES 3
+// Sweeps of the restitution pass.
+#define SOLVER_RESTITUTION_PASSES 16
 // Damping ratio of the soft contact spring (heavily over-damped: no oscillation).
 #define SOLVER_CONTACT_DAMPING_RATIO 10.0f
 // Fastest speed at which the soft contact pushes overlapping bodies apart (unit: m/s).
@@ -218,6 +223,8 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
         ph_vec3 n = con->normal;
         float total_normal = 0.0f;
+        int passes = con->point_count > 1 ? SOLVER_NORMAL_PASSES : 1;
+        for (int pass = 0; pass < passes; pass++)
         for (int j = 0; j < con->point_count; j++)
         {
             // Relax visits the points in reverse order: the symmetric Gauss-Seidel sweep cancels the bias
@@ -242,9 +249,10 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
             impulse = total - cp->n.impulse;
             cp->n.impulse = total;
             cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
-            if (!use_bias && total == 0.0f)
-                cp->approach = vn; // still open after this sub-step: the free approach speed
-            total_normal += total;
+            if (!use_bias && cp->max_normal_impulse == 0.0f)
+                cp->approach = vn; // not yet closed this step: the free approach speed
+            if (pass == passes - 1)
+                total_normal += total;
             row_apply(&cp->n, sa, sb, n, impulse);
         }
         if (con->friction == 0.0f || total_normal == 0.0f)
@@ -271,8 +279,11 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
     }
 }
 
+// Restitution changes velocities by as much as the approach speed, which one Gauss-Seidel sweep over the
+// points of a face does not distribute evenly; a few sweeps converge the face's points together.
 static void restitution(ph_body_state *states, constraint *cons, int count)
 {
+    for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES; pass++)
     for (int k = 0; k < count; k++)
     {
         constraint *con = &cons[k];
@@ -368,8 +379,10 @@ bool ph_solve(ph_step_context *ctx)
         for (int it = 0; it < world->def.solver_iterations; it++)
             solve(states, cons, count, inv_h, false);
     }
-    restitution(states, cons, count);
+    // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
+    // one-off and would push a separating body again in every sub-step of the next step.
     store_impulses(world, cons, count);
+    restitution(states, cons, count);
 
     for (int i = 0; i < ctx->awake_count; i++)
     {
