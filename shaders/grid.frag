@@ -30,16 +30,16 @@ float shadow_factor(vec4 light_clip)
 }
 
 // Coverage in [0, 1] of grid lines of the given spacing (unit: m), about one pixel wide. width is
-// fwidth(xz) (unit: m per pixel), shared by both spacings.
+// fwidth(xz) (unit: m per pixel), shared by both spacings. Each family of lines fades on its own when
+// its cells shrink below about 4 pixels across it (before turning into moire), so at grazing angles the
+// lines running away from the viewer stay while the crossing ones, crowded together, fade.
 float grid_lines(vec2 xz, vec2 width, float spacing)
 {
     vec2 coord = xz / spacing;
-    vec2 w = width / spacing;
-    vec2 dist = abs(fract(coord - 0.5) - 0.5) / max(w, vec2(1e-6));
-    float line = 1.0 - min(min(dist.x, dist.y), 1.0);
-    // Fade when a cell shrinks below about 4 pixels, before the lines turn into moire.
-    float fade = 1.0 - smoothstep(0.08, 0.25, max(w.x, w.y));
-    return line * fade;
+    vec2 w = max(width / spacing, vec2(1e-6));
+    vec2 line = 1.0 - min(abs(fract(coord - 0.5) - 0.5) / w, 1.0);
+    vec2 fade = 1.0 - smoothstep(vec2(0.08), vec2(0.25), w);
+    return max(line.x * fade.x, line.y * fade.y);
 }
 
 // Linear to sRGB, the display encoding, by a fit of three square roots (Ian Taylor, "sRGB approximations

@@ -772,6 +772,53 @@ static int renderer_hot_reload_reports_and_recovers(void)
     return 0;
 }
 
+// A floor body whose top is the ground plane (as scenes make them) shows the grid, not z-fighting:
+// every pixel along a grid line is darker than the cell beside it.
+static int frame_grid_over_floor_body(void)
+{
+    renderer *r = test_gl_renderer();
+    ENSURE(r);
+    render_options o = scene_options();
+    o.shadows = false;
+    // A low camera: the floor is seen at a grazing angle, where depth precision is worst.
+    render_camera cam = test_gl_camera((vec3s){ { 0.0f, 1.2f, 8.0f } }, (vec3s){ { 0.0f, 0.0f, 0.0f } });
+    renderer_begin_frame(r, &cam);
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, -0.5f, 0.0f } }, glms_quat_identity(),
+                           (vec3s){ { 30.0f, 0.5f, 30.0f } }, 0x8a8d91ff, 0));
+    renderer_draw(r, &o);
+    ENSURE(test_gl_read_frame(r));
+    if (getenv("RENDER_TEST_SHOT"))
+        renderer_screenshot(r, getenv("RENDER_TEST_SHOT"), NULL, 0);
+    int checked = 0;
+    for (int i = 0; i < 12; i++)
+    {
+        // Along the line x = -2 m, between the lines z = k m; the cell beside it is at x = -2.5 m.
+        float z = 0.25f + 0.5f * (float)i;
+        vec3s line, cell;
+        float lx, ly;
+        if (!renderer_project(r, (vec3s){ { -2.0f, 0.0f, z } }, &lx, &ly) || ly < 0.0f || ly >= TEST_HEIGHT)
+            continue;
+        // The anti-aliased line is about a pixel wide around lx: take the darkest of the three pixels.
+        line = pixel_at((int)lx, (int)ly);
+        for (int dx = -1; dx <= 1; dx += 2)
+        {
+            vec3s p = pixel_at((int)lx + dx, (int)ly);
+            line = luminance(p) < luminance(line) ? p : line;
+        }
+        if (!test_gl_sample_world(r, (vec3s){ { -2.5f, 0.0f, z } }, &cell))
+            continue;
+        if (!(luminance(line) < luminance(cell) - 4.0f))
+        {
+            fprintf(stderr, "z = %.1f: line %.0f, cell %.0f\n", (double)z, (double)luminance(line),
+                    (double)luminance(cell));
+            ENSURE(!"the grid line shows on the floor body");
+        }
+        checked++;
+    }
+    ENSURE(checked >= 8);
+    return 0;
+}
+
 const test_case test_render_cases[] = {
     { "render_mesh_box_closed_outward", mesh_box_closed_outward },
     { "render_mesh_sphere_unit_outward", mesh_sphere_unit_outward },
@@ -784,6 +831,7 @@ const test_case test_render_cases[] = {
     { "render_camera_helpers_agree", camera_helpers_agree },
     { "render_frame_box_sky_ground_and_shadow", frame_box_sky_ground_and_shadow },
     { "render_frame_msaa_and_ground_off", frame_msaa_and_ground_off },
+    { "render_frame_grid_over_floor_body", frame_grid_over_floor_body },
     { "render_frame_instances_keep_their_colours", frame_instances_keep_their_colours },
     { "render_frame_user_mesh_and_validation", frame_user_mesh_and_validation },
     { "render_frame_text_and_screenshot", frame_text_and_screenshot },
