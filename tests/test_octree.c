@@ -469,6 +469,40 @@ static int octree_moves_and_growth(void)
     return 0;
 }
 
+static bool count_hits(int body_index, void *ctx)
+{
+    (void)body_index;
+    (*(int *)ctx)++;
+    return true;
+}
+
+// A tree whose only proxy moves far away: the empty root starts over instead of becoming a child.
+static int octree_lone_body_travels(void)
+{
+    size_t bytes_before = ph_byte_count();
+    ph_octree t;
+    ph_octree_create(&t);
+    ph_vec3 h = ph_v3(0.5f, 0.5f, 0.5f);
+    int p = ph_octree_insert(&t, 4, box_at(ph_v3(1, 1, 1), h), false);
+    ENSURE(p >= 0);
+    float path[] = {900.0f, -3.0e5f, 2.0f, 7.0e6f, -40.0f};
+    for (int i = 0; i < 5; i++)
+    {
+        ENSURE(ph_octree_move(&t, p, box_at(ph_v3(path[i], 0.5f * path[i], 1.0f), h)) == PH_OK);
+        ENSURE(ph_octree_validate(&t));
+        const ph_octree_pair *pairs;
+        ENSURE(ph_octree_find_pairs(&t, NULL, &pairs) == 0);
+        int found = 0;
+        ph_octree_query_box(&t, box_at(ph_v3(path[i], 0.5f * path[i], 1.0f), h), count_hits, &found);
+        ENSURE(found == 1);
+    }
+    ph_octree_remove(&t, p);
+    ENSURE(ph_octree_validate(&t));
+    ph_octree_destroy(&t);
+    ENSURE(ph_byte_count() == bytes_before);
+    return 0;
+}
+
 typedef struct walk_state
 {
     int proxies;
@@ -506,5 +540,6 @@ const test_case test_octree_cases[] = {
     {"octree_ray_queries", octree_ray_queries},
     {"octree_moves_and_growth", octree_moves_and_growth},
     {"octree_walk_reports_every_proxy", octree_walk_reports_every_proxy},
+    {"octree_lone_body_travels", octree_lone_body_travels},
     {0},
 };

@@ -283,6 +283,13 @@ static void grow_root(ph_octree *tree, ph_vec3 target)
     ph_vec3 c = old->center;
     ph_vec3 nc = ph_v3(c.x + (target.x >= c.x ? h : -h), c.y + (target.y >= c.y ? h : -h),
                        c.z + (target.z >= c.z ? h : -h));
+    if (old->subtree == 0)
+    {
+        // An empty root (no children either: empty nodes are freed) just takes the new cell.
+        old->center = nc;
+        old->half = 2.0f * h;
+        return;
+    }
     int old_index = tree->root;
     int subtree = old->subtree;
     int r = new_node(tree, nc, 2.0f * h, NONE);
@@ -308,6 +315,12 @@ static bool place(ph_octree *tree, int p)
     {
         link_outside(tree, p);
         return false;
+    }
+    // An empty root (its last proxy just left) starts over at the initial cell.
+    if (tree->root != NONE && tree->nodes[tree->root].subtree == 0)
+    {
+        tree->nodes[tree->root].center = glms_vec3_zero();
+        tree->nodes[tree->root].half = PH_OCTREE_INITIAL_HALF;
     }
     if (tree->root == NONE)
         tree->root = new_node(tree, glms_vec3_zero(), PH_OCTREE_INITIAL_HALF, NONE);
