@@ -12,7 +12,8 @@
 #include "render/gl.h"
 #include "render/renderer_internal.h"
 
-#include <math.h>   // tanf, fabsf, floorf, ceilf
+#include <math.h>   // fabsf, floorf, ceilf, powf
+#include <stddef.h> // offsetof
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // calloc, realloc, free
 #include <string.h> // memset, memcpy, strstr
@@ -56,6 +57,9 @@
 #define RENDER_MAX_FRAME_ELEMENTS (8 * 1024 * 1024)
 // Samples of RENDER_MSAA_AUTO on a GPU.
 #define AUTO_MSAA_SAMPLES 4
+// FNV-1a 64-bit offset basis and prime (Fowler, Noll, Vo).
+#define FNV_OFFSET 14695981039346656037ull
+#define FNV_PRIME 1099511628211ull
 // Built-in mesh tessellation: sphere slices x stacks, cylinder slices.
 #define SPHERE_SLICES 24
 #define SPHERE_STACKS 16
@@ -87,6 +91,16 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// FNV-1a, 64 bits: a hash of the bytes for the shadow pass's change test.
+static uint64_t hash_bytes(const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    uint64_t h = FNV_OFFSET;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ p[i]) * FNV_PRIME;
+    return h;
 }
 
 bool render_reserve(void **data, int *capacity, int count, int extra, size_t elem_size)
@@ -235,6 +249,7 @@ static bool create_shadow_map(renderer *r, int size)
     bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     r->shadow_size = ok ? size : 0;
+    r->shadow_key = 0;
     return ok;
 }
 
@@ -519,6 +534,7 @@ void renderer_begin_frame(renderer *r, const render_camera *camera)
     r->lines.count = 0;
     r->points.count = 0;
     r->text.count = 0;
+    r->caster_hash = 0;
     r->caster_lo = (vec3s){ { INFINITY, INFINITY, INFINITY } };
     r->caster_hi = (vec3s){ { -INFINITY, -INFINITY, -INFINITY } };
     double t = now_seconds();
@@ -595,6 +611,11 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
         p->gpu.color[i] = to_byte(rgb[i]);
     }
     p->gpu.color[3] = c[3];
+    if (casts)
+    {
+        uint64_t h = hash_bytes(&p->gpu, offsetof(gpu_instance, color)) ^ (uint64_t)p->key;
+        r->caster_hash += h * FNV_PRIME;
+    }
     float extent = r->meshes[mesh].mesh.radius * max_scale;
     // Huge instances (a floor slab, a terrain mesh) still cast into the map but do not size it: fitted
     // to them, the map would spread its texels over the whole floor.
@@ -632,6 +653,7 @@ void renderer_remove_mesh(renderer *r, int mesh)
         return;
     gpu_mesh_free(&r->meshes[mesh].mesh);
     memset(&r->meshes[mesh], 0, sizeof r->meshes[mesh]);
+    r->shadow_key = 0; // the handle may be reused by another mesh with the same instances
 }
 
 void renderer_forget_geometry(renderer *r)
@@ -841,8 +863,21 @@ void renderer_draw(renderer *r, const render_options *opts)
             create_shadow_map(r, size);
         shadows = r->shadow_size > 0 && fit_light(r, opts, to_sun, &texel_world);
     }
+    // The shadow map only changes when a caster or the light's frame does: a settled scene (sleeping
+    // piles, a tower waiting to be hit) skips the whole pass. The key sums a hash per caster, so it does
+    // not depend on the submission or sort order.
+    uint64_t shadow_key = 0;
     if (shadows)
     {
+        shadow_key = r->caster_hash ^ hash_bytes(r->light_view_proj.raw, sizeof r->light_view_proj.raw) ^
+                     (uint64_t)r->shadow_size;
+        shadow_key += shadow_key == 0; // 0 means "no valid map"
+    }
+    bool shadow_drawn = false;
+    if (shadows && shadow_key != r->shadow_key)
+    {
+        r->shadow_key = shadow_key;
+        shadow_drawn = true;
         glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
         glViewport(0, 0, r->shadow_size, r->shadow_size);
         glEnable(GL_DEPTH_TEST);
@@ -866,10 +901,11 @@ void renderer_draw(renderer *r, const render_options *opts)
         }
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
-    else
+    else if (!shadows)
     {
         r->light_view_proj = glms_mat4_identity();
     }
+    r->stats.shadow_pass_skipped = shadows && !shadow_drawn;
 
     // Main target.
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);

@@ -76,6 +76,7 @@ typedef struct render_stats
     int instances;       // submitted this frame
     int draw_calls;      // all passes together
     int debug_vertices;  // line and point vertices
+    bool shadow_pass_skipped; // the casters and the light did not change, the last shadow map was reused
     float ms_cpu;        // CPU time of the renderer_draw call (sorting, uploads, GL calls; the driver may
                          // finish the work later, at the buffer swap) (unit: ms)
 } render_stats;

@@ -136,6 +136,8 @@ struct renderer
     RENDER_ARRAY(int) order;   // sort scratch: depth buckets and indices
     RENDER_ARRAY(float) depth; // sort scratch: view depth per instance (unit: m)
     vec3s caster_lo, caster_hi; // bounds of this frame's shadow casters (unit: m)
+    uint64_t caster_hash;       // order-independent hash of this frame's casters
+    uint64_t shadow_key;        // what the shadow map holds (casters, light, size); 0: nothing valid
     GLuint instance_vbo;
     int instance_vbo_capacity; // in instances
 

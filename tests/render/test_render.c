@@ -494,6 +494,20 @@ static int frame_box_sky_ground_and_shadow(void)
         fprintf(stderr, "shadow %.0f vs open ground %.0f\n", (double)luminance(shade), (double)luminance(open));
         ENSURE(!"the shadow is darker");
     }
+    // The same casters again: the shadow pass is skipped and the picture is the same. A moved box
+    // draws it again.
+    static uint8_t first[sizeof frame];
+    memcpy(first, frame, sizeof frame);
+    ENSURE(!renderer_get_stats(r)->shadow_pass_skipped);
+    ENSURE(draw_box_scene(r, &o, 0xd02020ff, 0) == 0);
+    ENSURE(renderer_get_stats(r)->shadow_pass_skipped);
+    ENSURE(memcmp(first, frame, sizeof frame) == 0);
+    render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
+    renderer_begin_frame(r, &cam);
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.1f } }, glms_quat_identity(),
+                           (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0));
+    renderer_draw(r, &o);
+    ENSURE(!renderer_get_stats(r)->shadow_pass_skipped);
     // Without shadows that ground is lit like the rest.
     o.shadows = false;
     ENSURE(draw_box_scene(r, &o, 0xd02020ff, 0) == 0);
