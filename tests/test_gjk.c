@@ -159,8 +159,8 @@ static int gjk_box_box_random_vs_brute(void)
             ENSURE_NEAR(out.distance, ref, REL_TOL * s);
         }
         ENSURE_NEAR(glms_vec3_distance(out.point_a, out.point_b), out.distance, REL_TOL * s);
-        double pa[3] = { out.point_a.x, out.point_a.y, out.point_a.z };
-        double pb[3] = { out.point_b.x, out.point_b.y, out.point_b.z };
+        double pa[3] = { (double)out.point_a.x, (double)out.point_a.y, (double)out.point_a.z };
+        double pb[3] = { (double)out.point_b.x, (double)out.point_b.y, (double)out.point_b.z };
         ENSURE_NEAR(sat_reference_point_distance(pa, &a, xa), 0.0, REL_TOL * s);
         ENSURE_NEAR(sat_reference_point_distance(pb, &b, xb), 0.0, REL_TOL * s);
         // The separating normal points from A to B along the closest-point difference.
@@ -184,7 +184,7 @@ static int gjk_sphere_box_random_vs_brute(void)
         ph_convex ball = ph_convex_sphere(test_rand_float(&rng, 0.01f * s, 0.5f * s));
         ph_transform xa = pose(test_rand_vec3(&rng, -s, s), test_rand_quat(&rng));
         ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
-        double c[3] = { xb.p.x, xb.p.y, xb.p.z };
+        double c[3] = { (double)xb.p.x, (double)xb.p.y, (double)xb.p.z };
         double ref = sat_reference_point_distance(c, &box, xa) - (double)ball.radius;
         ph_gjk_output out;
         ph_gjk_status st = ph_gjk_distance(&box, xa, &ball, xb, NULL, &out);
@@ -366,7 +366,7 @@ static int gjk_hull_random_vs_brute(void)
                 ENSURE(st == PH_GJK_OVERLAPPING);
                 ENSURE(ph_gjk_intersect(&a, xa, &b, xb, NULL));
             }
-            double c[3] = { xb.p.x, xb.p.y, xb.p.z };
+            double c[3] = { (double)xb.p.x, (double)xb.p.y, (double)xb.p.z };
             double ref = sat_reference_point_distance(c, &a, xa) - (double)ball.radius;
             st = ph_gjk_distance(&a, xa, &ball, xb, NULL, &out);
             if (ref > 1e-3 * (double)s)

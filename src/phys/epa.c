@@ -64,8 +64,8 @@ static void set_plane(epa_polytope *p, epa_face *f)
         return;
     }
     f->n = glms_vec3_scale(n, 1.0f / sqrtf(len2));
-    // The mean of the three projections is less sensitive to which vertex is used.
-    f->dist = (glms_vec3_dot(f->n, a) + glms_vec3_dot(f->n, b) + glms_vec3_dot(f->n, c)) * (1.0f / 3.0f);
+    // The projection of the centroid is less sensitive to which vertex is used.
+    f->dist = glms_vec3_dot(f->n, glms_vec3_add(glms_vec3_add(a, b), c)) * (1.0f / 3.0f);
 }
 
 // Adds face (i, j, k); with an interior point given, winds it so that its normal points away from it.
@@ -425,8 +425,18 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
     // GJK on the cores, warm-started from the given simplex: a terminating tetrahedron around the origin
     // is accepted at once, and anything else is checked rather than trusted.
     ph_gjk_output g;
-    // Intersection mode first: it stops at the first plane that proves a separation beyond the rounding.
-    ph_gjk_run(&pa, &pb, simplex, true, rounding, &g);
+    // Cold polyhedra: boolean GJK (sign tests only) finds a simplex around the origin. Otherwise GJK in
+    // intersection mode stops at the first plane that proves a separation beyond the rounding.
+    bool decided = false;
+    if (!simplex && rounding == 0.0f)
+    {
+        memset(&g, 0, sizeof g);
+        g.status = ph_gjk_boolean(&pa, &pb, &g.simplex);
+        g.distance = 1.0f; // only read when separated: any positive value
+        decided = g.status != PH_GJK_MAX_ITERATIONS;
+    }
+    if (!decided)
+        ph_gjk_run(&pa, &pb, simplex, true, rounding, &g);
     if (g.status != PH_GJK_OVERLAPPING && rounding > 0.0f && g.distance <= rounding)
         ph_gjk_run(&pa, &pb, &g.simplex, false, 0.0f, &g); // rounded shapes touching: exact core distance
     // The polytope lives in A's frame (ph_gjk_pair_init); results are turned to world at the end.

@@ -653,8 +653,7 @@ static bool_step bool_tetrahedron(ph_simplex_vertex *s, int *count, ph_vec3 *d)
     return BOOL_OVERLAP;
 }
 
-// Returns OVERLAPPING, SEPARATED, or MAX_ITERATIONS (undecided) for proxies without rounding.
-static ph_gjk_status boolean_gjk(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_simplex *out_simplex)
+ph_gjk_status ph_gjk_boolean(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_simplex *out_simplex)
 {
     ph_simplex_vertex s[4];
     int count = 1;
@@ -702,7 +701,7 @@ bool ph_gjk_intersect(const ph_convex *a, ph_transform xa, const ph_convex *b, p
     if (rounding == 0.0f && !warm)
     {
         ph_simplex s;
-        ph_gjk_status status = boolean_gjk(&pa, &pb, &s);
+        ph_gjk_status status = ph_gjk_boolean(&pa, &pb, &s);
         if (status != PH_GJK_MAX_ITERATIONS)
         {
             if (cache)

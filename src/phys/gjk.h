@@ -52,3 +52,8 @@ void ph_gjk_refresh_vertex(const ph_gjk_proxy *a, const ph_gjk_proxy *b, ph_simp
 // estimates. out->distance, points and normal are those of the proxies (no radius added).
 ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
                          float grow, ph_gjk_output *out);
+
+// Boolean GJK on proxies without rounding: PH_GJK_OVERLAPPING (the final simplex, 1 to 4 vertices, holds the
+// origin; touching counts), PH_GJK_SEPARATED, or PH_GJK_MAX_ITERATIONS when undecided. Cheaper than
+// ph_gjk_run (sign tests only) when no distance is wanted.
+ph_gjk_status ph_gjk_boolean(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_simplex *out_simplex);

@@ -225,7 +225,7 @@ double sat_reference_axis_separation(const ph_convex *a, ph_transform xa, const 
     static ref_poly pa, pb;
     if (!make_poly(a, xa, &pa) || !make_poly(b, xb, &pb))
         return -DBL_MAX;
-    double u[3] = { axis.x, axis.y, axis.z };
+    double u[3] = { (double)axis.x, (double)axis.y, (double)axis.z };
     double len = sqrt(dot(u, u));
     for (int i = 0; i < 3; i++)
         u[i] /= len;
