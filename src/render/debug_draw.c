@@ -5,7 +5,6 @@
 // view, once more faintly through the geometry.
 
 #include "render/renderer.h"
-
 #include "render/renderer_internal.h"
 
 // Alpha multiplier of the see-through pass of the x-ray view.

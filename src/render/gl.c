@@ -106,7 +106,8 @@ bool gl_load(void *(*get_proc)(const char *name))
     int version = gladLoadGLUserPtr(load_adapter, &get_proc);
     if (version == 0)
         return false;
-    if (GLAD_VERSION_MAJOR(version) < 3 || (GLAD_VERSION_MAJOR(version) == 3 && GLAD_VERSION_MINOR(version) < 3))
+    if (GLAD_VERSION_MAJOR(version) < 3 ||
+        (GLAD_VERSION_MAJOR(version) == 3 && GLAD_VERSION_MINOR(version) < 3))
         return false;
     const char *v = (const char *)glGetString(GL_VERSION);
     const char *r = (const char *)glGetString(GL_RENDERER);

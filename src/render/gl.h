@@ -7,7 +7,6 @@
 #pragma once
 
 #include <glad/gl.h> // generated GL 3.3 core loader
-
 #include <stdbool.h> // bool
 
 // Loads GL 3.3 core entry points through get_proc; the context must be current. Returns false when the

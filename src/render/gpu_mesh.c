@@ -30,12 +30,13 @@ enum
     ATTR_COLOR = 6
 };
 
-static const uint8_t WHITE[4] = { 255, 255, 255, 255 };
+static const uint8_t WHITE[4] = {255, 255, 255, 255};
 
 static bool alloc_mesh(mesh_data *m, int vertex_count, int index_count)
 {
     memset(m, 0, sizeof *m);
-    if (vertex_count <= 0 || index_count <= 0 || vertex_count > MESH_MAX_ELEMENTS || index_count > MESH_MAX_ELEMENTS)
+    if (vertex_count <= 0 || index_count <= 0 || vertex_count > MESH_MAX_ELEMENTS ||
+        index_count > MESH_MAX_ELEMENTS)
         return false;
     m->vertices = calloc((size_t)vertex_count, sizeof *m->vertices);
     m->indices = calloc((size_t)index_count, sizeof *m->indices);
@@ -87,14 +88,14 @@ bool mesh_data_box(mesh_data *out)
             vec3s v = glms_vec3_zero();
             u.raw[(axis + 1) % 3] = 1.0f;
             v.raw[(axis + 2) % 3] = sign;
-            static const float corners[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
+            static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
             for (int c = 0; c < 4; c++)
             {
-                vec3s p = glms_vec3_add(n, glms_vec3_add(glms_vec3_scale(u, corners[c][0]),
-                                                         glms_vec3_scale(v, corners[c][1])));
+                vec3s p = glms_vec3_add(
+                    n, glms_vec3_add(glms_vec3_scale(u, corners[c][0]), glms_vec3_scale(v, corners[c][1])));
                 set_vertex(&out->vertices[face * 4 + c], p, n, WHITE);
             }
-            static const int quad[6] = { 0, 1, 2, 0, 2, 3 };
+            static const int quad[6] = {0, 1, 2, 0, 2, 3};
             for (int i = 0; i < 6; i++)
                 out->indices[face * 6 + i] = (uint32_t)(face * 4 + quad[i]);
         }
@@ -115,7 +116,7 @@ bool mesh_data_sphere(mesh_data *out, int slices, int stacks)
         for (int i = 0; i <= slices; i++)
         {
             float phi = 2.0f * PI_F * (float)i / (float)slices;
-            vec3s p = { { sinf(theta) * cosf(phi), cosf(theta), -sinf(theta) * sinf(phi) } };
+            vec3s p = {{sinf(theta) * cosf(phi), cosf(theta), -sinf(theta) * sinf(phi)}};
             set_vertex(&out->vertices[j * ring + i], p, p, WHITE);
         }
     }
@@ -151,9 +152,9 @@ bool mesh_data_cylinder(mesh_data *out, int slices)
     for (int i = 0; i <= slices; i++)
     {
         float phi = 2.0f * PI_F * (float)i / (float)slices;
-        vec3s n = { { cosf(phi), 0.0f, -sinf(phi) } };
-        set_vertex(&out->vertices[v++], (vec3s){ { n.x, 1.0f, n.z } }, n, WHITE);
-        set_vertex(&out->vertices[v++], (vec3s){ { n.x, -1.0f, n.z } }, n, WHITE);
+        vec3s n = {{cosf(phi), 0.0f, -sinf(phi)}};
+        set_vertex(&out->vertices[v++], (vec3s){{n.x, 1.0f, n.z}}, n, WHITE);
+        set_vertex(&out->vertices[v++], (vec3s){{n.x, -1.0f, n.z}}, n, WHITE);
     }
     for (int i = 0; i < slices; i++)
     {
@@ -168,13 +169,13 @@ bool mesh_data_cylinder(mesh_data *out, int slices)
     for (int cap = 0; cap < 2; cap++)
     {
         float y = cap == 0 ? 1.0f : -1.0f;
-        vec3s n = { { 0.0f, y, 0.0f } };
+        vec3s n = {{0.0f, y, 0.0f}};
         uint32_t centre = (uint32_t)v;
         set_vertex(&out->vertices[v++], n, n, WHITE);
         for (int i = 0; i <= slices; i++)
         {
             float phi = 2.0f * PI_F * (float)i / (float)slices;
-            set_vertex(&out->vertices[v++], (vec3s){ { cosf(phi), y, -sinf(phi) } }, n, WHITE);
+            set_vertex(&out->vertices[v++], (vec3s){{cosf(phi), y, -sinf(phi)}}, n, WHITE);
         }
         for (int i = 0; i < slices; i++)
         {
@@ -234,7 +235,7 @@ static vec3s triangle_normal(vec3s a, vec3s b, vec3s c)
     vec3s n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
     float len = glms_vec3_norm(n);
     // A degenerate triangle gets an arbitrary up normal: it covers no pixels anyway.
-    return len > MIN_TRIANGLE_AREA ? glms_vec3_scale(n, 1.0f / len) : (vec3s){ { 0.0f, 1.0f, 0.0f } };
+    return len > MIN_TRIANGLE_AREA ? glms_vec3_scale(n, 1.0f / len) : (vec3s){{0.0f, 1.0f, 0.0f}};
 }
 
 static uint8_t unit_to_byte(float x)
@@ -266,13 +267,13 @@ bool mesh_data_from_arrays(mesh_data *out, const float *positions, const float *
         {
             vec3s p[3];
             for (int c = 0; c < 3; c++)
-                p[c] = (vec3s){ { positions[3 * indices[t + c]], positions[3 * indices[t + c] + 1],
-                                  positions[3 * indices[t + c] + 2] } };
+                p[c] = (vec3s){{positions[3 * indices[t + c]], positions[3 * indices[t + c] + 1],
+                                positions[3 * indices[t + c] + 2]}};
             vec3s n = triangle_normal(p[0], p[1], p[2]);
             for (int c = 0; c < 3; c++)
             {
                 uint32_t src = indices[t + c];
-                uint8_t color[4] = { 255, 255, 255, 255 };
+                uint8_t color[4] = {255, 255, 255, 255};
                 if (colors)
                     for (int ch = 0; ch < 3; ch++)
                         color[ch] = unit_to_byte(colors[3 * src + (uint32_t)ch]);
@@ -284,11 +285,11 @@ bool mesh_data_from_arrays(mesh_data *out, const float *positions, const float *
     }
     for (int i = 0; i < vertex_count; i++)
     {
-        vec3s p = { { positions[3 * i], positions[3 * i + 1], positions[3 * i + 2] } };
-        vec3s n = { { normals[3 * i], normals[3 * i + 1], normals[3 * i + 2] } };
+        vec3s p = {{positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]}};
+        vec3s n = {{normals[3 * i], normals[3 * i + 1], normals[3 * i + 2]}};
         float len = glms_vec3_norm(n);
-        n = len > 0.0f ? glms_vec3_scale(n, 1.0f / len) : (vec3s){ { 0.0f, 1.0f, 0.0f } };
-        uint8_t color[4] = { 255, 255, 255, 255 };
+        n = len > 0.0f ? glms_vec3_scale(n, 1.0f / len) : (vec3s){{0.0f, 1.0f, 0.0f}};
+        uint8_t color[4] = {255, 255, 255, 255};
         if (colors)
             for (int ch = 0; ch < 3; ch++)
                 color[ch] = unit_to_byte(colors[3 * i + ch]);
@@ -353,20 +354,23 @@ bool gpu_mesh_create(gpu_mesh *out, const mesh_data *data, GLuint instance_vbo)
     glGenBuffers(1, &out->ebo);
     glBindVertexArray(out->vao);
     glBindBuffer(GL_ARRAY_BUFFER, out->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)data->vertex_count * sizeof(gpu_vertex)), data->vertices,
-                 GL_STATIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)data->vertex_count * sizeof(gpu_vertex)),
+                 data->vertices, GL_STATIC_DRAW);
     GLsizei stride = (GLsizei)sizeof(gpu_vertex);
     glEnableVertexAttribArray(ATTR_POSITION);
-    glVertexAttribPointer(ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, stride, (const void *)offsetof(gpu_vertex, position));
+    glVertexAttribPointer(ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, stride,
+                          (const void *)offsetof(gpu_vertex, position));
     glEnableVertexAttribArray(ATTR_NORMAL);
-    glVertexAttribPointer(ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, stride, (const void *)offsetof(gpu_vertex, normal));
+    glVertexAttribPointer(ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, stride,
+                          (const void *)offsetof(gpu_vertex, normal));
     glEnableVertexAttribArray(ATTR_COLOR);
-    glVertexAttribPointer(ATTR_COLOR, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, (const void *)offsetof(gpu_vertex, color));
+    glVertexAttribPointer(ATTR_COLOR, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                          (const void *)offsetof(gpu_vertex, color));
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, out->ebo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)data->index_count * sizeof(uint32_t)), data->indices,
-                 GL_STATIC_DRAW);
-    static const GLuint instance_attributes[] = { ATTR_INSTANCE_POSITION, ATTR_INSTANCE_SCALE,
-                                                  ATTR_INSTANCE_ORIENTATION, ATTR_INSTANCE_COLOR };
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)data->index_count * sizeof(uint32_t)),
+                 data->indices, GL_STATIC_DRAW);
+    static const GLuint instance_attributes[] = {ATTR_INSTANCE_POSITION, ATTR_INSTANCE_SCALE,
+                                                 ATTR_INSTANCE_ORIENTATION, ATTR_INSTANCE_COLOR};
     for (size_t i = 0; i < sizeof instance_attributes / sizeof instance_attributes[0]; i++)
     {
         glEnableVertexAttribArray(instance_attributes[i]);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
 // Meshes on the GPU and their instanced draws. A gpu_mesh is one vertex array object with interleaved
-// position, normal and colour (attributes 0, 1 and 6) and 32-bit indices; the per-instance attributes (2..5) come
-// from a buffer the renderer fills each frame and are bound at draw time with a base offset, so every
+// position, normal and colour (attributes 0, 1 and 6) and 32-bit indices; the per-instance attributes (2..5)
+// come from a buffer the renderer fills each frame and are bound at draw time with a base offset, so every
 // mesh is drawn with one glDrawElementsInstanced per pass. The CPU-side builders make the built-in unit
 // shapes and turn hulls into flat-shaded triangle lists.
 #pragma once
@@ -10,7 +10,6 @@
 #include "phys/collision.h"
 
 #include <glad/gl.h> // GLuint
-
 #include <stdbool.h> // bool
 #include <stdint.h>  // uint32_t
 
@@ -53,10 +52,10 @@ typedef struct mesh_data
     int index_count;
 } mesh_data;
 
-bool mesh_data_box(mesh_data *out);                                 // [-1, 1]^3, 24 vertices
-bool mesh_data_sphere(mesh_data *out, int slices, int stacks);      // radius 1, UV sphere
-bool mesh_data_cylinder(mesh_data *out, int slices);                // radius 1, y in [-1, 1], capped
-bool mesh_data_hull(mesh_data *out, const ph_hull *hull);           // flat faces, fan-triangulated
+bool mesh_data_box(mesh_data *out);                            // [-1, 1]^3, 24 vertices
+bool mesh_data_sphere(mesh_data *out, int slices, int stacks); // radius 1, UV sphere
+bool mesh_data_cylinder(mesh_data *out, int slices);           // radius 1, y in [-1, 1], capped
+bool mesh_data_hull(mesh_data *out, const ph_hull *hull);      // flat faces, fan-triangulated
 // From user arrays (see renderer_add_mesh); normals NULL gives flat normals, colors (linear RGB, 3 floats
 // per vertex) NULL gives white. False on invalid input (index out of range, count not a multiple of 3,
 // NaN).

@@ -47,7 +47,8 @@ bool image_write_png(const char *path, int width, int height, const uint8_t *rgb
     errno = 0;
     if (!stbi_write_png(path, width, height, RGB_BYTES, rgb, width * RGB_BYTES))
     {
-        snprintf(err, err_size, "%s: cannot write the PNG (%s)", path, errno ? strerror(errno) : "stb_image_write failed");
+        snprintf(err, err_size, "%s: cannot write the PNG (%s)", path,
+                 errno ? strerror(errno) : "stb_image_write failed");
         return false;
     }
     return true;

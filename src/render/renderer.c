@@ -76,15 +76,15 @@
 #define HIGHLIGHT_MIX 0.4f
 
 // Scene colours, linear RGB.
-static const vec3s SUN_COLOR = { { 1.45f, 1.36f, 1.22f } };
-static const vec3s SKY_AMBIENT = { { 0.22f, 0.27f, 0.36f } };
-static const vec3s GROUND_AMBIENT = { { 0.10f, 0.09f, 0.08f } };
-static const vec3s ZENITH_COLOR = { { 0.18f, 0.32f, 0.62f } };
-static const vec3s HORIZON_COLOR = { { 0.62f, 0.70f, 0.80f } };
-static const vec3s BELOW_COLOR = { { 0.25f, 0.24f, 0.23f } };
-static const vec3s GROUND_COLOR = { { 0.30f, 0.31f, 0.30f } };
-static const vec3s GRID_LINE_COLOR = { { 0.10f, 0.11f, 0.12f } };
-static const vec3s SLEEP_COLOR = { { 0.42f, 0.47f, 0.62f } };
+static const vec3s SUN_COLOR = {{1.45f, 1.36f, 1.22f}};
+static const vec3s SKY_AMBIENT = {{0.22f, 0.27f, 0.36f}};
+static const vec3s GROUND_AMBIENT = {{0.10f, 0.09f, 0.08f}};
+static const vec3s ZENITH_COLOR = {{0.18f, 0.32f, 0.62f}};
+static const vec3s HORIZON_COLOR = {{0.62f, 0.70f, 0.80f}};
+static const vec3s BELOW_COLOR = {{0.25f, 0.24f, 0.23f}};
+static const vec3s GROUND_COLOR = {{0.30f, 0.31f, 0.30f}};
+static const vec3s GRID_LINE_COLOR = {{0.10f, 0.11f, 0.12f}};
+static const vec3s SLEEP_COLOR = {{0.42f, 0.47f, 0.62f}};
 
 static double now_seconds(void)
 {
@@ -132,7 +132,7 @@ render_options renderer_default_options(void)
     o.clear_rgba = 0x202428ffu;
     o.msaa_samples = RENDER_MSAA_AUTO;
     o.debug_xray = true;
-    o.sun_direction = (vec3s){ { 0.55f, -1.0f, -0.35f } };
+    o.sun_direction = (vec3s){{0.55f, -1.0f, -0.35f}};
     o.shadow_map_size = DEFAULT_SHADOW_MAP_SIZE;
     return o;
 }
@@ -181,9 +181,9 @@ static void get_uniforms(renderer *r)
 // The programs in a fixed order, with their file stems.
 static int program_list(renderer *r, shader_program **out, const char **stems)
 {
-    shader_program *list[] = { &r->mesh_prog.sp,   &r->grid_prog.sp,  &r->shadow_prog.sp,
-                               &r->sky_prog.sp,    &r->lines_prog.sp, &r->text_prog.sp };
-    static const char *names[] = { "mesh", "grid", "shadow", "sky", "lines", "text" };
+    shader_program *list[] = {&r->mesh_prog.sp, &r->grid_prog.sp,  &r->shadow_prog.sp,
+                              &r->sky_prog.sp,  &r->lines_prog.sp, &r->text_prog.sp};
+    static const char *names[] = {"mesh", "grid", "shadow", "sky", "lines", "text"};
     int n = (int)(sizeof list / sizeof list[0]);
     for (int i = 0; i < n; i++)
     {
@@ -192,7 +192,6 @@ static int program_list(renderer *r, shader_program **out, const char **stems)
     }
     return n;
 }
-
 
 bool renderer_reload_shaders(renderer *r)
 {
@@ -233,7 +232,8 @@ static bool create_shadow_map(renderer *r, int size)
     }
     glGenTextures(1, &r->shadow_depth);
     glBindTexture(GL_TEXTURE_2D, r->shadow_depth);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
+                 NULL);
     // Linear filtering on a comparison sampler gives the hardware's 2x2 PCF per tap.
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -368,7 +368,7 @@ static void create_buffers(renderer *r)
 
     // Ground: GROUND_CELLS^2 squares of two triangles over (-1, -1) .. (1, 1), scaled in grid.vert.
     static float corners[GROUND_VERTEX_COUNT * 2];
-    static const int quad[6][2] = { { 0, 0 }, { 0, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 1, 0 } };
+    static const int quad[6][2] = {{0, 0}, {0, 1}, {1, 1}, {0, 0}, {1, 1}, {1, 0}};
     int k = 0;
     for (int j = 0; j < GROUND_CELLS; j++)
     {
@@ -405,7 +405,8 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     err[0] = '\0';
     if (!glCreateProgram)
     {
-        snprintf(err, err_size, "renderer_create: OpenGL is not loaded (call gl_load with the context current)");
+        snprintf(err, err_size,
+                 "renderer_create: OpenGL is not loaded (call gl_load with the context current)");
         return NULL;
     }
     renderer *r = calloc(1, sizeof *r);
@@ -444,7 +445,8 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     glGetIntegerv(GL_SAMPLE_BUFFERS, &sample_buffers);
     r->default_fb_multisampled = sample_buffers > 0;
     const char *gl_renderer = gl_renderer_string();
-    bool software = strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "SWR");
+    bool software =
+        strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "SWR");
     r->auto_samples = software ? 0 : AUTO_MSAA_SAMPLES;
     r->last_poll_s = now_seconds();
     if (!gl_check("renderer_create"))
@@ -467,11 +469,11 @@ void renderer_destroy(renderer *r)
         shader_program_free(programs[i]);
     for (int i = 0; i < RENDER_MAX_MESHES; i++)
         gpu_mesh_free(&r->meshes[i].mesh);
-    GLuint buffers[] = { r->instance_vbo, r->lines_vbo, r->text_vbo, r->ground_vbo };
+    GLuint buffers[] = {r->instance_vbo, r->lines_vbo, r->text_vbo, r->ground_vbo};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             glDeleteBuffers(1, &buffers[i]);
-    GLuint arrays[] = { r->lines_vao, r->text_vao, r->ground_vao, r->empty_vao };
+    GLuint arrays[] = {r->lines_vao, r->text_vao, r->ground_vao, r->empty_vao};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i])
             glDeleteVertexArrays(1, &arrays[i]);
@@ -535,8 +537,8 @@ void renderer_begin_frame(renderer *r, const render_camera *camera)
     r->points.count = 0;
     r->text.count = 0;
     r->caster_hash = 0;
-    r->caster_lo = (vec3s){ { INFINITY, INFINITY, INFINITY } };
-    r->caster_hi = (vec3s){ { -INFINITY, -INFINITY, -INFINITY } };
+    r->caster_lo = (vec3s){{INFINITY, INFINITY, INFINITY}};
+    r->caster_hi = (vec3s){{-INFINITY, -INFINITY, -INFINITY}};
     double t = now_seconds();
     if (t - r->last_poll_s >= SHADER_POLL_INTERVAL)
     {
@@ -554,7 +556,8 @@ static float unit_clamp(float x)
 static float srgb_encode(float c)
 {
     c = unit_clamp(c);
-    return c <= SRGB_LINEAR_LIMIT ? c * SRGB_LINEAR_SLOPE : SRGB_SCALE * powf(c, 1.0f / SRGB_GAMMA) - SRGB_OFFSET;
+    return c <= SRGB_LINEAR_LIMIT ? c * SRGB_LINEAR_SLOPE
+                                  : SRGB_SCALE * powf(c, 1.0f / SRGB_GAMMA) - SRGB_OFFSET;
 }
 
 static uint8_t to_byte(float x)
@@ -600,7 +603,7 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
         p->gpu.orientation[i] = q.raw[i];
     uint8_t c[4];
     render_rgba_bytes(rgba, c);
-    float rgb[3] = { (float)c[0] / 255.0f, (float)c[1] / 255.0f, (float)c[2] / 255.0f };
+    float rgb[3] = {(float)c[0] / 255.0f, (float)c[1] / 255.0f, (float)c[2] / 255.0f};
     // Tints are mixed in sRGB, the space the colours were picked in.
     for (int i = 0; i < 3; i++)
     {
@@ -621,7 +624,7 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
     // to them, the map would spread its texels over the whole floor.
     if (casts && extent <= SHADOW_FIT_MAX_EXTENT)
     {
-        vec3s e = { { extent, extent, extent } };
+        vec3s e = {{extent, extent, extent}};
         r->caster_lo = glms_vec3_minv(r->caster_lo, glms_vec3_sub(position, e));
         r->caster_hi = glms_vec3_maxv(r->caster_hi, glms_vec3_add(position, e));
     }
@@ -649,7 +652,8 @@ int renderer_add_mesh_colored(renderer *r, const float *positions, const float *
 
 void renderer_remove_mesh(renderer *r, int mesh)
 {
-    if (!r || mesh < RENDER_BUILTIN_MESH_COUNT || mesh >= RENDER_MAX_MESHES || r->meshes[mesh].origin == MESH_FREE)
+    if (!r || mesh < RENDER_BUILTIN_MESH_COUNT || mesh >= RENDER_MAX_MESHES ||
+        r->meshes[mesh].origin == MESH_FREE)
         return;
     gpu_mesh_free(&r->meshes[mesh].mesh);
     memset(&r->meshes[mesh], 0, sizeof r->meshes[mesh]);
@@ -683,8 +687,8 @@ static void sort_instances(renderer *r, int *first, int *count)
         !RENDER_PUSH_ROOM(r->depth, n))
         return;
     float *depth = r->depth.data;
-    int *bucket = r->order.data;    // n depth buckets
-    int *by_depth = bucket + n;     // n instance indices in depth order
+    int *bucket = r->order.data; // n depth buckets
+    int *by_depth = bucket + n;  // n instance indices in depth order
     // Depth along the view direction: the third row of the view matrix gives -z_view.
     mat4s v = r->camera.view;
     float dmin = INFINITY, dmax = -INFINITY;
@@ -697,7 +701,7 @@ static void sort_instances(renderer *r, int *first, int *count)
         dmax = fmaxf(dmax, d);
     }
     float scale = dmax > dmin ? (float)(DEPTH_BUCKETS - 1) / (dmax - dmin) : 0.0f;
-    int depth_count[DEPTH_BUCKETS] = { 0 };
+    int depth_count[DEPTH_BUCKETS] = {0};
     for (int i = 0; i < n; i++)
     {
         int b = (int)((depth[i] - dmin) * scale);
@@ -755,7 +759,7 @@ static vec3s sun_towards(const render_options *opts)
     vec3s d = glms_vec3_negate(opts->sun_direction);
     float len = glms_vec3_norm(d);
     if (!(len > 0.0f) || !isfinite(len))
-        return glms_vec3_normalize((vec3s){ { 0.45f, 1.0f, 0.3f } });
+        return glms_vec3_normalize((vec3s){{0.45f, 1.0f, 0.3f}});
     return glms_vec3_scale(d, 1.0f / len);
 }
 
@@ -767,26 +771,26 @@ static bool fit_light(renderer *r, const render_options *opts, vec3s to_sun, flo
     if (!(lo.x <= hi.x))
         return false;
     // Focus: the point of the view ray nearest the casters' centre (the eye when they are behind).
-    vec3s forward = { { -r->camera.view.raw[0][2], -r->camera.view.raw[1][2], -r->camera.view.raw[2][2] } };
+    vec3s forward = {{-r->camera.view.raw[0][2], -r->camera.view.raw[1][2], -r->camera.view.raw[2][2]}};
     vec3s mid = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);
     float along = fmaxf(glms_vec3_dot(glms_vec3_sub(mid, r->camera.eye), forward), 0.0f);
     vec3s focus = glms_vec3_add(r->camera.eye, glms_vec3_scale(forward, along));
-    vec3s range = { { SHADOW_MAX_RANGE, SHADOW_MAX_RANGE, SHADOW_MAX_RANGE } };
+    vec3s range = {{SHADOW_MAX_RANGE, SHADOW_MAX_RANGE, SHADOW_MAX_RANGE}};
     lo = glms_vec3_maxv(lo, glms_vec3_sub(focus, range));
     hi = glms_vec3_minv(hi, glms_vec3_add(focus, range));
     if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
         return false;
     vec3s center = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);
-    vec3s up = fabsf(to_sun.y) > 0.99f ? (vec3s){ { 0.0f, 0.0f, 1.0f } } : (vec3s){ { 0.0f, 1.0f, 0.0f } };
+    vec3s up = fabsf(to_sun.y) > 0.99f ? (vec3s){{0.0f, 0.0f, 1.0f}} : (vec3s){{0.0f, 1.0f, 0.0f}};
     float radius = glms_vec3_distance(lo, hi) * 0.5f;
     vec3s light_eye = glms_vec3_add(center, glms_vec3_scale(to_sun, radius + SHADOW_EYE_MARGIN));
     mat4s light_view = glms_lookat(light_eye, center, up);
     // Light-space bounds of the caster box's corners and of their shadows on the ground.
-    vec3s ls_lo = { { INFINITY, INFINITY, INFINITY } }, ls_hi = { { -INFINITY, -INFINITY, -INFINITY } };
+    vec3s ls_lo = {{INFINITY, INFINITY, INFINITY}}, ls_hi = {{-INFINITY, -INFINITY, -INFINITY}};
     for (int i = 0; i < 8; i++)
     {
-        vec3s c = { { (i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z } };
-        vec3s pts[2] = { c, c };
+        vec3s c = {{(i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z}};
+        vec3s pts[2] = {c, c};
         if (opts->ground && to_sun.y > 0.0f && c.y > opts->ground_height)
             pts[1] = glms_vec3_sub(c, glms_vec3_scale(to_sun, (c.y - opts->ground_height) / to_sun.y));
         for (int k = 0; k < 2; k++)
@@ -940,7 +944,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     {
         glUseProgram(r->grid_prog.sp.id);
         set_lit_uniforms(r, &r->grid_prog.u, to_sun, shadows, normal_offset);
-        vec3s center = { { r->camera.eye.x, opts->ground_height, r->camera.eye.z } };
+        vec3s center = {{r->camera.eye.x, opts->ground_height, r->camera.eye.z}};
         set_vec3(r->grid_prog.center, center);
         glUniform1f(r->grid_prog.half_size, GROUND_HALF_SIZE);
         set_vec3(r->grid_prog.ground_color, GROUND_COLOR);
@@ -993,7 +997,8 @@ void renderer_draw(renderer *r, const render_options *opts)
     {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa_fbo);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
+                          GL_NEAREST);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
 
@@ -1018,10 +1023,10 @@ bool renderer_project(const renderer *r, vec3s world_point, float *out_x, float 
 {
     if (!r)
         return false;
-    vec4s clip = glms_mat4_mulv(r->view_proj, (vec4s){ { world_point.x, world_point.y, world_point.z, 1.0f } });
+    vec4s clip = glms_mat4_mulv(r->view_proj, (vec4s){{world_point.x, world_point.y, world_point.z, 1.0f}});
     if (!(clip.w > 0.0f))
         return false;
-    vec3s ndc = { { clip.x / clip.w, clip.y / clip.w, clip.z / clip.w } };
+    vec3s ndc = {{clip.x / clip.w, clip.y / clip.w, clip.z / clip.w}};
     if (ndc.z < -1.0f || ndc.z > 1.0f)
         return false;
     if (out_x)
@@ -1037,10 +1042,10 @@ void renderer_pixel_ray(const renderer *r, float x, float y, vec3s *out_origin, 
         return;
     float nx = x / (float)r->width * 2.0f - 1.0f;
     float ny = 1.0f - y / (float)r->height * 2.0f;
-    vec4s a = glms_mat4_mulv(r->inv_view_proj, (vec4s){ { nx, ny, -1.0f, 1.0f } });
-    vec4s b = glms_mat4_mulv(r->inv_view_proj, (vec4s){ { nx, ny, 1.0f, 1.0f } });
-    vec3s pa = glms_vec3_scale((vec3s){ { a.x, a.y, a.z } }, 1.0f / a.w);
-    vec3s pb = glms_vec3_scale((vec3s){ { b.x, b.y, b.z } }, 1.0f / b.w);
+    vec4s a = glms_mat4_mulv(r->inv_view_proj, (vec4s){{nx, ny, -1.0f, 1.0f}});
+    vec4s b = glms_mat4_mulv(r->inv_view_proj, (vec4s){{nx, ny, 1.0f, 1.0f}});
+    vec3s pa = glms_vec3_scale((vec3s){{a.x, a.y, a.z}}, 1.0f / a.w);
+    vec3s pb = glms_vec3_scale((vec3s){{b.x, b.y, b.z}}, 1.0f / b.w);
     if (out_origin)
         *out_origin = pa;
     if (out_dir)

@@ -29,9 +29,9 @@ enum
 // Instance flags.
 enum
 {
-    RENDER_FLAG_SLEEPING = 1u << 0,    // tinted towards blue-grey (the sleeping-bodies view)
-    RENDER_FLAG_HIGHLIGHT = 1u << 1,   // brightened (picked / grabbed body)
-    RENDER_FLAG_NO_SHADOW = 1u << 2    // does not cast a shadow
+    RENDER_FLAG_SLEEPING = 1u << 0,  // tinted towards blue-grey (the sleeping-bodies view)
+    RENDER_FLAG_HIGHLIGHT = 1u << 1, // brightened (picked / grabbed body)
+    RENDER_FLAG_NO_SHADOW = 1u << 2  // does not cast a shadow
 };
 
 // Most meshes the renderer holds (built-ins, world geometry and models together).
@@ -46,17 +46,17 @@ typedef struct renderer renderer;
 // ground, no debug x-ray. Start from renderer_default_options() for the usual look.
 typedef struct render_options
 {
-    bool shadows;         // sun shadow map with PCF
-    bool ground;          // infinite-looking ground plane with a 1 m / 10 m grid at ground_height
-    float ground_height;  // (unit: m)
-    bool sky;             // sky gradient behind everything (else clear_rgba)
-    uint32_t clear_rgba;  // background when sky is off
-    int msaa_samples;     // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window;
-                          // RENDER_MSAA_AUTO: 4 on a GPU, none on a software rasteriser (llvmpipe), where
-                          // 4x costs about as much as the rest of the frame
-    bool debug_xray;      // debug lines also drawn faintly through geometry
-    vec3s sun_direction;  // direction the light travels (towards the ground), need not be unit
-    int shadow_map_size;  // texels per side; 0 means 1024
+    bool shadows;        // sun shadow map with PCF
+    bool ground;         // infinite-looking ground plane with a 1 m / 10 m grid at ground_height
+    float ground_height; // (unit: m)
+    bool sky;            // sky gradient behind everything (else clear_rgba)
+    uint32_t clear_rgba; // background when sky is off
+    int msaa_samples;    // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window;
+                         // RENDER_MSAA_AUTO: 4 on a GPU, none on a software rasteriser (llvmpipe), where
+                         // 4x costs about as much as the rest of the frame
+    bool debug_xray;     // debug lines also drawn faintly through geometry
+    vec3s sun_direction; // direction the light travels (towards the ground), need not be unit
+    int shadow_map_size; // texels per side; 0 means 1024
 } render_options;
 
 render_options renderer_default_options(void);
@@ -73,12 +73,12 @@ typedef struct render_camera
 // Frame statistics of the last renderer_draw.
 typedef struct render_stats
 {
-    int instances;       // submitted this frame
-    int draw_calls;      // all passes together
-    int debug_vertices;  // line and point vertices
+    int instances;            // submitted this frame
+    int draw_calls;           // all passes together
+    int debug_vertices;       // line and point vertices
     bool shadow_pass_skipped; // the casters and the light did not change, the last shadow map was reused
-    float ms_cpu;        // CPU time of the renderer_draw call (sorting, uploads, GL calls; the driver may
-                         // finish the work later, at the buffer swap) (unit: ms)
+    float ms_cpu; // CPU time of the renderer_draw call (sorting, uploads, GL calls; the driver may
+                  // finish the work later, at the buffer swap) (unit: ms)
 } render_stats;
 
 // Creates the renderer: loads and compiles every program from shaders/ (looked up under base_path,
@@ -112,7 +112,8 @@ bool renderer_submit_shape(renderer *r, const ph_world *world, ph_shape shape, p
 // *flags, and return true to draw it, false to skip it (for example the ground body when the grid is
 // drawn instead). The defaults passed in are the body's current pose, a colour from its id and
 // RENDER_FLAG_SLEEPING when it sleeps.
-typedef bool render_body_fn(ph_body_id body, ph_transform *out_xf, uint32_t *rgba, uint32_t *flags, void *ctx);
+typedef bool render_body_fn(ph_body_id body, ph_transform *out_xf, uint32_t *rgba, uint32_t *flags,
+                            void *ctx);
 
 // Submits every body in the camera's frustum, found through the engine's octree
 // (ph_world_query_frustum), padded by margin (unit: m) so an interpolated pose that trails the

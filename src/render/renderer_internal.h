@@ -18,18 +18,18 @@
 #define PROGRAM_COUNT 6
 
 // A growable array: data, count, capacity; grown by render_reserve.
-#define RENDER_ARRAY(type) \
-    struct \
-    { \
-        type *data; \
-        int count; \
-        int capacity; \
+#define RENDER_ARRAY(type)                                                                                   \
+    struct                                                                                                   \
+    {                                                                                                        \
+        type *data;                                                                                          \
+        int count;                                                                                           \
+        int capacity;                                                                                        \
     }
 
 // Makes room for extra more elements of elem_size bytes (doubling). False when out of memory or the
 // count would pass the bound on per-frame elements.
 bool render_reserve(void **data, int *capacity, int count, int extra, size_t elem_size);
-#define RENDER_PUSH_ROOM(arr, extra) \
+#define RENDER_PUSH_ROOM(arr, extra)                                                                         \
     render_reserve((void **)&(arr).data, &(arr).capacity, (arr).count, (extra), sizeof *(arr).data)
 
 typedef struct pending_instance
@@ -133,8 +133,8 @@ struct renderer
 
     RENDER_ARRAY(pending_instance) pending;
     RENDER_ARRAY(gpu_instance) sorted;
-    RENDER_ARRAY(int) order;   // sort scratch: depth buckets and indices
-    RENDER_ARRAY(float) depth; // sort scratch: view depth per instance (unit: m)
+    RENDER_ARRAY(int) order;    // sort scratch: depth buckets and indices
+    RENDER_ARRAY(float) depth;  // sort scratch: view depth per instance (unit: m)
     vec3s caster_lo, caster_hi; // bounds of this frame's shadow casters (unit: m)
     uint64_t caster_hash;       // order-independent hash of this frame's casters
     uint64_t shadow_key;        // what the shadow map holds (casters, light, size); 0: nothing valid
@@ -144,7 +144,7 @@ struct renderer
     RENDER_ARRAY(ph_body_id) visible; // scratch for renderer_submit_world's frustum query
     int last_geometry_mesh;           // the last geometry-cache hit, tried first
 
-    RENDER_ARRAY(line_vertex) lines;  // pairs
+    RENDER_ARRAY(line_vertex) lines; // pairs
     RENDER_ARRAY(line_vertex) points;
     GLuint lines_vao, lines_vbo;
     int lines_vbo_capacity; // in vertices

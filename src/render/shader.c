@@ -270,7 +270,8 @@ static void file_mtime(const char *path, time_t *sec, long *nsec)
     }
 }
 
-bool shader_program_load(shader_program *p, const char *base_path, const char *stem, char *err, size_t err_size)
+bool shader_program_load(shader_program *p, const char *base_path, const char *stem, char *err,
+                         size_t err_size)
 {
     char local[8];
     if (!err || err_size == 0)
@@ -289,15 +290,15 @@ bool shader_program_load(shader_program *p, const char *base_path, const char *s
     snprintf(name, sizeof name, "%s.vert", stem);
     if (!shader_find(base_path, name, p->vs_path, sizeof p->vs_path))
     {
-        snprintf(err, err_size, "shaders/%s: not found next to the executable nor in the source tree (%s)", name,
-                 SANDBOX_SOURCE_DIR);
+        snprintf(err, err_size, "shaders/%s: not found next to the executable nor in the source tree (%s)",
+                 name, SANDBOX_SOURCE_DIR);
         return false;
     }
     snprintf(name, sizeof name, "%s.frag", stem);
     if (!shader_find(base_path, name, p->fs_path, sizeof p->fs_path))
     {
-        snprintf(err, err_size, "shaders/%s: not found next to the executable nor in the source tree (%s)", name,
-                 SANDBOX_SOURCE_DIR);
+        snprintf(err, err_size, "shaders/%s: not found next to the executable nor in the source tree (%s)",
+                 name, SANDBOX_SOURCE_DIR);
         return false;
     }
     file_mtime(p->vs_path, &p->vs_mtime, &p->vs_mtime_ns);

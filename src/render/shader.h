@@ -8,7 +8,6 @@
 #pragma once
 
 #include <glad/gl.h> // GLuint
-
 #include <stdbool.h> // bool
 #include <stddef.h>  // size_t
 #include <time.h>    // time_t
@@ -32,10 +31,10 @@ bool shader_find(const char *base_path, const char *name, char *out, size_t out_
 // A program loaded from files, reloadable.
 typedef struct shader_program
 {
-    GLuint id;                        // current program (the last good one); 0 until first success
+    GLuint id; // current program (the last good one); 0 until first success
     char vs_path[SHADER_PATH_MAX];
     char fs_path[SHADER_PATH_MAX];
-    time_t vs_mtime, fs_mtime;        // modification times of the files id was built from or last tried
+    time_t vs_mtime, fs_mtime; // modification times of the files id was built from or last tried
     long vs_mtime_ns, fs_mtime_ns;
 } shader_program;
 

@@ -5,7 +5,6 @@
 // scene, in submission order with the panels (renderer_rect), alpha-blended, in window pixels.
 
 #include "render/renderer.h"
-
 #include "render/renderer_internal.h"
 
 #pragma GCC diagnostic push
@@ -29,7 +28,7 @@
 
 static void push_quad(renderer *r, const float x[4], const float y[4], const uint8_t color[4])
 {
-    static const int corners[6] = { 0, 1, 2, 0, 2, 3 };
+    static const int corners[6] = {0, 1, 2, 0, 2, 3};
     for (int i = 0; i < 6; i++)
     {
         text_vertex *v = &r->text.data[r->text.count++];
@@ -45,8 +44,8 @@ void renderer_rect(renderer *r, float x, float y, float w, float h, uint32_t rgb
         return;
     uint8_t color[4];
     render_rgba_bytes(rgba, color);
-    float xs[4] = { x, x + w, x + w, x };
-    float ys[4] = { y, y, y + h, y + h };
+    float xs[4] = {x, x + w, x + w, x};
+    float ys[4] = {y, y, y + h, y + h};
     push_quad(r, xs, ys, color);
 }
 
@@ -121,7 +120,8 @@ void render_text_upload_and_draw(renderer *r)
     }
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->text_vbo_capacity * sizeof(text_vertex)), NULL,
                  GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->text.count * sizeof(text_vertex)), r->text.data);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->text.count * sizeof(text_vertex)),
+                    r->text.data);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     glEnable(GL_BLEND);

@@ -4,11 +4,11 @@
 // cylinder plus two spheres), hulls and static meshes to GPU meshes built from the world's geometry on
 // first sight and cached by its address, compounds to one instance per child. renderer_submit_world
 // walks the bodies the engine's octree finds inside the camera frustum. The engine's debug views
-// (ph_world_debug_draw, ph_world_trace_pair) are collected here into the frame's debug lines too. This file is the only part of the
-// renderer that calls the world's queries, so a program that never submits a world does not link them.
+// (ph_world_debug_draw, ph_world_trace_pair) are collected here into the frame's debug lines too. This file
+// is the only part of the renderer that calls the world's queries, so a program that never submits a world
+// does not link them.
 
 #include "render/renderer.h"
-
 #include "render/renderer_internal.h"
 
 #include <string.h> // memset
@@ -24,8 +24,8 @@ static const uint32_t WITNESS_RGBA = 0xff3fd2ffu;
 static const uint32_t ORIGIN_RGBA = 0xffffffffu;
 
 // Colours for bodies without one from the game (sRGB, 0xRRGGBBAA), picked by the body's slot.
-static const uint32_t BODY_PALETTE[] = { 0xe0694aff, 0xe8b04aff, 0x6cbf5aff, 0x4a9fe0ff,
-                                         0x9a6ce0ff, 0xe06ca8ff, 0x4ac7c0ff, 0xd9d2c5ff };
+static const uint32_t BODY_PALETTE[] = {0xe0694aff, 0xe8b04aff, 0x6cbf5aff, 0x4a9fe0ff,
+                                        0x9a6ce0ff, 0xe06ca8ff, 0x4ac7c0ff, 0xd9d2c5ff};
 static const uint32_t STATIC_BODY_RGBA = 0x8a8d91ff;
 // 2^32 / golden ratio, and the bits kept of the product.
 #define PALETTE_HASH 2654435761u
@@ -76,14 +76,14 @@ static bool submit_convex(renderer *r, const ph_convex *c, ph_transform xf, uint
         return renderer_submit(r, RENDER_MESH_BOX, xf.p, xf.q, c->half_extents, rgba, flags);
     case PH_SHAPE_SPHERE:
     {
-        vec3s s = { { c->radius, c->radius, c->radius } };
+        vec3s s = {{c->radius, c->radius, c->radius}};
         return renderer_submit(r, RENDER_MESH_SPHERE, xf.p, xf.q, s, rgba, flags);
     }
     case PH_SHAPE_CAPSULE:
     {
-        vec3s s = { { c->radius, c->radius, c->radius } };
-        vec3s cyl = { { c->radius, c->half_height, c->radius } };
-        vec3s axis = glms_quat_rotatev(xf.q, (vec3s){ { 0.0f, c->half_height, 0.0f } });
+        vec3s s = {{c->radius, c->radius, c->radius}};
+        vec3s cyl = {{c->radius, c->half_height, c->radius}};
+        vec3s axis = glms_quat_rotatev(xf.q, (vec3s){{0.0f, c->half_height, 0.0f}});
         bool ok = renderer_submit(r, RENDER_MESH_CYLINDER, xf.p, xf.q, cyl, rgba, flags);
         ok = renderer_submit(r, RENDER_MESH_SPHERE, glms_vec3_add(xf.p, axis), xf.q, s, rgba, flags) && ok;
         return renderer_submit(r, RENDER_MESH_SPHERE, glms_vec3_sub(xf.p, axis), xf.q, s, rgba, flags) && ok;
@@ -93,7 +93,7 @@ static bool submit_convex(renderer *r, const ph_convex *c, ph_transform xf, uint
         if (!c->hull)
             return false;
         int mesh = geometry_mesh(r, c->hull, true);
-        return mesh >= 0 && renderer_submit(r, mesh, xf.p, xf.q, (vec3s){ { 1.0f, 1.0f, 1.0f } }, rgba, flags);
+        return mesh >= 0 && renderer_submit(r, mesh, xf.p, xf.q, (vec3s){{1.0f, 1.0f, 1.0f}}, rgba, flags);
     }
     default:
         return false;
@@ -150,7 +150,8 @@ bool renderer_submit_shape(renderer *r, const ph_world *world, ph_shape shape, p
     {
         const ph_mesh *mesh = world ? ph_world_get_mesh(world, shape.geom) : NULL;
         int handle = mesh ? geometry_mesh(r, mesh, false) : -1;
-        return handle >= 0 && renderer_submit(r, handle, xf.p, xf.q, (vec3s){ { 1.0f, 1.0f, 1.0f } }, rgba, flags);
+        return handle >= 0 &&
+               renderer_submit(r, handle, xf.p, xf.q, (vec3s){{1.0f, 1.0f, 1.0f}}, rgba, flags);
     }
     default:
         return false;

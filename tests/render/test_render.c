@@ -7,12 +7,11 @@
 // and whole frames put boxes, shadows, sky, text and user meshes where the maths says.
 #define _POSIX_C_SOURCE 200809L // mkdtemp, utimensat, setenv
 
-#include "test.h"
-
 #include "render/gl.h"
 #include "render/gpu_mesh.h"
 #include "render/renderer.h"
 #include "render/shader.h"
+#include "test.h"
 #include "test_render_gl.h"
 
 #include "phys/collision.h"
@@ -42,22 +41,22 @@
 #define TEST_WIDTH TEST_GL_WIDTH
 #define TEST_HEIGHT TEST_GL_HEIGHT
 // Tolerances.
-#define NORMAL_TOL 1e-4f     // unit length and agreement of normals
-#define PIXEL_TOL 0.02f      // projection round trips (unit: px)
-#define PLANE_MARGIN 1e-3f   // points this close to a frustum plane are not classified (unit: m)
+#define NORMAL_TOL 1e-4f   // unit length and agreement of normals
+#define PIXEL_TOL 0.02f    // projection round trips (unit: px)
+#define PLANE_MARGIN 1e-3f // points this close to a frustum plane are not classified (unit: m)
 
 // ---- Meshes without GL ---------------------------------------------------------------------------------
 
 static vec3s vertex_pos(const mesh_data *m, uint32_t i)
 {
     const float *p = m->vertices[i].position;
-    return (vec3s){ { p[0], p[1], p[2] } };
+    return (vec3s){{p[0], p[1], p[2]}};
 }
 
 static vec3s vertex_normal(const mesh_data *m, uint32_t i)
 {
     const float *n = m->vertices[i].normal;
-    return (vec3s){ { n[0], n[1], n[2] } };
+    return (vec3s){{n[0], n[1], n[2]}};
 }
 
 // Every triangle of a convex mesh around inside (a point inside) faces away from inside, and the vertex
@@ -71,7 +70,8 @@ static int check_convex_mesh(const mesh_data *m, vec3s inside, bool flat)
     for (int t = 0; t < m->index_count; t += 3)
     {
         uint32_t ia = m->indices[t], ib = m->indices[t + 1], ic = m->indices[t + 2];
-        ENSURE(ia < (uint32_t)m->vertex_count && ib < (uint32_t)m->vertex_count && ic < (uint32_t)m->vertex_count);
+        ENSURE(ia < (uint32_t)m->vertex_count && ib < (uint32_t)m->vertex_count &&
+               ic < (uint32_t)m->vertex_count);
         vec3s a = vertex_pos(m, ia), b = vertex_pos(m, ib), c = vertex_pos(m, ic);
         vec3s n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
         float len = glms_vec3_norm(n);
@@ -174,22 +174,23 @@ static int mesh_hull_matches_faces(void)
 
 static int mesh_arrays_validated(void)
 {
-    const float positions[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-    const float colors[12] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, 2, -1, 0.5f };
-    const uint32_t tet[12] = { 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3 };
+    const float positions[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const float colors[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 2, -1, 0.5f};
+    const uint32_t tet[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
     mesh_data m;
     ENSURE(mesh_data_from_arrays(&m, positions, NULL, colors, 4, tet, 12));
     ENSURE(m.vertex_count == 12); // flat normals unshare the corners
-    vec3s inside = { { 0.2f, 0.2f, 0.2f } };
+    vec3s inside = {{0.2f, 0.2f, 0.2f}};
     int rc = check_convex_mesh(&m, inside, true);
     // Vertex 3's colour (2, -1, 0.5) is clamped to bytes (255, 0, 128); it is the third corner of
     // triangle 1 (index 5 after unsharing).
-    bool colour_ok = m.vertices[5].color[0] == 255 && m.vertices[5].color[1] == 0 && m.vertices[5].color[2] == 128;
+    bool colour_ok =
+        m.vertices[5].color[0] == 255 && m.vertices[5].color[1] == 0 && m.vertices[5].color[2] == 128;
     mesh_data_free(&m);
     ENSURE(rc == 0);
     ENSURE(colour_ok);
 
-    const uint32_t out_of_range[3] = { 0, 1, 4 };
+    const uint32_t out_of_range[3] = {0, 1, 4};
     ENSURE(!mesh_data_from_arrays(&m, positions, NULL, NULL, 4, out_of_range, 3));
     ENSURE(!mesh_data_from_arrays(&m, positions, NULL, NULL, 4, tet, 11)); // not whole triangles
     float bad[12];
@@ -235,7 +236,8 @@ static bool open_gl(void)
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    window = SDL_CreateWindow("render_tests", 0, 0, TEST_WIDTH, TEST_HEIGHT, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    window = SDL_CreateWindow("render_tests", 0, 0, TEST_WIDTH, TEST_HEIGHT,
+                              SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
     context = window ? SDL_GL_CreateContext(window) : NULL;
     if (!context)
     {
@@ -271,7 +273,7 @@ render_camera test_gl_camera(vec3s eye, vec3s target)
 {
     render_camera c;
     c.eye = eye;
-    c.view = glms_lookat(eye, target, (vec3s){ { 0.0f, 1.0f, 0.0f } });
+    c.view = glms_lookat(eye, target, (vec3s){{0.0f, 1.0f, 0.0f}});
     c.proj = glms_perspective(glm_rad(50.0f), (float)TEST_WIDTH / (float)TEST_HEIGHT, 0.1f, 200.0f);
     return c;
 }
@@ -289,7 +291,7 @@ static vec3s pixel_at(int x, int y)
     x = x < 0 ? 0 : (x >= TEST_WIDTH ? TEST_WIDTH - 1 : x);
     y = y < 0 ? 0 : (y >= TEST_HEIGHT ? TEST_HEIGHT - 1 : y);
     const uint8_t *p = &frame[((size_t)y * TEST_WIDTH + (size_t)x) * 3];
-    return (vec3s){ { (float)p[0], (float)p[1], (float)p[2] } };
+    return (vec3s){{(float)p[0], (float)p[1], (float)p[2]}};
 }
 
 // The colour at a world point's pixel; false when it projects outside the window.
@@ -309,13 +311,13 @@ static float luminance(vec3s c)
 
 // The standard test scene: camera looking slightly down at a box on the ground, sun at 45 degrees from
 // -x, so the box's shadow falls towards +x.
-static const vec3s SCENE_EYE = { { 0.0f, 3.0f, 8.0f } };
-static const vec3s SCENE_TARGET = { { 0.0f, 0.5f, 0.0f } };
+static const vec3s SCENE_EYE = {{0.0f, 3.0f, 8.0f}};
+static const vec3s SCENE_TARGET = {{0.0f, 0.5f, 0.0f}};
 
 static render_options scene_options(void)
 {
     render_options o = renderer_default_options();
-    o.sun_direction = (vec3s){ { 1.0f, -1.0f, 0.0f } };
+    o.sun_direction = (vec3s){{1.0f, -1.0f, 0.0f}};
     o.msaa_samples = 0;
     return o;
 }
@@ -355,7 +357,7 @@ static bool write_text(const char *path, const char *text, long mtime_s)
     bool ok = fputs(text, f) >= 0;
     ok = fclose(f) == 0 && ok;
     // Distinct, explicit modification times, so the reload does not depend on the clock's resolution.
-    struct timespec times[2] = { { mtime_s, 0 }, { mtime_s, 0 } };
+    struct timespec times[2] = {{mtime_s, 0}, {mtime_s, 0}};
     return ok && utimensat(AT_FDCWD, path, times, 0) == 0;
 }
 
@@ -372,7 +374,8 @@ static int shader_hot_reload_keeps_last_good(void)
     const char *vs = "#version 330 core\nvoid main()\n{\n    gl_Position = vec4(0.0);\n}\n";
     const char *fs1 = "#version 330 core\nout vec4 c;\nvoid main()\n{\n    c = vec4(1.0);\n}\n";
     const char *broken = "#version 330 core\nout vec4 c;\nvoid main()\n{\n    c = vec4(1.0)\n}\n";
-    const char *fs2 = "#version 330 core\nout vec4 c;\nuniform float u_new;\nvoid main()\n{\n    c = vec4(u_new);\n}\n";
+    const char *fs2 =
+        "#version 330 core\nout vec4 c;\nuniform float u_new;\nvoid main()\n{\n    c = vec4(u_new);\n}\n";
     int rc = 0;
     shader_program p;
     char err[SHADER_ERROR_MAX];
@@ -410,7 +413,7 @@ static int camera_helpers_agree(void)
 {
     renderer *r = test_gl_renderer();
     ENSURE(r);
-    render_camera cam = test_gl_camera((vec3s){ { 3.0f, 4.0f, 9.0f } }, (vec3s){ { -1.0f, 0.5f, 0.0f } });
+    render_camera cam = test_gl_camera((vec3s){{3.0f, 4.0f, 9.0f}}, (vec3s){{-1.0f, 0.5f, 0.0f}});
     renderer_begin_frame(r, &cam);
     ph_vec4 planes[6];
     renderer_frustum_planes(r, planes);
@@ -422,7 +425,7 @@ static int camera_helpers_agree(void)
         bool by_planes = true, near_plane = false;
         for (int k = 0; k < 6; k++)
         {
-            ENSURE_NEAR(glms_vec3_norm((vec3s){ { planes[k].x, planes[k].y, planes[k].z } }), 1.0f, NORMAL_TOL);
+            ENSURE_NEAR(glms_vec3_norm((vec3s){{planes[k].x, planes[k].y, planes[k].z}}), 1.0f, NORMAL_TOL);
             float d = planes[k].x * p.x + planes[k].y * p.y + planes[k].z * p.z + planes[k].w;
             by_planes = by_planes && d >= 0.0f;
             near_plane = near_plane || fabsf(d) < PLANE_MARGIN;
@@ -430,8 +433,8 @@ static int camera_helpers_agree(void)
         if (near_plane)
             continue;
         float x, y;
-        bool by_projection = renderer_project(r, p, &x, &y) && x >= 0.0f && x <= TEST_WIDTH && y >= 0.0f &&
-                             y <= TEST_HEIGHT;
+        bool by_projection =
+            renderer_project(r, p, &x, &y) && x >= 0.0f && x <= TEST_WIDTH && y >= 0.0f && y <= TEST_HEIGHT;
         ENSURE(by_planes == by_projection);
         if (by_planes)
         {
@@ -452,7 +455,7 @@ static int camera_helpers_agree(void)
     }
     ENSURE(inside > 50 && outside > 50); // both sides were exercised
     // A point straight behind the camera does not project.
-    vec3s behind = glms_vec3_add(cam.eye, glms_vec3_sub(cam.eye, (vec3s){ { -1.0f, 0.5f, 0.0f } }));
+    vec3s behind = glms_vec3_add(cam.eye, glms_vec3_sub(cam.eye, (vec3s){{-1.0f, 0.5f, 0.0f}}));
     ENSURE(!renderer_project(r, behind, NULL, NULL));
     return 0;
 }
@@ -462,8 +465,8 @@ static int draw_box_scene(renderer *r, const render_options *o, uint32_t rgba, u
 {
     render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
     renderer_begin_frame(r, &cam);
-    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
-                           (vec3s){ { 0.5f, 0.5f, 0.5f } }, rgba, flags));
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 0.5f, 0.0f}}, glms_quat_identity(),
+                           (vec3s){{0.5f, 0.5f, 0.5f}}, rgba, flags));
     renderer_draw(r, o);
     ENSURE(test_gl_read_frame(r));
     return 0;
@@ -480,18 +483,19 @@ static int frame_box_sky_ground_and_shadow(void)
 
     // The box's front face, where the physics puts it, is red.
     vec3s box;
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &box));
+    ENSURE(test_gl_sample_world(r, (vec3s){{0.0f, 0.5f, 0.5f}}, &box));
     ENSURE(box.x > 1.5f * box.y && box.x > 1.5f * box.z && box.x > 60.0f);
     // The top row shows sky: blue dominates.
     vec3s sky = pixel_at(TEST_WIDTH / 2, 2);
     ENSURE(sky.z > sky.x && sky.z > 100.0f);
     // Ground in the box's shadow (towards +x) is darker than open ground at the same distance.
     vec3s shade, open;
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
-    ENSURE(test_gl_sample_world(r, (vec3s){ { -1.75f, 0.0f, 0.25f } }, &open));
+    ENSURE(test_gl_sample_world(r, (vec3s){{1.25f, 0.0f, 0.25f}}, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){{-1.75f, 0.0f, 0.25f}}, &open));
     if (!(luminance(shade) < 0.7f * luminance(open)))
     {
-        fprintf(stderr, "shadow %.0f vs open ground %.0f\n", (double)luminance(shade), (double)luminance(open));
+        fprintf(stderr, "shadow %.0f vs open ground %.0f\n", (double)luminance(shade),
+                (double)luminance(open));
         ENSURE(!"the shadow is darker");
     }
     // The same casters again: the shadow pass is skipped and the picture is the same. A moved box
@@ -504,19 +508,19 @@ static int frame_box_sky_ground_and_shadow(void)
     ENSURE(memcmp(first, frame, sizeof frame) == 0);
     render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
     renderer_begin_frame(r, &cam);
-    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.1f } }, glms_quat_identity(),
-                           (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0));
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 0.5f, 0.1f}}, glms_quat_identity(),
+                           (vec3s){{0.5f, 0.5f, 0.5f}}, 0xd02020ff, 0));
     renderer_draw(r, &o);
     ENSURE(!renderer_get_stats(r)->shadow_pass_skipped);
     // Without shadows that ground is lit like the rest.
     o.shadows = false;
     ENSURE(draw_box_scene(r, &o, 0xd02020ff, 0) == 0);
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){{1.25f, 0.0f, 0.25f}}, &shade));
     ENSURE(luminance(shade) > 0.85f * luminance(open));
     // A box flagged as casting no shadow leaves the ground lit.
     o.shadows = true;
     ENSURE(draw_box_scene(r, &o, 0xd02020ff, RENDER_FLAG_NO_SHADOW) == 0);
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 1.25f, 0.0f, 0.25f } }, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){{1.25f, 0.0f, 0.25f}}, &shade));
     ENSURE(luminance(shade) > 0.85f * luminance(open));
     ENSURE(gl_error_count() == errors);
     return 0;
@@ -531,7 +535,7 @@ static int frame_msaa_and_ground_off(void)
     o.msaa_samples = 4;
     ENSURE(draw_box_scene(r, &o, 0x20d020ff, 0) == 0);
     vec3s box;
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &box));
+    ENSURE(test_gl_sample_world(r, (vec3s){{0.0f, 0.5f, 0.5f}}, &box));
     ENSURE(box.y > 1.5f * box.x && box.y > 1.5f * box.z);
     // No sky and no ground: the clear colour everywhere but the box.
     o.sky = false;
@@ -539,7 +543,7 @@ static int frame_msaa_and_ground_off(void)
     o.clear_rgba = 0x102030ffu;
     ENSURE(draw_box_scene(r, &o, 0x20d020ff, 0) == 0);
     vec3s corner = pixel_at(3, TEST_HEIGHT - 3);
-    ENSURE_VEC3_NEAR(corner, ((vec3s){ { 16.0f, 32.0f, 48.0f } }), 1.0f);
+    ENSURE_VEC3_NEAR(corner, ((vec3s){{16.0f, 32.0f, 48.0f}}), 1.0f);
     ENSURE(gl_error_count() == errors);
     return 0;
 }
@@ -552,7 +556,8 @@ static int frame_instances_keep_their_colours(void)
     ENSURE(r);
     render_options o = scene_options();
     o.shadows = false;
-    static const uint32_t palette[6] = { 0xff0000ff, 0x00ff00ff, 0x0000ffff, 0xffff00ff, 0xff00ffff, 0x00ffffff };
+    static const uint32_t palette[6] = {0xff0000ff, 0x00ff00ff, 0x0000ffff,
+                                        0xffff00ff, 0xff00ffff, 0x00ffffff};
     enum
     {
         GRID = 5,
@@ -570,32 +575,34 @@ static int frame_instances_keep_their_colours(void)
         order[j] = t;
     }
     // Top-down camera over a 5 x 5 grid of boxes 2 m apart.
-    render_camera cam = test_gl_camera((vec3s){ { 0.0f, 16.0f, 0.01f } }, glms_vec3_zero());
+    render_camera cam = test_gl_camera((vec3s){{0.0f, 16.0f, 0.01f}}, glms_vec3_zero());
     renderer_begin_frame(r, &cam);
     for (int k = 0; k < COUNT; k++)
     {
         int i = order[k];
-        vec3s p = { { (float)(i % GRID - GRID / 2) * 2.0f, 0.5f, (float)(i / GRID - GRID / 2) * 2.0f } };
+        vec3s p = {{(float)(i % GRID - GRID / 2) * 2.0f, 0.5f, (float)(i / GRID - GRID / 2) * 2.0f}};
         // Every third box is a sphere, so two meshes' ranges interleave in the submission.
         int mesh = i % 3 == 0 ? RENDER_MESH_SPHERE : RENDER_MESH_BOX;
-        ENSURE(renderer_submit(r, mesh, p, glms_quat_identity(), (vec3s){ { 0.5f, 0.5f, 0.5f } }, palette[i % 6], 0));
+        ENSURE(renderer_submit(r, mesh, p, glms_quat_identity(), (vec3s){{0.5f, 0.5f, 0.5f}}, palette[i % 6],
+                               0));
     }
     renderer_draw(r, &o);
     ENSURE(test_gl_read_frame(r));
     for (int i = 0; i < COUNT; i++)
     {
-        vec3s top = { { (float)(i % GRID - GRID / 2) * 2.0f, 1.0f, (float)(i / GRID - GRID / 2) * 2.0f } };
+        vec3s top = {{(float)(i % GRID - GRID / 2) * 2.0f, 1.0f, (float)(i / GRID - GRID / 2) * 2.0f}};
         vec3s c;
         ENSURE(test_gl_sample_world(r, top, &c));
-        uint8_t want[4] = { (uint8_t)(palette[i % 6] >> 24), (uint8_t)(palette[i % 6] >> 16),
-                            (uint8_t)(palette[i % 6] >> 8), 0 };
+        uint8_t want[4] = {(uint8_t)(palette[i % 6] >> 24), (uint8_t)(palette[i % 6] >> 16),
+                           (uint8_t)(palette[i % 6] >> 8), 0};
         // Channels that are on in the palette colour are bright, the others dark.
         for (int ch = 0; ch < 3; ch++)
         {
             float v = c.raw[ch];
             if (want[ch] ? !(v > 120.0f) : !(v < 90.0f))
             {
-                fprintf(stderr, "box %d channel %d = %.0f (want %s)\n", i, ch, (double)v, want[ch] ? "on" : "off");
+                fprintf(stderr, "box %d channel %d = %.0f (want %s)\n", i, ch, (double)v,
+                        want[ch] ? "on" : "off");
                 ENSURE(!"box colour");
             }
         }
@@ -608,8 +615,8 @@ static int frame_user_mesh_and_validation(void)
 {
     renderer *r = test_gl_renderer();
     ENSURE(r);
-    const float positions[12] = { -1, 0, -1, 1, 0, -1, 0, 0, 1, 0, 2, 0 };
-    const uint32_t indices[12] = { 0, 1, 2, 0, 3, 1, 1, 3, 2, 2, 3, 0 };
+    const float positions[12] = {-1, 0, -1, 1, 0, -1, 0, 0, 1, 0, 2, 0};
+    const uint32_t indices[12] = {0, 1, 2, 0, 3, 1, 1, 3, 2, 2, 3, 0};
     ENSURE(renderer_add_mesh(r, positions, NULL, 4, indices, 11) == -1);
     int mesh = renderer_add_mesh(r, positions, NULL, 4, indices, 12);
     ENSURE(mesh >= RENDER_BUILTIN_MESH_COUNT);
@@ -619,14 +626,15 @@ static int frame_user_mesh_and_validation(void)
     ENSURE(!renderer_submit(r, -1, glms_vec3_zero(), glms_quat_identity(), glms_vec3_one(), 0xffffffff, 0));
     ENSURE(!renderer_submit(r, RENDER_MAX_MESHES, glms_vec3_zero(), glms_quat_identity(), glms_vec3_one(),
                             0xffffffff, 0));
-    ENSURE(!renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { NAN, 0.0f, 0.0f } }, glms_quat_identity(),
+    ENSURE(!renderer_submit(r, RENDER_MESH_BOX, (vec3s){{NAN, 0.0f, 0.0f}}, glms_quat_identity(),
                             glms_vec3_one(), 0xffffffff, 0));
     ENSURE(renderer_submit(r, mesh, glms_vec3_zero(), glms_quat_identity(), glms_vec3_one(), 0x2040e0ff, 0));
     renderer_draw(r, &o);
     ENSURE(test_gl_read_frame(r));
     ENSURE(renderer_get_stats(r)->instances == 1);
     vec3s c;
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.7f, 0.1f } }, &c)); // on the front faces, inside the tetrahedron
+    ENSURE(test_gl_sample_world(r, (vec3s){{0.0f, 0.7f, 0.1f}},
+                                &c)); // on the front faces, inside the tetrahedron
     ENSURE(c.z > 1.5f * c.x && c.z > 1.2f * c.y);
     renderer_remove_mesh(r, mesh);
     renderer_begin_frame(r, &cam);
@@ -645,8 +653,8 @@ static int frame_text_and_screenshot(void)
     memcpy(plain, frame, sizeof frame);
     render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
     renderer_begin_frame(r, &cam);
-    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
-                           (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0));
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 0.5f, 0.0f}}, glms_quat_identity(),
+                           (vec3s){{0.5f, 0.5f, 0.5f}}, 0xd02020ff, 0));
     const char *text = "HELLO 123";
     float scale = 2.0f;
     float tw = renderer_text_width(text, scale), th = renderer_text_height(text, scale);
@@ -710,9 +718,9 @@ static bool copy_file(const char *from, const char *to)
 static int renderer_hot_reload_reports_and_recovers(void)
 {
     ENSURE(open_gl());
-    static const char *names[] = { "mesh.vert", "mesh.frag", "grid.vert", "grid.frag", "shadow.vert",
-                                   "shadow.frag", "sky.vert", "sky.frag", "lines.vert", "lines.frag",
-                                   "text.vert", "text.frag" };
+    static const char *names[] = {"mesh.vert",   "mesh.frag",   "grid.vert", "grid.frag",
+                                  "shadow.vert", "shadow.frag", "sky.vert",  "sky.frag",
+                                  "lines.vert",  "lines.frag",  "text.vert", "text.frag"};
     enum
     {
         NAME_COUNT = sizeof names / sizeof names[0]
@@ -740,8 +748,8 @@ static int renderer_hot_reload_reports_and_recovers(void)
     {
         renderer_resize(r, TEST_WIDTH, TEST_HEIGHT);
         renderer_begin_frame(r, &cam);
-        renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
-                        (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0);
+        renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 0.5f, 0.0f}}, glms_quat_identity(),
+                        (vec3s){{0.5f, 0.5f, 0.5f}}, 0xd02020ff, 0);
         renderer_draw(r, &o);
         rc = test_gl_read_frame(r) ? 0 : 2;
         memcpy(before, frame, sizeof frame);
@@ -751,7 +759,7 @@ static int renderer_hot_reload_reports_and_recovers(void)
     {
         FILE *f = fopen(paths[1], "ab");
         rc = f && fputs("\nthis is not GLSL\n", f) >= 0 && fclose(f) == 0 ? 0 : 3;
-        struct timespec times[2] = { { 4000000000L, 0 }, { 4000000000L, 0 } };
+        struct timespec times[2] = {{4000000000L, 0}, {4000000000L, 0}};
         rc = rc == 0 && utimensat(AT_FDCWD, paths[1], times, 0) == 0 ? 0 : 3;
     }
     if (rc == 0 && (renderer_reload_shaders(r) || !strstr(renderer_shader_error(r), "mesh.frag:")))
@@ -759,8 +767,8 @@ static int renderer_hot_reload_reports_and_recovers(void)
     if (rc == 0)
     {
         renderer_begin_frame(r, &cam);
-        renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, 0.5f, 0.0f } }, glms_quat_identity(),
-                        (vec3s){ { 0.5f, 0.5f, 0.5f } }, 0xd02020ff, 0);
+        renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 0.5f, 0.0f}}, glms_quat_identity(),
+                        (vec3s){{0.5f, 0.5f, 0.5f}}, 0xd02020ff, 0);
         renderer_draw(r, &o);
         rc = test_gl_read_frame(r) && memcmp(before, frame, sizeof frame) == 0 ? 0 : 5;
     }
@@ -769,14 +777,14 @@ static int renderer_hot_reload_reports_and_recovers(void)
     {
         char from[512];
         rc = shader_find(NULL, "mesh.frag", from, sizeof from) && copy_file(from, paths[1]) ? 0 : 6;
-        struct timespec times[2] = { { 4000000100L, 0 }, { 4000000100L, 0 } };
+        struct timespec times[2] = {{4000000100L, 0}, {4000000100L, 0}};
         rc = rc == 0 && utimensat(AT_FDCWD, paths[1], times, 0) == 0 ? 0 : 6;
     }
     if (rc == 0 && (!renderer_reload_shaders(r) || renderer_shader_error(r)[0] != '\0'))
         rc = 7;
     if (rc)
-        fprintf(stderr, "renderer hot reload step %d failed: %s | %s\n", rc, r ? renderer_shader_error(r) : "",
-                r ? "" : err);
+        fprintf(stderr, "renderer hot reload step %d failed: %s | %s\n", rc,
+                r ? renderer_shader_error(r) : "", r ? "" : err);
     renderer_destroy(r);
     for (int i = 0; i < NAME_COUNT; i++)
         unlink(paths[i]);
@@ -795,10 +803,10 @@ static int frame_grid_over_floor_body(void)
     render_options o = scene_options();
     o.shadows = false;
     // A low camera: the floor is seen at a grazing angle, where depth precision is worst.
-    render_camera cam = test_gl_camera((vec3s){ { 0.0f, 1.2f, 8.0f } }, (vec3s){ { 0.0f, 0.0f, 0.0f } });
+    render_camera cam = test_gl_camera((vec3s){{0.0f, 1.2f, 8.0f}}, (vec3s){{0.0f, 0.0f, 0.0f}});
     renderer_begin_frame(r, &cam);
-    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){ { 0.0f, -0.5f, 0.0f } }, glms_quat_identity(),
-                           (vec3s){ { 30.0f, 0.5f, 30.0f } }, 0x8a8d91ff, 0));
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, -0.5f, 0.0f}}, glms_quat_identity(),
+                           (vec3s){{30.0f, 0.5f, 30.0f}}, 0x8a8d91ff, 0));
     renderer_draw(r, &o);
     ENSURE(test_gl_read_frame(r));
     if (getenv("RENDER_TEST_SHOT"))
@@ -810,7 +818,7 @@ static int frame_grid_over_floor_body(void)
         float z = 0.25f + 0.5f * (float)i;
         vec3s line, cell;
         float lx, ly;
-        if (!renderer_project(r, (vec3s){ { -2.0f, 0.0f, z } }, &lx, &ly) || ly < 0.0f || ly >= TEST_HEIGHT)
+        if (!renderer_project(r, (vec3s){{-2.0f, 0.0f, z}}, &lx, &ly) || ly < 0.0f || ly >= TEST_HEIGHT)
             continue;
         // The anti-aliased line is about a pixel wide around lx: take the darkest of the three pixels.
         line = pixel_at((int)lx, (int)ly);
@@ -819,7 +827,7 @@ static int frame_grid_over_floor_body(void)
             vec3s p = pixel_at((int)lx + dx, (int)ly);
             line = luminance(p) < luminance(line) ? p : line;
         }
-        if (!test_gl_sample_world(r, (vec3s){ { -2.5f, 0.0f, z } }, &cell))
+        if (!test_gl_sample_world(r, (vec3s){{-2.5f, 0.0f, z}}, &cell))
             continue;
         if (!(luminance(line) < luminance(cell) - 4.0f))
         {
@@ -834,20 +842,20 @@ static int frame_grid_over_floor_body(void)
 }
 
 const test_case test_render_cases[] = {
-    { "render_mesh_box_closed_outward", mesh_box_closed_outward },
-    { "render_mesh_sphere_unit_outward", mesh_sphere_unit_outward },
-    { "render_mesh_cylinder_outward", mesh_cylinder_outward },
-    { "render_mesh_hull_matches_faces", mesh_hull_matches_faces },
-    { "render_mesh_arrays_validated", mesh_arrays_validated },
-    { "render_shader_errors_name_file_and_line", shader_errors_name_file_and_line },
-    { "render_shader_hot_reload_keeps_last_good", shader_hot_reload_keeps_last_good },
-    { "render_renderer_hot_reload_reports_and_recovers", renderer_hot_reload_reports_and_recovers },
-    { "render_camera_helpers_agree", camera_helpers_agree },
-    { "render_frame_box_sky_ground_and_shadow", frame_box_sky_ground_and_shadow },
-    { "render_frame_msaa_and_ground_off", frame_msaa_and_ground_off },
-    { "render_frame_grid_over_floor_body", frame_grid_over_floor_body },
-    { "render_frame_instances_keep_their_colours", frame_instances_keep_their_colours },
-    { "render_frame_user_mesh_and_validation", frame_user_mesh_and_validation },
-    { "render_frame_text_and_screenshot", frame_text_and_screenshot },
-    { 0 },
+    {"render_mesh_box_closed_outward", mesh_box_closed_outward},
+    {"render_mesh_sphere_unit_outward", mesh_sphere_unit_outward},
+    {"render_mesh_cylinder_outward", mesh_cylinder_outward},
+    {"render_mesh_hull_matches_faces", mesh_hull_matches_faces},
+    {"render_mesh_arrays_validated", mesh_arrays_validated},
+    {"render_shader_errors_name_file_and_line", shader_errors_name_file_and_line},
+    {"render_shader_hot_reload_keeps_last_good", shader_hot_reload_keeps_last_good},
+    {"render_renderer_hot_reload_reports_and_recovers", renderer_hot_reload_reports_and_recovers},
+    {"render_camera_helpers_agree", camera_helpers_agree},
+    {"render_frame_box_sky_ground_and_shadow", frame_box_sky_ground_and_shadow},
+    {"render_frame_msaa_and_ground_off", frame_msaa_and_ground_off},
+    {"render_frame_grid_over_floor_body", frame_grid_over_floor_body},
+    {"render_frame_instances_keep_their_colours", frame_instances_keep_their_colours},
+    {"render_frame_user_mesh_and_validation", frame_user_mesh_and_validation},
+    {"render_frame_text_and_screenshot", frame_text_and_screenshot},
+    {0},
 };

@@ -5,9 +5,8 @@
 // against a brute-force bounds-versus-planes test), the game's callback chooses poses and colours, a
 // box is drawn where the physics says, and the engine's debug views and pair traces become lines.
 
-#include "test.h"
-
 #include "render/renderer.h"
+#include "test.h"
 #include "test_render_gl.h"
 
 #include "phys/phys.h"
@@ -44,24 +43,29 @@ static bool build_world(test_world *t)
     if (!t->world)
         return false;
     ph_world *w = t->world;
-    t->ground = add_body(w, PH_BODY_STATIC, ph_make_box((vec3s){ { 20.0f, 0.5f, 20.0f } }),
-                         (vec3s){ { 0.0f, -0.5f, 0.0f } });
-    t->box = add_body(w, PH_BODY_DYNAMIC, ph_make_box((vec3s){ { 0.5f, 0.5f, 0.5f } }), (vec3s){ { 0.0f, 0.5f, 0.0f } });
-    t->sphere = add_body(w, PH_BODY_DYNAMIC, ph_make_sphere(0.5f), (vec3s){ { -2.5f, 0.5f, 0.0f } });
-    t->capsule = add_body(w, PH_BODY_DYNAMIC, ph_make_capsule(0.5f, 0.3f), (vec3s){ { 2.5f, 0.8f, 0.0f } });
-    const ph_vec3 points[5] = { { { -0.5f, 0.0f, -0.5f } }, { { 0.5f, 0.0f, -0.5f } }, { { 0.5f, 0.0f, 0.5f } },
-                                { { -0.5f, 0.0f, 0.5f } }, { { 0.0f, 1.0f, 0.0f } } };
+    t->ground =
+        add_body(w, PH_BODY_STATIC, ph_make_box((vec3s){{20.0f, 0.5f, 20.0f}}), (vec3s){{0.0f, -0.5f, 0.0f}});
+    t->box =
+        add_body(w, PH_BODY_DYNAMIC, ph_make_box((vec3s){{0.5f, 0.5f, 0.5f}}), (vec3s){{0.0f, 0.5f, 0.0f}});
+    t->sphere = add_body(w, PH_BODY_DYNAMIC, ph_make_sphere(0.5f), (vec3s){{-2.5f, 0.5f, 0.0f}});
+    t->capsule = add_body(w, PH_BODY_DYNAMIC, ph_make_capsule(0.5f, 0.3f), (vec3s){{2.5f, 0.8f, 0.0f}});
+    const ph_vec3 points[5] = {{{-0.5f, 0.0f, -0.5f}},
+                               {{0.5f, 0.0f, -0.5f}},
+                               {{0.5f, 0.0f, 0.5f}},
+                               {{-0.5f, 0.0f, 0.5f}},
+                               {{0.0f, 1.0f, 0.0f}}};
     ph_hull_def hdef = ph_default_hull_def();
     hdef.points = points;
     hdef.point_count = 5;
     ph_geom_id hull = ph_world_add_hull(w, &hdef);
-    t->hull = add_body(w, PH_BODY_DYNAMIC, ph_make_geom_shape(PH_SHAPE_HULL, hull), (vec3s){ { -1.5f, 0.0f, -2.5f } });
+    t->hull =
+        add_body(w, PH_BODY_DYNAMIC, ph_make_geom_shape(PH_SHAPE_HULL, hull), (vec3s){{-1.5f, 0.0f, -2.5f}});
     ph_compound_child_def children[COMPOUND_CHILDREN];
     memset(children, 0, sizeof children);
     for (int i = 0; i < COMPOUND_CHILDREN; i++)
     {
-        children[i].shape = ph_make_box((vec3s){ { 0.3f, 0.3f, 0.3f } });
-        children[i].local.p = (vec3s){ { (float)i * 0.6f - 0.3f, 0.0f, 0.0f } };
+        children[i].shape = ph_make_box((vec3s){{0.3f, 0.3f, 0.3f}});
+        children[i].local.p = (vec3s){{(float)i * 0.6f - 0.3f, 0.0f, 0.0f}};
         children[i].local.q = glms_quat_identity();
         children[i].density = 1000.0f;
     }
@@ -70,10 +74,10 @@ static bool build_world(test_world *t)
     cdef.child_count = COMPOUND_CHILDREN;
     ph_geom_id compound = ph_world_add_compound(w, &cdef);
     t->compound = add_body(w, PH_BODY_DYNAMIC, ph_make_geom_shape(PH_SHAPE_COMPOUND, compound),
-                           (vec3s){ { 1.5f, 0.3f, -2.5f } });
+                           (vec3s){{1.5f, 0.3f, -2.5f}});
     // Far behind the camera: culled.
-    t->far_box = add_body(w, PH_BODY_DYNAMIC, ph_make_box((vec3s){ { 0.5f, 0.5f, 0.5f } }),
-                          (vec3s){ { 0.0f, 0.5f, 60.0f } });
+    t->far_box =
+        add_body(w, PH_BODY_DYNAMIC, ph_make_box((vec3s){{0.5f, 0.5f, 0.5f}}), (vec3s){{0.0f, 0.5f, 60.0f}});
     return !PH_ID_IS_NULL(t->box) && !PH_ID_IS_NULL(t->hull) && !PH_ID_IS_NULL(t->compound) &&
            !PH_ID_IS_NULL(t->far_box) && !PH_ID_IS_NULL(t->capsule) && !PH_ID_IS_NULL(t->sphere);
 }
@@ -114,8 +118,8 @@ static bool bounds_touch_frustum(const ph_world *w, ph_body_id id, const ph_vec4
     for (int k = 0; k < 6; k++)
     {
         // The box corner farthest along the plane normal.
-        vec3s c = { { planes[k].x >= 0.0f ? b.hi.x : b.lo.x, planes[k].y >= 0.0f ? b.hi.y : b.lo.y,
-                      planes[k].z >= 0.0f ? b.hi.z : b.lo.z } };
+        vec3s c = {{planes[k].x >= 0.0f ? b.hi.x : b.lo.x, planes[k].y >= 0.0f ? b.hi.y : b.lo.y,
+                    planes[k].z >= 0.0f ? b.hi.z : b.lo.z}};
         if (planes[k].x * c.x + planes[k].y * c.y + planes[k].z * c.z + planes[k].w < 0.0f)
             return false;
     }
@@ -129,7 +133,7 @@ static int world_shapes_culled_and_coloured(void)
     test_world t;
     ENSURE(build_world(&t));
     int errors = gl_error_count();
-    render_camera cam = test_gl_camera((vec3s){ { 0.0f, 4.0f, 9.0f } }, (vec3s){ { 0.0f, 0.5f, -1.0f } });
+    render_camera cam = test_gl_camera((vec3s){{0.0f, 4.0f, 9.0f}}, (vec3s){{0.0f, 0.5f, -1.0f}});
     renderer_begin_frame(r, &cam);
     ph_vec4 planes[6];
     renderer_frustum_planes(r, planes);
@@ -141,7 +145,7 @@ static int world_shapes_culled_and_coloured(void)
     ENSURE(!bounds_touch_frustum(t.world, t.far_box, planes));
     ENSURE(expected_bodies == n - 1);
 
-    paint_ctx ctx = { &t, false, 0 };
+    paint_ctx ctx = {&t, false, 0};
     int submitted = renderer_submit_world(r, t.world, 0.0f, paint, &ctx);
     ENSURE(submitted == expected_bodies);
     ENSURE(ctx.calls == expected_bodies);
@@ -157,12 +161,12 @@ static int world_shapes_culled_and_coloured(void)
         renderer_screenshot(r, getenv("RENDER_TEST_SHOT"), NULL, 0);
     // The box is where the physics says, in the callback's colour.
     vec3s c;
-    ENSURE(test_gl_sample_world(r, (vec3s){ { 0.0f, 0.5f, 0.5f } }, &c));
+    ENSURE(test_gl_sample_world(r, (vec3s){{0.0f, 0.5f, 0.5f}}, &c));
     ENSURE(c.z > 1.5f * c.x && c.z > 1.2f * c.y);
     // The hull (a pyramid) is drawn: its apex region differs from the ground's grey.
-    ENSURE(test_gl_sample_world(r, (vec3s){ { -1.5f, 0.5f, -2.4f } }, &c));
+    ENSURE(test_gl_sample_world(r, (vec3s){{-1.5f, 0.5f, -2.4f}}, &c));
     vec3s ground;
-    ENSURE(test_gl_sample_world(r, (vec3s){ { -3.2f, 0.0f, -3.0f } }, &ground)); // beside it, open ground
+    ENSURE(test_gl_sample_world(r, (vec3s){{-3.2f, 0.0f, -3.0f}}, &ground)); // beside it, open ground
     if (!(fabsf(c.x - ground.x) + fabsf(c.y - ground.y) + fabsf(c.z - ground.z) > 30.0f))
         fprintf(stderr, "hull pixel (%.0f %.0f %.0f), ground (%.0f %.0f %.0f)\n", (double)c.x, (double)c.y,
                 (double)c.z, (double)ground.x, (double)ground.y, (double)ground.z);
@@ -178,13 +182,13 @@ static int world_shapes_culled_and_coloured(void)
     // World geometry meshes survive a cache reset (rebuilt on the next submission).
     renderer_forget_geometry(r);
     renderer_begin_frame(r, &cam);
-    ENSURE(renderer_submit_shape(r, t.world, ph_body_get_shape(t.world, t.hull), ph_body_get_transform(t.world, t.hull),
-                                 0xffffffff, 0));
+    ENSURE(renderer_submit_shape(r, t.world, ph_body_get_shape(t.world, t.hull),
+                                 ph_body_get_transform(t.world, t.hull), 0xffffffff, 0));
     // A stale geometry id is refused.
-    ph_shape stale = ph_make_geom_shape(PH_SHAPE_HULL, (ph_geom_id){ 0 });
+    ph_shape stale = ph_make_geom_shape(PH_SHAPE_HULL, (ph_geom_id){0});
     ENSURE(!renderer_submit_shape(r, t.world, stale, ph_body_get_transform(t.world, t.hull), 0xffffffff, 0));
-    ENSURE(!renderer_submit_shape(r, NULL, ph_body_get_shape(t.world, t.hull), ph_body_get_transform(t.world, t.hull),
-                                  0xffffffff, 0));
+    ENSURE(!renderer_submit_shape(r, NULL, ph_body_get_shape(t.world, t.hull),
+                                  ph_body_get_transform(t.world, t.hull), 0xffffffff, 0));
     renderer_draw(r, &o);
     renderer_forget_geometry(r);
     ph_world_destroy(t.world);
@@ -201,7 +205,7 @@ static int world_debug_views_become_lines(void)
     // Let the box settle into contact with the ground.
     for (int i = 0; i < 10; i++)
         ph_world_step(t.world);
-    render_camera cam = test_gl_camera((vec3s){ { 0.0f, 4.0f, 9.0f } }, (vec3s){ { 0.0f, 0.5f, -1.0f } });
+    render_camera cam = test_gl_camera((vec3s){{0.0f, 4.0f, 9.0f}}, (vec3s){{0.0f, 0.5f, -1.0f}});
     render_options o = renderer_default_options();
     o.msaa_samples = 0;
 
@@ -234,7 +238,7 @@ static int world_debug_views_become_lines(void)
 }
 
 const test_case test_render_world_cases[] = {
-    { "render_world_shapes_culled_and_coloured", world_shapes_culled_and_coloured },
-    { "render_world_debug_views_become_lines", world_debug_views_become_lines },
-    { 0 },
+    {"render_world_shapes_culled_and_coloured", world_shapes_culled_and_coloured},
+    {"render_world_debug_views_become_lines", world_debug_views_become_lines},
+    {0},
 };
