@@ -205,6 +205,65 @@ static ph_hull *random_hull(uint64_t *rng, int points, float scale)
     return ph_hull_build(&def, NULL);
 }
 
+// A box as a hull: corners plus coplanar face and edge points the hull builder merges.
+static ph_hull *hull_box(ph_vec3 h)
+{
+    ph_vec3 pts[27];
+    int n = 0;
+    for (int i = -1; i <= 1; i++)
+        for (int j = -1; j <= 1; j++)
+            for (int k = -1; k <= 1; k++)
+                pts[n++] = ph_v3((float)i * h.x, (float)j * h.y, (float)k * h.z);
+    ph_hull_def def = ph_default_hull_def();
+    def.points = pts;
+    def.point_count = n;
+    return ph_hull_build(&def, NULL);
+}
+
+// Box hulls sunk face into face by known depths (shallow, deep), coincident centres, and a resting
+// manifold of 4 points, at 1 mm to 1 km.
+static int epa_hull_hull_analytic(void)
+{
+    uint64_t rng = test_seed() ^ 0x63ull;
+    for (int k = 0; k < SCALE_COUNT; k++)
+    {
+        float s = SCALES[k];
+        ph_hull *ha = hull_box(ph_v3(0.5f * s, 0.3f * s, 0.4f * s)), *hb = hull_box(ph_v3(0.25f * s, 0.2f * s, 0.2f * s));
+        ENSURE(ha && hb);
+        ph_convex a = ph_convex_hull(ha), b = ph_convex_hull(hb);
+        ph_quat q = test_rand_quat(&rng);
+        ph_vec3 origin = ph_v3(3.0f * s, -s, 0.5f * s);
+        ph_vec3 up = glms_quat_rotatev(q, ph_v3(0.0f, 1.0f, 0.0f));
+        float depths[] = { 1e-3f, 0.1f };
+        for (int d = 0; d < 2; d++)
+        {
+            float depth = depths[d] * s;
+            ph_transform xa = pose(origin, q);
+            ph_transform xb = pose(ph_transform_point(xa, ph_v3(0.1f * s, 0.5f * s - depth, 0.05f * s)), q);
+            ph_epa_output out;
+            ENSURE(penetration(&a, xa, &b, xb, &out) == PH_EPA_OK);
+            printf("  scale %g: depth %.9g (expected %.9g)\n", (double)s, (double)out.depth, (double)depth);
+            ENSURE_NEAR(out.depth, depth, REL_TOL * s);
+            ENSURE_VEC3_NEAR(out.normal, up, REL_TOL);
+            if (check_witness(&out, REL_TOL * s))
+                return 1;
+            ph_manifold m;
+            ph_collide_convex(&a, xa, &b, xb, 0.01f * s, NULL, &m);
+            ENSURE(m.point_count == 4);
+            ENSURE_VEC3_NEAR(m.normal, up, REL_TOL);
+            for (int i = 0; i < 4; i++)
+                ENSURE_NEAR(m.points[i].separation, -depth, REL_TOL * s);
+        }
+        ph_transform xa = pose(origin, q);
+        ph_epa_output out;
+        ENSURE(penetration(&a, xa, &b, xa, &out) == PH_EPA_OK);
+        ENSURE_NEAR(out.depth, 0.5f * s, REL_TOL * s);
+        ph_hull_free(ha);
+        ph_hull_free(hb);
+    }
+    return 0;
+}
+
 // Random overlapping hull pairs and hull-box pairs against the reference SAT.
 static int epa_hull_random_vs_sat(void)
 {
@@ -277,6 +336,7 @@ const test_case test_epa_cases[] = {
     { "epa_box_box_analytic", epa_box_box_analytic },
     { "epa_rounded_analytic", epa_rounded_analytic },
     { "epa_box_box_random_vs_sat", epa_box_box_random_vs_sat },
+    { "epa_hull_hull_analytic", epa_hull_hull_analytic },
     { "epa_hull_random_vs_sat", epa_hull_random_vs_sat },
     { "epa_status_and_trace", epa_status_and_trace },
     { 0 },

@@ -333,6 +333,70 @@ static ph_hull *random_hull(uint64_t *rng, int points, float scale)
     return ph_hull_build(&def, NULL);
 }
 
+// A box as a hull: the 8 corners plus face centres and edge midpoints (coplanar points the hull merges).
+static ph_hull *hull_box(ph_vec3 h)
+{
+    ph_vec3 pts[27];
+    int n = 0;
+    for (int i = -1; i <= 1; i++)
+        for (int j = -1; j <= 1; j++)
+            for (int k = -1; k <= 1; k++)
+                pts[n++] = ph_v3((float)i * h.x, (float)j * h.y, (float)k * h.z);
+    ph_hull_def def = ph_default_hull_def();
+    def.points = pts;
+    def.point_count = n;
+    return ph_hull_build(&def, NULL);
+}
+
+// An octahedron with tips at distance r on the axes.
+static ph_hull *hull_octahedron(float r)
+{
+    ph_vec3 pts[6] = { ph_v3(r, 0, 0), ph_v3(-r, 0, 0), ph_v3(0, r, 0), ph_v3(0, -r, 0), ph_v3(0, 0, r), ph_v3(0, 0, -r) };
+    ph_hull_def def = ph_default_hull_def();
+    def.points = pts;
+    def.point_count = 6;
+    return ph_hull_build(&def, NULL);
+}
+
+// Hulls with known answers: box hulls face to face under a common rotation, octahedra tip to tip, and an
+// octahedron's tip against a box hull's face, at 1 mm to 1 km.
+static int gjk_hull_hull_analytic(void)
+{
+    uint64_t rng = test_seed() ^ 0x56ull;
+    for (int k = 0; k < SCALE_COUNT; k++)
+    {
+        float s = SCALES[k];
+        ph_hull *box = hull_box(ph_v3(0.5f * s, 0.3f * s, 0.2f * s));
+        ph_hull *oct = hull_octahedron(0.4f * s);
+        ENSURE(box && oct);
+        ENSURE(box->face_count == 6);
+        ph_convex cb = ph_convex_hull(box), co = ph_convex_hull(oct);
+        ph_quat q = test_rand_quat(&rng);
+        ph_vec3 origin = ph_v3(s, 2.0f * s, -s);
+        float gap = 0.05f * s;
+        ph_transform xa = pose(origin, q);
+        ph_transform xb = pose(ph_transform_point(xa, ph_v3(0.05f * s, 0.6f * s + gap, 0.0f)), q);
+        ph_gjk_output out;
+        ENSURE(ph_gjk_distance(&cb, xa, &cb, xb, NULL, &out) == PH_GJK_SEPARATED);
+        printf("  scale %g: box hulls %.9g (expected %.9g)\n", (double)s, (double)out.distance, (double)gap);
+        ENSURE_NEAR(out.distance, gap, REL_TOL * s);
+        ENSURE_VEC3_NEAR(out.normal, glms_quat_rotatev(q, ph_v3(0.0f, 1.0f, 0.0f)), REL_TOL);
+        // Octahedra tip to tip along A's z axis.
+        xb = pose(ph_transform_point(xa, ph_v3(0.0f, 0.0f, 0.8f * s + gap)), q);
+        ENSURE(ph_gjk_distance(&co, xa, &co, xb, NULL, &out) == PH_GJK_SEPARATED);
+        ENSURE_NEAR(out.distance, gap, REL_TOL * s);
+        ENSURE_VEC3_NEAR(out.normal, glms_quat_rotatev(q, ph_v3(0.0f, 0.0f, 1.0f)), REL_TOL);
+        // Octahedron tip down onto the box hull's +y face.
+        xb = pose(ph_transform_point(xa, ph_v3(0.1f * s, 0.3f * s + 0.4f * s + gap, 0.05f * s)), q);
+        ENSURE(ph_gjk_distance(&cb, xa, &co, xb, NULL, &out) == PH_GJK_SEPARATED);
+        ENSURE_NEAR(out.distance, gap, REL_TOL * s);
+        ENSURE_VEC3_NEAR(out.point_b, ph_transform_point(xa, ph_v3(0.1f * s, 0.3f * s + gap, 0.05f * s)), REL_TOL * s);
+        ph_hull_free(box);
+        ph_hull_free(oct);
+    }
+    return 0;
+}
+
 // Random hull pairs (and hull against sphere): GJK distance against the brute-force references.
 static int gjk_hull_random_vs_brute(void)
 {
@@ -393,6 +457,7 @@ const test_case test_gjk_cases[] = {
     { "gjk_intersect_random_vs_sat", gjk_intersect_random_vs_sat },
     { "gjk_warm_start", gjk_warm_start },
     { "gjk_degenerate_cases", gjk_degenerate_cases },
+    { "gjk_hull_hull_analytic", gjk_hull_hull_analytic },
     { "gjk_hull_random_vs_brute", gjk_hull_random_vs_brute },
     { 0 },
 };
