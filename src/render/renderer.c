@@ -55,6 +55,8 @@
 #define MIN_INSTANCE_SCALE 1e-6f
 // Upper bound on per-frame elements of one list (instances, line vertices, text vertices).
 #define RENDER_MAX_FRAME_ELEMENTS (8 * 1024 * 1024)
+// Fewest depth bits of the window's framebuffer drawn into directly (see ensure_msaa).
+#define MIN_DEPTH_BITS 24
 // Samples of RENDER_MSAA_AUTO on a GPU.
 #define AUTO_MSAA_SAMPLES 4
 // FNV-1a 64-bit offset basis and prime (Fowler, Noll, Vo).
@@ -271,7 +273,12 @@ static bool ensure_msaa(renderer *r, int samples)
 {
     if (samples > r->max_samples)
         samples = r->max_samples;
-    if (samples <= 1 || r->default_fb_multisampled)
+    if (samples <= 1)
+        samples = 0;
+    // Without multisampling the window's framebuffer is used directly, unless its depth buffer is too
+    // coarse for a 0.1 m .. 500 m perspective: then a single-sample target with a 24-bit depth buffer.
+    bool shallow_depth = r->default_depth_bits < MIN_DEPTH_BITS;
+    if ((samples == 0 && !shallow_depth) || r->default_fb_multisampled)
     {
         free_msaa(r);
         return false;
@@ -444,6 +451,13 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glGetIntegerv(GL_SAMPLE_BUFFERS, &sample_buffers);
     r->default_fb_multisampled = sample_buffers > 0;
+    GLint depth_bits = 0, depth_type = GL_NONE;
+    glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                          &depth_type);
+    if (depth_type != GL_NONE)
+        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE,
+                                              &depth_bits);
+    r->default_depth_bits = depth_bits;
     const char *gl_renderer = gl_renderer_string();
     bool software =
         strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "SWR");
@@ -451,7 +465,7 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     r->last_poll_s = now_seconds();
     if (!gl_check("renderer_create"))
     {
-        snprintf(err, err_size, "renderer_create: %s", gl_last_error());
+        snprintf(err, err_size, "%s", gl_last_error());
         renderer_destroy(r);
         return NULL;
     }

@@ -82,9 +82,13 @@ typedef struct render_stats
 } render_stats;
 
 // Creates the renderer: loads and compiles every program from shaders/ (looked up under base_path,
-// then under the source tree), builds the built-in meshes and GL objects. The GL 3.3 context must be
-// current and gl_load() must have succeeded. base_path is the executable's folder (SDL_GetBasePath),
+// then under the source tree), builds the built-in meshes and GL objects. The GL 3.3 core context must
+// be current and gl_load() must have succeeded. base_path is the executable's folder (SDL_GetBasePath),
 // may be NULL. Returns NULL and writes a message such as "shaders/mesh.frag:12: error: ..." to err.
+// The window needs no multisampling and no particular depth buffer: MSAA and a 24-bit depth buffer come
+// from the renderer's own off-screen target when the window's framebuffer lacks them. Vsync, the sRGB
+// attribute and the swap stay with the game (the output is already sRGB-encoded: leave
+// GL_FRAMEBUFFER_SRGB disabled).
 renderer *renderer_create(const char *base_path, char *err, size_t err_size);
 void renderer_destroy(renderer *r);
 

@@ -166,6 +166,7 @@ struct renderer
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;
+    int default_depth_bits; // of the window's framebuffer
 
     render_stats stats;
 };
