@@ -3,9 +3,10 @@
 // GJK distance and intersection between two posed convex shapes (Gilbert, Johnson and Keerthi 1988),
 // with the signed-volume sub-algorithm of Montanari, Petrinic and Barbieri, "Improving the GJK
 // algorithm for faster and more reliable distance queries between convex objects" (ACM TOG 2017).
-// It works on the Minkowski difference B - A, whose world supports come from ph_convex_support-like
-// local supports and the two transforms. Spheres and capsules run on their cores (point, segment) and
-// get their radius added back, which makes their distances exact. EPA (epa.c), the manifold
+// It works on the Minkowski difference B - A posed in A's frame (one rotation per support saved), with
+// local supports of each shape; results are turned to world at the end. Spheres and capsules run on
+// their cores (point, segment) and get their radius added back, which makes their distances exact. A
+// boolean variant (sign tests only) answers intersection queries. EPA (epa.c), the manifold
 // (manifold.c) and time of impact (toi.c) build on ph_gjk_run.
 #include "phys/gjk.h"
 
