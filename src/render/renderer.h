@@ -172,6 +172,10 @@ ph_status renderer_debug_pair(renderer *r, const ph_world *world, ph_body_id a, 
 // Draws text with stb_easy_font at pixel (x, y), scale 1 = about 7 pixels per capital letter height;
 // '\n' starts a new line.
 void renderer_text(renderer *r, float x, float y, float scale, uint32_t rgba, const char *text);
+// Text anchored at a world point (labels such as a calendar event's time in the frame): drawn at the
+// point's pixel, offset by (dx, dy) pixels; nothing when the point is behind the camera.
+void renderer_text_world(renderer *r, vec3s world_point, float dx, float dy, float scale, uint32_t rgba,
+                         const char *text);
 // Width and height in pixels that renderer_text would use for text at scale.
 float renderer_text_width(const char *text, float scale);
 float renderer_text_height(const char *text, float scale);

@@ -94,6 +94,14 @@ void renderer_text(renderer *r, float x, float y, float scale, uint32_t rgba, co
     }
 }
 
+void renderer_text_world(renderer *r, vec3s world_point, float dx, float dy, float scale, uint32_t rgba,
+                         const char *text)
+{
+    float x, y;
+    if (r && renderer_project(r, world_point, &x, &y))
+        renderer_text(r, x + dx, y + dy, scale, rgba, text);
+}
+
 float renderer_text_width(const char *text, float scale)
 {
     if (!text)

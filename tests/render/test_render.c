@@ -677,6 +677,20 @@ static int frame_text_and_screenshot(void)
     ENSURE(changed_inside > 50);
     ENSURE(changed_outside == 0);
 
+    // World-anchored text lands at the point's pixel; behind the camera it is dropped.
+    renderer_begin_frame(r, &cam);
+    renderer_text_world(r, (vec3s){{0.0f, 0.5f, 0.0f}}, 0.0f, 0.0f, scale, 0x000000ff, text);
+    renderer_text_world(r, (vec3s){{0.0f, 0.5f, 40.0f}}, 0.0f, 0.0f, scale, 0x000000ff, text);
+    float px, py;
+    ENSURE(renderer_project(r, (vec3s){{0.0f, 0.5f, 0.0f}}, &px, &py));
+    renderer_draw(r, &o);
+    ENSURE(test_gl_read_frame(r));
+    int dark = 0;
+    for (int y = (int)py; y < (int)(py + th) && y < TEST_HEIGHT; y++)
+        for (int x = (int)px; x < (int)(px + tw) && x < TEST_WIDTH; x++)
+            dark += luminance(pixel_at(x, y)) < 20.0f;
+    ENSURE(dark > 30);
+
     char path[] = "/tmp/render_tests_shot_XXXXXX";
     int fd = mkstemp(path);
     ENSURE(fd >= 0);
