@@ -609,9 +609,10 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
     for (int i = 0; i < 3; i++)
     {
         p->gpu.position[i] = position.raw[i];
-        float s = fabsf(scale.raw[i]) < MIN_INSTANCE_SCALE ? MIN_INSTANCE_SCALE : scale.raw[i];
+        // A mirroring (negative) scale would turn the faces inside out for the culling: sizes only.
+        float s = fmaxf(fabsf(scale.raw[i]), MIN_INSTANCE_SCALE);
         p->gpu.scale[i] = s;
-        max_scale = fabsf(s) > max_scale ? fabsf(s) : max_scale;
+        max_scale = fmaxf(s, max_scale);
     }
     for (int i = 0; i < 4; i++)
         p->gpu.orientation[i] = q.raw[i];

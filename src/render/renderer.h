@@ -99,9 +99,10 @@ void renderer_resize(renderer *r, int width, int height);
 // shader files about once a second and reloads those that changed (see renderer_shader_error).
 void renderer_begin_frame(renderer *r, const render_camera *camera);
 
-// Adds one instance of mesh (a built-in or a renderer_add_mesh / renderer_geom_mesh handle) at a
-// position and orientation with a per-axis scale of the mesh. Returns false for a bad handle or when
-// the per-frame instance capacity could not grow (the instance is dropped).
+// Adds one instance of mesh (a built-in or a renderer_add_mesh* handle) at a position and orientation
+// (normalised here) with a per-axis scale of the mesh (sizes: the sign is ignored). Alpha is ignored:
+// instances are opaque. Returns false for a bad handle, a NaN or infinite input, or when the per-frame
+// instance capacity could not grow (the instance is dropped).
 bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation, vec3s scale, uint32_t rgba,
                      uint32_t flags);
 
