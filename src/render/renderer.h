@@ -6,6 +6,23 @@
 // handles events. The game owns the window and the GL context and makes the context current before
 // any call here. Colours are 0xRRGGBBAA, sizes of the window are in drawable pixels, world units are
 // metres. Pixel coordinates have their origin at the top-left corner, y down.
+//
+// A frame, as the game drives it:
+//
+//     gl_load(SDL_GL_GetProcAddress);                          // once, context current (render/gl.h)
+//     renderer *r = renderer_create(SDL_GetBasePath(), err, sizeof err);
+//     renderer_resize(r, drawable_w, drawable_h);              // and on every resize
+//     render_options opts = renderer_default_options();
+//     ...
+//     renderer_begin_frame(r, &camera);
+//     renderer_submit_world(r, world, 1.0f, body_pose_fn, ctx); // interpolated poses from the game
+//     renderer_debug_world(r, world, &debug_flags);             // optional debug views
+//     renderer_text(r, 10, 10, 2.0f, 0xffffffff, hud_text);
+//     renderer_draw(r, &opts);
+//     renderer_screenshot(r, "out.png", err, sizeof err);     // optional, before the swap
+//     SDL_GL_SwapWindow(window);
+//
+// When the world is destroyed (scene reset or change), call renderer_forget_geometry(r).
 #pragma once
 
 #include "phys/phys.h"
@@ -14,7 +31,7 @@
 #include <stddef.h>  // size_t
 #include <stdint.h>  // uint32_t, uint8_t
 
-// Built-in mesh handles, valid after renderer_init. Each is a unit shape scaled per instance:
+// Built-in mesh handles, valid after renderer_create. Each is a unit shape scaled per instance:
 // BOX spans [-1, 1]^3 (scale = half extents), SPHERE has radius 1 (scale = radius), CYLINDER has
 // radius 1 and spans y in [-1, 1] (scale = (radius, half_height, radius); a capsule is one cylinder
 // plus two spheres, see renderer_submit_shape).
