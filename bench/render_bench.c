@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Renderer benchmark: N boxes scattered over the ground in up to three layers (a settled pile's look),
+// each turning a little every frame so the shadow map is redrawn, drawn at 1280x720 through the full
+// pipeline (shadow pass, lit instanced pass, ground grid, sky, HUD text) and read back with glFinish.
+// Prints one JSON object: wall and process CPU time per frame (mean and minimum), the GL renderer and the
+// options. No physics: the frame time of the renderer alone. Needs a GL 3.3 context: runs without a
+// display with SDL_VIDEODRIVER=offscreen (Mesa's llvmpipe).
+//
+//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--msaa N] [--static] [--png out.png]
+#define _POSIX_C_SOURCE 200809L // clock_gettime, getrusage
+
+#include "render/gl.h"
+#include "render/renderer.h"
+
+#include <SDL2/SDL.h>     // window and GL context
+#include <stdio.h>        // printf
+#include <stdlib.h>       // atoi, getenv
+#include <string.h>       // strcmp
+#include <sys/resource.h> // getrusage
+#include <time.h>         // clock_gettime
+
+// Box half extent (unit: m), the spacing of the scatter per box (unit: m), the layers of the pile.
+#define BOX_HALF 0.5f
+#define SCATTER_SPACING 0.9f
+#define LAYERS 3
+// Turn of every box per frame (unit: rad), so the casters change and the shadow map is redrawn.
+#define TURN_PER_FRAME 0.01f
+// Camera field of view (unit: degrees), near and far planes (unit: m).
+#define FOV_DEG 50.0f
+#define NEAR_PLANE 0.1f
+#define FAR_PLANE 500.0f
+static const uint32_t PALETTE[4] = {0xe0694aff, 0xe8b04aff, 0x6cbf5aff, 0x4a9fe0ff};
+
+static double wall_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+// User + system time of every thread of the process (llvmpipe rasterises on worker threads).
+static double cpu_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+           (double)u.ru_stime.tv_usec * 1e-6;
+}
+
+int main(int argc, char **argv)
+{
+    int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO;
+    bool shadows = true, still = false;
+    const char *png = NULL;
+    for (int i = 1; i < argc; i++)
+    {
+        bool more = i + 1 < argc;
+        if (!strcmp(argv[i], "--boxes") && more)
+            boxes = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--frames") && more)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size") && more)
+            sscanf(argv[++i], "%dx%d", &width, &height);
+        else if (!strcmp(argv[i], "--msaa") && more)
+            msaa = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--png") && more)
+            png = argv[++i];
+        else if (!strcmp(argv[i], "--no-shadows"))
+            shadows = false;
+        else if (!strcmp(argv[i], "--static"))
+            still = true;
+        else
+        {
+            fprintf(stderr,
+                    "usage: render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--msaa N] "
+                    "[--static] [--png out.png]\n");
+            return 2;
+        }
+    }
+    if (boxes < 0 || frames < 2 || width <= 0 || height <= 0)
+    {
+        fprintf(stderr, "render_bench: boxes >= 0, frames >= 2 and a positive size are needed\n");
+        return 2;
+    }
+    if (!getenv("SDL_VIDEODRIVER") && !getenv("DISPLAY"))
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+    {
+        fprintf(stderr, "SDL_Init: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+    SDL_Window *window =
+        SDL_CreateWindow("render_bench", 0, 0, width, height, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    SDL_GLContext context = window ? SDL_GL_CreateContext(window) : NULL;
+    if (!context || !gl_load(SDL_GL_GetProcAddress))
+    {
+        fprintf(stderr, "no GL 3.3 core context: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_SetSwapInterval(0);
+    char err[2048];
+    renderer *r = renderer_create(SDL_GetBasePath(), err, sizeof err);
+    if (!r)
+    {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    renderer_resize(r, width, height);
+    render_options opts = renderer_default_options();
+    opts.shadows = shadows;
+    opts.msaa_samples = msaa;
+
+    // A square area holding boxes / LAYERS boxes per layer at the spacing, seen from its corner.
+    float extent = sqrtf((float)boxes / (float)LAYERS) * SCATTER_SPACING * 1.6f + 2.0f;
+    render_camera cam;
+    cam.eye = (vec3s){{extent * 0.8f, extent * 0.55f, extent * 0.9f}};
+    cam.view = glms_lookat(cam.eye, (vec3s){{0.0f, 0.5f, 0.0f}}, (vec3s){{0.0f, 1.0f, 0.0f}});
+    cam.proj = glms_perspective(glm_rad(FOV_DEG), (float)width / (float)height, NEAR_PLANE, FAR_PLANE);
+    double wall_sum = 0.0, cpu_sum = 0.0, wall_min = 1e30, cpu_min = 1e30;
+    int skipped = 0;
+    for (int f = 0; f < frames; f++)
+    {
+        double w0 = wall_seconds(), c0 = cpu_seconds();
+        renderer_begin_frame(r, &cam);
+        for (int i = 0; i < boxes; i++)
+        {
+            // Knuth's multiplicative hash gives each box a fixed pseudo-random spot, layer and turn.
+            uint32_t h = (uint32_t)i * 2654435761u;
+            float u = (float)(h & 1023u) / 1023.0f - 0.5f, v = (float)((h >> 10) & 1023u) / 1023.0f - 0.5f;
+            vec3s p = {{u * extent, BOX_HALF + (float)((h >> 20) % LAYERS) * 2.0f * BOX_HALF, v * extent}};
+            float angle = (float)(h >> 22) * 1e-3f + (still ? 0.0f : TURN_PER_FRAME * (float)f);
+            versors q = glms_quatv(angle, (vec3s){{0.0f, 1.0f, 0.0f}});
+            renderer_submit(r, RENDER_MESH_BOX, p, q, (vec3s){{BOX_HALF, BOX_HALF, BOX_HALF}}, PALETTE[i % 4],
+                            0);
+        }
+        renderer_text(r, 10.0f, 10.0f, 2.0f, 0xffffffff, "render_bench");
+        renderer_draw(r, &opts);
+        glFinish();
+        double wall = wall_seconds() - w0, cpu = cpu_seconds() - c0;
+        skipped += renderer_get_stats(r)->shadow_pass_skipped;
+        if (f == 0)
+            continue; // the first frame compiles shader variants
+        wall_sum += wall;
+        cpu_sum += cpu;
+        wall_min = wall < wall_min ? wall : wall_min;
+        cpu_min = cpu < cpu_min ? cpu : cpu_min;
+    }
+    if (png && !renderer_screenshot(r, png, err, sizeof err))
+        fprintf(stderr, "%s\n", err);
+    int n = frames - 1;
+    printf("{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
+           "\"shadows\": %s, \"msaa\": %d, \"moving\": %s, \"frames\": %d, \"shadow_passes_skipped\": %d, "
+           "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
+           "\"gl_errors\": %d}\n",
+           gl_renderer_string(), width, height, boxes, shadows ? "true" : "false", msaa,
+           still ? "false" : "true", n, skipped, wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3,
+           cpu_min * 1e3, gl_error_count());
+    renderer_destroy(r);
+    SDL_GL_DeleteContext(context);
+    SDL_DestroyWindow(window);
+    SDL_Quit();
+    return 0;
+}
