@@ -7,7 +7,8 @@
 // options. No physics: the frame time of the renderer alone. Needs a GL 3.3 context: runs without a
 // display with SDL_VIDEODRIVER=offscreen (Mesa's llvmpipe).
 //
-//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--msaa N] [--static] [--png out.png]
+//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--shadow-size N] [--msaa N]
+//                  [--static] [--png out.png]
 #define _POSIX_C_SOURCE 200809L // clock_gettime, getrusage
 
 #include "render/gl.h"
@@ -50,7 +51,7 @@ static double cpu_seconds(void)
 
 int main(int argc, char **argv)
 {
-    int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO;
+    int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO, shadow_size = 0;
     bool shadows = true, still = false;
     const char *png = NULL;
     for (int i = 1; i < argc; i++)
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--size") && more)
             sscanf(argv[++i], "%dx%d", &width, &height);
+        else if (!strcmp(argv[i], "--shadow-size") && more)
+            shadow_size = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--msaa") && more)
             msaa = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--png") && more)
@@ -114,6 +117,7 @@ int main(int argc, char **argv)
     render_options opts = renderer_default_options();
     opts.shadows = shadows;
     opts.msaa_samples = msaa;
+    opts.shadow_map_size = shadow_size;
 
     // A square area holding boxes / LAYERS boxes per layer at the spacing, seen from its corner.
     float extent = sqrtf((float)boxes / (float)LAYERS) * SCATTER_SPACING * 1.6f + 2.0f;
@@ -154,10 +158,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
     int n = frames - 1;
     printf("{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
-           "\"shadows\": %s, \"msaa\": %d, \"moving\": %s, \"frames\": %d, \"shadow_passes_skipped\": %d, "
+           "\"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"moving\": %s, \"frames\": %d, "
+           "\"shadow_passes_skipped\": %d, "
            "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
            "\"gl_errors\": %d}\n",
-           gl_renderer_string(), width, height, boxes, shadows ? "true" : "false", msaa,
+           gl_renderer_string(), width, height, boxes, shadows ? "true" : "false", shadow_size, msaa,
            still ? "false" : "true", n, skipped, wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3,
            cpu_min * 1e3, gl_error_count());
     renderer_destroy(r);
