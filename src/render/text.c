@@ -25,6 +25,34 @@
 #define EASY_FONT_MAX_QUADS_PER_CHAR 8
 // Longest string drawn by one renderer_text call (unit: characters); longer text is cut.
 #define TEXT_MAX_CHARS 16384
+// The characters stb_easy_font has glyphs for: ' ' .. '~'.
+#define FIRST_GLYPH 32
+#define LAST_GLYPH 126
+
+// A copy of text[0 .. len) that stb_easy_font can read: its glyph table covers the printable ASCII
+// characters only and is indexed without a check, so any other byte (a tab, UTF-8, a control
+// character) becomes '?'; newlines stay.
+static char *sanitized_copy(const char *text, size_t len)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    for (size_t i = 0; i < len; i++)
+    {
+        unsigned char c = (unsigned char)text[i];
+        copy[i] = (c == '\n' || (c >= FIRST_GLYPH && c <= LAST_GLYPH)) ? (char)c : '?';
+    }
+    copy[len] = '\0';
+    return copy;
+}
+
+static size_t bounded_length(const char *text)
+{
+    size_t len = 0;
+    while (len < TEXT_MAX_CHARS && text[len])
+        len++;
+    return len;
+}
 
 static void push_quad(renderer *r, const float x[4], const float y[4], const uint8_t color[4])
 {
@@ -53,9 +81,7 @@ void renderer_text(renderer *r, float x, float y, float scale, uint32_t rgba, co
 {
     if (!r || !text || !(scale > 0.0f))
         return;
-    size_t len = 0;
-    while (len < TEXT_MAX_CHARS && text[len])
-        len++;
+    size_t len = bounded_length(text);
     if (len == 0)
         return;
     size_t need = (len + 1) * EASY_FONT_MAX_QUADS_PER_CHAR * 4 * EASY_FONT_VERTEX_BYTES;
@@ -67,12 +93,9 @@ void renderer_text(renderer *r, float x, float y, float scale, uint32_t rgba, co
         r->text_scratch = p;
         r->text_scratch_size = need;
     }
-    // stb_easy_font reads up to the terminator; copy to bound it at len.
-    char *copy = malloc(len + 1);
+    char *copy = sanitized_copy(text, len);
     if (!copy)
         return;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
     int quads = stb_easy_font_print(0.0f, 0.0f, copy, NULL, r->text_scratch, (int)r->text_scratch_size);
     free(copy);
     if (quads <= 0 || !RENDER_PUSH_ROOM(r->text, quads * 6))
@@ -104,16 +127,18 @@ void renderer_text_world(renderer *r, vec3s world_point, float dx, float dy, flo
 
 float renderer_text_width(const char *text, float scale)
 {
-    if (!text)
-        return 0.0f;
-    return (float)stb_easy_font_width((char *)text) * scale;
+    char *copy = text ? sanitized_copy(text, bounded_length(text)) : NULL;
+    float w = copy ? (float)stb_easy_font_width(copy) * scale : 0.0f;
+    free(copy);
+    return w;
 }
 
 float renderer_text_height(const char *text, float scale)
 {
-    if (!text)
-        return 0.0f;
-    return (float)stb_easy_font_height((char *)text) * scale;
+    char *copy = text ? sanitized_copy(text, bounded_length(text)) : NULL;
+    float h = copy ? (float)stb_easy_font_height(copy) * scale : 0.0f;
+    free(copy);
+    return h;
 }
 
 void render_text_upload_and_draw(renderer *r)

@@ -659,6 +659,9 @@ static int frame_text_and_screenshot(void)
     float scale = 2.0f;
     float tw = renderer_text_width(text, scale), th = renderer_text_height(text, scale);
     ENSURE(tw > 20.0f && th > 8.0f);
+    // Bytes without a glyph (control characters, UTF-8) are drawn as '?', never read out of the table.
+    ENSURE(renderer_text_width("\t\x01\xff\xc3\xa9", scale) == renderer_text_width("?????", scale));
+    ENSURE(renderer_text_width(NULL, scale) == 0.0f);
     renderer_text(r, 10.0f, 10.0f, scale, 0x000000ff, text);
     renderer_draw(r, &o);
     ENSURE(test_gl_read_frame(r));
