@@ -8,7 +8,10 @@
 // display with SDL_VIDEODRIVER=offscreen (Mesa's llvmpipe).
 //
 //     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--shadow-size N] [--msaa N]
-//                  [--static] [--png out.png]
+//                  [--static] [--bare] [--png out.png]
+//
+// --bare draws the cubes alone (no shadows, ground or sky), the configuration of the reference
+// figure for a bare instanced-cube program, so both can be compared on the machine as it is loaded now.
 #define _POSIX_C_SOURCE 200809L // clock_gettime, getrusage
 
 #include "render/gl.h"
@@ -52,7 +55,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
     int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO, shadow_size = 0;
-    bool shadows = true, still = false;
+    bool shadows = true, still = false, bare = false;
     const char *png = NULL;
     for (int i = 1; i < argc; i++)
     {
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
             png = argv[++i];
         else if (!strcmp(argv[i], "--no-shadows"))
             shadows = false;
+        else if (!strcmp(argv[i], "--bare"))
+            bare = true;
         else if (!strcmp(argv[i], "--static"))
             still = true;
         else
@@ -118,6 +123,13 @@ int main(int argc, char **argv)
     opts.shadows = shadows;
     opts.msaa_samples = msaa;
     opts.shadow_map_size = shadow_size;
+    if (bare)
+    {
+        // The reference point: instanced lit cubes only, no shadows, ground or sky.
+        opts.shadows = shadows = false;
+        opts.ground = false;
+        opts.sky = false;
+    }
 
     // A square area holding boxes / LAYERS boxes per layer at the spacing, seen from its corner.
     float extent = sqrtf((float)boxes / (float)LAYERS) * SCATTER_SPACING * 1.6f + 2.0f;
@@ -157,14 +169,15 @@ int main(int argc, char **argv)
     if (png && !renderer_screenshot(r, png, err, sizeof err))
         fprintf(stderr, "%s\n", err);
     int n = frames - 1;
-    printf("{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
-           "\"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"moving\": %s, \"frames\": %d, "
-           "\"shadow_passes_skipped\": %d, "
-           "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
-           "\"gl_errors\": %d}\n",
-           gl_renderer_string(), width, height, boxes, shadows ? "true" : "false", shadow_size, msaa,
-           still ? "false" : "true", n, skipped, wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3,
-           cpu_min * 1e3, gl_error_count());
+    printf(
+        "{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
+        "\"bare\": %s, \"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"moving\": %s, \"frames\": %d, "
+        "\"shadow_passes_skipped\": %d, "
+        "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
+        "\"gl_errors\": %d}\n",
+        gl_renderer_string(), width, height, boxes, bare ? "true" : "false", shadows ? "true" : "false",
+        shadow_size, msaa, still ? "false" : "true", n, skipped, wall_sum / n * 1e3, wall_min * 1e3,
+        cpu_sum / n * 1e3, cpu_min * 1e3, gl_error_count());
     renderer_destroy(r);
     SDL_GL_DeleteContext(context);
     SDL_DestroyWindow(window);
