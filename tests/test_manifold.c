@@ -185,9 +185,11 @@ static int manifold_feature_ids_stable(void)
             moved.p = glms_vec3_add(xb.p, test_rand_vec3(&rng, -1e-5f, 1e-5f));
             moved.q = glms_quat_normalize(glms_quat_mul(glms_quatv(1e-4f, test_rand_vec3(&rng, -1.0f, 1.0f)), xb.q));
             ph_collide_convex(&ground, xa, &box, moved, 0.02f, NULL, &m1);
-            ENSURE(m1.point_count == m0.point_count);
             for (int i = 0; i < m0.point_count; i++)
             {
+                // Points near the margin may come and go; every other one keeps its id.
+                if (m0.points[i].separation > 0.02f - 1e-3f)
+                    continue;
                 int j = find_id(&m1, m0.points[i].id);
                 if (j < 0)
                 {
@@ -448,6 +450,88 @@ static int manifold_normal_vs_sat(void)
     return 0;
 }
 
+// Random pairs of every convex type with extreme proportions (sheets 1e-4 thick, 1 km slabs, zero-length
+// capsules, slivers of triangles), coincident and exactly touching poses: never a NaN, never more than 4
+// points, unit normals, and a contact whenever EPA finds a real overlap.
+static int manifold_robust_random(void)
+{
+    uint64_t rng = test_seed() ^ 0x74ull;
+    ph_hull *hull = make_hull(&rng, 24, 1.0f);
+    ENSURE(hull);
+    int contacts = 0;
+    for (int i = 0; i < 20000; i++)
+    {
+        ph_convex shapes[2];
+        for (int k = 0; k < 2; k++)
+        {
+            float big = (test_rand_u64(&rng) % 8 == 0) ? 1000.0f : 1.0f;
+            float thin = (test_rand_u64(&rng) % 6 == 0) ? 1e-4f : 1.0f;
+            switch (test_rand_u64(&rng) % 5)
+            {
+            case 0:
+                shapes[k] = ph_convex_sphere(test_rand_float(&rng, 0.01f, 1.0f) * big);
+                break;
+            case 1:
+                shapes[k] = ph_convex_capsule((test_rand_u64(&rng) % 4 == 0) ? 0.0f : test_rand_float(&rng, 0.0f, 1.0f) * big,
+                                              test_rand_float(&rng, 0.01f, 0.5f));
+                break;
+            case 2:
+                shapes[k] = ph_convex_box(ph_v3(test_rand_float(&rng, 0.01f, 1.0f) * big, test_rand_float(&rng, 0.01f, 1.0f) * thin,
+                                                test_rand_float(&rng, 0.01f, 1.0f) * big));
+                break;
+            case 3:
+                shapes[k] = ph_convex_hull(hull);
+                break;
+            default:
+            {
+                ph_vec3 p0 = test_rand_vec3(&rng, -big, big), p1 = test_rand_vec3(&rng, -big, big);
+                ph_vec3 p2 = glms_vec3_add(glms_vec3_lerp(p0, p1, test_rand_float(&rng, 0.0f, 1.0f)),
+                                           glms_vec3_scale(test_rand_vec3(&rng, -1.0f, 1.0f), thin));
+                shapes[k] = ph_convex_triangle(p0, p1, p2);
+                break;
+            }
+            }
+        }
+        ph_transform xa = pose(test_rand_vec3(&rng, -1.0f, 1.0f), test_rand_quat(&rng));
+        ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -1.5f, 1.5f)), test_rand_quat(&rng));
+        uint64_t special = test_rand_u64(&rng) % 10;
+        if (special == 0)
+            xb = xa; // coincident
+        else if (special == 1)
+            xb.q = xa.q; // aligned
+        ph_gjk_cache cache = { 0 };
+        ph_manifold m;
+        for (int rep = 0; rep < 2; rep++)
+        {
+            ph_collide_convex(&shapes[0], xa, &shapes[1], xb, 0.02f, &cache, &m);
+            ENSURE(m.point_count >= 0 && m.point_count <= PH_MAX_MANIFOLD_POINTS);
+            if (m.point_count > 0)
+            {
+                ENSURE(ph_is_finite_vec3(m.normal));
+                ENSURE_NEAR(glms_vec3_norm(m.normal), 1.0f, 1e-3f);
+            }
+            for (int p = 0; p < m.point_count; p++)
+            {
+                ENSURE(ph_is_finite_vec3(m.points[p].point));
+                ENSURE(ph_is_finite_float(m.points[p].separation));
+                ENSURE(m.points[p].separation <= 0.02f + 1e-4f);
+            }
+        }
+        ph_epa_output e;
+        if (ph_epa_penetration(&shapes[0], xa, &shapes[1], xb, NULL, &e) == PH_EPA_OK && e.depth > 1e-3f)
+        {
+            if (m.point_count == 0)
+                printf("  pair %d: types %d-%d overlap by %g but no contact\n", i, (int)shapes[0].type,
+                       (int)shapes[1].type, (double)e.depth);
+            ENSURE(m.point_count > 0);
+            contacts++;
+        }
+    }
+    ph_hull_free(hull);
+    printf("  20000 random pairs without a NaN; %d overlapping ones all with contacts\n", contacts);
+    return 0;
+}
+
 static int manifold_invalid_input(void)
 {
     ph_convex box = ph_convex_box(ph_v3(1.0f, 1.0f, 1.0f));
@@ -461,8 +545,13 @@ static int manifold_invalid_input(void)
     xb.p.y = INFINITY;
     ph_collide_convex(&box, xa, &box, xb, 0.01f, NULL, &m);
     ENSURE(m.point_count == 0);
+    // A collinear triangle is a segment: one point from GJK/EPA where it pierces the box, none when far.
     ph_convex flat = ph_convex_triangle(ph_v3(0, 0, 0), ph_v3(1, 0, 0), ph_v3(2, 0, 0));
     xb.p.y = 0.5f;
+    ph_collide_convex(&flat, xa, &box, xb, 0.01f, NULL, &m);
+    ENSURE(m.point_count == 1);
+    ENSURE(ph_is_finite_vec3(m.normal) && ph_is_finite_float(m.points[0].separation));
+    xb.p.y = 5.0f;
     ph_collide_convex(&flat, xa, &box, xb, 0.01f, NULL, &m);
     ENSURE(m.point_count == 0);
     ph_convex compound = box;
@@ -482,6 +571,7 @@ const test_case test_manifold_cases[] = {
     { "manifold_rounded", manifold_rounded },
     { "manifold_dispatch_all_pairs", manifold_dispatch_all_pairs },
     { "manifold_normal_vs_sat", manifold_normal_vs_sat },
+    { "manifold_robust_random", manifold_robust_random },
     { "manifold_invalid_input", manifold_invalid_input },
     { 0 },
 };

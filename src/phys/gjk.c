@@ -10,8 +10,8 @@
 // (manifold.c) and time of impact (toi.c) build on ph_gjk_run.
 #include "phys/gjk.h"
 
-#include <float.h>  // FLT_MAX
-#include <math.h>   // sqrtf, fabsf, copysignf
+#include <float.h>  // FLT_MAX, DBL_MAX
+#include <math.h>   // sqrtf, fabsf, fabs, copysignf
 #include <string.h> // memset
 
 // Termination: the gap between the upper bound |v| and the lower bound dot(v/|v|, w) of the distance
@@ -210,77 +210,122 @@ void ph_gjk_refresh_vertex(const ph_gjk_proxy *a, const ph_gjk_proxy *b, ph_simp
 // recursion over all sub-simplices it computes signed volumes (areas) of the projection of the origin
 // and only descends into the faces (edges) whose opposite weight has the wrong sign; a flat or
 // degenerate simplex makes every sign "wrong" and all faces are tried, which is what makes it robust.
+// The solver runs in double precision: the simplex of a 1 km slab against a 1 m hull has vertices a
+// thousand times farther from the origin than its distance, and float areas and volumes lose the few
+// digits that decide on which side the origin lies (GJK then stalls and reports a false separation).
+// The supports stay in float; only this small, hot but cheap step is widened.
 
-static float segment_closest(ph_vec3 s0, ph_vec3 s1, float lambda[2])
+typedef struct dvec3
 {
-    ph_vec3 t = glms_vec3_sub(s1, s0);
-    float tt = glms_vec3_dot(t, t);
-    float u = tt > 0.0f ? -glms_vec3_dot(s0, t) / tt : 0.0f;
-    if (u <= 0.0f)
+    double x, y, z;
+} dvec3;
+
+static dvec3 dv(ph_vec3 v)
+{
+    dvec3 d = { (double)v.x, (double)v.y, (double)v.z };
+    return d;
+}
+
+static dvec3 dsub(dvec3 a, dvec3 b)
+{
+    dvec3 d = { a.x - b.x, a.y - b.y, a.z - b.z };
+    return d;
+}
+
+static double ddot(dvec3 a, dvec3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+static dvec3 dcross(dvec3 a, dvec3 b)
+{
+    dvec3 d = { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+    return d;
+}
+
+static dvec3 dscale(dvec3 a, double k)
+{
+    dvec3 d = { a.x * k, a.y * k, a.z * k };
+    return d;
+}
+
+static double dcomp(dvec3 a, int i)
+{
+    return i == 0 ? a.x : (i == 1 ? a.y : a.z);
+}
+
+static double segment_closest(dvec3 s0, dvec3 s1, double lambda[2])
+{
+    dvec3 t = dsub(s1, s0);
+    double tt = ddot(t, t);
+    double u = tt > 0.0 ? -ddot(s0, t) / tt : 0.0;
+    if (u <= 0.0)
     {
-        lambda[0] = 1.0f;
-        lambda[1] = 0.0f;
-        return glms_vec3_norm2(s0);
+        lambda[0] = 1.0;
+        lambda[1] = 0.0;
+        return ddot(s0, s0);
     }
-    if (u >= 1.0f)
+    if (u >= 1.0)
     {
-        lambda[0] = 0.0f;
-        lambda[1] = 1.0f;
-        return glms_vec3_norm2(s1);
+        lambda[0] = 0.0;
+        lambda[1] = 1.0;
+        return ddot(s1, s1);
     }
-    lambda[0] = 1.0f - u;
+    lambda[0] = 1.0 - u;
     lambda[1] = u;
-    return glms_vec3_norm2(glms_vec3_add(s0, glms_vec3_scale(t, u)));
+    dvec3 p = { s0.x + t.x * u, s0.y + t.y * u, s0.z + t.z * u };
+    return ddot(p, p);
 }
 
 // Twice the signed area of the projection of triangle (p, q, r) on the coordinate plane (i, j).
-static float area2(ph_vec3 p, ph_vec3 q, ph_vec3 r, int i, int j)
+static double area2(dvec3 p, dvec3 q, dvec3 r, int i, int j)
 {
-    return (q.raw[i] - p.raw[i]) * (r.raw[j] - p.raw[j]) - (q.raw[j] - p.raw[j]) * (r.raw[i] - p.raw[i]);
+    return (dcomp(q, i) - dcomp(p, i)) * (dcomp(r, j) - dcomp(p, j)) -
+           (dcomp(q, j) - dcomp(p, j)) * (dcomp(r, i) - dcomp(p, i));
 }
 
-static float triangle_closest(const ph_vec3 s[3], float lambda[3])
+static double triangle_closest(const dvec3 s[3], double lambda[3])
 {
-    ph_vec3 n = glms_vec3_cross(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(s[2], s[0]));
-    float nn = glms_vec3_dot(n, n);
+    dvec3 n = dcross(dsub(s[1], s[0]), dsub(s[2], s[0]));
+    double nn = ddot(n, n);
     int wrong_sign[3] = { 1, 1, 1 };
-    if (nn > 0.0f)
+    if (nn > 0.0)
     {
         // Project the origin on the plane, then compare signed areas in the coordinate plane where the
         // triangle's projection is largest (the best-conditioned one).
-        ph_vec3 p0 = glms_vec3_scale(n, glms_vec3_dot(s[0], n) / nn);
+        dvec3 p0 = dscale(n, ddot(s[0], n) / nn);
         int k = 0;
-        if (fabsf(n.y) > fabsf(n.raw[k]))
+        if (fabs(n.y) > fabs(dcomp(n, k)))
             k = 1;
-        if (fabsf(n.z) > fabsf(n.raw[k]))
+        if (fabs(n.z) > fabs(dcomp(n, k)))
             k = 2;
         int i = (k + 1) % 3, j = (k + 2) % 3;
-        float mu = area2(s[0], s[1], s[2], i, j);
-        float c[3] = { area2(p0, s[1], s[2], i, j), area2(s[0], p0, s[2], i, j), area2(s[0], s[1], p0, i, j) };
+        double mu = area2(s[0], s[1], s[2], i, j);
+        double c[3] = { area2(p0, s[1], s[2], i, j), area2(s[0], p0, s[2], i, j), area2(s[0], s[1], p0, i, j) };
         for (int m = 0; m < 3; m++)
-            wrong_sign[m] = !(c[m] * mu > 0.0f);
+            wrong_sign[m] = !(c[m] * mu > 0.0);
         if (!wrong_sign[0] && !wrong_sign[1] && !wrong_sign[2])
         {
-            float sum = c[0] + c[1] + c[2];
+            double sum = c[0] + c[1] + c[2];
             for (int m = 0; m < 3; m++)
                 lambda[m] = c[m] / sum;
-            return glms_vec3_norm2(p0);
+            return ddot(p0, p0);
         }
     }
     // Outside: the closest point is on an edge opposite a vertex whose weight has the wrong sign, and only
     // those edges are tried. A degenerate triangle tries all three.
-    float best = FLT_MAX;
+    double best = DBL_MAX;
     for (int m = 0; m < 3; m++)
     {
         if (wrong_sign[m] == 0)
             continue;
         int e0 = (m + 1) % 3, e1 = (m + 2) % 3;
-        float l2[2];
-        float d2 = segment_closest(s[e0], s[e1], l2);
+        double l2[2];
+        double d2 = segment_closest(s[e0], s[e1], l2);
         if (d2 < best)
         {
             best = d2;
-            lambda[m] = 0.0f;
+            lambda[m] = 0.0;
             lambda[e0] = l2[0];
             lambda[e1] = l2[1];
         }
@@ -288,36 +333,36 @@ static float triangle_closest(const ph_vec3 s[3], float lambda[3])
     return best;
 }
 
-static float triple(ph_vec3 a, ph_vec3 b, ph_vec3 c)
+static double triple(dvec3 a, dvec3 b, dvec3 c)
 {
-    return glms_vec3_dot(a, glms_vec3_cross(b, c));
+    return ddot(a, dcross(b, c));
 }
 
-static float tetrahedron_closest(const ph_vec3 s[4], float lambda[4])
+static double tetrahedron_closest(const dvec3 s[4], double lambda[4])
 {
     // Volumes of the tetrahedra with vertex m replaced by the origin; they sum to the full volume.
-    ph_vec3 o = glms_vec3_zero();
-    float c[4];
+    dvec3 o = { 0.0, 0.0, 0.0 };
+    double c[4];
     c[0] = triple(s[1], s[2], s[3]);
-    c[1] = triple(glms_vec3_sub(o, s[0]), glms_vec3_sub(s[2], s[0]), glms_vec3_sub(s[3], s[0]));
-    c[2] = triple(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(o, s[0]), glms_vec3_sub(s[3], s[0]));
-    c[3] = triple(glms_vec3_sub(s[1], s[0]), glms_vec3_sub(s[2], s[0]), glms_vec3_sub(o, s[0]));
-    float vol = c[0] + c[1] + c[2] + c[3];
+    c[1] = triple(dsub(o, s[0]), dsub(s[2], s[0]), dsub(s[3], s[0]));
+    c[2] = triple(dsub(s[1], s[0]), dsub(o, s[0]), dsub(s[3], s[0]));
+    c[3] = triple(dsub(s[1], s[0]), dsub(s[2], s[0]), dsub(o, s[0]));
+    double vol = c[0] + c[1] + c[2] + c[3];
     bool inside = true;
     for (int m = 0; m < 4; m++)
-        inside = inside && c[m] * vol > 0.0f;
+        inside = inside && c[m] * vol > 0.0;
     if (inside)
     {
         for (int m = 0; m < 4; m++)
             lambda[m] = c[m] / vol;
-        return 0.0f;
+        return 0.0;
     }
-    float best = FLT_MAX;
+    double best = DBL_MAX;
     for (int m = 0; m < 4; m++)
     {
-        if (c[m] * vol > 0.0f)
+        if (c[m] * vol > 0.0)
             continue; // the origin is on the inner side of the face opposite m
-        ph_vec3 f[3];
+        dvec3 f[3];
         int idx[3], k = 0;
         for (int q = 0; q < 4; q++)
         {
@@ -327,12 +372,12 @@ static float tetrahedron_closest(const ph_vec3 s[4], float lambda[4])
                 f[k++] = s[q];
             }
         }
-        float l3[3];
-        float d2 = triangle_closest(f, l3);
+        double l3[3];
+        double d2 = triangle_closest(f, l3);
         if (d2 < best)
         {
             best = d2;
-            lambda[m] = 0.0f;
+            lambda[m] = 0.0;
             for (int q = 0; q < 3; q++)
                 lambda[idx[q]] = l3[q];
         }
@@ -341,13 +386,13 @@ static float tetrahedron_closest(const ph_vec3 s[4], float lambda[4])
 }
 
 // Writes into out the vertices of in with non-zero weight (their weights into lambda) and returns the
-// closest point v.
-static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda[4])
+// closest point v (out_v2: its squared length, from the double-precision solve).
+static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda[4], float *out_v2)
 {
-    ph_vec3 pts[4];
-    float l[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
+    dvec3 pts[4];
+    double l[4] = { 1.0, 0.0, 0.0, 0.0 };
     for (int i = 0; i < in->count; i++)
-        pts[i] = in->v[i].w;
+        pts[i] = dv(in->v[i].w);
     switch (in->count)
     {
     case 1:
@@ -363,14 +408,16 @@ static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda
         break;
     }
     out->count = 0;
-    ph_vec3 v = glms_vec3_zero();
+    dvec3 v = { 0.0, 0.0, 0.0 };
     for (int i = 0; i < in->count; i++)
     {
-        if (l[i] > 0.0f)
+        if (l[i] > 0.0)
         {
-            lambda[out->count] = l[i];
+            lambda[out->count] = (float)l[i];
             out->v[out->count++] = in->v[i];
-            v = glms_vec3_add(v, glms_vec3_scale(in->v[i].w, l[i]));
+            v.x += pts[i].x * l[i];
+            v.y += pts[i].y * l[i];
+            v.z += pts[i].z * l[i];
         }
     }
     if (out->count == 0)
@@ -379,9 +426,10 @@ static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda
         lambda[0] = 1.0f;
         out->v[0] = in->v[0];
         out->count = 1;
-        v = in->v[0].w;
+        v = pts[0];
     }
-    return v;
+    *out_v2 = (float)ddot(v, v);
+    return ph_v3((float)v.x, (float)v.y, (float)v.z);
 }
 
 static void witness_points(const ph_gjk_proxy *a, const ph_gjk_proxy *b, const ph_simplex *s,
@@ -435,8 +483,8 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
     int iter = 0;
     for (; iter < PH_GJK_ITERATION_LIMIT; iter++)
     {
-        ph_vec3 v = solve_simplex(cur, reduced, lambda);
-        float v2 = glms_vec3_norm2(v);
+        float v2;
+        ph_vec3 v = solve_simplex(cur, reduced, lambda, &v2);
         result = reduced;
         result_lambda = lambda;
         if (reduced->count == 4 || v2 <= GJK_OVERLAP_TOLERANCE * GJK_OVERLAP_TOLERANCE * max_w2)

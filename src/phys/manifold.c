@@ -822,12 +822,19 @@ static void normal_from_gjk_epa(const poly_view *a, const ph_convex *ca, ph_tran
         single_point(m, pa, pb, n, sep, ID_SINGLE | 1u);
 }
 
+static void collide_single(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                           float margin, ph_gjk_cache *cache, ph_manifold *m);
+
 static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
                               float margin, ph_gjk_cache *cache, ph_manifold *m)
 {
     poly_view a, b;
     if (!view_init(&a, ca) || !view_init(&b, cb))
+    {
+        // A sliver triangle has no reliable face plane to clip against: one point from GJK or EPA.
+        collide_single(ca, xa, cb, xb, margin, cache, m);
         return;
+    }
     bool both_boxes = a.is_box && b.is_box;
     ph_gjk_output g;
     bool have_gjk = false;
@@ -982,9 +989,10 @@ static void collide_spheres(const ph_convex *ca, ph_transform xa, const ph_conve
     single_point(m, pa, pb, n, sep, ID_SINGLE);
 }
 
-// A sphere against anything convex: one point.
-static void collide_sphere_convex(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
-                                  float margin, ph_gjk_cache *cache, ph_manifold *m)
+// One point at the closest (or deepest) features: spheres against anything, and the fallback for
+// degenerate polyhedra.
+static void collide_single(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                           float margin, ph_gjk_cache *cache, ph_manifold *m)
 {
     rounded_result r = rounded_query(ca, xa, cb, xb, margin, cache);
     if (r.contact)
@@ -1153,17 +1161,17 @@ typedef struct collide_entry
 // Rows: A's type, columns: B's type, in ph_shape_type order (sphere, capsule, box, hull, triangle).
 // Compound and mesh are not convex: the world splits them into children before the narrow phase.
 static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
-    [PH_SHAPE_SPHERE] = { { collide_spheres, false }, { collide_sphere_convex, false },
-                          { collide_sphere_convex, false }, { collide_sphere_convex, false },
-                          { collide_sphere_convex, false } },
-    [PH_SHAPE_CAPSULE] = { { collide_sphere_convex, true }, { collide_capsules, false },
+    [PH_SHAPE_SPHERE] = { { collide_spheres, false }, { collide_single, false },
+                          { collide_single, false }, { collide_single, false },
+                          { collide_single, false } },
+    [PH_SHAPE_CAPSULE] = { { collide_single, true }, { collide_capsules, false },
                            { collide_capsule_polyhedron, false }, { collide_capsule_polyhedron, false },
                            { collide_capsule_polyhedron, false } },
-    [PH_SHAPE_BOX] = { { collide_sphere_convex, true }, { collide_capsule_polyhedron, true },
+    [PH_SHAPE_BOX] = { { collide_single, true }, { collide_capsule_polyhedron, true },
                        { collide_polyhedra, false }, { collide_polyhedra, false }, { collide_polyhedra, false } },
-    [PH_SHAPE_HULL] = { { collide_sphere_convex, true }, { collide_capsule_polyhedron, true },
+    [PH_SHAPE_HULL] = { { collide_single, true }, { collide_capsule_polyhedron, true },
                         { collide_polyhedra, false }, { collide_polyhedra, false }, { collide_polyhedra, false } },
-    [PH_SHAPE_TRIANGLE] = { { collide_sphere_convex, true }, { collide_capsule_polyhedron, true },
+    [PH_SHAPE_TRIANGLE] = { { collide_single, true }, { collide_capsule_polyhedron, true },
                             { collide_polyhedra, false }, { collide_polyhedra, false },
                             { collide_polyhedra, false } },
 };
