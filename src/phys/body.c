@@ -80,9 +80,16 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     state->w = w;
 }
 
-void ph_body_integrate_position(const ph_body *body, ph_body_state *state, float h)
+void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                                bool free_flight)
 {
-    state->dp = glms_vec3_add(state->dp, glms_vec3_scale(state->v, h));
+    ph_vec3 step = glms_vec3_scale(state->v, h);
+    if (free_flight && body->type == PH_BODY_DYNAMIC)
+    {
+        ph_vec3 accel = glms_vec3_add(glms_vec3_scale(gravity, body->gravity_scale),
+                                      glms_vec3_scale(body->force, body->inv_mass));
+        step = glms_vec3_sub(step, glms_vec3_scale(accel, 0.5f * h * h));
+    }
+    state->dp = glms_vec3_add(state->dp, step);
     state->dq = ph_integrate_rotation(state->dq, state->w, h);
-    (void)body;
 }

@@ -68,6 +68,11 @@ ph_aabb ph_body_compute_bounds(const ph_body *body);
 // One sub-step of velocity integration for a dynamic body: gravity and forces (semi-implicit), damping
 // (exact decay factor of dv/dt = -c v over h, as 1 / (1 + c h)) and the gyroscopic term (implicit).
 void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h);
-// One sub-step of position integration: dp += h v; dq from w (quaternion). The world inverse inertia in
-// state stays that of the start of the step (the solver's constraints are built with it).
-void ph_body_integrate_position(const ph_body *body, ph_body_state *state, float h);
+// One sub-step of position integration: dp += h v, and for a body in free flight (no contact
+// constraint this step) also - h^2/2 a, with a the constant acceleration (gravity and force) the velocity
+// step added, so a free flight follows the exact parabola (plain semi-implicit Euler lands h v / 2 low at
+// the top of a throw); a constrained body keeps dp += h v, which is what its contacts solved for.
+// dq from w (quaternion). The world inverse
+// inertia in state stays that of the start of the step (the solver's constraints are built with it).
+void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                                bool free_flight);

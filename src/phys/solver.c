@@ -66,6 +66,7 @@ typedef struct constraint_point
     float base_separation;   // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
     float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
     float approach;          // relative normal speed just before the point closed (unit: m/s)
+    float approach_gap;      // separation when `approach` was taken (unit: m)
     row n, t1, t2;
 } constraint_point;
 
@@ -76,6 +77,7 @@ typedef struct constraint
     int point_count;
     int contact; // index into world->contacts.items
     float friction, restitution;
+    float accel_n; // relative normal acceleration from gravity, b against a (unit: m/s^2)
     softness soft;
     constraint_point points[PH_MAX_MANIFOLD_POINTS];
 } constraint;
@@ -176,6 +178,10 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
         con->friction = c->friction;
         con->restitution = c->restitution;
         con->soft = (sa->inv_mass == 0.0f || sb->inv_mass == 0.0f) ? static_soft : soft;
+        const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+        float ga = sa->inv_mass > 0.0f && ba->type == PH_BODY_DYNAMIC ? ba->gravity_scale : 0.0f;
+        float gb = sb->inv_mass > 0.0f && bb->type == PH_BODY_DYNAMIC ? bb->gravity_scale : 0.0f;
+        con->accel_n = (gb - ga) * dot3(world->def.gravity, con->normal);
         con->point_count = c->manifold.point_count;
         ph_vec3 ca = world->bodies[c->a].center, cb = world->bodies[c->b].center;
         for (int i = 0; i < con->point_count; i++)
@@ -190,6 +196,7 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
             make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, c->tangent_impulse[i][0]);
             make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, c->tangent_impulse[i][1]);
             cp->approach = row_speed(&cp->n, sa, sb, con->normal);
+            cp->approach_gap = fmaxf(mp->separation, 0.0f);
         }
     }
     return n;
@@ -250,13 +257,17 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
             cp->n.impulse = total;
             cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
             if (!use_bias && cp->max_normal_impulse == 0.0f)
-                cp->approach = vn; // not yet closed this step: the free approach speed
+            {
+                cp->approach = vn; // not yet closed this step: the free approach speed and gap
+                cp->approach_gap = fmaxf(s, 0.0f);
+            }
             if (pass == passes - 1)
                 total_normal += total;
             row_apply(&cp->n, sa, sb, n, impulse);
         }
-        if (con->friction == 0.0f || total_normal == 0.0f)
-            continue;
+        // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
+        // warm-started tangent impulses, which would otherwise keep spinning a body that left contact.
+        (void)total_normal;
         for (int i = 0; i < con->point_count; i++)
         {
             constraint_point *cp = &con->points[i];
@@ -281,7 +292,7 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
 
 // Restitution changes velocities by as much as the approach speed, which one Gauss-Seidel sweep over the
 // points of a face does not distribute evenly; a few sweeps converge the face's points together.
-static void restitution(ph_body_state *states, constraint *cons, int count)
+static void restitution(ph_body_state *states, constraint *cons, int count, float h)
 {
     for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES; pass++)
     for (int k = 0; k < count; k++)
@@ -295,8 +306,16 @@ static void restitution(ph_body_state *states, constraint *cons, int count)
             constraint_point *cp = &con->points[i];
             if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
                 continue;
+            // The contact closed inside the next sub-step, after falling the gap under the constant
+            // relative acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free
+            // flight), not the speed at the sub-step's start.
+            // The gap was closed within one sub-step, so it is at most what that sub-step can close.
+            float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
+            float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
+            float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
+            float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
             float vn = row_speed(&cp->n, sa, sb, con->normal);
-            float impulse = -cp->n.mass * (vn + con->restitution * cp->approach);
+            float impulse = -cp->n.mass * (vn + con->restitution * impact);
             float total = maxf(cp->n.impulse + impulse, 0.0f);
             impulse = total - cp->n.impulse;
             cp->n.impulse = total;
@@ -344,6 +363,18 @@ bool ph_solve(ph_step_context *ctx)
             st->inv_inertia = ph_world_inv_inertia(body->xf.q, body->inv_inertia_local);
     }
     int count = ok ? prepare(ctx, cons, hertz) : 0;
+    // Bodies in a contact constraint integrate positions exactly as their constraints assume.
+    int slots = world->body_ids.slot_count;
+    uint8_t *constrained = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1));
+    if (constrained)
+    {
+        memset(constrained, 0, (size_t)(slots > 0 ? slots : 1));
+        for (int k = 0; k < count; k++)
+        {
+            constrained[cons[k].a] = 1;
+            constrained[cons[k].b] = 1;
+        }
+    }
 
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -373,7 +404,8 @@ bool ph_solve(ph_step_context *ctx)
         for (int i = 0; i < ctx->awake_count; i++)
         {
             int slot = ctx->awake[i];
-            ph_body_integrate_position(&world->bodies[slot], &states[slot], ctx->h);
+            ph_body_integrate_position(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h,
+                                       constrained && !constrained[slot]);
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         for (int it = 0; it < world->def.solver_iterations; it++)
@@ -382,7 +414,7 @@ bool ph_solve(ph_step_context *ctx)
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.
     store_impulses(world, cons, count);
-    restitution(states, cons, count);
+    restitution(states, cons, count, ctx->h);
 
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -395,6 +427,8 @@ bool ph_solve(ph_step_context *ctx)
         body->force = glms_vec3_zero();
         body->torque = glms_vec3_zero();
     }
+    if (constrained)
+        ph_arena_free(ctx->arena, constrained);
     if (cons)
         ph_arena_free(ctx->arena, cons);
     float total_ms = ph_ticks_to_ms(ph_ticks() - t_start);
