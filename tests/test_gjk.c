@@ -448,6 +448,60 @@ static int gjk_hull_random_vs_brute(void)
     return 0;
 }
 
+// Slabs up to 1 km wide and sheets 1e-4 thick against 1 m hulls: the simplex vertices lie a thousand times
+// farther from the origin than the distance, where a float sub-algorithm used to stall and report a false
+// separation. Status, intersection and distance against the references.
+static int gjk_large_and_thin_vs_reference(void)
+{
+    uint64_t rng = test_seed() ^ 0x57ull;
+    ph_hull *hull = random_hull(&rng, 24, 1.0f);
+    ENSURE(hull);
+    ph_convex h = ph_convex_hull(hull);
+    int over = 0, apart = 0;
+    for (int i = 0; i < 4000; i++)
+    {
+        float wide = (i & 1) ? 1000.0f : 1.0f, thin = (i & 2) ? 1e-4f : 1.0f;
+        ph_convex slab = ph_convex_box(ph_v3(test_rand_float(&rng, 0.5f, 1.0f) * wide,
+                                             test_rand_float(&rng, 0.1f, 1.0f) * thin,
+                                             test_rand_float(&rng, 0.5f, 1.0f) * wide));
+        ph_transform xa = pose(test_rand_vec3(&rng, -1.0f, 1.0f), test_rand_quat(&rng));
+        ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -2.0f, 2.0f)), test_rand_quat(&rng));
+        sat_reference_result sat;
+        sat_reference_query(&slab, xa, &h, xb, &sat);
+        // Touching within GJK's tolerance (1e-6 of the difference's extent) may go either way.
+        double size = (double)glm_max(1.0f, glms_vec3_norm(slab.half_extents));
+        if (fabs(sat.separation) < 1e-5 * size)
+            continue;
+        ph_gjk_output out;
+        ph_gjk_status st = ph_gjk_distance(&slab, xa, &h, xb, NULL, &out);
+        bool hit = ph_gjk_intersect(&slab, xa, &h, xb, NULL);
+        if (sat.separation < 0.0)
+        {
+            if (st != PH_GJK_OVERLAPPING)
+                printf("  pair %d: reference depth %.9g, GJK status %d distance %.9g\n", i, -sat.separation, (int)st,
+                       (double)out.distance);
+            ENSURE(st == PH_GJK_OVERLAPPING);
+            ENSURE(hit);
+            over++;
+        }
+        else
+        {
+            double ref = sat_reference_distance(&slab, xa, &h, xb, NULL, NULL);
+            if (st != PH_GJK_SEPARATED)
+                printf("  pair %d: reference distance %.9g, GJK status %d\n", i, ref, (int)st);
+            ENSURE(st == PH_GJK_SEPARATED);
+            ENSURE(!hit);
+            // Relative to the slab's size, as everywhere: float supports of a 1 km box carry ~1e-4 m.
+            ENSURE_NEAR(out.distance, ref, (double)REL_TOL * size);
+            apart++;
+        }
+    }
+    ph_hull_free(hull);
+    printf("  %d overlapping and %d separated slab-hull pairs agree\n", over, apart);
+    ENSURE(over > 500 && apart > 500);
+    return 0;
+}
+
 const test_case test_gjk_cases[] = {
     { "gjk_sphere_sphere_analytic", gjk_sphere_sphere_analytic },
     { "gjk_box_box_analytic", gjk_box_box_analytic },
@@ -459,5 +513,6 @@ const test_case test_gjk_cases[] = {
     { "gjk_degenerate_cases", gjk_degenerate_cases },
     { "gjk_hull_hull_analytic", gjk_hull_hull_analytic },
     { "gjk_hull_random_vs_brute", gjk_hull_random_vs_brute },
+    { "gjk_large_and_thin_vs_reference", gjk_large_and_thin_vs_reference },
     { 0 },
 };
