@@ -292,8 +292,17 @@ static int octree_box_and_frustum_queries(void)
         ENSURE(scene_round(&s) == 0);
     brute_bodies bodies = scene_bodies(&s);
     uint64_t rng = test_seed() + 3;
-    for (int q = 0; q < 200; q++)
+    // The first half of the queries prune with the loose bounds (proxies moved since the last pair
+    // search), the second half with the tight bounds that find_pairs refits.
+    for (int q = 0; q < 400; q++)
     {
+        if (q == 200)
+        {
+            const ph_octree_pair *pairs;
+            ENSURE(!s.tree.tight_valid);
+            ENSURE(ph_octree_find_pairs(&s.tree, s.active, &pairs) >= 0);
+            ENSURE(s.tree.tight_valid);
+        }
         ph_aabb box =
             box_at(test_rand_vec3(&rng, -SCENE_HALF, SCENE_HALF), test_rand_vec3(&rng, 0.1f, 15.0f));
         if (q == 0)
@@ -377,8 +386,14 @@ static int octree_ray_queries(void)
     brute_bodies grown = bodies;
     grown.bounds = inflated;
     uint64_t rng = test_seed() + 5;
-    for (int q = 0; q < 300; q++)
+    for (int q = 0; q < 600; q++)
     {
+        if (q == 300)
+        {
+            const ph_octree_pair *pairs;
+            ENSURE(ph_octree_find_pairs(&s.tree, s.active, &pairs) >= 0);
+            ENSURE(s.tree.tight_valid);
+        }
         ph_vec3 origin = test_rand_vec3(&rng, -1.5f * SCENE_HALF, 1.5f * SCENE_HALF);
         ph_vec3 dir = glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f));
         if (q % 10 == 0)

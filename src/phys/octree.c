@@ -423,6 +423,7 @@ int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_st
             return -1;
         p = tree->proxy_count++;
     }
+    tree->tight_valid = false;
     ph_octree_proxy *px = &tree->proxies[p];
     px->bounds = bounds;
     px->body = body_index;
@@ -451,6 +452,7 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
 {
     if (!proxy_valid(tree, proxy))
         return PH_ERR_INVALID_ARG;
+    tree->tight_valid = false;
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->bounds = bounds;
     if (px->node >= 0)
@@ -475,6 +477,7 @@ void ph_octree_remove(ph_octree *tree, int proxy)
         PH_ASSERT(false);
         return;
     }
+    tree->tight_valid = false;
     unlink_proxy(tree, proxy);
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->node = PROXY_FREE;
@@ -759,6 +762,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     int packed_count = 0;
     if (tree->root != NONE)
         refit(tree, tree->root, body_active, &packed_count);
+    tree->tight_valid = true;
     // The outside list is packed after the tree, finite proxies only.
     int outside_first = packed_count;
     for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
@@ -822,6 +826,14 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
 
 // ---- Queries -----------------------------------------------------------------------------------------
 
+// The bounds a query prunes a node's subtree with: the tight bounds of the last pair search while no
+// proxy has changed since (the common case inside a step: the calendar's queries), else the loose
+// bounds, which always hold the subtree.
+static ph_aabb query_bounds(const ph_octree *tree, const ph_octree_node *node)
+{
+    return tree->tight_valid ? node->tight : loose_bounds(node->center, node->half);
+}
+
 void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
 {
     int stack[STACK_SIZE];
@@ -831,8 +843,8 @@ void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn 
     while (top > 0)
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
-        ph_aabb loose = loose_bounds(node->center, node->half);
-        if (!overlaps(&loose, &box))
+        ph_aabb nb = query_bounds(tree, node);
+        if (!overlaps(&nb, &box))
             continue;
         for (int q = node->head; q != NONE; q = tree->proxies[q].next)
         {
@@ -879,8 +891,8 @@ void ph_octree_query_frustum(const ph_octree *tree, const ph_vec4 planes[6], ph_
     while (top > 0)
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
-        ph_aabb loose = loose_bounds(node->center, node->half);
-        if (!box_in_frustum(&loose, planes))
+        ph_aabb nb = query_bounds(tree, node);
+        if (!box_in_frustum(&nb, planes))
             continue;
         for (int q = node->head; q != NONE; q = tree->proxies[q].next)
         {
@@ -946,8 +958,8 @@ void ph_octree_cast_ray(const ph_octree *tree, ph_vec3 origin, ph_vec3 dir, floa
     while (top > 0)
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
-        ph_aabb loose = loose_bounds(node->center, node->half);
-        if (!ray_hits_box(&loose, origin, dir, t_max, &t_enter))
+        ph_aabb nb = query_bounds(tree, node);
+        if (!ray_hits_box(&nb, origin, dir, t_max, &t_enter))
             continue;
         for (int q = node->head; q != NONE; q = tree->proxies[q].next)
         {

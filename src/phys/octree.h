@@ -59,6 +59,7 @@ typedef struct ph_octree
     int pair_count;
     int pair_capacity;
     int reinsert_count; // re-insertions by ph_octree_move since creation (statistics)
+    bool tight_valid;   // no proxy changed since find_pairs refitted the nodes' tight bounds
 } ph_octree;
 
 // Initialises an empty tree (no allocation until the first insertion).
