@@ -793,12 +793,30 @@ static void wake_touching(ph_world *world, int slot)
     }
 }
 
+typedef struct wake_query
+{
+    ph_world *world;
+    int self;
+} wake_query;
+
+static bool wake_visit(int body_index, void *ctx)
+{
+    wake_query *q = ctx;
+    if (body_index != q->self)
+        ph_world_wake_island(q->world, body_index);
+    return true;
+}
+
 ph_status ph_body_destroy(ph_world *world, ph_body_id id)
 {
     int slot = body_slot(world, id, "ph_body_destroy");
     if (slot < 0)
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
     wake_touching(world, slot);
+    // Sleeping neighbours have no contacts (pairs of two sleeping bodies are not kept), so whatever is
+    // within the speculative margin of the removed body is woken too: it may have rested on it.
+    wake_query wq = { world, slot };
+    ph_octree_query_box(&world->octree, margin_bounds(world, world->bodies[slot].bounds), wake_visit, &wq);
     ph_contacts_remove_body(&world->contacts, slot);
     if (world->bodies[slot].proxy >= 0)
         ph_octree_remove(&world->octree, world->bodies[slot].proxy);

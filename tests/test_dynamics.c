@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// World behaviour beyond single contacts: sleeping and the three ways to wake (contact with an awake
+// body, an impulse, removal of a support), kinematic bodies pushing, compound, hull and static-mesh
+// shapes resting at their analytic heights, debug drawing, contact and trace queries.
+#include "test.h"
+
+#include "phys/phys.h"
+
+#define DYN_SETTLE_STEPS 120 // 2 s: long enough to fall asleep (0.5 s below the thresholds)
+
+static ph_world *ground_world(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def g = ph_default_body_def();
+    g.shape = ph_make_box(ph_v3(50, 1, 50));
+    g.position = ph_v3(0, -1, 0);
+    ph_body_create(w, &g);
+    return w;
+}
+
+static ph_body_id box_at(ph_world *w, ph_vec3 p)
+{
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.position = p;
+    return ph_body_create(w, &d);
+}
+
+static void steps(ph_world *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        ph_world_step(w);
+}
+
+static int dynamics_sleep_and_wake(void)
+{
+    ph_world *w = ground_world();
+    ph_body_id low = box_at(w, ph_v3(0, 0.5f, 0));
+    ph_body_id high = box_at(w, ph_v3(0, 1.5f, 0));
+    ph_body_id other = box_at(w, ph_v3(5, 0.5f, 0));
+    steps(w, DYN_SETTLE_STEPS);
+    ENSURE(!ph_body_is_awake(w, low) && !ph_body_is_awake(w, high) && !ph_body_is_awake(w, other));
+    ENSURE(ph_world_get_stats(w)->sleeping_body_count == 3);
+    // An impulse wakes the body and its island (the stack), not the separate box.
+    ENSURE(ph_body_apply_impulse(w, low, ph_v3(0, 0, 0)) == PH_OK);
+    ENSURE(ph_body_is_awake(w, low) && ph_body_is_awake(w, high) && !ph_body_is_awake(w, other));
+    steps(w, DYN_SETTLE_STEPS);
+    ENSURE(!ph_body_is_awake(w, high));
+    // Removing the support wakes what rested on it, and it falls.
+    ENSURE(ph_body_destroy(w, low) == PH_OK);
+    ENSURE(ph_body_is_awake(w, high));
+    steps(w, 60);
+    ENSURE_NEAR(ph_body_get_position(w, high).y, 0.5f, 0.01f);
+    // A thrown awake box wakes the sleeping one it hits.
+    steps(w, DYN_SETTLE_STEPS);
+    ENSURE(!ph_body_is_awake(w, other));
+    ph_body_id thrown = box_at(w, ph_v3(2, 0.5f, 0));
+    ph_body_set_linear_velocity(w, thrown, ph_v3(6, 0, 0));
+    bool woke = false;
+    for (int s = 0; s < 60 && !woke; s++)
+    {
+        ph_world_step(w);
+        woke = ph_body_is_awake(w, other);
+    }
+    ENSURE(woke);
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int dynamics_kinematic_pushes(void)
+{
+    ph_world *w = ground_world();
+    ph_body_def k = ph_default_body_def();
+    k.type = PH_BODY_KINEMATIC;
+    k.position = ph_v3(-2, 0.5f, 0);
+    k.linear_velocity = ph_v3(1, 0, 0);
+    ph_body_id pusher = ph_body_create(w, &k);
+    ph_body_id box = box_at(w, ph_v3(0, 0.5f, 0));
+    steps(w, 180);
+    ph_vec3 kp = ph_body_get_position(w, pusher);
+    ENSURE_NEAR(kp.x, 1.0f, 1e-3f); // moves by its velocity only
+    ENSURE_NEAR(kp.y, 0.5f, 1e-5f);
+    ENSURE(ph_body_get_position(w, box).x > kp.x + 0.95f); // pushed ahead, never overlapped
+    ENSURE(ph_body_get_mass(w, pusher) == 0.0f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int dynamics_shapes_rest(void)
+{
+    ph_world *w = ground_world();
+    // Hull: a unit cube given as points; compound: a dumbbell of two spheres on a bar.
+    ph_vec3 pts[8];
+    for (int i = 0; i < 8; i++)
+        pts[i] = ph_v3(i & 1 ? 0.5f : -0.5f, i & 2 ? 0.5f : -0.5f, i & 4 ? 0.5f : -0.5f);
+    ph_hull_def hd = ph_default_hull_def();
+    hd.points = pts;
+    hd.point_count = 8;
+    ph_geom_id hull = ph_world_add_hull(w, &hd);
+    ph_compound_child_def kids[3];
+    for (int i = 0; i < 3; i++)
+    {
+        kids[i].local = ph_transform_identity();
+        kids[i].density = 1000.0f;
+    }
+    kids[0].shape = ph_make_sphere(0.3f);
+    kids[0].local.p = ph_v3(-1, 0, 0);
+    kids[1].shape = ph_make_sphere(0.3f);
+    kids[1].local.p = ph_v3(1, 0, 0);
+    kids[2].shape = ph_make_capsule(0.8f, 0.1f);
+    kids[2].local.q = glms_quatv(GLM_PI_2f, ph_v3(0, 0, 1));
+    ph_compound_def cd = ph_default_compound_def();
+    cd.children = kids;
+    cd.child_count = 3;
+    ph_geom_id comp = ph_world_add_compound(w, &cd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_geom_shape(PH_SHAPE_HULL, hull);
+    d.position = ph_v3(-4, 1.0f, 0);
+    ph_body_id h = ph_body_create(w, &d);
+    d.shape = ph_make_geom_shape(PH_SHAPE_COMPOUND, comp);
+    d.position = ph_v3(4, 1.0f, 0);
+    ph_body_id c = ph_body_create(w, &d);
+    d.shape = ph_make_capsule(0.5f, 0.25f);
+    d.position = ph_v3(0, 2.0f, 4);
+    d.orientation = glms_quatv(GLM_PI_2f, ph_v3(1, 0, 0)); // lying down
+    ph_body_id cap = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(h) && !PH_ID_IS_NULL(c) && !PH_ID_IS_NULL(cap));
+    steps(w, 180);
+    ENSURE_NEAR(ph_body_get_position(w, h).y, 0.5f, 0.005f);
+    ENSURE_NEAR(ph_body_get_position(w, c).y, 0.3f, 0.005f);   // resting on its two spheres
+    ENSURE_NEAR(ph_body_get_center_of_mass(w, c).y, 0.3f, 0.005f);
+    ENSURE_NEAR(ph_body_get_position(w, cap).y, 0.25f, 0.005f);
+    // The compound's mass is the sum of its children's.
+    float expected = 1000.0f * (2.0f * 4.0f / 3.0f * GLM_PIf * 0.027f +
+                                GLM_PIf * 0.01f * 1.6f + 4.0f / 3.0f * GLM_PIf * 0.001f);
+    ENSURE_NEAR(ph_body_get_mass(w, c), expected, 1e-3f * expected);
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int dynamics_static_mesh_floor(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    ph_world *w = ph_world_create(&wd);
+    // A 20 x 20 m floor of 8 x 8 quads (128 triangles) at y = 0, counter-clockwise seen from above.
+    enum { N = 8 };
+    ph_vec3 v[(N + 1) * (N + 1)];
+    int idx[N * N * 6];
+    for (int z = 0; z <= N; z++)
+        for (int x = 0; x <= N; x++)
+            v[z * (N + 1) + x] = ph_v3(-10.0f + 20.0f * (float)x / N, 0.0f, -10.0f + 20.0f * (float)z / N);
+    int k = 0;
+    for (int z = 0; z < N; z++)
+        for (int x = 0; x < N; x++)
+        {
+            int a = z * (N + 1) + x, b = a + 1, c = a + N + 1, d = c + 1;
+            idx[k++] = a, idx[k++] = c, idx[k++] = b;
+            idx[k++] = b, idx[k++] = c, idx[k++] = d;
+        }
+    ph_mesh_def md = ph_default_mesh_def();
+    md.vertices = v;
+    md.vertex_count = (N + 1) * (N + 1);
+    md.indices = idx;
+    md.triangle_count = N * N * 2;
+    ph_geom_id mesh = ph_world_add_mesh(w, &md);
+    ENSURE(!PH_ID_IS_NULL(mesh));
+    ph_body_def g = ph_default_body_def();
+    g.shape = ph_make_geom_shape(PH_SHAPE_MESH, mesh);
+    ph_body_id floor = ph_body_create(w, &g);
+    ENSURE(!PH_ID_IS_NULL(floor));
+    ph_body_id b = box_at(w, ph_v3(1.3f, 2.0f, -0.7f));
+    ph_body_def s = ph_default_body_def();
+    s.type = PH_BODY_DYNAMIC;
+    s.shape = ph_make_sphere(0.4f);
+    s.position = ph_v3(-3, 1.0f, 2);
+    ph_body_id ball = ph_body_create(w, &s);
+    steps(w, 150);
+    ENSURE_NEAR(ph_body_get_position(w, b).y, 0.5f, 0.005f);
+    ENSURE_NEAR(ph_body_get_position(w, ball).y, 0.4f, 0.005f);
+    ph_ray_result r;
+    ENSURE(ph_world_cast_ray(w, ph_v3(5.3f, 5, 4.6f), ph_v3(0, -1, 0), 10.0f, &r));
+    ENSURE(PH_ID_EQUALS(r.body, floor));
+    ENSURE_NEAR(r.distance, 5.0f, 1e-4f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+typedef struct draw_counts
+{
+    int segments, points;
+} draw_counts;
+
+static void count_segment(ph_vec3 a, ph_vec3 b, uint32_t rgba, void *context)
+{
+    (void)a, (void)b, (void)rgba;
+    ((draw_counts *)context)->segments++;
+}
+
+static void count_point(ph_vec3 p, float size, uint32_t rgba, void *context)
+{
+    (void)p, (void)size, (void)rgba;
+    ((draw_counts *)context)->points++;
+}
+
+static int dynamics_debug_views(void)
+{
+    ph_world *w = ground_world();
+    ph_body_id a = box_at(w, ph_v3(0, 0.5f, 0));
+    steps(w, 10);
+    draw_counts counts = { 0, 0 };
+    ph_debug_draw dd = { count_segment, count_point, true, false, false, false, &counts };
+    ph_world_debug_draw(w, &dd);
+    ENSURE(counts.points == 4 && counts.segments == 4); // four contact points with their normals
+    counts = (draw_counts){ 0, 0 };
+    dd.draw_contacts = false;
+    dd.draw_bounds = true;
+    ph_world_debug_draw(w, &dd);
+    ENSURE(counts.segments == 2 * 12); // two bodies, 12 edges each
+    counts = (draw_counts){ 0, 0 };
+    dd.draw_bounds = false;
+    dd.draw_octree = true;
+    ph_world_debug_draw(w, &dd);
+    ENSURE(counts.segments > 0 && counts.segments % 12 == 0);
+
+    // Trace of an overlapping pair: GJK reports overlap and EPA gives the depth.
+    ph_body_id b = box_at(w, ph_v3(0.9f, 0.5f, 0));
+    ph_pair_trace t;
+    ENSURE(ph_world_trace_pair(w, a, b, &t) == PH_OK);
+    ENSURE(t.overlapping);
+    ENSURE_NEAR(t.distance, -0.1f, 0.01f);
+    ENSURE(t.polytope.triangle_count > 0);
+    ph_body_set_transform(w, b, ph_v3(3, 0.5f, 0), glms_quat_identity());
+    ENSURE(ph_world_trace_pair(w, a, b, &t) == PH_OK);
+    ENSURE(!t.overlapping);
+    ENSURE_NEAR(t.distance, 2.0f, 1e-3f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+const test_case test_dynamics_cases[] = {
+    { "dynamics_sleep_and_wake", dynamics_sleep_and_wake },
+    { "dynamics_kinematic_pushes", dynamics_kinematic_pushes },
+    { "dynamics_shapes_rest", dynamics_shapes_rest },
+    { "dynamics_static_mesh_floor", dynamics_static_mesh_floor },
+    { "dynamics_debug_views", dynamics_debug_views },
+    { 0 },
+};
