@@ -34,7 +34,8 @@ typedef struct ph_hull_edge
 
 // A closed convex polyhedron with coplanar triangles merged into polygon faces and its adjacency.
 // Built by ph_hull_build() and immutable afterwards; all arrays are owned by the hull.
-// Invariants: every face is convex and outward; V - E + F = 2; every input point lies inside.
+// Invariants: every face is convex and outward; V - E + F = 2; every input point lies inside, within
+// max_outside_distance (which is 0 up to merge rounding unless the vertex budget dropped vertices).
 typedef struct ph_hull
 {
     int vertex_count;
