@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// HUD panels drawn with the renderer's stb_easy_font text. Figures are smoothed with an exponential
+// moving average of time constant HUD_SMOOTHING_SECONDS, so a number that jitters every frame stays
+// readable; counts (bodies, contacts) are shown as measured.
+
+#include "game/hud.h"
+
+#include <math.h>   // expf
+#include <stdio.h>  // snprintf
+#include <string.h> // strlen
+
+// Time constant of the moving average of timings (unit: s).
+#define HUD_SMOOTHING_SECONDS 0.5f
+// How long a notice and an error stay on screen (unit: s).
+#define HUD_NOTICE_SECONDS 3.0f
+#define HUD_ERROR_SECONDS 10.0f
+// Text scale at ui_scale 1, margin and line padding (unit: px).
+#define HUD_TEXT_SCALE 1.5f
+#define HUD_MARGIN 8.0f
+#define HUD_PADDING 6.0f
+// Size of the charge bar (unit: px).
+#define HUD_BAR_WIDTH 240.0f
+#define HUD_BAR_HEIGHT 14.0f
+// The charge bar's top sits this many bar heights above the bottom of the window.
+#define HUD_BAR_LIFT 4.0f
+
+static const uint32_t PANEL_RGBA = 0x000000a0u;
+static const uint32_t TEXT_RGBA = 0xf0f0f0ffu;
+static const uint32_t ERROR_RGBA = 0xff6050ffu;
+static const uint32_t BAR_BACK_RGBA = 0x303030c0u;
+static const uint32_t BAR_RGBA = 0xffb020ffu;
+
+static const char HELP_TEXT[] =
+    "MOUSE\n"
+    "  left click / hold      throw a projectile; holding charges it up to 100 m/s\n"
+    "  Ctrl + left drag       grab a body and drag it (a spring to the pointer)\n"
+    "  right drag             orbit (orbit camera) / look around (fly camera)\n"
+    "  middle drag            pan\n"
+    "  wheel                  zoom (orbit) / move forward (fly)\n"
+    "  drop a file            .obj: becomes the projectile model and drops in; .json: loads the scene\n"
+    "KEYBOARD\n"
+    "  C                      toggle orbit / fly camera\n"
+    "  W A S D, Q E, Shift    fly: move, down / up, faster\n"
+    "  Tab                    cycle the projectile: box, sphere, model\n"
+    "  1 2 3 4 5              spawn at the pointer: tower, pyramid, wall, domino line, box rain\n"
+    "  X or Delete            delete the body under the pointer\n"
+    "  P or Space             pause / resume\n"
+    "  N                      single step (while paused)\n"
+    "  M                      slow motion 0.1x on / off\n"
+    "  R                      reset the scene\n"
+    "  PageDown / PageUp      next / previous scene\n"
+    "DEBUG VIEWS\n"
+    "  F2 contacts   F3 bounding boxes   F4 octree nodes   F5 sleeping tint   F6 calendar events\n"
+    "  F7 GJK simplex and EPA polytope of the pair under the pointer\n"
+    "  F8 HUD on/off   F9 shadows on/off   F10 debug x-ray\n"
+    "  F1 this help    Esc quit";
+
+const char *hud_help_text(void)
+{
+    return HELP_TEXT;
+}
+
+void hud_init(hud *h)
+{
+    memset(h, 0, sizeof *h);
+}
+
+static float blend(float old, float now, float k)
+{
+    return old + (now - old) * k;
+}
+
+void hud_update(hud *h, const hud_frame *frame, float dt_seconds)
+{
+    if (h->message_seconds > 0.0f)
+        h->message_seconds -= dt_seconds;
+    if (!h->has_frame)
+    {
+        h->smooth = *frame;
+        h->has_frame = true;
+        return;
+    }
+    // k = 1 - exp(-dt / tau) is the exact decay of a first-order filter over dt.
+    float k = 1.0f - expf(-(dt_seconds > 0.0f ? dt_seconds : 0.0f) / HUD_SMOOTHING_SECONDS);
+    hud_frame *s = &h->smooth;
+    s->frame_ms = blend(s->frame_ms, frame->frame_ms, k);
+    s->physics_ms = blend(s->physics_ms, frame->physics_ms, k);
+    s->render_ms = blend(s->render_ms, frame->render_ms, k);
+    for (int i = 0; i < PH_STAGE_COUNT; i++)
+        s->stage_ms[i] = blend(s->stage_ms[i], frame->stage_ms[i], k);
+    s->steps = frame->steps;
+    s->calendar_events = frame->calendar_events;
+    s->body_count = frame->body_count;
+    s->awake_count = frame->awake_count;
+    s->sleeping_count = frame->sleeping_count;
+    s->contact_count = frame->contact_count;
+    s->instances = frame->instances;
+    s->draw_calls = frame->draw_calls;
+}
+
+void hud_message(hud *h, bool is_error, const char *text)
+{
+    snprintf(h->message, sizeof h->message, "%s", text ? text : "");
+    h->message_is_error = is_error;
+    h->message_seconds = is_error ? HUD_ERROR_SECONDS : HUD_NOTICE_SECONDS;
+}
+
+// A panel with text at (x, y); returns its height.
+static float panel(renderer *r, float x, float y, float scale, uint32_t rgba, const char *text)
+{
+    float w = renderer_text_width(text, scale) + 2.0f * HUD_PADDING;
+    float hgt = renderer_text_height(text, scale) + 2.0f * HUD_PADDING;
+    renderer_rect(r, x, y, w, hgt, PANEL_RGBA);
+    renderer_text(r, x + HUD_PADDING, y + HUD_PADDING, scale, rgba, text);
+    return hgt;
+}
+
+void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, int height, float ui_scale)
+{
+    float scale = HUD_TEXT_SCALE * (ui_scale > 0.0f ? ui_scale : 1.0f);
+    float margin = HUD_MARGIN * scale / HUD_TEXT_SCALE;
+    const hud_frame *s = &h->smooth;
+    char text[1024];
+    int n = snprintf(text, sizeof text,
+                     "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
+                     "bodies %d: awake %d, asleep %d   contacts %d   calendar events %d/frame\n"
+                     "instances %d  draw calls %d\n",
+                     (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0,
+                     (double)s->physics_ms, s->steps, (double)s->render_ms, s->body_count, s->awake_count,
+                     s->sleeping_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
+    for (int i = 0; i < PH_STAGE_COUNT && n > 0 && (size_t)n < sizeof text; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s%s %.2f",
+                      i == 0 ? "stages ms: " : (i % 4 == 0 ? "\n  " : "  "), ph_stage_name((ph_stage)i),
+                      (double)s->stage_ms[i]);
+    float y = margin;
+    y += panel(r, margin, y, scale, TEXT_RGBA, text) + margin;
+
+    snprintf(text, sizeof text, "%s   time x%.2g%s   camera %s   projectile %s%s%s   F1 help",
+             status->scene ? status->scene : "", (double)status->time_scale, status->paused ? "  PAUSED" : "",
+             status->camera_mode, status->projectile,
+             status->debug_views && *status->debug_views ? "   views: " : "",
+             status->debug_views ? status->debug_views : "");
+    y += panel(r, margin, y, scale, TEXT_RGBA, text) + margin;
+
+    if (status->charging)
+    {
+        float frac = status->charge_max_speed > 0.0f ? status->charge_speed / status->charge_max_speed : 0.0f;
+        frac = frac < 0.0f ? 0.0f : (frac > 1.0f ? 1.0f : frac);
+        float bw = HUD_BAR_WIDTH * scale / HUD_TEXT_SCALE, bh = HUD_BAR_HEIGHT * scale / HUD_TEXT_SCALE;
+        float bx = 0.5f * ((float)width - bw), by = (float)height - HUD_BAR_LIFT * bh;
+        renderer_rect(r, bx, by, bw, bh, BAR_BACK_RGBA);
+        renderer_rect(r, bx, by, bw * frac, bh, BAR_RGBA);
+        snprintf(text, sizeof text, "charge %.0f m/s", (double)status->charge_speed);
+        renderer_text(r, bx, by - renderer_text_height(text, scale) - HUD_PADDING, scale, TEXT_RGBA, text);
+    }
+    if (h->message_seconds > 0.0f && h->message[0])
+        y += panel(r, margin, y, scale, h->message_is_error ? ERROR_RGBA : TEXT_RGBA, h->message) + margin;
+    // A shader that fails to reload stays on screen (with file and line) until it compiles again.
+    if (status->shader_error && status->shader_error[0])
+        panel(r, margin, y, scale, ERROR_RGBA, status->shader_error);
+}
+
+void hud_draw_help(renderer *r, int width, int height, float ui_scale)
+{
+    float scale = HUD_TEXT_SCALE * (ui_scale > 0.0f ? ui_scale : 1.0f);
+    float w = renderer_text_width(HELP_TEXT, scale) + 2.0f * HUD_PADDING;
+    float hgt = renderer_text_height(HELP_TEXT, scale) + 2.0f * HUD_PADDING;
+    float x = 0.5f * ((float)width - w), y = 0.5f * ((float)height - hgt);
+    panel(r, x > 0.0f ? x : 0.0f, y > 0.0f ? y : 0.0f, scale, TEXT_RGBA, HELP_TEXT);
+}

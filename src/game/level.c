@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Worlds of the built-in scenes and of scene files, and the game's per-body bookkeeping. The body array
+// is indexed by the engine's slot (index1 - 1) and checked against the full id, so a slot reused by a
+// new body is recognised by its generation and re-adopted with its own colour and pose.
+
+#include "game/level.h"
+
+#include "assets/obj.h"
+#include "recipes/recipes.h"
+#include "recipes/spawn.h"
+
+#include <math.h>   // ceil, cbrt
+#include <stdio.h>  // snprintf
+#include <stdlib.h> // calloc, realloc, free
+#include <string.h> // memset, strcmp
+
+// The ground: a static box whose top face is at y = 0, wide enough to look endless from the default
+// camera (the renderer's ground plane is drawn in its place) (unit: m).
+#define GROUND_HALF_WIDTH 200.0f
+#define GROUND_HALF_THICKNESS 1.0f
+// The first window's cube: half extent and drop height of its centre (unit: m).
+#define FIRST_CUBE_HALF 0.5f
+#define FIRST_CUBE_HEIGHT 2.0f
+// Default camera of built-in scenes (unit: m, degrees).
+#define DEFAULT_CAMERA_FOV 60.0f
+static const vec3s DEFAULT_EYE = {{5.0f, 5.0f, 17.0f}};
+static const vec3s DEFAULT_TARGET = {{0.0f, 3.0f, 0.0f}};
+
+static const char *const TAG_NAMES[LEVEL_TAG_COUNT] = {
+    "none", "ground", "scene", "box", "tower", "pyramid", "wall", "dominoes", "rain", "projectile", "model"};
+static const char *const BUILTIN_NAMES[LEVEL_BUILTIN_COUNT] = {"default", "first", "boxes"};
+static const char *const BUILTIN_TITLES[LEVEL_BUILTIN_COUNT] = {"default: a tower and a pyramid",
+                                                                "first window: one cube", "boxes"};
+static const char *const LAYOUT_NAMES[LEVEL_LAYOUT_COUNT] = {"tower", "pyramid", "wall", "domino line",
+                                                             "box rain"};
+
+// Colours per tag (sRGB). Two shades alternate by slot so neighbouring blocks can be told apart. The
+// tower is saturated red on purpose: the GL tests find its boxes in screenshots by hue.
+static const uint32_t TAG_RGBA[LEVEL_TAG_COUNT][2] = {
+    {0xc8c8c8ffu, 0xb0b0b0ffu}, // none
+    {0x8a8d91ffu, 0x8a8d91ffu}, // ground
+    {0xd9d2c5ffu, 0xc9c2b5ffu}, // scene (material colour overrides)
+    {0xe8863affu, 0xe8863affu}, // box
+    {0xd23c28ffu, 0xb82a1cffu}, // tower
+    {0xe8b440ffu, 0xd49a2cffu}, // pyramid
+    {0xb05a3cffu, 0x9c4c32ffu}, // wall
+    {0xe8e4dcffu, 0x3c6ee0ffu}, // dominoes
+    {0x4a9fe0ffu, 0x6cbf5affu}, // rain
+    {0x30d0e8ffu, 0x30d0e8ffu}, // projectile
+    {0xffffffffu, 0xffffffffu}, // model (mesh colours)
+};
+
+const char *level_tag_name(level_tag tag)
+{
+    return (unsigned)tag < LEVEL_TAG_COUNT ? TAG_NAMES[tag] : "unknown";
+}
+
+const char *level_builtin_name(level_builtin which)
+{
+    return (unsigned)which < LEVEL_BUILTIN_COUNT ? BUILTIN_NAMES[which] : "unknown";
+}
+
+const char *level_layout_name(level_layout layout)
+{
+    return (unsigned)layout < LEVEL_LAYOUT_COUNT ? LAYOUT_NAMES[layout] : "unknown";
+}
+
+void level_set_error(char *err, size_t err_size, const char *text)
+{
+    if (err && err_size > 0)
+        snprintf(err, err_size, "%s", text);
+}
+
+static void set_err(char *err, size_t err_size, const char *text)
+{
+    if (err && err_size > 0)
+        snprintf(err, err_size, "%s", text);
+}
+
+bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size)
+{
+    memset(lv, 0, sizeof *lv);
+    lv->world = ph_world_create(def);
+    if (!lv->world)
+    {
+        set_err(err, err_size, "the physics world could not be created (see the log above)");
+        return false;
+    }
+    lv->camera_eye = DEFAULT_EYE;
+    lv->camera_target = DEFAULT_TARGET;
+    lv->camera_fov = DEFAULT_CAMERA_FOV;
+    lv->seed = seed;
+    return true;
+}
+
+static bool grow_bodies(level *lv, int slots)
+{
+    if (slots <= lv->body_capacity)
+        return true;
+    int cap = lv->body_capacity > 0 ? lv->body_capacity : 64;
+    while (cap < slots)
+        cap *= 2;
+    level_body *b = realloc(lv->bodies, (size_t)cap * sizeof *b);
+    if (!b)
+        return false;
+    memset(b + lv->body_capacity, 0, (size_t)(cap - lv->body_capacity) * sizeof *b);
+    lv->bodies = b;
+    lv->body_capacity = cap;
+    return true;
+}
+
+const ph_body_id *level_list_bodies(level *lv, int *out_count)
+{
+    *out_count = 0;
+    if (!lv->world)
+        return NULL;
+    int n = ph_world_get_bodies(lv->world, lv->scratch, lv->scratch_capacity);
+    if (n > lv->scratch_capacity)
+    {
+        int cap = n + n / 2;
+        ph_body_id *s = realloc(lv->scratch, (size_t)cap * sizeof *s);
+        if (!s)
+            return NULL;
+        lv->scratch = s;
+        lv->scratch_capacity = cap;
+        n = ph_world_get_bodies(lv->world, lv->scratch, lv->scratch_capacity);
+        if (n > cap)
+            n = cap;
+    }
+    *out_count = n;
+    return lv->scratch;
+}
+
+level_body *level_get_body(level *lv, ph_body_id id)
+{
+    int slot = (int)id.index1 - 1;
+    if (PH_ID_IS_NULL(id) || slot >= lv->body_capacity || !PH_ID_EQUALS(lv->bodies[slot].id, id))
+        return NULL;
+    return &lv->bodies[slot];
+}
+
+void level_adopt_new_bodies(level *lv, level_tag tag)
+{
+    int n = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &n);
+    bool adopted = false;
+    for (int i = 0; i < n; i++)
+    {
+        int slot = (int)ids[i].index1 - 1;
+        if (!grow_bodies(lv, slot + 1))
+            return;
+        level_body *b = &lv->bodies[slot];
+        if (PH_ID_EQUALS(b->id, ids[i]))
+            continue;
+        b->id = ids[i];
+        b->prev = ph_body_get_transform(lv->world, ids[i]);
+        b->tag = (uint8_t)tag;
+        b->mesh = -1;
+        b->rgba = TAG_RGBA[tag][(slot + lv->spawn_counter) & 1];
+        adopted = true;
+    }
+    if (adopted)
+        lv->spawn_counter++;
+}
+
+void level_begin_step(level *lv)
+{
+    int n = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &n);
+    for (int i = 0; i < n; i++)
+    {
+        level_body *b = level_get_body(lv, ids[i]);
+        if (b)
+            b->prev = ph_body_get_transform(lv->world, ids[i]);
+    }
+}
+
+ph_transform level_interpolate(const level *lv, ph_body_id id, float alpha)
+{
+    ph_transform now = ph_body_get_transform(lv->world, id);
+    int slot = (int)id.index1 - 1;
+    if (PH_ID_IS_NULL(id) || slot >= lv->body_capacity || !PH_ID_EQUALS(lv->bodies[slot].id, id) ||
+        alpha >= 1.0f)
+        return now;
+    ph_transform prev = lv->bodies[slot].prev;
+    float t = alpha > 0.0f ? alpha : 0.0f;
+    ph_transform out;
+    out.p = glms_vec3_lerp(prev.p, now.p, t);
+    // Normalised linear interpolation along the shorter arc (cglm's nlerp flips the sign for it): between
+    // two physics steps the rotation is small, where nlerp and slerp differ by far less than a pixel, and
+    // nlerp costs no trigonometry.
+    out.q = glms_quat_nlerp(prev.q, now.q, t);
+    return out;
+}
+
+bool level_track_mesh(level *lv, int mesh)
+{
+    if (lv->mesh_count == lv->mesh_capacity)
+    {
+        int cap = lv->mesh_capacity > 0 ? 2 * lv->mesh_capacity : 16;
+        int *m = realloc(lv->meshes, (size_t)cap * sizeof *m);
+        if (!m)
+            return false;
+        lv->meshes = m;
+        lv->mesh_capacity = cap;
+    }
+    lv->meshes[lv->mesh_count++] = mesh;
+    return true;
+}
+
+static void free_level_memory(level *lv)
+{
+    obj_free(lv->model);
+    free(lv->bodies);
+    free(lv->scratch);
+    free(lv->meshes);
+}
+
+void level_unload(level *lv, renderer *r)
+{
+    if (r)
+    {
+        for (int i = 0; i < lv->mesh_count; i++)
+            renderer_remove_mesh(r, lv->meshes[i]);
+        renderer_forget_geometry(r);
+    }
+    if (lv->world)
+        ph_world_destroy(lv->world);
+    free_level_memory(lv);
+    memset(lv, 0, sizeof *lv);
+}
+
+static bool add_ground(level *lv, char *err, size_t err_size)
+{
+    ph_body_def def = ph_default_body_def();
+    def.type = PH_BODY_STATIC;
+    def.shape = ph_make_box((ph_vec3){{GROUND_HALF_WIDTH, GROUND_HALF_THICKNESS, GROUND_HALF_WIDTH}});
+    def.position = (ph_vec3){{0.0f, -GROUND_HALF_THICKNESS, 0.0f}};
+    ph_body_id id = ph_body_create(lv->world, &def);
+    if (PH_ID_IS_NULL(id))
+    {
+        set_err(err, err_size, ph_world_last_error(lv->world).message);
+        return false;
+    }
+    level_adopt_new_bodies(lv, LEVEL_TAG_GROUND);
+    return true;
+}
+
+static bool add_first_cube(level *lv, char *err, size_t err_size)
+{
+    ph_body_def def = ph_default_body_def();
+    def.type = PH_BODY_DYNAMIC;
+    def.shape = ph_make_box((ph_vec3){{FIRST_CUBE_HALF, FIRST_CUBE_HALF, FIRST_CUBE_HALF}});
+    def.position = (ph_vec3){{0.0f, FIRST_CUBE_HEIGHT, 0.0f}};
+    ph_body_id id = ph_body_create(lv->world, &def);
+    if (PH_ID_IS_NULL(id))
+    {
+        set_err(err, err_size, ph_world_last_error(lv->world).message);
+        return false;
+    }
+    level_adopt_new_bodies(lv, LEVEL_TAG_BOX);
+    return true;
+}
+
+// Built-in scene layout (unit: m): the tower and the pyramid of the default scene stand this far either
+// side of the origin along x, and the first window's camera looks at the cube from close by.
+#define DEFAULT_TOWER_X (-3.0f)
+#define DEFAULT_PYRAMID_X 3.0f
+static const vec3s FIRST_EYE = {{3.0f, 1.6f, 5.0f}};
+static const vec3s FIRST_TARGET = {{0.0f, 0.5f, 0.0f}};
+static const vec3s BOXES_EYE = {{18.0f, 12.0f, 24.0f}};
+
+bool level_load_builtin(level *lv, level_builtin which, int box_count, uint32_t seed, char *err,
+                        size_t err_size)
+{
+    if ((unsigned)which >= LEVEL_BUILTIN_COUNT)
+    {
+        set_err(err, err_size, "unknown built-in scene");
+        return false;
+    }
+    ph_world_def wdef = ph_default_world_def();
+    if (!level_begin_world(lv, &wdef, seed, err, err_size))
+        return false;
+    snprintf(lv->name, sizeof lv->name, "%s", BUILTIN_TITLES[which]);
+    bool ok = add_ground(lv, err, err_size);
+    switch (which)
+    {
+    case LEVEL_BUILTIN_FIRST:
+        ok = ok && add_first_cube(lv, err, err_size);
+        lv->camera_eye = FIRST_EYE;
+        lv->camera_target = FIRST_TARGET;
+        break;
+    case LEVEL_BUILTIN_DEFAULT:
+        ok = ok && level_spawn_layout(lv, LEVEL_LAYOUT_TOWER, (vec3s){{DEFAULT_TOWER_X, 0.0f, 0.0f}}, err,
+                                      err_size);
+        ok = ok && level_spawn_layout(lv, LEVEL_LAYOUT_PYRAMID, (vec3s){{DEFAULT_PYRAMID_X, 0.0f, 0.0f}}, err,
+                                      err_size);
+        break;
+    default:
+        ok = ok && level_spawn_boxes(lv, box_count, err, err_size);
+        snprintf(lv->name, sizeof lv->name, "boxes: %d", box_count);
+        lv->camera_eye = BOXES_EYE;
+        break;
+    }
+    if (!ok)
+        level_unload(lv, NULL);
+    return ok;
+}
+
+// A body moves at most this far between the previous step and the current one at the speeds the game
+// makes (100 m/s throws at 60 Hz move 1.7 m), so the frustum query is padded by it (unit: m).
+#define INTERPOLATION_MARGIN 2.0f
+
+typedef struct submit_context
+{
+    level *lv;
+    renderer *r;
+    float alpha;
+    bool tint_sleeping;
+    int meshes_submitted;
+} submit_context;
+
+static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint32_t *flags, void *ctx)
+{
+    submit_context *sc = ctx;
+    level_body *b = level_get_body(sc->lv, id);
+    if (!sc->tint_sleeping)
+        *flags &= ~(uint32_t)RENDER_FLAG_SLEEPING;
+    if (!b)
+        return true;
+    if (b->tag == LEVEL_TAG_GROUND)
+        return false;
+    *out_xf = level_interpolate(sc->lv, id, sc->alpha);
+    *rgba = b->rgba;
+    if (b->mesh >= 0)
+    {
+        // A model draws its own render mesh in the body's frame instead of its collision shape.
+        if (renderer_submit(sc->r, b->mesh, out_xf->p, out_xf->q, (vec3s){{1.0f, 1.0f, 1.0f}}, *rgba, *flags))
+            sc->meshes_submitted++;
+        return false;
+    }
+    return true;
+}
+
+int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping)
+{
+    if (!lv->world || !r)
+        return 0;
+    submit_context sc = {lv, r, alpha, tint_sleeping, 0};
+    int n = renderer_submit_world(r, lv->world, INTERPOLATION_MARGIN, body_view, &sc);
+    return n + sc.meshes_submitted;
+}
+
+// ---- Layouts from src/recipes ---------------------------------------------------------------------------
+
+// Sizes of the layouts the player spawns (unit: m; counts). Blocks are 1 m cubes like the recipes'
+// demo scenes; bricks and dominoes have the recipes' demo proportions.
+#define TOWER_LAYERS 8
+#define PYRAMID_BASE 5
+#define WALL_ROWS 6
+#define WALL_COLUMNS 8
+#define DOMINO_COUNT 20
+#define DOMINO_SPACING 0.5f
+#define RAIN_SIDE 4
+#define RAIN_LAYERS 4
+#define RAIN_HALF 0.3f
+#define RAIN_SPACING 1.0f
+#define RAIN_LIFT 6.0f
+#define RAIN_MAX_TILT 0.5f
+// The boxes scene: 1 m cubes 1.1 m apart, lifted 1 m, tilted a little (the recipes' pile scenes), so
+// they fall and settle into a heap.
+#define BOXES_HALF 0.5f
+#define BOXES_SPACING 1.1f
+#define BOXES_LIFT 1.0f
+#define BOXES_MAX_TILT 0.02f
+// A pile is s x layers x s; the boxes scene accepts a factorisation only this far from a cube (ratio of
+// layers to side), otherwise it rounds the count up to a near-cube.
+#define BOXES_MAX_ASPECT 4.0
+
+static const float BLOCK_HALF[3] = {0.5f, 0.5f, 0.5f};
+static const float BRICK_HALF[3] = {0.5f, 0.25f, 0.25f};
+static const float DOMINO_HALF[3] = {0.05f, 0.5f, 0.25f};
+
+// Spawns every item of rs into the level and frees rs.
+static bool spawn_scene(level *lv, recipe_scene *rs, bool built, level_tag tag, char *err, size_t err_size)
+{
+    ph_status status = built ? spawn_recipe(lv->world, rs, NULL) : PH_ERR_OUT_OF_MEMORY;
+    recipe_scene_free(rs);
+    if (status != PH_OK)
+    {
+        snprintf(err, err_size, "spawning a %s failed: %s", level_tag_name(tag),
+                 built ? ph_world_last_error(lv->world).message : "out of memory");
+        level_adopt_new_bodies(lv, tag); // bodies that did get made are still the level's
+        return false;
+    }
+    level_adopt_new_bodies(lv, tag);
+    return true;
+}
+
+bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, size_t err_size)
+{
+    if (!lv->world || (unsigned)layout >= LEVEL_LAYOUT_COUNT || !ph_is_finite_vec3(base))
+    {
+        set_err(err, err_size, "cannot spawn: no world, unknown layout or a position that is not finite");
+        return false;
+    }
+    recipe_scene rs;
+    recipe_scene_init(&rs, level_layout_name(layout));
+    const float origin[3] = {base.x, base.y, base.z};
+    recipe_material m = recipe_default_material();
+    bool ok = false;
+    level_tag tag = LEVEL_TAG_TOWER;
+    switch (layout)
+    {
+    case LEVEL_LAYOUT_TOWER:
+        ok = recipe_add_tower(&rs, origin, TOWER_LAYERS, BLOCK_HALF, 0.0f, m);
+        break;
+    case LEVEL_LAYOUT_PYRAMID:
+        ok = recipe_add_pyramid(&rs, origin, PYRAMID_BASE, BLOCK_HALF, 0.0f, m);
+        tag = LEVEL_TAG_PYRAMID;
+        break;
+    case LEVEL_LAYOUT_WALL:
+        ok = recipe_add_wall(&rs, origin, WALL_ROWS, WALL_COLUMNS, BRICK_HALF, 0.0f, m);
+        tag = LEVEL_TAG_WALL;
+        break;
+    case LEVEL_LAYOUT_DOMINOES:
+        ok = recipe_add_dominoes(&rs, origin, DOMINO_COUNT, DOMINO_HALF, DOMINO_SPACING, m);
+        tag = LEVEL_TAG_DOMINOES;
+        break;
+    default:
+    {
+        const float half[3] = {RAIN_HALF, RAIN_HALF, RAIN_HALF};
+        ok = recipe_add_pile(&rs, origin, RAIN_SIDE, RAIN_LAYERS, RAIN_SIDE, half, RAIN_SPACING, RAIN_LIFT,
+                             RAIN_MAX_TILT, (uint64_t)lv->seed + (uint64_t)lv->spawn_counter, m);
+        tag = LEVEL_TAG_RAIN;
+        break;
+    }
+    }
+    return spawn_scene(lv, &rs, ok, tag, err, err_size);
+}
+
+bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size)
+{
+    if (count < 1)
+    {
+        set_err(err, err_size, "the boxes scene needs at least one box");
+        return false;
+    }
+    // The pile is side x layers x side: the exact factorisation of count closest to a cube, else the
+    // near-cube that holds at least count boxes.
+    int best_side = 0, best_layers = 0;
+    double best_aspect = 0.0;
+    for (int s = 1; s * s <= count; s++)
+    {
+        if (count % (s * s) != 0)
+            continue;
+        int layers = count / (s * s);
+        double aspect = layers > s ? (double)layers / s : (double)s / layers;
+        if (best_side == 0 || aspect < best_aspect)
+        {
+            best_side = s;
+            best_layers = layers;
+            best_aspect = aspect;
+        }
+    }
+    if (best_aspect > BOXES_MAX_ASPECT)
+    {
+        best_side = (int)ceil(cbrt((double)count));
+        best_layers = (count + best_side * best_side - 1) / (best_side * best_side);
+    }
+    recipe_scene rs;
+    recipe_scene_init(&rs, "boxes");
+    const float origin[3] = {0.0f, 0.0f, 0.0f};
+    const float half[3] = {BOXES_HALF, BOXES_HALF, BOXES_HALF};
+    bool ok = recipe_add_pile(&rs, origin, best_side, best_layers, best_side, half, BOXES_SPACING, BOXES_LIFT,
+                              BOXES_MAX_TILT, lv->seed, recipe_default_material());
+    return spawn_scene(lv, &rs, ok, LEVEL_TAG_BOX, err, err_size);
+}

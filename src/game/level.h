@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The level: one ph_world with what the game keeps per body (colour, render mesh, tag, the pose of the
+// previous physics step for interpolation), built from a scene source: a built-in scene made from
+// src/recipes, a JSON scene (assets/scene.h) or an .obj model or .obj scene (assets/model_physics.h).
+// Spawning layouts at a point and the per-body bookkeeping for bodies made later (projectiles, spawns)
+// live here too, so tools and the reel share them. No SDL; the renderer is optional (NULL headless).
+#pragma once
+
+#include "render/renderer.h"
+
+#include "phys/phys.h"
+
+#include <stdbool.h> // bool
+#include <stddef.h>  // size_t
+#include <stdint.h>  // uint32_t, uint8_t
+
+// What a body is, for colours, tests and the report.
+typedef enum level_tag
+{
+    LEVEL_TAG_NONE,
+    LEVEL_TAG_GROUND, // the static ground (drawn as the renderer's ground plane)
+    LEVEL_TAG_SCENE,  // made by a scene file entry
+    LEVEL_TAG_BOX,    // a single box of a built-in scene
+    LEVEL_TAG_TOWER,
+    LEVEL_TAG_PYRAMID,
+    LEVEL_TAG_WALL,
+    LEVEL_TAG_DOMINOES,
+    LEVEL_TAG_RAIN,
+    LEVEL_TAG_PROJECTILE,
+    LEVEL_TAG_MODEL,
+    LEVEL_TAG_COUNT
+} level_tag;
+
+const char *level_tag_name(level_tag tag);
+
+// Layouts the player (and the reel) can spawn at a point.
+typedef enum level_layout
+{
+    LEVEL_LAYOUT_TOWER,
+    LEVEL_LAYOUT_PYRAMID,
+    LEVEL_LAYOUT_WALL,
+    LEVEL_LAYOUT_DOMINOES,
+    LEVEL_LAYOUT_RAIN,
+    LEVEL_LAYOUT_COUNT
+} level_layout;
+
+const char *level_layout_name(level_layout layout);
+
+// Built-in scenes (selected by name; files are loaded by path).
+typedef enum level_builtin
+{
+    LEVEL_BUILTIN_DEFAULT, // ground, a tower and a pyramid
+    LEVEL_BUILTIN_FIRST,   // ground and one cube (the first window)
+    LEVEL_BUILTIN_BOXES,   // ground and N boxes raining into a pile (frame-time measurements)
+    LEVEL_BUILTIN_COUNT
+} level_builtin;
+
+// "default", "first", "boxes".
+const char *level_builtin_name(level_builtin which);
+
+// Colour of static scenery without a colour of its own (sRGB 0xRRGGBBAA).
+#define LEVEL_STATIC_RGBA 0x8a8d91ffu
+
+// Per-body game state, indexed by the body's slot (id.index1 - 1).
+typedef struct level_body
+{
+    ph_body_id id;     // null when the slot is not known to the game
+    ph_transform prev; // pose at the start of the last step (interpolation)
+    uint32_t rgba;     // sRGB colour 0xRRGGBBAA
+    int mesh;          // render mesh handle of a model, -1 to draw the physics shape
+    uint8_t tag;       // level_tag
+} level_body;
+
+struct obj_model; // assets/obj.h
+
+typedef struct level
+{
+    ph_world *world;
+    char name[256];     // shown on the HUD
+    level_body *bodies; // by slot
+    int body_capacity;
+    ph_body_id *scratch; // ph_world_get_bodies buffer
+    int scratch_capacity;
+    int *meshes; // renderer meshes this level added (freed on unload)
+    int mesh_count, mesh_capacity;
+    vec3s camera_eye, camera_target;
+    float camera_fov; // (unit: degrees)
+    uint32_t seed;
+    int spawn_counter;       // varies colours of successive spawns
+    char warning[700];       // the first warning of loading, "" when none (shown on the HUD)
+    struct obj_model *model; // the .obj a file level was made from (owned; the game may take it)
+} level;
+
+// Creates the world of a built-in scene. box_count is used by LEVEL_BUILTIN_BOXES. On failure returns
+// false with a message in err and leaves lv empty.
+bool level_load_builtin(level *lv, level_builtin which, int box_count, uint32_t seed, char *err,
+                        size_t err_size);
+// Loads a .json scene or an .obj model / .obj scene. r may be NULL (headless: no render meshes).
+bool level_load_file(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size);
+// Makes a model throwable in the level's world: its convex hull as world geometry in *out_geom and, when
+// *inout_mesh is -1 and r is given, its render mesh about the hull's centre of mass (the body origin) in
+// *inout_mesh. False with a message on failure.
+bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, ph_geom_id *out_geom,
+                            int *inout_mesh, char *err, size_t err_size);
+// Destroys the world and frees the renderer meshes of the level (r may be NULL).
+void level_unload(level *lv, renderer *r);
+
+// Records every body's current pose as the previous one (call before each ph_world_step).
+void level_begin_step(level *lv);
+// Gives bodies the level does not know yet (made since the last call) a tag and a colour.
+void level_adopt_new_bodies(level *lv, level_tag tag);
+// The body's bookkeeping, or NULL for a stale or unknown id.
+level_body *level_get_body(level *lv, ph_body_id id);
+// The pose between the previous step (alpha 0) and the current one (alpha 1).
+ph_transform level_interpolate(const level *lv, ph_body_id id, float alpha);
+// Live body ids (valid until bodies are made or destroyed); *out_count gets the number.
+const ph_body_id *level_list_bodies(level *lv, int *out_count);
+
+// N boxes raining into a pile around the origin (the frame-time measurements' scene).
+bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size);
+// Spawns a layout with its base centred at base (unit: m). False with a message on failure.
+bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, size_t err_size);
+// For the level's own files: starts an empty level around a new world (false with a message), and
+// copies a message into err.
+bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size);
+void level_set_error(char *err, size_t err_size, const char *text);
+// Records a renderer mesh the level made, so level_unload removes it. False when out of memory.
+bool level_track_mesh(level *lv, int mesh);
+
+// Submits every visible body, interpolated by alpha, with its colour (and model mesh).
+int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping);

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The sandbox executable's entry point: parses the command line into an app_config and calls app_run.
+// Unusable arguments print one clear message on stderr and exit with status 1.
+
+#include "game/app.h"
+
+#include <errno.h>  // errno, ERANGE
+#include <stdint.h> // INT32_MAX, UINT32_MAX
+#include <stdio.h>  // fprintf, printf
+#include <stdlib.h> // strtol, strtoul
+#include <string.h> // strcmp, strncmp
+
+static const char USAGE[] =
+    "usage: sandbox [SCENE.json | MODEL.obj] [options]\n"
+    "\n"
+    "  SCENE.json          load a scene file (see scenes/); MODEL.obj: drop the model into the default "
+    "scene,\n"
+    "                      or, for an .obj scene (objects named static*/ground*/compound_*), build it\n"
+    "  --size WxH          window size in points (default 1280x720)\n"
+    "  --frames N          stop after N frames; each frame then advances exactly one frame of\n"
+    "                      simulated time (1/60 s), so runs are reproducible\n"
+    "  --screenshot F.png  write the last frame to a PNG\n"
+    "  --seed N            seed of random layouts (box rain); default 1\n"
+    "  --headless          step the physics without a window and print per-step statistics\n"
+    "                      (--frames N steps; default 600)\n"
+    "  --scene NAME        a built-in scene: default, first (ground and one cube), boxes\n"
+    "  --boxes N           the boxes scene with N boxes (frame-time measurements)\n"
+    "  --no-vsync          do not wait for the display's refresh\n"
+    "  --no-shadows        draw without the sun's shadow map\n"
+    "  --no-hud            hide the HUD (F8 toggles it)\n"
+    "  --timing            print mean frame, physics and render times at exit\n"
+    "  --report FILE       write body positions at the start and end (with projected pixels) for tests\n"
+    "  --script S          synthetic input: 'FRAME EVENT ARGS; ...' with EVENT one of\n"
+    "                      move X Y | down X Y BUTTON | up X Y BUTTON | key NAME | keydown NAME |\n"
+    "                      keyup NAME | wheel CLICKS   (X Y in window points, BUTTON left|middle|right,\n"
+    "                      NAME an SDL key name such as F1, Space, 1)\n"
+    "  --help              this text\n"
+    "\n"
+    "Without a display run headless (SDL_VIDEODRIVER=offscreen sandbox --frames 120 --screenshot out.png)\n"
+    "or under a virtual X server (xvfb-run -a sandbox). Press F1 in the window for every key and mouse "
+    "action.\n";
+
+// Parses a whole decimal integer in [lo, hi]; false for anything else.
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno == ERANGE || *end != '\0' || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_size(const char *s, int *out_w, int *out_h)
+{
+    if (!s)
+        return false;
+    const char *x = strchr(s, 'x');
+    if (!x || x == s)
+        return false;
+    char w_text[32];
+    size_t n = (size_t)(x - s);
+    if (n >= sizeof w_text)
+        return false;
+    memcpy(w_text, s, n);
+    w_text[n] = '\0';
+    long w = 0, h = 0;
+    if (!parse_int(w_text, 1, APP_MAX_SIZE, &w) || !parse_int(x + 1, 1, APP_MAX_SIZE, &h))
+        return false;
+    *out_w = (int)w;
+    *out_h = (int)h;
+    return true;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "sandbox: %s%s%s\n(run 'sandbox --help' for the options)\n", what, arg ? ": " : "",
+            arg ? arg : "");
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    app_config cfg = app_default_config();
+    for (int i = 1; i < argc; i++)
+    {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        long v = 0;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+        else if (strcmp(a, "--size") == 0)
+        {
+            if (!parse_size(next, &cfg.width, &cfg.height))
+                return usage_error("--size needs WxH with sides in 1..16384, got", next ? next : "nothing");
+            i++;
+        }
+        else if (strcmp(a, "--frames") == 0)
+        {
+            if (!parse_int(next, 1, INT32_MAX, &v))
+                return usage_error("--frames needs a positive whole number, got", next ? next : "nothing");
+            cfg.frames = (int)v;
+            i++;
+        }
+        else if (strcmp(a, "--seed") == 0)
+        {
+            if (!parse_int(next, 0, UINT32_MAX, &v))
+                return usage_error("--seed needs a whole number in 0..4294967295, got",
+                                   next ? next : "nothing");
+            cfg.seed = (uint32_t)v;
+            i++;
+        }
+        else if (strcmp(a, "--boxes") == 0)
+        {
+            if (!parse_int(next, 1, APP_MAX_BOXES, &v))
+                return usage_error("--boxes needs a whole number in 1..100000, got", next ? next : "nothing");
+            cfg.box_count = (int)v;
+            cfg.scene_name = "boxes";
+            i++;
+        }
+        else if (strcmp(a, "--screenshot") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--script") == 0 ||
+                 strcmp(a, "--scene") == 0)
+        {
+            if (!next || !*next)
+                return usage_error("missing value after", a);
+            if (strcmp(a, "--screenshot") == 0)
+                cfg.screenshot_path = next;
+            else if (strcmp(a, "--report") == 0)
+                cfg.report_path = next;
+            else if (strcmp(a, "--script") == 0)
+                cfg.script = next;
+            else
+                cfg.scene_name = next;
+            i++;
+        }
+        else if (strcmp(a, "--headless") == 0)
+            cfg.headless = true;
+        else if (strcmp(a, "--no-vsync") == 0)
+            cfg.vsync = false;
+        else if (strcmp(a, "--no-shadows") == 0)
+            cfg.shadows = false;
+        else if (strcmp(a, "--no-hud") == 0)
+            cfg.hud = false;
+        else if (strcmp(a, "--timing") == 0)
+            cfg.timing = true;
+        else if (strncmp(a, "--", 2) == 0)
+            return usage_error("unknown option", a);
+        else if (cfg.input_path)
+            return usage_error("only one scene or model file may be given; second one", a);
+        else
+            cfg.input_path = a;
+    }
+    if (cfg.headless && (cfg.screenshot_path || cfg.script))
+        return usage_error("--headless has no window: --screenshot and --script need one", NULL);
+    return app_run(&cfg);
+}

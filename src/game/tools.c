@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Throw, grab, spawn and delete. The grab is a critically damped spring between a point of the body and
+// the pointer's target, written as an acceleration (so light and heavy bodies respond alike) and clamped
+// so a fast drag cannot fling a body through the ground.
+
+#include "game/tools.h"
+
+#include <math.h>   // sqrtf, fabsf
+#include <stdio.h>  // snprintf
+#include <string.h> // memset
+
+// How far a ray looks for bodies (unit: m).
+#define TOOLS_REACH 1000.0f
+// Projectiles start this far along the ray, clear of the near plane (unit: m).
+#define TOOLS_LAUNCH_DISTANCE 1.0f
+// Projectile sizes: box half extent, sphere radius (unit: m). Projectiles are steel (unit: kg/m^3): a
+// 0.6 m block of it weighs 1.7 t, enough to knock over the 1 t blocks (1 m^3 of water density) the
+// layouts are built from; a block of the layouts' own density would bounce off them.
+#define TOOLS_BOX_HALF 0.3f
+#define TOOLS_SPHERE_RADIUS 0.3f
+#define TOOLS_PROJECTILE_DENSITY 7800.0f
+// Grab spring: natural frequency (unit: Hz) and damping ratio (1 = critical), and the largest
+// acceleration it may give (unit: m/s^2).
+#define TOOLS_GRAB_HERTZ 4.0f
+#define TOOLS_GRAB_DAMPING_RATIO 1.0f
+#define TOOLS_GRAB_MAX_ACCELERATION 400.0f
+// Rotational damping of a grabbed body, as an angular deceleration per unit angular velocity (unit: 1/s)
+// times its inertia, so it does not spin on the spring like a pendulum forever.
+#define TOOLS_GRAB_ANGULAR_DAMPING 4.0f
+// Rays nearly parallel to the drag plane (|cos| below this) keep the last target.
+#define TOOLS_MIN_PLANE_COSINE 1e-3f
+#define TOOLS_PI 3.14159265358979f
+
+static const char *const PROJECTILE_NAMES[TOOLS_PROJECTILE_COUNT] = {"box", "sphere", "model"};
+
+void tools_init(tools *t)
+{
+    memset(t, 0, sizeof *t);
+    t->model_mesh = -1;
+}
+
+const char *tools_projectile_name(tools_projectile p)
+{
+    return (unsigned)p < TOOLS_PROJECTILE_COUNT ? PROJECTILE_NAMES[p] : "unknown";
+}
+
+void tools_next_projectile(tools *t)
+{
+    t->projectile = (tools_projectile)((t->projectile + 1) % TOOLS_PROJECTILE_COUNT);
+}
+
+void tools_begin_charge(tools *t)
+{
+    t->charging = true;
+    t->charge_seconds = 0.0f;
+}
+
+void tools_update_charge(tools *t, float dt_seconds)
+{
+    if (t->charging && dt_seconds > 0.0f)
+        t->charge_seconds += dt_seconds;
+}
+
+float tools_charge_speed(const tools *t)
+{
+    float f = t->charge_seconds / TOOLS_CHARGE_SECONDS;
+    f = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+    return TOOLS_MIN_THROW_SPEED + (TOOLS_MAX_THROW_SPEED - TOOLS_MIN_THROW_SPEED) * f;
+}
+
+ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
+{
+    float speed = tools_charge_speed(t);
+    t->charging = false;
+    t->charge_seconds = 0.0f;
+    dir = ph_safe_normalize(dir, (ph_vec3){{0.0f, 0.0f, -1.0f}});
+    ph_body_def def = ph_default_body_def();
+    def.type = PH_BODY_DYNAMIC;
+    def.position = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE));
+    def.linear_velocity = glms_vec3_scale(dir, speed);
+    def.material.density = TOOLS_PROJECTILE_DENSITY;
+    tools_projectile kind = t->projectile;
+    if (kind == TOOLS_PROJECTILE_MODEL && PH_ID_IS_NULL(t->model_geom))
+    {
+        snprintf(err, err_size, "no model loaded: drop an .obj file on the window (throwing a box)");
+        kind = TOOLS_PROJECTILE_BOX;
+    }
+    if (kind == TOOLS_PROJECTILE_SPHERE)
+        def.shape = ph_make_sphere(TOOLS_SPHERE_RADIUS);
+    else if (kind == TOOLS_PROJECTILE_MODEL)
+        def.shape = ph_make_geom_shape(PH_SHAPE_HULL, t->model_geom);
+    else
+        def.shape = ph_make_box((ph_vec3){{TOOLS_BOX_HALF, TOOLS_BOX_HALF, TOOLS_BOX_HALF}});
+    ph_body_id id = ph_body_create(lv->world, &def);
+    if (PH_ID_IS_NULL(id))
+    {
+        snprintf(err, err_size, "throw failed: %s", ph_world_last_error(lv->world).message);
+        return id;
+    }
+    level_adopt_new_bodies(lv, kind == TOOLS_PROJECTILE_MODEL ? LEVEL_TAG_MODEL : LEVEL_TAG_PROJECTILE);
+    level_body *b = level_get_body(lv, id);
+    if (b && kind == TOOLS_PROJECTILE_MODEL)
+        b->mesh = t->model_mesh;
+    return id;
+}
+
+ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out_point)
+{
+    ph_ray_result hit;
+    if (!lv->world || !ph_world_cast_ray(lv->world, origin, ph_safe_normalize(dir, (ph_vec3){{0, 0, -1}}),
+                                         TOOLS_REACH, &hit))
+        return PH_NULL_BODY_ID;
+    if (out_point)
+        *out_point = hit.point;
+    return hit.body;
+}
+
+bool tools_grab_begin(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 camera_forward)
+{
+    ph_vec3 point;
+    ph_body_id id = tools_pick(lv, origin, dir, &point);
+    if (PH_ID_IS_NULL(id) || ph_body_get_type(lv->world, id) != PH_BODY_DYNAMIC)
+        return false;
+    t->grabbing = true;
+    t->grabbed = id;
+    t->grab_local = ph_inv_transform_point(ph_body_get_transform(lv->world, id), point);
+    t->grab_target = point;
+    // The plane through the grabbed point facing the camera: dragging moves the body across the screen
+    // and keeps its distance from the camera.
+    t->grab_normal = ph_safe_normalize(glms_vec3_negate(camera_forward), (ph_vec3){{0, 0, 1}});
+    t->grab_plane_d = glms_vec3_dot(t->grab_normal, point);
+    ph_body_wake(lv->world, id);
+    return true;
+}
+
+void tools_grab_move(tools *t, ph_vec3 origin, ph_vec3 dir)
+{
+    if (!t->grabbing)
+        return;
+    float denom = glms_vec3_dot(t->grab_normal, dir);
+    if (fabsf(denom) < TOOLS_MIN_PLANE_COSINE)
+        return;
+    float s = (t->grab_plane_d - glms_vec3_dot(t->grab_normal, origin)) / denom;
+    if (s > 0.0f)
+        t->grab_target = glms_vec3_add(origin, glms_vec3_scale(dir, s));
+}
+
+void tools_grab_apply(tools *t, level *lv)
+{
+    if (!t->grabbing)
+        return;
+    if (!ph_body_is_valid(lv->world, t->grabbed))
+    {
+        tools_grab_end(t);
+        return;
+    }
+    // a = w^2 (target - x) - 2 zeta w v: a spring-damper of frequency w per unit mass. The force is
+    // applied at the grabbed point so the body swings naturally about it.
+    float mass = ph_body_get_mass(lv->world, t->grabbed);
+    ph_transform xf = ph_body_get_transform(lv->world, t->grabbed);
+    ph_vec3 point = ph_transform_point(xf, t->grab_local);
+    ph_vec3 com = ph_body_get_center_of_mass(lv->world, t->grabbed);
+    ph_vec3 v = ph_body_get_linear_velocity(lv->world, t->grabbed);
+    ph_vec3 w = ph_body_get_angular_velocity(lv->world, t->grabbed);
+    ph_vec3 v_point = glms_vec3_add(v, glms_vec3_cross(w, glms_vec3_sub(point, com)));
+    float omega = 2.0f * TOOLS_PI * TOOLS_GRAB_HERTZ;
+    ph_vec3 accel = glms_vec3_sub(glms_vec3_scale(glms_vec3_sub(t->grab_target, point), omega * omega),
+                                  glms_vec3_scale(v_point, 2.0f * TOOLS_GRAB_DAMPING_RATIO * omega));
+    float a = glms_vec3_norm(accel);
+    if (a > TOOLS_GRAB_MAX_ACCELERATION)
+        accel = glms_vec3_scale(accel, TOOLS_GRAB_MAX_ACCELERATION / a);
+    // The spring also carries the body's weight, so it hangs at the pointer instead of sagging below it.
+    accel = glms_vec3_sub(accel, ph_world_get_gravity(lv->world));
+    ph_body_apply_force_at_point(lv->world, t->grabbed, glms_vec3_scale(accel, mass), point);
+    ph_mat3 inertia = ph_body_get_world_inertia(lv->world, t->grabbed);
+    ph_vec3 torque = glms_vec3_scale(glms_mat3_mulv(inertia, w), -TOOLS_GRAB_ANGULAR_DAMPING);
+    ph_body_apply_torque(lv->world, t->grabbed, torque);
+}
+
+void tools_grab_end(tools *t)
+{
+    t->grabbing = false;
+    t->grabbed = PH_NULL_BODY_ID;
+}
+
+bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir)
+{
+    ph_body_id id = tools_pick(lv, origin, dir, NULL);
+    if (PH_ID_IS_NULL(id) || ph_body_get_type(lv->world, id) == PH_BODY_STATIC)
+        return false;
+    if (t->grabbing && PH_ID_EQUALS(t->grabbed, id))
+        tools_grab_end(t);
+    return ph_body_destroy(lv->world, id) == PH_OK;
+}
+
+bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
+{
+    ph_vec3 point;
+    if (PH_ID_IS_NULL(tools_pick(lv, origin, dir, &point)))
+    {
+        // Nothing hit: the ground plane y = 0, when the ray goes down to it.
+        if (!(dir.y < -TOOLS_MIN_PLANE_COSINE))
+        {
+            snprintf(err, err_size, "point at the ground or a body to spawn a %s", level_layout_name(layout));
+            return false;
+        }
+        point = glms_vec3_add(origin, glms_vec3_scale(dir, -origin.y / dir.y));
+    }
+    return level_spawn_layout(lv, layout, point, err, err_size);
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// The player's tools on a level: throwing a projectile along a ray with a charged speed, grabbing a body
+// with a damped spring to a point that follows the pointer in the plane facing the camera, spawning
+// layouts at the pointer and deleting the body under it. Rays come from the camera; the game turns
+// SDL input into these calls, and the demo reel can call them too. No SDL and no GL.
+#pragma once
+
+#include "game/level.h"
+
+#include "phys/phys.h"
+
+#include <stdbool.h> // bool
+
+// Throw speeds: a click throws at the minimum, holding charges linearly to the maximum (unit: m/s, s).
+#define TOOLS_MIN_THROW_SPEED 10.0f
+#define TOOLS_MAX_THROW_SPEED 100.0f
+#define TOOLS_CHARGE_SECONDS 1.5f
+
+typedef enum tools_projectile
+{
+    TOOLS_PROJECTILE_BOX,
+    TOOLS_PROJECTILE_SPHERE,
+    TOOLS_PROJECTILE_MODEL,
+    TOOLS_PROJECTILE_COUNT
+} tools_projectile;
+
+typedef struct tools
+{
+    tools_projectile projectile;
+    ph_geom_id model_geom; // hull of the loaded model (null: none loaded)
+    int model_mesh;        // its render mesh, -1 when none
+    bool charging;
+    float charge_seconds; // how long the button has been held (unit: s)
+    bool grabbing;
+    ph_body_id grabbed;
+    ph_vec3 grab_local;  // grabbed point in the body's frame (unit: m)
+    ph_vec3 grab_target; // where the spring pulls it (unit: m)
+    ph_vec3 grab_normal; // the drag plane: normal (towards the camera at grab time)
+    float grab_plane_d;  // and offset, n . x = d (unit: m)
+} tools;
+
+void tools_init(tools *t);
+const char *tools_projectile_name(tools_projectile p);
+void tools_next_projectile(tools *t);
+
+// Throwing: begin on press, advance while held, release throws along (origin, dir) and returns the body.
+void tools_begin_charge(tools *t);
+void tools_update_charge(tools *t, float dt_seconds);
+float tools_charge_speed(const tools *t);
+ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);
+
+// Grabbing: begin picks the dynamic body under the ray (false when none), move follows the pointer's ray,
+// apply adds the spring force before each physics step, end lets go.
+bool tools_grab_begin(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 camera_forward);
+void tools_grab_move(tools *t, ph_vec3 origin, ph_vec3 dir);
+void tools_grab_apply(tools *t, level *lv);
+void tools_grab_end(tools *t);
+
+// The closest body along the ray within reach, null when none.
+ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out_point);
+// Deletes the non-static body under the ray; false when there is none.
+bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir);
+// Spawns a layout where the ray meets a body or the ground plane y = 0. False with a message.
+bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);
