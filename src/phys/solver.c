@@ -230,7 +230,16 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
         ph_vec3 n = con->normal;
         float total_normal = 0.0f;
-        int passes = con->point_count > 1 ? SOLVER_NORMAL_PASSES : 1;
+        // Current separations from the motion so far (the anchors move with their body's rotation); they
+        // change only when positions are integrated, so once per call.
+        float sep[PH_MAX_MANIFOLD_POINTS];
+        for (int i = 0; i < con->point_count; i++)
+        {
+            const constraint_point *cp = &con->points[i];
+            ph_vec3 d = glms_vec3_add(dp, glms_vec3_sub(rotate(sb->dq, cp->rb), rotate(sa->dq, cp->ra)));
+            sep[i] = dot3(d, n) + cp->base_separation;
+        }
+        int passes = con->point_count > 1 && use_bias ? SOLVER_NORMAL_PASSES : 1;
         for (int pass = 0; pass < passes; pass++)
         for (int j = 0; j < con->point_count; j++)
         {
@@ -238,9 +247,7 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
             // towards the first point that a one-directional sweep has.
             int i = use_bias ? j : con->point_count - 1 - j;
             constraint_point *cp = &con->points[i];
-            // Current separation from the motion so far: the anchors move with their body's rotation.
-            ph_vec3 d = glms_vec3_add(dp, glms_vec3_sub(rotate(sb->dq, cp->rb), rotate(sa->dq, cp->ra)));
-            float s = dot3(d, n) + cp->base_separation;
+            float s = sep[i];
             float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
             if (s > 0.0f)
                 bias = s * inv_h;
