@@ -886,7 +886,7 @@ static void draw_frame(app *a, float alpha, bool last_frame)
         ph_transform xf = level_interpolate(&a->lv, a->tl.grabbed, alpha);
         renderer_line(a->r, ph_transform_point(xf, a->tl.grab_local), a->tl.grab_target, APP_GRAB_LINE_RGBA);
     }
-    if (a->show_hud)
+    if (a->show_hud && !a->show_help)
     {
         char views[128];
         debug_views_text(a, views, sizeof views);

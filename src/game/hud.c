@@ -21,6 +21,8 @@
 #define HUD_PADDING 6.0f
 // Size of the charge bar (unit: px).
 #define HUD_BAR_WIDTH 240.0f
+// The help overlay fills at most this fraction of the window's width and height.
+#define HUD_HELP_FILL 0.95f
 #define HUD_BAR_HEIGHT 14.0f
 // The charge bar's top sits this many bar heights above the bottom of the window.
 #define HUD_BAR_LIFT 4.0f
@@ -30,36 +32,47 @@ static const uint32_t TEXT_RGBA = 0xf0f0f0ffu;
 static const uint32_t ERROR_RGBA = 0xff6050ffu;
 static const uint32_t BAR_BACK_RGBA = 0x303030c0u;
 static const uint32_t BAR_RGBA = 0xffb020ffu;
+static const uint32_t TITLE_RGBA = 0xffd060ffu;
+static const uint32_t HELP_SHADE_RGBA = 0x00000080u; // dims the scene behind the help
 
-static const char HELP_TEXT[] =
-    "MOUSE\n"
-    "  left click / hold      throw a projectile; holding charges it up to 100 m/s\n"
-    "  Ctrl + left drag       grab a body and drag it (a spring to the pointer)\n"
-    "  right drag             orbit (orbit camera) / look around (fly camera)\n"
-    "  middle drag            pan\n"
-    "  wheel                  zoom (orbit) / move forward (fly)\n"
-    "  drop a file            .obj: becomes the projectile model and drops in; .json: loads the scene\n"
-    "KEYBOARD\n"
-    "  C                      toggle orbit / fly camera\n"
-    "  W A S D, Q E, Shift    fly: move, down / up, faster\n"
-    "  Tab                    cycle the projectile: box, sphere, model\n"
-    "  1 2 3 4 5              spawn at the pointer: tower, pyramid, wall, domino line, box rain\n"
-    "  X or Delete            delete the body under the pointer\n"
-    "  P or Space             pause / resume\n"
-    "  N                      single step (while paused)\n"
-    "  M                      slow motion 0.1x on / off\n"
-    "  R                      reset the scene\n"
-    "  PageDown / PageUp      next / previous scene\n"
-    "DEBUG VIEWS\n"
-    "  F2 contacts   F3 bounding boxes   F4 octree nodes   F5 sleeping tint   F6 calendar events\n"
-    "  F7 GJK simplex and EPA polytope of the pair under the pointer\n"
-    "  F8 HUD on/off   F9 shadows on/off   F10 debug x-ray\n"
-    "  F1 this help    Esc quit";
-
-const char *hud_help_text(void)
+// The help overlay: section titles (action NULL) and key / action rows, drawn in two columns.
+typedef struct help_row
 {
-    return HELP_TEXT;
-}
+    const char *key;
+    const char *action;
+} help_row;
+
+static const help_row HELP_ROWS[] = {
+    {"MOUSE", NULL},
+    {"left click / hold", "throw a projectile; holding charges it up to 100 m/s"},
+    {"Ctrl + left drag", "grab a body and drag it (a spring to the pointer)"},
+    {"right drag", "orbit (orbit camera) / look around (fly camera)"},
+    {"middle drag", "pan"},
+    {"wheel", "zoom (orbit) / move forward (fly)"},
+    {"drop a file", ".obj: load it, and throw it with Tab; .json: load the scene"},
+    {"KEYBOARD", NULL},
+    {"C", "toggle orbit / fly camera"},
+    {"W A S D, Q E, Shift", "fly: move, down / up, faster"},
+    {"Tab", "cycle the projectile: box, sphere, model"},
+    {"1 2 3 4 5", "spawn at the pointer: tower, pyramid, wall, domino line, box rain"},
+    {"X or Delete", "delete the body under the pointer"},
+    {"P or Space", "pause / resume"},
+    {"N", "single step (pauses)"},
+    {"M", "slow motion 0.1x on / off"},
+    {"R", "reset the scene"},
+    {"Page Down / Page Up", "next / previous scene"},
+    {"Esc", "quit"},
+    {"DEBUG VIEWS", NULL},
+    {"F2 / F3 / F4", "contacts / bounding boxes / octree nodes"},
+    {"F5 / F6", "sleeping bodies tinted / calendar events of the last step"},
+    {"F7", "GJK simplex and EPA polytope of the pair under the pointer"},
+    {"F8 / F9 / F10", "HUD / shadows / debug lines through geometry"},
+    {"F1", "this help"},
+};
+#define HELP_ROW_COUNT ((int)(sizeof HELP_ROWS / sizeof HELP_ROWS[0]))
+// Gap between the key and action columns, and indent of rows under a title (unit: px at scale 1).
+#define HELP_COLUMN_GAP 24.0f
+#define HELP_INDENT 12.0f
 
 void hud_init(hud *h)
 {
@@ -163,9 +176,34 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
 
 void hud_draw_help(renderer *r, int width, int height, float ui_scale)
 {
+    float key_w = 0.0f, action_w = 0.0f, line_h = renderer_text_height("Mg", 1.0f);
+    for (int i = 0; i < HELP_ROW_COUNT; i++)
+    {
+        float kw = renderer_text_width(HELP_ROWS[i].key, 1.0f) + (HELP_ROWS[i].action ? HELP_INDENT : 0.0f);
+        float aw = HELP_ROWS[i].action ? renderer_text_width(HELP_ROWS[i].action, 1.0f) : 0.0f;
+        key_w = HELP_ROWS[i].action && kw > key_w ? kw : key_w;
+        action_w = aw > action_w ? aw : action_w;
+    }
+    // The usual text size, shrunk where the window is too small for the whole list.
+    float w1 = key_w + HELP_COLUMN_GAP + action_w + 2.0f * HUD_PADDING;
+    float h1 = line_h * (float)HELP_ROW_COUNT + 2.0f * HUD_PADDING;
     float scale = HUD_TEXT_SCALE * (ui_scale > 0.0f ? ui_scale : 1.0f);
-    float w = renderer_text_width(HELP_TEXT, scale) + 2.0f * HUD_PADDING;
-    float hgt = renderer_text_height(HELP_TEXT, scale) + 2.0f * HUD_PADDING;
+    float fit_w = HUD_HELP_FILL * (float)width / w1, fit_h = HUD_HELP_FILL * (float)height / h1;
+    scale = scale < fit_w ? scale : fit_w;
+    scale = scale < fit_h ? scale : fit_h;
+    float w = w1 * scale, hgt = h1 * scale;
     float x = 0.5f * ((float)width - w), y = 0.5f * ((float)height - hgt);
-    panel(r, x > 0.0f ? x : 0.0f, y > 0.0f ? y : 0.0f, scale, TEXT_RGBA, HELP_TEXT);
+    x = x > 0.0f ? x : 0.0f;
+    y = y > 0.0f ? y : 0.0f;
+    renderer_rect(r, 0.0f, 0.0f, (float)width, (float)height, HELP_SHADE_RGBA);
+    renderer_rect(r, x, y, w, hgt, PANEL_RGBA);
+    for (int i = 0; i < HELP_ROW_COUNT; i++)
+    {
+        float ty = y + (HUD_PADDING + line_h * (float)i) * scale;
+        float tx = x + (HUD_PADDING + (HELP_ROWS[i].action ? HELP_INDENT : 0.0f)) * scale;
+        renderer_text(r, tx, ty, scale, HELP_ROWS[i].action ? TEXT_RGBA : TITLE_RGBA, HELP_ROWS[i].key);
+        if (HELP_ROWS[i].action)
+            renderer_text(r, x + (HUD_PADDING + key_w + HELP_COLUMN_GAP) * scale, ty, scale, TEXT_RGBA,
+                          HELP_ROWS[i].action);
+    }
 }

@@ -59,5 +59,3 @@ void hud_message(hud *h, bool is_error, const char *text);
 void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, int height, float ui_scale);
 // Draws the help overlay listing every key and mouse action.
 void hud_draw_help(renderer *r, int width, int height, float ui_scale);
-// The help text (also printed by tests and documentation).
-const char *hud_help_text(void);
