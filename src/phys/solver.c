@@ -13,12 +13,16 @@
 //     so the position error seen in later sub-steps is exact without running the narrow phase again;
 //   - treats a point still apart (s > 0) as speculative: it may approach by s in this sub-step, no more;
 //   - applies restitution once after all sub-steps, from the approach speed just before the contact
-//     closed, only above PH restitution threshold (1 m/s) so resting contacts do not jitter; the target
+//     closed, only above SOLVER_RESTITUTION_THRESHOLD (1 m/s) so resting contacts do not jitter; the target
 //     velocity -e * v_approach with the impulse clamped >= 0 never adds energy for e <= 1.
 // Accumulated impulses are clamped (normal >= 0; friction inside the Coulomb cone |f_t| <= mu f_n) and
 // warm-started from the previous step (matched through feature ids in contact.c).
+// Defaults (types_internal.h): 6 sub-steps at 60 Hz. Measured on the recipes: 4 sub-steps at 30 Hz let a
+// 10-box tower rock by 3 cm (the soft contacts sag g / w^2 per box weight and a tall stack's rocking
+// mode is barely damped); 60 Hz needs the 6 sub-steps to stay clear of the quarter-rate stiffness limit.
 // Data layout: the body states are one array of 96-byte structs; the constraints one flat array built in
-// the step arena, so the inner loops stream through memory with no pointer chasing.
+// the step arena, each row with its angular terms precomputed, so the inner loops are dot products and
+// scaled adds over contiguous memory.
 #include "solver.h"
 
 #include "core.h"
