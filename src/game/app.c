@@ -86,6 +86,7 @@ enum
     KEY_Q,
     KEY_E,
     KEY_SHIFT,
+    KEY_CTRL,
     KEY_HELD_COUNT
 };
 
@@ -466,6 +467,10 @@ static void set_held(app *a, SDL_Keycode key, bool down)
     case SDLK_RSHIFT:
         a->held[KEY_SHIFT] = down;
         break;
+    case SDLK_LCTRL:
+    case SDLK_RCTRL:
+        a->held[KEY_CTRL] = down;
+        break;
     default:
         break;
     }
@@ -650,8 +655,8 @@ static void handle_event(app *a, const SDL_Event *e)
         {
             a->left_down = true;
             pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
-            if ((SDL_GetModState() & KMOD_CTRL) &&
-                tools_grab_begin(&a->tl, &a->lv, o, d, camera_forward(&a->cam)))
+            // Ctrl as seen in the events (not SDL_GetModState), so scripted input can grab too.
+            if (a->held[KEY_CTRL] && tools_grab_begin(&a->tl, &a->lv, o, d, camera_forward(&a->cam)))
                 a->grabbing_with_left = true;
             else
                 tools_begin_charge(&a->tl);
@@ -772,7 +777,14 @@ static bool parse_script(app *a, const char *text, char *err, size_t err_size)
             ev->kind = strcmp(word, "key") == 0
                            ? SCRIPT_KEY
                            : (strcmp(word, "keydown") == 0 ? SCRIPT_KEYDOWN : SCRIPT_KEYUP);
-            ok = sscanf(rest, "%63s", arg) == 1 && (ev->key = SDL_GetKeyFromName(arg)) != SDLK_UNKNOWN;
+            // The key name is the rest of the command, spaces included ("Left Ctrl"), trimmed.
+            while (*rest == ' ' || *rest == '\t')
+                rest++;
+            snprintf(arg, sizeof arg, "%s", rest);
+            for (size_t n = strlen(arg);
+                 n > 0 && (arg[n - 1] == ' ' || arg[n - 1] == '\t' || arg[n - 1] == '\n'); n--)
+                arg[n - 1] = '\0';
+            ok = arg[0] && (ev->key = SDL_GetKeyFromName(arg)) != SDLK_UNKNOWN;
         }
         else if (strcmp(word, "wheel") == 0)
         {

@@ -8,6 +8,7 @@
 //                                      the point above the tower's highest box does not
 //   gl_check aim REPORT TAG            prints the projected pixel of the middle body with TAG ("x y")
 //   gl_check fallen REPORT TAG MIN     at least MIN percent of TAG bodies moved more than FALL_DISTANCE
+//   gl_check above REPORT TAG Y        every TAG body ends higher than Y (unit: m)
 //   gl_check standing REPORT TAG       no TAG body moved more than STAND_DISTANCE
 // Every command also requires gl_errors 0 in the report. Prints what it compared; exits 1 on failure.
 
@@ -298,6 +299,22 @@ static int check_standing(const char *tag)
     return worst < STAND_DISTANCE ? 0 : fail("the bodies did not stay where they were");
 }
 
+static int check_above(const char *tag, double y)
+{
+    int n = 0, below = 0;
+    for (int i = 0; i < rep.count; i++)
+        if (strcmp(rep.bodies[i].tag, tag) == 0)
+        {
+            n++;
+            printf("%s body %u ends at height %.3f m (need > %.3f)\n", tag, rep.bodies[i].slot,
+                   rep.bodies[i].end[1], y);
+            below += !(rep.bodies[i].end[1] > y);
+        }
+    if (n == 0)
+        return fail("no such bodies");
+    return below == 0 ? 0 : fail("a body is not as high as it should be");
+}
+
 static int aim(const char *tag)
 {
     int idx[MAX_BODIES], n = 0;
@@ -323,9 +340,9 @@ int main(int argc, char **argv)
 {
     if (argc < 3)
     {
-        fprintf(stderr,
-                "usage: gl_check cube|picture|placement SHOT.png REPORT | aim REPORT TAG | fallen REPORT TAG "
-                "PERCENT | standing REPORT TAG\n");
+        fprintf(stderr, "usage: gl_check cube|picture|placement SHOT.png REPORT | aim REPORT TAG | above "
+                        "REPORT TAG Y | fallen REPORT TAG "
+                        "PERCENT | standing REPORT TAG\n");
         return 2;
     }
     const char *cmd = argv[1];
@@ -346,6 +363,8 @@ int main(int argc, char **argv)
         return 1;
     if (strcmp(cmd, "fallen") == 0 && argc == 5)
         return check_fallen(argv[3], atof(argv[4]));
+    if (strcmp(cmd, "above") == 0 && argc == 5)
+        return check_above(argv[3], atof(argv[4]));
     if (strcmp(cmd, "aim") == 0 && argc == 4)
         return aim(argv[3]);
     if (strcmp(cmd, "standing") == 0 && argc == 4)

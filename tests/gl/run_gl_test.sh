@@ -51,6 +51,27 @@ tower_throw)
     "$check" fallen "$out/throw.txt" tower 50
     "$check" placement "$out/throw.png" "$out/throw.txt"
     ;;
+grab)
+    # Scripted Ctrl + left drag: the cube, resting 0.5 m high, is grabbed and pulled up by the spring while
+    # the pointer moves 100 px up the screen (about 2.5 m at its distance), and hangs there while held.
+    run --scene first --frames 40 $common --report "$out/grab_aim.txt"
+    xy=$("$check" aim "$out/grab_aim.txt" box)
+    set -- $xy
+    x=$1
+    y=$2
+    run --scene first --frames 100 $common --report "$out/grab.txt" --script "40 move $x $y; 41 keydown Left Ctrl; \
+42 down $x $y left; 50 move $x $((y - 50)); 55 move $x $((y - 100))"
+    "$check" above "$out/grab.txt" box 1.5
+    ;;
+pause)
+    # P freezes the falling cube in mid-air (it starts 2 m up and would land within 0.6 s); slow motion
+    # (M) runs one physics step per ten frames: after 40 frames (4 steps) it has fallen about 2 cm
+    # instead of reaching the ground.
+    run --scene first --frames 60 $common --report "$out/pause.txt" --script "3 key P"
+    "$check" above "$out/pause.txt" box 1.9
+    run --scene first --frames 40 $common --report "$out/slow.txt" --script "0 key M"
+    "$check" above "$out/slow.txt" box 1.6
+    ;;
 debug_views)
     # Every key and view once (help, HUD, debug views, camera toggle, spawns, pause/step, slow motion,
     # scene switching) with no GL error and a picture that is not blank.
