@@ -262,6 +262,19 @@ static void free_node(ph_octree *tree, int i)
 
 // ---- Placement ---------------------------------------------------------------------------------------
 
+// The root takes a proxy whose bounds lie in its loose bounds and whose centre lies in its cell proper.
+// The second condition matters: a centre outside the cell is outside every child's cell too, so the
+// proxy could never descend and would sit at the root, tested against everything (a root that grew
+// towards one side of the scene would otherwise keep every body near the other side up there).
+static bool root_takes(const ph_octree_node *root, ph_aabb b)
+{
+    ph_vec3 c = aabb_center(b);
+    ph_vec3 o = root->center;
+    float h = root->half;
+    return c.x >= o.x - h && c.x <= o.x + h && c.y >= o.y - h && c.y <= o.y + h && c.z >= o.z - h &&
+           c.z <= o.z + h && loose_contains(o, h, b);
+}
+
 static void link_outside(ph_octree *tree, int p)
 {
     ph_octree_proxy *px = &tree->proxies[p];
@@ -325,7 +338,7 @@ static bool place(ph_octree *tree, int p)
     if (tree->root == NONE)
         tree->root = new_node(tree, glms_vec3_zero(), PH_OCTREE_INITIAL_HALF, NONE);
     ph_vec3 bc = aabb_center(b);
-    while (!loose_contains(tree->nodes[tree->root].center, tree->nodes[tree->root].half, b))
+    while (!root_takes(&tree->nodes[tree->root], b))
     {
         if (2.0f * tree->nodes[tree->root].half > PH_OCTREE_MAX_ROOT_HALF)
         {
@@ -458,7 +471,9 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
     if (px->node >= 0)
     {
         const ph_octree_node *node = &tree->nodes[px->node];
-        if (loose_contains(node->center, node->half, bounds) && !fits_child(node, bounds))
+        bool stays = px->node == tree->root ? root_takes(node, bounds)
+                                            : loose_contains(node->center, node->half, bounds);
+        if (stays && !fits_child(node, bounds))
             return PH_OK;
     }
     else if (!aabb_finite(bounds))
