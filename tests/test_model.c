@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Tests of the render side of models (src/assets/model_mesh.c): normals from the file, computed by
-// crease angle and by smoothing group against analytic answers, colours, scale and re-centring,
-// vertex sharing and ranges.
+// Tests of models (src/assets/model_mesh.c, model_physics.c, scene_build.c). Render side: normals
+// from the file, computed by crease angle and by smoothing group against analytic answers, colours,
+// scale and re-centring, vertex sharing and ranges. Physics side: hulls of every shared model contain
+// every vertex, mass properties are positive definite and match analytic volumes, compounds, static
+// meshes, .obj scenes and their naming convention, models resting on a static concave mesh, and every
+// scene in scenes/ built and simulated without NaN.
 #include "test.h"
 
 #include "assets/model_mesh.h"
+#include "assets/model_physics.h"
 #include "assets/obj.h"
+#include "assets/scene.h"
 
-#include <string.h> // strlen
+#include "phys/phys.h"
+
+#include <string.h> // strlen, strcmp, strstr, strncmp, memset
 
 static obj_model *parse(const char *text)
 {
@@ -206,11 +213,454 @@ static int model_mesh_shared_cube(void)
     return 0;
 }
 
+// ---- Physics ---------------------------------------------------------------------------------------
+
+static obj_model *load_path(const char *path)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    if (!obj_load(path, NULL, &m, &err))
+        fprintf(stderr, "%s\n", err.text);
+    return m;
+}
+
+static ph_world *new_world(void)
+{
+    ph_world_def def = ph_default_world_def();
+    return ph_world_create(&def);
+}
+
+// Sylvester's criterion on the symmetric part, plus symmetry itself.
+static int is_positive_definite(ph_mat3 m)
+{
+    double a = m.col[0].raw[0], b = m.col[1].raw[0], c = m.col[2].raw[0];
+    double d = m.col[1].raw[1], e = m.col[2].raw[1], f = m.col[2].raw[2];
+    double tol = 1e-5 * (fabs(a) + fabs(d) + fabs(f));
+    if (fabs((double)m.col[0].raw[1] - b) > tol || fabs((double)m.col[0].raw[2] - c) > tol ||
+        fabs((double)m.col[1].raw[2] - e) > tol)
+        return 0;
+    double minor2 = a * d - b * b;
+    double det = a * (d * f - e * e) - b * (b * f - e * c) + c * (b * e - d * c);
+    return a > 0.0 && minor2 > 0.0 && det > 0.0;
+}
+
+// Every shared model (and every object of the multi-object files): the hull built in a world holds
+// every vertex of the model (moved by the shape's origin), its mass properties are positive definite,
+// and the centre of mass is the body origin (the world hull's centroid is at zero).
+static int model_hull_contains_vertices(void)
+{
+    const char *files[] = { "cube.obj", "low_poly_bunny.obj", "cornell_box.obj", "spot_control_mesh.obj",
+                            "test_map01.obj", "spider.obj" };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/obj/%s", SHARED_TESTDATA_DIR, files[f]);
+        obj_model *m = load_path(path);
+        ENSURE(m);
+        ph_world *world = new_world();
+        ENSURE(world);
+        // The whole model, then each object with faces (the cornell box's walls are flat: no hull).
+        for (int o = -1; o < m->object_count; o++)
+        {
+            model_shape_options so = model_default_shape_options();
+            if (o >= 0)
+            {
+                if (m->objects[o].triangle_count == 0 || m->object_count == 1)
+                    continue;
+                so.first_triangle = m->objects[o].first_triangle;
+                so.triangle_count = m->objects[o].triangle_count;
+            }
+            model_shape shape;
+            asset_error err;
+            if (!model_physics_build_shape(world, m, &so, &shape, NULL, &err))
+            {
+                // Only the cornell box's flat objects (its walls, light and floor quads: every object but
+                // the two blocks) may fail, and say why.
+                if (!(o >= 0 && strcmp(files[f], "cornell_box.obj") == 0 && strstr(m->objects[o].name, "block") == NULL))
+                    fprintf(stderr, "%s object %d: %s\n", files[f], o, err.text);
+                ENSURE(o >= 0 && strcmp(files[f], "cornell_box.obj") == 0 && strstr(m->objects[o].name, "block") == NULL);
+                ENSURE(strstr(err.text, "flat"));
+                continue;
+            }
+            const ph_hull *hull = ph_world_get_hull(world, shape.shape.geom);
+            ENSURE(hull && hull->vertex_count >= 4);
+            ph_vec3 ext = glms_vec3_sub(hull->bounds.hi, hull->bounds.lo);
+            float tol = 1e-4f * sqrtf(glms_vec3_dot(ext, ext));
+            float worst = -INFINITY;
+            for (int t = so.first_triangle; t < so.first_triangle + (o < 0 ? m->triangle_count : so.triangle_count);
+                 t++)
+                for (int c = 0; c < 3; c++)
+                {
+                    const float *p = m->positions + 3 * m->triangles[t].corner[c].position;
+                    ph_vec3 v = glms_vec3_sub(ph_v3(p[0], p[1], p[2]), shape.origin);
+                    for (int h = 0; h < hull->face_count; h++)
+                        worst = fmaxf(worst, glms_vec3_dot(hull->faces[h].normal, v) - hull->faces[h].offset);
+                }
+            if (!(worst <= tol))
+                fprintf(stderr, "%s object %d: a vertex lies %g outside the hull (tol %g)\n", files[f], o,
+                        (double)worst, (double)tol);
+            ENSURE(worst <= tol);
+            ENSURE(shape.mass.mass > 0.0f && shape.mass.volume > 0.0f);
+            ENSURE(is_positive_definite(shape.mass.inertia));
+            ENSURE_VEC3_NEAR(hull->centroid, ph_v3(0, 0, 0), 1e-4f * sqrtf(glms_vec3_dot(ext, ext)));
+        }
+        ph_world_destroy(world);
+        obj_free(m);
+    }
+    return 0;
+}
+
+// The shared cube's hull: volume 8, centre at the origin, inertia of a 2 m cube (m a^2 / 6 with a = 2).
+static int model_hull_cube_mass(void)
+{
+    obj_model *m = load_path(SHARED_TESTDATA_DIR "/obj/cube.obj");
+    ENSURE(m);
+    ph_world *world = new_world();
+    model_shape shape;
+    asset_error err;
+    model_shape_options so = model_default_shape_options();
+    so.density = 2.0f;
+    so.scale[1] = 0.5f; // a 2 x 1 x 2 box: I_yy = m (4 + 4) / 12, I_xx = m (1 + 4) / 12
+    ENSURE(model_physics_build_shape(world, m, &so, &shape, NULL, &err));
+    ENSURE_NEAR(shape.mass.volume, 4.0f, 1e-4f);
+    ENSURE_NEAR(shape.mass.mass, 8.0f, 1e-4f);
+    ENSURE_VEC3_NEAR(shape.origin, ph_v3(0, 0, 0), 1e-5f);
+    ENSURE_NEAR(shape.mass.inertia.col[1].raw[1], 8.0f * 8.0f / 12.0f, 1e-3f);
+    ENSURE_NEAR(shape.mass.inertia.col[0].raw[0], 8.0f * 5.0f / 12.0f, 1e-3f);
+    // The cube's hull drops the 18 face and edge midpoints.
+    ENSURE(ph_world_get_hull(world, shape.shape.geom)->vertex_count == 8);
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// The chair: a compound of 6 boxes (seat, back, 4 legs as `g` groups). Its mass and centre of mass
+// from the boxes' analytic volumes and centres; the body origin is that centre.
+static int model_compound_chair(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/models/chair.obj");
+    ENSURE(m && m->group_count == 6);
+    ph_world *world = new_world();
+    model_set set = { 0 };
+    asset_error err;
+    model_body_options bo = model_default_body_options();
+    bo.shape.kind = MODEL_SHAPE_COMPOUND;
+    bo.position = ph_v3(1.0f, 2.0f, 3.0f);
+    ENSURE(model_physics_add_body(world, m, &bo, &set, NULL, &err));
+    ENSURE(set.body_count == 1 && set.bodies[0].mesh);
+    const ph_compound *c = ph_world_get_compound(world, ph_body_get_shape(world, set.bodies[0].body).geom);
+    ENSURE(c && c->child_count == 6);
+    // Boxes (lo, hi) as written by models/make_models.py.
+    const double boxes[6][6] = { { -0.45, 0.45, -0.45, 0.45, 0.52, 0.45 },
+                                { -0.45, 0.52, 0.39, 0.45, 1.05, 0.45 },
+                                { -0.44, 0.0, -0.44, -0.36, 0.45, -0.36 },
+                                { 0.36, 0.0, -0.44, 0.44, 0.45, -0.36 },
+                                { -0.44, 0.0, 0.36, -0.36, 0.45, 0.44 },
+                                { 0.36, 0.0, 0.36, 0.44, 0.45, 0.44 } };
+    double volume = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
+    for (int b = 0; b < 6; b++)
+    {
+        double v = (boxes[b][3] - boxes[b][0]) * (boxes[b][4] - boxes[b][1]) *
+                   (boxes[b][5] - boxes[b][2]);
+        volume += v;
+        cx += v * 0.5 * (boxes[b][0] + boxes[b][3]);
+        cy += v * 0.5 * (boxes[b][1] + boxes[b][4]);
+        cz += v * 0.5 * (boxes[b][2] + boxes[b][5]);
+    }
+    ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 1000.0 * volume, 1e-3 * 1000.0 * volume);
+    ph_vec3 com = ph_v3((float)(cx / volume) + 1.0f, (float)(cy / volume) + 2.0f, (float)(cz / volume) + 3.0f);
+    ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(world, set.bodies[0].body), com, 1e-4f);
+    ENSURE_VEC3_NEAR(ph_body_get_position(world, set.bodies[0].body), com, 1e-4f);
+    ENSURE(is_positive_definite(ph_body_get_world_inertia(world, set.bodies[0].body)));
+    // The render mesh is in the body frame: its bounds are the chair's, moved by the centre of mass.
+    const model_mesh *mesh = set.bodies[0].mesh;
+    ENSURE_NEAR(mesh->bounds_lo[1], -(float)(cy / volume), 1e-5f);
+    // A flat part is skipped with a warning naming its group; a chair of flat parts only is an error.
+    obj_model *flat = NULL;
+    const char *text = "o compound_x\ng solid\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n"
+                       "f 2 3 4\ng sheet\nv 0 0 5\nv 1 0 5\nv 0 1 5\nf 5 6 7\n";
+    ENSURE(obj_parse(text, strlen(text), "flat.obj", NULL, &flat, &err));
+    asset_warnings warnings = { 0 };
+    model_shape shape;
+    model_shape_options so = model_default_shape_options();
+    so.kind = MODEL_SHAPE_COMPOUND;
+    ENSURE(model_physics_build_shape(world, flat, &so, &shape, &warnings, &err));
+    ENSURE(warnings.count == 1 && strstr(warnings.text[0], "flat.obj:11: compound part 'sheet' skipped"));
+    ENSURE(ph_world_get_compound(world, shape.shape.geom)->child_count == 1);
+    so.first_triangle = 4;
+    so.triangle_count = 1;
+    ENSURE(!model_physics_build_shape(world, flat, &so, &shape, &warnings, &err));
+    ENSURE(strstr(err.text, "no part has volume"));
+    // A mesh shape on a dynamic body is refused.
+    bo.shape.kind = MODEL_SHAPE_MESH;
+    ENSURE(!model_physics_add_body(world, flat, &bo, &set, NULL, &err) && set.body_count == 1);
+    obj_free(flat);
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// The room (.obj scene): every object its own body, by the naming convention; the flat curtain is
+// made static with a warning naming it and its line; crates sit where their vertices are.
+static int model_obj_scene_room(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/models/room.obj");
+    ENSURE(m);
+    ph_world *world = new_world();
+    model_set set = { 0 };
+    asset_warnings warnings = { 0 };
+    asset_error err;
+    ENSURE(model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
+    ENSURE(set.body_count == m->object_count && set.body_count == 12); // no default ground: there is a floor
+    int statics = 0, compounds = 0, meshes = 0;
+    for (int i = 0; i < set.body_count; i++)
+    {
+        ph_body_id b = set.bodies[i].body;
+        ph_shape shape = ph_body_get_shape(world, b);
+        bool named_static = strncmp(set.bodies[i].name, "static", 6) == 0 || strncmp(set.bodies[i].name, "ground", 6) == 0;
+        statics += ph_body_get_type(world, b) == PH_BODY_STATIC;
+        compounds += shape.type == PH_SHAPE_COMPOUND;
+        meshes += shape.type == PH_SHAPE_MESH;
+        if (named_static)
+            ENSURE(ph_body_get_type(world, b) == PH_BODY_STATIC && shape.type == PH_SHAPE_HULL); // convex boxes
+        if (strcmp(set.bodies[i].name, "crate1") == 0)
+            ENSURE_VEC3_NEAR(ph_body_get_position(world, b), ph_v3(2.5f, 0.25f, -2.5f), 1e-4f);
+        if (strcmp(set.bodies[i].name, "curtain") == 0)
+            ENSURE(ph_body_get_type(world, b) == PH_BODY_STATIC && shape.type == PH_SHAPE_MESH);
+        if (strncmp(set.bodies[i].name, "compound_", 9) == 0)
+            ENSURE(ph_body_get_type(world, b) == PH_BODY_DYNAMIC && shape.type == PH_SHAPE_COMPOUND);
+    }
+    ENSURE(statics == 5 && compounds == 2 && meshes == 1);
+    ENSURE(warnings.count == 1 && strstr(warnings.text[0], "room.obj:") &&
+           strstr(warnings.text[0], "object 'curtain' is flat"));
+    // Settles: after 3 s nothing is NaN and nothing fell through the floor.
+    for (int s = 0; s < 180; s++)
+        ph_world_step(world);
+    for (int i = 0; i < set.body_count; i++)
+    {
+        ph_vec3 p = ph_body_get_position(world, set.bodies[i].body);
+        ENSURE(ph_is_finite_vec3(p) && p.y > -0.25f);
+    }
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// Shared multi-object files as .obj scenes: test_map01 (7 closed convex objects, none named static)
+// lands on a default ground; the cornell box's flat walls become static with warnings, its empty
+// front wall is skipped with a warning.
+static int model_obj_scene_shared(void)
+{
+    obj_model *m = load_path(SHARED_TESTDATA_DIR "/obj/test_map01.obj");
+    ENSURE(m);
+    ph_world *world = new_world();
+    model_set set = { 0 };
+    asset_warnings warnings = { 0 };
+    asset_error err;
+    ENSURE(model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
+    ENSURE(set.body_count == 8 && warnings.count == 0);
+    ENSURE(strcmp(set.bodies[7].name, "default ground") == 0);
+    ENSURE(ph_body_get_type(world, set.bodies[7].body) == PH_BODY_STATIC);
+    // The ground's top is at the lowest point of the file (y = -1: the floor slab's bottom).
+    ENSURE_NEAR(ph_body_get_bounds(world, set.bodies[7].body).hi.y, -1.0f, 1e-4f);
+    // The slab (object 0, 40 x 1 x 40 of density 1000) weighs 1.6e6 kg.
+    ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 1.6e6f, 1e-3f * 1.6e6f);
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+
+    m = load_path(SHARED_TESTDATA_DIR "/obj/cornell_box.obj");
+    ENSURE(m);
+    world = new_world();
+    memset(&warnings, 0, sizeof warnings);
+    model_scene_options so = model_default_scene_options();
+    so.scale = 0.01f; // millimetres to centimetres-ish: a 5.5 m room
+    ENSURE(model_physics_add_scene(world, m, &so, &set, &warnings, &err));
+    // 8 objects with faces + the default ground; the floor (3 coplanar quads), light, ceiling and 3
+    // walls are flat; the two 5-sided blocks are dynamic hulls.
+    ENSURE(set.body_count == 9);
+    ENSURE(warnings.count == 7);
+    ENSURE(strstr(warnings.text[0], "cornell_box.obj:10: object 'floor' is flat"));
+    ENSURE(strstr(warnings.text[4], "cornell_box.obj:55: object 'front_wall' has no faces"));
+    int dynamic = 0;
+    for (int i = 0; i < set.body_count; i++)
+        dynamic += ph_body_get_type(world, set.bodies[i].body) == PH_BODY_DYNAMIC;
+    ENSURE(dynamic == 2);
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// Dynamic models dropped onto static concave meshes come to rest on them, not through them: two crates
+// in hollows of the terrain (heights from the same formula as models/make_models.py), a rock in the
+// bowl (it rolls to the bottom).
+static float terrain_height(float x, float z)
+{
+    return 0.6f * sinf(0.55f * x) * cosf(0.45f * z) + 0.35f * sinf(0.9f * z + 0.4f * x);
+}
+
+static int model_rests_on_static_mesh(void)
+{
+    obj_model *terrain = load_path(SANDBOX_SOURCE_DIR "/models/terrain.obj");
+    obj_model *rock = load_path(SANDBOX_SOURCE_DIR "/models/rock.obj");
+    obj_model *bowl = load_path(SANDBOX_SOURCE_DIR "/models/bowl.obj");
+    obj_model *crate = load_path(SANDBOX_SOURCE_DIR "/models/crate.obj");
+    ENSURE(terrain && rock && bowl && crate);
+    ph_world *world = new_world();
+    model_set set = { 0 };
+    asset_error err;
+    model_body_options bo = model_default_body_options();
+    bo.type = PH_BODY_STATIC;
+    bo.shape.kind = MODEL_SHAPE_MESH;
+    ENSURE(model_physics_add_body(world, terrain, &bo, &set, NULL, &err));
+    bo.position = ph_v3(20.0f, 0.0f, 0.0f);
+    ENSURE(model_physics_add_body(world, bowl, &bo, &set, NULL, &err));
+    ENSURE(ph_body_get_shape(world, set.bodies[0].body).type == PH_SHAPE_MESH);
+    bo = model_default_body_options();
+    // Crates into two hollows of the terrain (local minima of its height at (-2.9, -0.3) and (4.2, -4.3);
+    // on its slopes things slide or roll off the 16 m patch), a rock into the bowl.
+    const ph_vec3 drops[3] = { { { -2.9f, 2.5f, -0.3f } }, { { 4.2f, 2.5f, -4.3f } }, { { 20.5f, 3.0f, 0.3f } } };
+    bo.position = drops[0];
+    bo.orientation = glms_quatv(0.7f, glms_vec3_normalize(ph_v3(1.0f, 1.0f, 0.0f)));
+    ENSURE(model_physics_add_body(world, crate, &bo, &set, NULL, &err));
+    bo.position = drops[1];
+    bo.orientation = glms_quatv(0.5f, ph_v3(0.0f, 1.0f, 0.0f));
+    ENSURE(model_physics_add_body(world, crate, &bo, &set, NULL, &err));
+    bo.position = drops[2];
+    ENSURE(model_physics_add_body(world, rock, &bo, &set, NULL, &err));
+    for (int s = 0; s < 360; s++)
+        ph_world_step(world);
+    for (int i = 2; i < 5; i++)
+    {
+        ph_body_id b = set.bodies[i].body;
+        ph_vec3 p = ph_body_get_position(world, b);
+        ph_aabb box = ph_body_get_bounds(world, b);
+        ENSURE(ph_is_finite_vec3(p));
+        ENSURE(glms_vec3_norm(ph_body_get_linear_velocity(world, b)) < 0.05f);
+        if (i < 4)
+        {
+            // On the terrain: the crate's lowest point near the ground under it, its centre above.
+            float ground = terrain_height(p.x, p.z);
+            ENSURE(p.y > ground);
+            ENSURE(box.lo.y > ground - 0.35f && box.lo.y < ground + 0.35f);
+        }
+        else
+        {
+            // In the bowl (bottom at y = 0, 20 m along x): the rock rests low inside it.
+            ENSURE(box.lo.y > -0.05f && box.lo.y < 0.6f);
+            ENSURE(fabsf(p.x - 20.0f) < 1.5f && fabsf(p.z) < 1.5f);
+        }
+    }
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(terrain);
+    obj_free(rock);
+    obj_free(bowl);
+    obj_free(crate);
+    return 0;
+}
+
+static int simulate_scene(const char *path, float seconds)
+{
+    scene_desc *desc = NULL;
+    asset_error err;
+    if (!scene_load(path, NULL, &desc, &err))
+    {
+        fprintf(stderr, "%s\n", err.text);
+        return 1;
+    }
+    ph_world_def wdef = scene_world_def(desc);
+    ph_world *world = ph_world_create(&wdef);
+    ENSURE(world);
+    model_set set = { 0 };
+    asset_warnings warnings = { 0 };
+    if (!scene_build(world, desc, &set, &warnings, &err))
+    {
+        fprintf(stderr, "%s\n", err.text);
+        return 1;
+    }
+    ENSURE(set.body_count > 0 && ph_world_get_body_count(world) == set.body_count);
+    int steps = (int)(seconds / desc->time_step);
+    for (int s = 0; s < steps; s++)
+        ph_world_step(world);
+    for (int i = 0; i < set.body_count; i++)
+    {
+        ph_body_id b = set.bodies[i].body;
+        ENSURE(ph_is_finite_vec3(ph_body_get_position(world, b)));
+        ENSURE(ph_is_finite_quat(ph_body_get_orientation(world, b)));
+        ENSURE(ph_is_finite_vec3(ph_body_get_linear_velocity(world, b)));
+    }
+    model_set_free(&set);
+    ph_world_destroy(world);
+    scene_free(desc);
+    return 0;
+}
+
+// A scene with every kind of entry (each generator, each model shape and body type, an .obj scene)
+// loads and simulates 5 s without NaN.
+static int model_scene_every_entry(void)
+{
+    ENSURE(simulate_scene(SANDBOX_SOURCE_DIR "/tests/data/every_entry.json", 5.0f) == 0);
+    return 0;
+}
+
+// Every shipped scene loads, builds and simulates 1 s without NaN.
+static int model_scenes_shipped(void)
+{
+    const char *scenes[] = { "default", "stacking", "throwing", "room", "terrain", "dominoes", "models" };
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/scenes/%s.json", SANDBOX_SOURCE_DIR, scenes[i]);
+        if (simulate_scene(path, 1.0f) != 0)
+        {
+            fprintf(stderr, "scene %s failed\n", path);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// A scene whose last entry cannot be built (a flat model asked to be a hull) leaves the world as it
+// was: the bodies of the entries before it are removed again.
+static int model_scene_build_is_atomic(void)
+{
+    const char *json = "{\"entries\": [{\"generator\": \"wall\", \"rows\": 2, \"columns\": 3},"
+                       " {\"model\": \"bad_flat.obj\"}]}";
+    scene_desc *desc = NULL;
+    asset_error err;
+    ENSURE(scene_parse(json, strlen(json), SANDBOX_SOURCE_DIR "/tests/data/atomic.json", NULL, &desc, &err));
+    ph_world *world = new_world();
+    model_set set = { 0 };
+    ph_body_def def = ph_default_body_def();
+    ph_body_id before = ph_body_create(world, &def);
+    ENSURE(!PH_ID_IS_NULL(before));
+    ENSURE(!scene_build(world, desc, &set, NULL, &err));
+    ENSURE(strstr(err.text, "bad_flat.obj") && strstr(err.text, "flat"));
+    ENSURE(set.body_count == 0 && ph_world_get_body_count(world) == 1 && ph_body_is_valid(world, before));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    scene_free(desc);
+    return 0;
+}
+
 const test_case test_model_cases[] = {
     { "model_mesh_cube_flat", model_mesh_cube_flat },
     { "model_mesh_cube_smoothing_groups", model_mesh_cube_smoothing_groups },
     { "model_mesh_sphere_smooth", model_mesh_sphere_smooth },
     { "model_mesh_normals_colours_scale", model_mesh_normals_colours_scale },
     { "model_mesh_shared_cube", model_mesh_shared_cube },
+    { "model_hull_contains_vertices", model_hull_contains_vertices },
+    { "model_hull_cube_mass", model_hull_cube_mass },
+    { "model_compound_chair", model_compound_chair },
+    { "model_obj_scene_room", model_obj_scene_room },
+    { "model_obj_scene_shared", model_obj_scene_shared },
+    { "model_rests_on_static_mesh", model_rests_on_static_mesh },
+    { "model_scene_every_entry", model_scene_every_entry },
+    { "model_scenes_shipped", model_scenes_shipped },
+    { "model_scene_build_is_atomic", model_scene_build_is_atomic },
     { 0 },
 };

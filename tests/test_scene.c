@@ -36,7 +36,7 @@ static int scene_parse_everything(void)
                        "    {\"generator\": \"wall\", \"rows\": 3, \"columns\": 4, \"size\": [1, 0.5, 0.5],\n"
                        "     \"spacing\": 0.01},\n"
                        "    {\"generator\": \"rain\", \"count\": 20, \"radius\": 0.2, \"height\": 8, \"extent\": 3,\n"
-                       "     \"seed\": 7, \"size\": [0.3, 0.3, 0.3]},\n"
+                       "     \"seed\": 7},\n"
                        "    {\"generator\": \"box\"}\n"
                        "  ]\n"
                        "}\n";

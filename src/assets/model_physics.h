@@ -31,7 +31,7 @@ typedef enum model_shape_kind
 
 // An object is flat (and cannot be a dynamic body) when its thinnest extent is below this fraction
 // of its largest extent.
-#define MODEL_FLAT_RATIO 1e-3f
+#define MODEL_FLAT_RATIO 1e-2f
 
 typedef struct model_shape_options
 {
@@ -39,7 +39,8 @@ typedef struct model_shape_options
     float scale[3];        // multiplies model coordinates; default 1 1 1
     int first_triangle;    // triangles of the model to use (an object's range); default 0
     int triangle_count;    // -1 for all; default -1
-    int vertex_budget;     // hull vertices at most; default PH_HULL_DEFAULT_VERTEX_BUDGET
+    int vertex_budget;     // hull vertices at most; default PH_HULL_MAX_VERTICES (the exact hull of
+                           // most models: a smaller budget simplifies it and may cut vertices off)
     float density;         // (unit: kg/m^3) for the mass properties; default 1000
 } model_shape_options;
 

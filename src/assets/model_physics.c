@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// From an obj_model to bodies (model_physics.h), through the public engine API only: ph_hull_build
+// and ph_compute_mass (world-free) find each convex part's centroid and mass, then the geometry is
+// added to the world re-centred on it (ph_world_add_hull/compound/mesh), so a body's origin is its
+// centre of mass. The render mesh of each body is built with the same scale and origin.
+#include "assets/model_physics.h"
+
+#include <math.h>   // fabsf, sqrtf, isfinite
+#include <stdio.h>  // snprintf
+#include <stdlib.h> // malloc, realloc, free, qsort
+#include <string.h> // strncmp, strlen, memcpy
+
+// The mesh volume of a static object must match its hull volume this closely (relative) for the
+// object to count as convex and collide as a hull; otherwise it becomes a triangle mesh.
+#define MODEL_CONVEX_VOLUME_TOLERANCE 1e-3f
+// The default ground of an .obj scene: this much wider than the scene on each side (unit: m), this
+// thick (unit: m), and at least this wide (unit: m).
+#define MODEL_GROUND_MARGIN 10.0f
+#define MODEL_GROUND_THICKNESS 1.0f
+#define MODEL_GROUND_MIN_HALF_WIDTH 20.0f
+#define MODEL_GROUND_GREY 0.55f
+// Name prefixes of the .obj scene convention (see model_physics.h and the README).
+#define MODEL_PREFIX_STATIC "static"
+#define MODEL_PREFIX_GROUND "ground"
+#define MODEL_PREFIX_COMPOUND "compound_"
+// Most convex parts one compound may have.
+#define MODEL_MAX_PARTS 256
+
+model_shape_options model_default_shape_options(void)
+{
+    model_shape_options o;
+    o.kind = MODEL_SHAPE_HULL;
+    o.scale[0] = o.scale[1] = o.scale[2] = 1.0f;
+    o.first_triangle = 0;
+    o.triangle_count = -1;
+    o.vertex_budget = PH_HULL_MAX_VERTICES;
+    o.density = ph_default_material().density;
+    return o;
+}
+
+model_body_options model_default_body_options(void)
+{
+    model_body_options o;
+    o.shape = model_default_shape_options();
+    o.type = PH_BODY_DYNAMIC;
+    o.position = glms_vec3_zero();
+    o.orientation = glms_quat_identity();
+    o.linear_velocity = glms_vec3_zero();
+    o.angular_velocity = glms_vec3_zero();
+    o.material = ph_default_material();
+    o.color[0] = o.color[1] = o.color[2] = 1.0f;
+    o.name = NULL;
+    return o;
+}
+
+model_scene_options model_default_scene_options(void)
+{
+    model_scene_options o;
+    o.scale = 1.0f;
+    o.offset = glms_vec3_zero();
+    o.material = ph_default_material();
+    o.default_ground = true;
+    return o;
+}
+
+// ---- The model set ---------------------------------------------------------------------------------
+
+bool model_set_add(model_set *set, ph_body_id body, model_mesh *mesh, const float color[3], const char *name)
+{
+    if (set->body_count == set->body_capacity)
+    {
+        int cap = set->body_capacity ? 2 * set->body_capacity : 16;
+        model_body *b = realloc(set->bodies, (size_t)cap * sizeof *b);
+        if (!b)
+        {
+            model_mesh_free(mesh);
+            return false;
+        }
+        set->bodies = b;
+        set->body_capacity = cap;
+    }
+    model_body *b = &set->bodies[set->body_count++];
+    b->body = body;
+    b->mesh = mesh;
+    for (int k = 0; k < 3; k++)
+        b->color[k] = color ? color[k] : 1.0f;
+    snprintf(b->name, sizeof b->name, "%s", name ? name : "");
+    return true;
+}
+
+void model_set_free(model_set *set)
+{
+    if (!set)
+        return;
+    for (int i = 0; i < set->body_count; i++)
+        model_mesh_free(set->bodies[i].mesh);
+    free(set->bodies);
+    set->bodies = NULL;
+    set->body_count = set->body_capacity = 0;
+}
+
+// Destroys the bodies added to set since `mark` and drops them from the set (undo of a failed load).
+static void set_rollback(ph_world *world, model_set *set, int mark)
+{
+    for (int i = mark; i < set->body_count; i++)
+    {
+        ph_body_destroy(world, set->bodies[i].body);
+        model_mesh_free(set->bodies[i].mesh);
+    }
+    set->body_count = mark;
+}
+
+// ---- Points of a triangle range --------------------------------------------------------------------
+
+static int compare_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+// The distinct positions used by triangles [first, first + count), scaled. Returns the count (0 when
+// out of memory); *out_points is malloc'd. When out_remap is not NULL it receives, per corner of the
+// range, the index of its point (for meshes).
+static int range_points(const obj_model *m, int first, int count, const float scale[3], ph_vec3 **out_points,
+                        int **out_remap)
+{
+    int corners = 3 * count;
+    int *ids = malloc((size_t)corners * sizeof(int));
+    *out_points = NULL;
+    if (!ids)
+        return 0;
+    for (int i = 0; i < corners; i++)
+        ids[i] = m->triangles[first + i / 3].corner[i % 3].position;
+    qsort(ids, (size_t)corners, sizeof(int), compare_int);
+    int n = 0;
+    for (int i = 0; i < corners; i++)
+        if (n == 0 || ids[n - 1] != ids[i])
+            ids[n++] = ids[i];
+    ph_vec3 *pts = malloc((size_t)n * sizeof(ph_vec3));
+    int *remap = out_remap ? malloc((size_t)corners * sizeof(int)) : NULL;
+    if (!pts || (out_remap && !remap))
+    {
+        free(ids);
+        free(pts);
+        free(remap);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+    {
+        const float *p = m->positions + 3 * ids[i];
+        pts[i] = ph_v3(p[0] * scale[0], p[1] * scale[1], p[2] * scale[2]);
+    }
+    if (remap)
+    {
+        for (int i = 0; i < corners; i++)
+        {
+            int key = m->triangles[first + i / 3].corner[i % 3].position;
+            const int *hit = bsearch(&key, ids, (size_t)n, sizeof(int), compare_int);
+            remap[i] = (int)(hit - ids);
+        }
+        *out_remap = remap;
+    }
+    free(ids);
+    *out_points = pts;
+    return n;
+}
+
+// ---- Convex parts ----------------------------------------------------------------------------------
+
+// A convex part measured without a world: its hull (local, uncentred), centroid and mass.
+typedef struct part
+{
+    ph_hull *hull;
+    ph_mass_properties mass; // about the centroid, at the density asked
+} part;
+
+// Builds the hull of the part's points. PH_ERR_DEGENERATE when they are (nearly) flat: a hull whose
+// thinnest width along any face normal is below MODEL_FLAT_RATIO of its bounding-box diagonal.
+static ph_status part_build(const ph_vec3 *pts, int n, int budget, float density, part *out)
+{
+    out->hull = NULL;
+    ph_hull_def def = ph_default_hull_def();
+    def.points = pts;
+    def.point_count = n;
+    def.vertex_budget = budget;
+    ph_status status = PH_OK;
+    ph_hull *hull = n >= 4 ? ph_hull_build(&def, &status) : NULL;
+    if (!hull)
+        return n >= 4 && status != PH_OK ? status : PH_ERR_DEGENERATE;
+    ph_vec3 ext = glms_vec3_sub(hull->bounds.hi, hull->bounds.lo);
+    float diagonal = sqrtf(glms_vec3_dot(ext, ext));
+    float thinnest = diagonal;
+    for (int f = 0; f < hull->face_count; f++)
+    {
+        ph_vec3 nrm = hull->faces[f].normal;
+        float lo = INFINITY, hi = -INFINITY;
+        for (int v = 0; v < hull->vertex_count; v++)
+        {
+            float d = glms_vec3_dot(hull->vertices[v], nrm);
+            lo = fminf(lo, d);
+            hi = fmaxf(hi, d);
+        }
+        thinnest = fminf(thinnest, hi - lo);
+    }
+    if (!(thinnest >= MODEL_FLAT_RATIO * diagonal))
+    {
+        ph_hull_free(hull);
+        return PH_ERR_DEGENERATE;
+    }
+    ph_convex c = ph_convex_hull(hull);
+    out->mass = ph_compute_mass(&c, density);
+    out->hull = hull;
+    return PH_OK;
+}
+
+// Adds the part's hull to the world, moved so that its centroid is the origin.
+static ph_geom_id part_add(ph_world *world, const part *p)
+{
+    ph_vec3 *shifted = malloc((size_t)p->hull->vertex_count * sizeof(ph_vec3));
+    if (!shifted)
+        return PH_NULL_GEOM_ID;
+    for (int i = 0; i < p->hull->vertex_count; i++)
+        shifted[i] = glms_vec3_sub(p->hull->vertices[i], p->mass.center);
+    ph_hull_def def = ph_default_hull_def();
+    def.points = shifted;
+    def.point_count = p->hull->vertex_count;
+    def.vertex_budget = p->hull->vertex_count > PH_HULL_MAX_VERTICES ? PH_HULL_MAX_VERTICES
+                                                                       : (p->hull->vertex_count < 4 ? 4
+                                                                                                    : p->hull->vertex_count);
+    ph_geom_id g = ph_world_add_hull(world, &def);
+    free(shifted);
+    return g;
+}
+
+static const char *status_reason(ph_status s)
+{
+    return s == PH_ERR_DEGENERATE ? "its points are (nearly) flat, so it has no volume" : ph_status_string(s);
+}
+
+// The range of triangles an options struct names, checked against the model.
+static bool options_range(const obj_model *m, const model_shape_options *o, int *first, int *count)
+{
+    *first = o->first_triangle;
+    *count = o->triangle_count < 0 ? m->triangle_count - o->first_triangle : o->triangle_count;
+    return *first >= 0 && *first <= m->triangle_count && *count > 0 && *count <= m->triangle_count - *first;
+}
+
+// ---- Shapes ----------------------------------------------------------------------------------------
+
+static bool build_hull_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
+                             int count, model_shape *out, asset_error *err)
+{
+    ph_vec3 *pts = NULL;
+    int n = range_points(m, first, count, o->scale, &pts, NULL);
+    if (n == 0)
+    {
+        asset_error_set(err, m->name, 0, "out of memory");
+        return false;
+    }
+    part p;
+    ph_status s = part_build(pts, n, o->vertex_budget, o->density, &p);
+    free(pts);
+    if (s != PH_OK)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a convex hull: %s", status_reason(s));
+        return false;
+    }
+    ph_geom_id g = part_add(world, &p);
+    ph_hull_free(p.hull);
+    if (PH_ID_IS_NULL(g))
+    {
+        asset_error_set(err, m->name, 0, "%s", ph_world_last_error(world).message);
+        return false;
+    }
+    out->shape = ph_make_geom_shape(PH_SHAPE_HULL, g);
+    out->origin = p.mass.center;
+    out->mass = p.mass;
+    out->mass.center = glms_vec3_zero();
+    return true;
+}
+
+// The parts of a compound: the `g` groups inside the range, or its `o` objects when it has fewer than
+// two groups with faces.
+static int compound_ranges(const obj_model *m, int first, int count, int (*out)[2], int max)
+{
+    int n = 0;
+    for (int pass = 0; pass < 2 && n < 2; pass++)
+    {
+        const obj_range *ranges = pass == 0 ? m->groups : m->objects;
+        int range_count = pass == 0 ? m->group_count : m->object_count;
+        n = 0;
+        for (int i = 0; i < range_count && n < max; i++)
+        {
+            const obj_range *r = &ranges[i];
+            if (r->triangle_count > 0 && r->first_triangle >= first &&
+                r->first_triangle + r->triangle_count <= first + count)
+            {
+                out[n][0] = r->first_triangle;
+                out[n][1] = r->triangle_count;
+                n++;
+            }
+        }
+    }
+    if (n == 0 && max > 0)
+    {
+        out[0][0] = first;
+        out[0][1] = count;
+        n = 1;
+    }
+    return n;
+}
+
+static bool build_compound_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
+                                 int count, model_shape *out, asset_warnings *warnings, asset_error *err)
+{
+    int(*ranges)[2] = malloc(MODEL_MAX_PARTS * sizeof *ranges);
+    part *parts = calloc(MODEL_MAX_PARTS, sizeof(part));
+    ph_compound_child_def *children = calloc(MODEL_MAX_PARTS, sizeof(ph_compound_child_def));
+    bool ok = ranges && parts && children;
+    if (!ok)
+        asset_error_set(err, m->name, 0, "out of memory");
+    int range_count = ok ? compound_ranges(m, first, count, ranges, MODEL_MAX_PARTS) : 0;
+    int part_count = 0;
+    ph_mass_properties total = { 0 };
+    for (int i = 0; ok && i < range_count; i++)
+    {
+        ph_vec3 *pts = NULL;
+        int n = range_points(m, ranges[i][0], ranges[i][1], o->scale, &pts, NULL);
+        if (n == 0)
+        {
+            asset_error_set(err, m->name, 0, "out of memory");
+            ok = false;
+            break;
+        }
+        ph_status s = part_build(pts, n, o->vertex_budget, o->density, &parts[part_count]);
+        free(pts);
+        if (s != PH_OK)
+        {
+            // Name the part by its group (or object) when one starts at this triangle.
+            const char *name = "";
+            int line = 0;
+            for (int g = 0; g < m->group_count; g++)
+                if (m->groups[g].first_triangle == ranges[i][0] && m->groups[g].triangle_count == ranges[i][1])
+                {
+                    name = m->groups[g].name;
+                    line = m->groups[g].line;
+                }
+            asset_error_warn(warnings, m->name, line, "compound part '%s' skipped: %s", name, status_reason(s));
+            continue;
+        }
+        ph_mass_properties pm = parts[part_count].mass;
+        total = part_count == 0 ? pm : ph_add_mass(total, pm);
+        part_count++;
+    }
+    if (ok && part_count == 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
+        ok = false;
+    }
+    for (int i = 0; ok && i < part_count; i++)
+    {
+        ph_geom_id g = part_add(world, &parts[i]);
+        if (PH_ID_IS_NULL(g))
+        {
+            asset_error_set(err, m->name, 0, "%s", ph_world_last_error(world).message);
+            ok = false;
+            break;
+        }
+        children[i].shape = ph_make_geom_shape(PH_SHAPE_HULL, g);
+        children[i].local.p = glms_vec3_sub(parts[i].mass.center, total.center);
+        children[i].local.q = glms_quat_identity();
+        children[i].density = o->density;
+    }
+    if (ok)
+    {
+        ph_compound_def def = ph_default_compound_def();
+        def.children = children;
+        def.child_count = part_count;
+        ph_geom_id g = ph_world_add_compound(world, &def);
+        if (PH_ID_IS_NULL(g))
+        {
+            asset_error_set(err, m->name, 0, "%s", ph_world_last_error(world).message);
+            ok = false;
+        }
+        else
+        {
+            out->shape = ph_make_geom_shape(PH_SHAPE_COMPOUND, g);
+            out->origin = total.center;
+            out->mass = total;
+            out->mass.center = glms_vec3_zero();
+        }
+    }
+    for (int i = 0; parts && i < part_count; i++)
+        ph_hull_free(parts[i].hull);
+    free(ranges);
+    free(parts);
+    free(children);
+    return ok;
+}
+
+static bool build_mesh_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
+                             int count, model_shape *out, asset_error *err)
+{
+    ph_vec3 *pts = NULL;
+    int *remap = NULL;
+    int n = range_points(m, first, count, o->scale, &pts, &remap);
+    if (n == 0)
+    {
+        asset_error_set(err, m->name, 0, "out of memory");
+        return false;
+    }
+    ph_mesh_def def = ph_default_mesh_def();
+    def.vertices = pts;
+    def.vertex_count = n;
+    def.indices = remap;
+    def.triangle_count = count;
+    ph_geom_id g = ph_world_add_mesh(world, &def);
+    free(pts);
+    free(remap);
+    if (PH_ID_IS_NULL(g))
+    {
+        asset_error_set(err, m->name, 0, "cannot make a triangle mesh: %s", ph_world_last_error(world).message);
+        return false;
+    }
+    out->shape = ph_make_geom_shape(PH_SHAPE_MESH, g);
+    out->origin = glms_vec3_zero();
+    memset(&out->mass, 0, sizeof out->mass);
+    return true;
+}
+
+bool model_physics_build_shape(ph_world *world, const obj_model *model, const model_shape_options *options,
+                               model_shape *out, asset_warnings *warnings, asset_error *err)
+{
+    model_shape_options o = options ? *options : model_default_shape_options();
+    int first, count;
+    if (!world || !model || !out)
+    {
+        asset_error_set(err, model ? model->name : "(null)", 0, "no world, model or output");
+        return false;
+    }
+    if (!options_range(model, &o, &first, &count))
+    {
+        asset_error_set(err, model->name, 0, "no triangles to build a shape from (range %d + %d of %d)",
+                        o.first_triangle, o.triangle_count, model->triangle_count);
+        return false;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!(o.scale[k] > 0.0f) || !isfinite(o.scale[k]))
+        {
+            asset_error_set(err, model->name, 0, "scale must be finite and > 0, got %g", (double)o.scale[k]);
+            return false;
+        }
+    if (!(o.density > 0.0f) || !isfinite(o.density))
+    {
+        asset_error_set(err, model->name, 0, "density must be finite and > 0, got %g", (double)o.density);
+        return false;
+    }
+    if (o.vertex_budget < 4 || o.vertex_budget > PH_HULL_MAX_VERTICES)
+        o.vertex_budget = PH_HULL_MAX_VERTICES;
+    switch (o.kind)
+    {
+    case MODEL_SHAPE_HULL:
+        return build_hull_shape(world, model, &o, first, count, out, err);
+    case MODEL_SHAPE_COMPOUND:
+        return build_compound_shape(world, model, &o, first, count, out, warnings, err);
+    case MODEL_SHAPE_MESH:
+        return build_mesh_shape(world, model, &o, first, count, out, err);
+    }
+    asset_error_set(err, model->name, 0, "unknown shape kind %d", (int)o.kind);
+    return false;
+}
+
+// ---- Bodies ----------------------------------------------------------------------------------------
+
+// Creates the body of a built shape and its render mesh, and appends both to set.
+static bool add_shape_body(ph_world *world, const obj_model *m, const model_shape *shape, ph_body_type type,
+                           ph_vec3 position, ph_quat orientation, ph_vec3 v, ph_vec3 w, ph_material material,
+                           const float scale[3], int first, int count, const float color[3], const char *name,
+                           model_set *set, asset_error *err)
+{
+    ph_body_def def = ph_default_body_def();
+    def.type = type;
+    def.position = position;
+    def.orientation = orientation;
+    if (type != PH_BODY_STATIC)
+    {
+        def.linear_velocity = v;
+        def.angular_velocity = w;
+    }
+    def.shape = shape->shape;
+    def.material = material;
+    ph_body_id body = ph_body_create(world, &def);
+    if (PH_ID_IS_NULL(body))
+    {
+        asset_error_set(err, m->name, 0, "%s: %s", name, ph_world_last_error(world).message);
+        return false;
+    }
+    model_mesh_options mo = model_mesh_default_options();
+    for (int k = 0; k < 3; k++)
+        mo.scale[k] = scale[k];
+    mo.origin[0] = shape->origin.x;
+    mo.origin[1] = shape->origin.y;
+    mo.origin[2] = shape->origin.z;
+    mo.first_triangle = first;
+    mo.triangle_count = count;
+    model_mesh *mesh = model_mesh_build(m, &mo);
+    if (!mesh || !model_set_add(set, body, mesh, color, name))
+    {
+        if (!mesh)
+            model_mesh_free(mesh);
+        ph_body_destroy(world, body);
+        asset_error_set(err, m->name, 0, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+bool model_physics_add_body(ph_world *world, const obj_model *model, const model_body_options *options,
+                            model_set *out, asset_warnings *warnings, asset_error *err)
+{
+    model_body_options o = options ? *options : model_default_body_options();
+    if (!out)
+    {
+        asset_error_set(err, model ? model->name : "(null)", 0, "no model set to add the body to");
+        return false;
+    }
+    o.shape.density = o.material.density;
+    if (o.shape.kind == MODEL_SHAPE_MESH && o.type != PH_BODY_STATIC)
+    {
+        asset_error_set(err, model ? model->name : "(null)", 0,
+                        "a triangle mesh can only be static (it has no volume to give it mass)");
+        return false;
+    }
+    model_shape shape;
+    if (!model_physics_build_shape(world, model, &o.shape, &shape, warnings, err))
+        return false;
+    // The file's origin goes to o.position, so the centre of mass goes to position + R * origin.
+    ph_vec3 position = glms_vec3_add(o.position, glms_quat_rotatev(o.orientation, shape.origin));
+    int first, count;
+    options_range(model, &o.shape, &first, &count);
+    return add_shape_body(world, model, &shape, o.type, position, o.orientation, o.linear_velocity,
+                          o.angular_velocity, o.material, o.shape.scale, first, count, o.color,
+                          o.name ? o.name : model->name, out, err);
+}
+
+// ---- .obj scenes -----------------------------------------------------------------------------------
+
+static bool has_prefix(const char *name, const char *prefix)
+{
+    return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+// Signed volume of a triangle range by the divergence theorem (scaled), to compare with its hull's.
+static float range_volume(const obj_model *m, int first, int count, float scale)
+{
+    double v = 0.0;
+    for (int t = first; t < first + count; t++)
+    {
+        const float *a = m->positions + 3 * m->triangles[t].corner[0].position;
+        const float *b = m->positions + 3 * m->triangles[t].corner[1].position;
+        const float *c = m->positions + 3 * m->triangles[t].corner[2].position;
+        v += ((double)a[0] * ((double)b[1] * (double)c[2] - (double)b[2] * (double)c[1]) -
+              (double)a[1] * ((double)b[0] * (double)c[2] - (double)b[2] * (double)c[0]) +
+              (double)a[2] * ((double)b[0] * (double)c[1] - (double)b[1] * (double)c[0])) /
+             6.0;
+    }
+    return (float)v * scale * scale * scale;
+}
+
+typedef enum object_plan
+{
+    PLAN_DYNAMIC_HULL,
+    PLAN_DYNAMIC_COMPOUND,
+    PLAN_STATIC_HULL,
+    PLAN_STATIC_MESH
+} object_plan;
+
+// Decides what an object of an .obj scene becomes (see model_physics.h).
+static object_plan plan_object(const obj_model *m, const obj_range *r, float scale, asset_warnings *warnings)
+{
+    bool is_static = has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND);
+    float s3[3] = { scale, scale, scale };
+    ph_vec3 *pts = NULL;
+    int n = range_points(m, r->first_triangle, r->triangle_count, s3, &pts, NULL);
+    part p;
+    ph_status status = n > 0 ? part_build(pts, n, PH_HULL_MAX_VERTICES, 1.0f, &p) : PH_ERR_OUT_OF_MEMORY;
+    free(pts);
+    bool solid = status == PH_OK;
+    float hull_volume = solid ? p.mass.volume : 0.0f;
+    if (solid)
+        ph_hull_free(p.hull);
+    if (is_static)
+    {
+        float mesh_volume = range_volume(m, r->first_triangle, r->triangle_count, scale);
+        bool convex = solid && fabsf(mesh_volume - hull_volume) <= MODEL_CONVEX_VOLUME_TOLERANCE * hull_volume;
+        return convex ? PLAN_STATIC_HULL : PLAN_STATIC_MESH;
+    }
+    if (!solid)
+    {
+        asset_error_warn(warnings, m->name, r->line,
+                         "object '%s' is flat (no volume), so it cannot move: it becomes static geometry",
+                         r->name);
+        return PLAN_STATIC_MESH;
+    }
+    return has_prefix(r->name, MODEL_PREFIX_COMPOUND) ? PLAN_DYNAMIC_COMPOUND : PLAN_DYNAMIC_HULL;
+}
+
+bool model_physics_add_scene(ph_world *world, const obj_model *model, const model_scene_options *options,
+                             model_set *out, asset_warnings *warnings, asset_error *err)
+{
+    model_scene_options o = options ? *options : model_default_scene_options();
+    if (!world || !model || !out)
+    {
+        asset_error_set(err, model ? model->name : "(null)", 0, "no world, model or model set");
+        return false;
+    }
+    if (!(o.scale > 0.0f) || !isfinite(o.scale) || !ph_is_finite_vec3(o.offset))
+    {
+        asset_error_set(err, model->name, 0, "scale must be finite and > 0 and the offset finite");
+        return false;
+    }
+    int mark = out->body_count;
+    bool named_static = false;
+    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    const float white[3] = { 1.0f, 1.0f, 1.0f };
+    float s3[3] = { o.scale, o.scale, o.scale };
+    for (int i = 0; i < model->object_count; i++)
+    {
+        const obj_range *r = &model->objects[i];
+        const char *label = r->name[0] ? r->name : "(unnamed)";
+        if (r->triangle_count == 0)
+        {
+            asset_error_warn(warnings, model->name, r->line, "object '%s' has no faces: skipped", label);
+            continue;
+        }
+        for (int t = r->first_triangle; t < r->first_triangle + r->triangle_count; t++)
+            for (int c = 0; c < 3; c++)
+                for (int k = 0; k < 3; k++)
+                {
+                    float x = model->positions[3 * model->triangles[t].corner[c].position + k] * o.scale;
+                    lo[k] = fminf(lo[k], x);
+                    hi[k] = fmaxf(hi[k], x);
+                }
+        if (has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND))
+            named_static = true;
+        object_plan plan = plan_object(model, r, o.scale, warnings);
+        model_shape_options so = model_default_shape_options();
+        so.kind = plan == PLAN_STATIC_MESH ? MODEL_SHAPE_MESH
+                                           : (plan == PLAN_DYNAMIC_COMPOUND ? MODEL_SHAPE_COMPOUND : MODEL_SHAPE_HULL);
+        so.scale[0] = so.scale[1] = so.scale[2] = o.scale;
+        so.first_triangle = r->first_triangle;
+        so.triangle_count = r->triangle_count;
+        so.density = o.material.density;
+        model_shape shape;
+        asset_error shape_err;
+        if (!model_physics_build_shape(world, model, &so, &shape, warnings, &shape_err))
+        {
+            asset_error_set(err, model->name, r->line, "object '%s': %s", label, shape_err.text);
+            set_rollback(world, out, mark);
+            return false;
+        }
+        ph_body_type type = plan == PLAN_DYNAMIC_HULL || plan == PLAN_DYNAMIC_COMPOUND ? PH_BODY_DYNAMIC
+                                                                                        : PH_BODY_STATIC;
+        if (!add_shape_body(world, model, &shape, type, glms_vec3_add(o.offset, shape.origin),
+                            glms_quat_identity(), glms_vec3_zero(), glms_vec3_zero(), o.material, s3,
+                            r->first_triangle, r->triangle_count, white, label, out, err))
+        {
+            set_rollback(world, out, mark);
+            return false;
+        }
+    }
+    if (out->body_count == mark)
+    {
+        asset_error_set(err, model->name, 0, "no object with faces: nothing to simulate");
+        return false;
+    }
+    if (!named_static && o.default_ground)
+    {
+        // A static box under everything: its top at the scene's lowest point, or at y = 0 when the
+        // scene floats above it (things fall onto the sandbox's usual floor level).
+        float top = fminf(lo[1], 0.0f);
+        float half = fmaxf(MODEL_GROUND_MIN_HALF_WIDTH,
+                           0.5f * fmaxf(hi[0] - lo[0], hi[2] - lo[2]) + MODEL_GROUND_MARGIN);
+        ph_body_def def = ph_default_body_def();
+        def.type = PH_BODY_STATIC;
+        def.shape = ph_make_box(ph_v3(half, 0.5f * MODEL_GROUND_THICKNESS, half));
+        def.position = glms_vec3_add(o.offset, ph_v3(0.5f * (lo[0] + hi[0]), top - 0.5f * MODEL_GROUND_THICKNESS,
+                                                     0.5f * (lo[2] + hi[2])));
+        def.material = o.material;
+        ph_body_id ground = ph_body_create(world, &def);
+        const float grey[3] = { MODEL_GROUND_GREY, MODEL_GROUND_GREY, MODEL_GROUND_GREY };
+        if (PH_ID_IS_NULL(ground) || !model_set_add(out, ground, NULL, grey, "default ground"))
+        {
+            if (!PH_ID_IS_NULL(ground))
+                ph_body_destroy(world, ground);
+            asset_error_set(err, model->name, 0, "default ground: %s", ph_world_last_error(world).message);
+            set_rollback(world, out, mark);
+            return false;
+        }
+    }
+    return true;
+}
