@@ -1,34 +1,244 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Levels from files: JSON scenes and .obj models / .obj scenes. They are built through the assets
-// module's model_physics.c and scene_build.c, which are not in the tree yet; until then a file is
-// rejected with a message that says so (the game keeps running on a built-in scene).
+// Levels from files: a JSON scene (assets/scene.h: parsed and validated whole before a world exists, then
+// built) or an .obj model or .obj scene (assets/model_physics.h: every object a body). Model bodies get
+// their render meshes uploaded here; warnings (a missing .mtl, a flat object made static) are printed
+// and the first one is kept for the HUD.
 
+#include "assets/model_mesh.h"
+#include "assets/model_physics.h"
+#include "assets/obj.h"
+#include "assets/scene.h"
 #include "game/level.h"
 
-#include <stdio.h>  // snprintf
-#include <string.h> // memset
+#include <math.h>   // powf, fabsf
+#include <stdio.h>  // fprintf, snprintf
+#include <string.h> // strrchr, strcmp
 
-// TODO(#6): build .json scenes (scene_load + scene_build) and .obj scenes (model_physics_add_scene)
-// once src/assets/scene_build.c and src/assets/model_physics.c are committed.
-bool level_load_file(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size)
+// The camera of an .obj scene looks at the centre of the bodies' bounds from this many bounding radii
+// away, along this direction (normalised), so the whole scene is in view (unit: radii).
+#define FIT_DISTANCE_RADII 2.2f
+static const vec3s FIT_DIRECTION = {{0.45f, 0.45f, 0.77f}};
+// Smallest radius a fitted view assumes (unit: m), so a single pebble is not filled edge to edge.
+#define FIT_MIN_RADIUS 2.0f
+// A floor whose top is this close to y = 0 is taken for the ground plane (unit: m).
+#define GROUND_PLANE_TOLERANCE 1e-4f
+// sRGB encoding of linear colours (IEC 61966-2-1): linear part below the threshold, power law above.
+#define SRGB_LINEAR_LIMIT 0.0031308f
+#define SRGB_LINEAR_SLOPE 12.92f
+#define SRGB_GAMMA (1.0f / 2.4f)
+#define SRGB_SCALE 1.055f
+#define SRGB_OFFSET 0.055f
+
+static uint32_t srgb_byte(float linear)
 {
-    (void)r;
-    (void)seed;
-    memset(lv, 0, sizeof *lv);
-    snprintf(err, err_size, "%s: loading scene and model files is not in this build yet", path ? path : "(null)");
-    return false;
+    float c = linear < 0.0f ? 0.0f : (linear > 1.0f ? 1.0f : linear);
+    float s = c <= SRGB_LINEAR_LIMIT ? SRGB_LINEAR_SLOPE * c : SRGB_SCALE * powf(c, SRGB_GAMMA) - SRGB_OFFSET;
+    return (uint32_t)(s * 255.0f + 0.5f);
 }
 
-// TODO(#6): the model's hull through model_physics_build_shape once it is committed.
+static uint32_t rgba_from_linear(const float rgb[3])
+{
+    return srgb_byte(rgb[0]) << 24 | srgb_byte(rgb[1]) << 16 | srgb_byte(rgb[2]) << 8 | 0xffu;
+}
+
+static void report_warnings(level *lv, const asset_warnings *w)
+{
+    for (int i = 0; i < w->kept; i++)
+        fprintf(stderr, "sandbox: warning: %s\n", w->text[i]);
+    if (w->count > w->kept)
+        fprintf(stderr, "sandbox: warning: %d more warnings not shown\n", w->count - w->kept);
+    if (w->kept > 0 && !lv->warning[0])
+        snprintf(lv->warning, sizeof lv->warning, "%s%s", w->text[0],
+                 w->count > 1 ? " (and more, see stderr)" : "");
+}
+
+// Gives the bodies of a model set their tag, colour and render mesh.
+static bool adopt_models(level *lv, const model_set *set, level_tag tag, renderer *r, char *err,
+                         size_t err_size)
+{
+    level_adopt_new_bodies(lv, tag);
+    for (int i = 0; i < set->body_count; i++)
+    {
+        const model_body *mb = &set->bodies[i];
+        level_body *b = level_get_body(lv, mb->body);
+        if (!b)
+            continue;
+        b->rgba = rgba_from_linear(mb->color);
+        b->tag = (uint8_t)tag;
+        if (!mb->mesh && ph_body_get_type(lv->world, mb->body) == PH_BODY_STATIC &&
+            ph_body_get_shape(lv->world, mb->body).type == PH_SHAPE_BOX)
+        {
+            // A static box floor (the default ground of an .obj scene) whose top is the plane y = 0 is
+            // the renderer's ground plane, drawn with its grid instead of a second coplanar surface.
+            ph_aabb bb = ph_body_get_bounds(lv->world, mb->body);
+            if (fabsf(bb.hi.y) < GROUND_PLANE_TOLERANCE)
+                b->tag = (uint8_t)LEVEL_TAG_GROUND;
+            b->rgba = LEVEL_STATIC_RGBA;
+        }
+        if (!mb->mesh || !r)
+            continue;
+        const model_mesh *m = mb->mesh;
+        int handle = renderer_add_mesh_colored(r, m->positions, m->normals, m->colors, m->vertex_count,
+                                               m->indices, m->index_count);
+        if (handle < 0)
+        {
+            snprintf(err, err_size, "%s: its render mesh could not be made (too many meshes?)", mb->name);
+            return false;
+        }
+        if (!level_track_mesh(lv, handle))
+        {
+            renderer_remove_mesh(r, handle);
+            snprintf(err, err_size, "out of memory");
+            return false;
+        }
+        b->mesh = handle;
+    }
+    return true;
+}
+
+// Points the camera at every body but the ground plane.
+static void fit_camera(level *lv)
+{
+    int n = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &n);
+    bool any = false;
+    ph_aabb box = {0};
+    for (int i = 0; i < n; i++)
+    {
+        level_body *b = level_get_body(lv, ids[i]);
+        if (b && b->tag == LEVEL_TAG_GROUND)
+            continue;
+        ph_aabb bb = ph_body_get_bounds(lv->world, ids[i]);
+        box = any ? (ph_aabb){glms_vec3_minv(box.lo, bb.lo), glms_vec3_maxv(box.hi, bb.hi)} : bb;
+        any = true;
+    }
+    if (!any)
+        return;
+    vec3s centre = glms_vec3_scale(glms_vec3_add(box.lo, box.hi), 0.5f);
+    float radius = 0.5f * glms_vec3_distance(box.lo, box.hi);
+    radius = radius > FIT_MIN_RADIUS ? radius : FIT_MIN_RADIUS;
+    lv->camera_target = centre;
+    lv->camera_eye = glms_vec3_add(
+        centre, glms_vec3_scale(glms_vec3_normalize(FIT_DIRECTION), FIT_DISTANCE_RADII * radius));
+}
+
+static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size)
+{
+    asset_error aerr;
+    memset(&aerr, 0, sizeof aerr);
+    obj_model *model = NULL;
+    if (!obj_load(path, NULL, &model, &aerr))
+    {
+        level_set_error(err, err_size, aerr.text);
+        return false;
+    }
+    ph_world_def wdef = ph_default_world_def();
+    if (!level_begin_world(lv, &wdef, seed, err, err_size))
+    {
+        obj_free(model);
+        return false;
+    }
+    snprintf(lv->name, sizeof lv->name, "%s", path);
+    for (int i = 0; i < model->kept_warning_count; i++)
+        fprintf(stderr, "sandbox: warning: %s\n", model->warnings[i]);
+    if (model->kept_warning_count > 0)
+        snprintf(lv->warning, sizeof lv->warning, "%s", model->warnings[0]);
+    model_set set = {0};
+    asset_warnings warnings;
+    memset(&warnings, 0, sizeof warnings);
+    model_scene_options options = model_default_scene_options();
+    bool ok = model_physics_add_scene(lv->world, model, &options, &set, &warnings, &aerr);
+    report_warnings(lv, &warnings);
+    if (!ok)
+        level_set_error(err, err_size, aerr.text);
+    ok = ok && adopt_models(lv, &set, LEVEL_TAG_MODEL, r, err, err_size);
+    model_set_free(&set);
+    if (!ok)
+    {
+        obj_free(model);
+        level_unload(lv, r);
+        return false;
+    }
+    // The default ground of an .obj scene is an ordinary static box drawn as it is; the renderer's ground
+    // plane stays at y = 0 under it.
+    lv->model = model;
+    fit_camera(lv);
+    return true;
+}
+
+static bool load_json(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size)
+{
+    asset_error aerr;
+    memset(&aerr, 0, sizeof aerr);
+    scene_desc *desc = NULL;
+    scene_options options = scene_default_options();
+    if (!scene_load(path, &options, &desc, &aerr))
+    {
+        level_set_error(err, err_size, aerr.text);
+        return false;
+    }
+    ph_world_def wdef = scene_world_def(desc);
+    if (!level_begin_world(lv, &wdef, seed, err, err_size))
+    {
+        scene_free(desc);
+        return false;
+    }
+    snprintf(lv->name, sizeof lv->name, "%s", path);
+    lv->camera_eye = desc->camera.position;
+    lv->camera_target = desc->camera.target;
+    lv->camera_fov = desc->camera.fov;
+    report_warnings(lv, &desc->warnings);
+    model_set set = {0};
+    asset_warnings warnings;
+    memset(&warnings, 0, sizeof warnings);
+    bool ok = scene_build(lv->world, desc, &set, &warnings, &aerr);
+    report_warnings(lv, &warnings);
+    if (!ok)
+        level_set_error(err, err_size, aerr.text);
+    ok = ok && adopt_models(lv, &set, LEVEL_TAG_SCENE, r, err, err_size);
+    model_set_free(&set);
+    scene_free(desc);
+    if (!ok)
+        level_unload(lv, r);
+    return ok;
+}
+
 bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, ph_geom_id *out_geom,
                             int *inout_mesh, char *err, size_t err_size)
 {
-    (void)lv;
-    (void)model;
-    (void)r;
-    (void)inout_mesh;
     *out_geom = PH_NULL_GEOM_ID;
-    snprintf(err, err_size, "model projectiles are not in this build yet");
+    model_shape_options options = model_default_shape_options();
+    model_shape shape;
+    asset_error aerr;
+    memset(&aerr, 0, sizeof aerr);
+    if (!model_physics_build_shape(lv->world, model, &options, &shape, NULL, &aerr))
+    {
+        level_set_error(err, err_size, aerr.text);
+        return false;
+    }
+    *out_geom = shape.shape.geom;
+    if (*inout_mesh >= 0 || !r)
+        return true;
+    model_mesh_options mo = model_mesh_default_options();
+    for (int i = 0; i < 3; i++)
+        mo.origin[i] = shape.origin.raw[i];
+    model_mesh *mesh = model_mesh_build(model, &mo);
+    if (mesh)
+        *inout_mesh = renderer_add_mesh_colored(r, mesh->positions, mesh->normals, mesh->colors,
+                                                mesh->vertex_count, mesh->indices, mesh->index_count);
+    model_mesh_free(mesh);
+    return true;
+}
+
+bool level_load_file(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size)
+{
+    memset(lv, 0, sizeof *lv);
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (dot && (strcmp(dot, ".obj") == 0 || strcmp(dot, ".OBJ") == 0))
+        return load_obj(lv, path, r, seed, err, err_size);
+    if (dot && (strcmp(dot, ".json") == 0 || strcmp(dot, ".JSON") == 0))
+        return load_json(lv, path, r, seed, err, err_size);
+    snprintf(err, err_size, "%s: not a scene (.json) or a model (.obj)", path ? path : "(null)");
     return false;
 }

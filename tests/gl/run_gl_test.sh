@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The rigid-body sandbox developers
-# One GL test of the sandbox: run_gl_test.sh NAME SANDBOX GL_CHECK OUTDIR. Pictures and reports are
+# One GL test of the sandbox: run_gl_test.sh NAME SANDBOX GL_CHECK OUTDIR SOURCE_DIR. Pictures and reports are
 # kept in OUTDIR for a look after a failure. Without a display the offscreen driver is used; set
 # SDL_VIDEODRIVER=x11 under xvfb-run to test through X instead.
 set -eu
@@ -9,6 +9,7 @@ name=$1
 sandbox=$2
 check=$3
 out=$4
+src=$5
 mkdir -p "$out"
 if [ -z "${SDL_VIDEODRIVER:-}" ]; then
     export SDL_VIDEODRIVER=offscreen
@@ -110,6 +111,27 @@ bad_input)
     set -e
     echo "no display -> status $status: $(cat "$out/err.txt")"
     [ "$status" -eq 1 ] && grep -q "SDL_VIDEODRIVER=offscreen" "$out/err.txt" && grep -q "xvfb-run" "$out/err.txt"
+    ;;
+files)
+    # Every scene in scenes/ (the reel's own excepted) and every model in models/ loads and simulates
+    # headless with status 0; one scene is drawn too. Malformed files exit with status 1 and name the
+    # file and line.
+    for f in "$src"/scenes/*.json "$src"/models/*.obj; do
+        case "$(basename "$f")" in reel*) continue ;; esac
+        "$sandbox" --headless --frames 30 "$f" >"$out/files.txt" 2>"$out/files_err.txt" ||
+            { echo "FAIL: $f"; cat "$out/files_err.txt"; exit 1; }
+        echo "ok: $(tail -n 1 "$out/files.txt")"
+    done
+    run "$src/scenes/default.json" --frames 30 $common --screenshot "$out/scene.png" --report "$out/scene.txt"
+    "$check" picture "$out/scene.png" "$out/scene.txt"
+    for f in "$src"/tests/data/bad_index.obj "$src"/tests/data/bad_nan.obj; do
+        set +e
+        "$sandbox" --headless "$f" 2>"$out/err.txt" >/dev/null
+        status=$?
+        set -e
+        echo "$(basename "$f") -> status $status: $(cat "$out/err.txt")"
+        [ "$status" -eq 1 ] && grep -q "$(basename "$f"):[0-9]" "$out/err.txt" || { echo "FAIL: expected status 1 and file:line"; exit 1; }
+    done
     ;;
 *)
     echo "unknown GL test $name"
