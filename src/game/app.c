@@ -57,7 +57,8 @@ typedef enum script_kind
     SCRIPT_KEY,
     SCRIPT_KEYDOWN,
     SCRIPT_KEYUP,
-    SCRIPT_WHEEL
+    SCRIPT_WHEEL,
+    SCRIPT_DROP
 } script_kind;
 
 typedef struct script_event
@@ -68,6 +69,7 @@ typedef struct script_event
     Uint8 button; // SDL_BUTTON_*
     SDL_Keycode key;
     int wheel;
+    char path[256]; // drop: the file
 } script_event;
 
 // A scene of the next / previous list: a built-in or a file.
@@ -786,6 +788,11 @@ static bool parse_script(app *a, const char *text, char *err, size_t err_size)
                 arg[n - 1] = '\0';
             ok = arg[0] && (ev->key = SDL_GetKeyFromName(arg)) != SDLK_UNKNOWN;
         }
+        else if (strcmp(word, "drop") == 0)
+        {
+            ev->kind = SCRIPT_DROP;
+            ok = sscanf(rest, " %255s", ev->path) == 1;
+        }
         else if (strcmp(word, "wheel") == 0)
         {
             ev->kind = SCRIPT_WHEEL;
@@ -857,6 +864,14 @@ static void push_script_events(app *a)
             break;
         case SCRIPT_KEYUP:
             push_key(a, s->key, false);
+            break;
+        case SCRIPT_DROP:
+            // As SDL delivers a dropped file: a copy the handler frees with SDL_free.
+            e.type = SDL_DROPFILE;
+            e.drop.windowID = window_id;
+            e.drop.file = SDL_strdup(s->path);
+            if (e.drop.file && SDL_PushEvent(&e) != 1)
+                SDL_free(e.drop.file);
             break;
         case SCRIPT_WHEEL:
             e.type = SDL_MOUSEWHEEL;

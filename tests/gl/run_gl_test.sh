@@ -124,6 +124,10 @@ files)
     done
     run "$src/scenes/default.json" --frames 30 $common --screenshot "$out/scene.png" --report "$out/scene.txt"
     "$check" picture "$out/scene.png" "$out/scene.txt"
+    # Dropping an .obj on the window loads it (a scripted SDL_DROPFILE): the chair becomes the level.
+    run --scene first --frames 20 $common --script "2 drop $src/models/chair.obj" --report "$out/drop.txt" \
+        2>"$out/drop_err.txt"
+    grep -q "^body [0-9]* model " "$out/drop.txt" || { echo "FAIL: the dropped model is not in the level"; exit 1; }
     for f in "$src"/tests/data/bad_index.obj "$src"/tests/data/bad_nan.obj; do
         set +e
         "$sandbox" --headless "$f" 2>"$out/err.txt" >/dev/null
