@@ -214,6 +214,8 @@ static int recipes_pyramid1240_layout(void)
     recipe_scene s;
     ENSURE(recipe_build("pyramid1240", RECIPE_DEFAULT_SEED, &s));
     ENSURE(s.items[0].type == RECIPE_STATIC);
+    // Its top box lands 7 m lower, level by level: drift counts from 3 s, not 1 s.
+    ENSURE_NEAR(s.drift_after_s, 3.0f, 0.0f);
     ENSURE_NEAR(s.items[0].position[1], -1.0f, 0.0f);
     ENSURE_NEAR(s.items[0].half_extents[0], 50.0f, 0.0f);
     ENSURE_NEAR(s.items[0].half_extents[1], 1.0f, 0.0f);
