@@ -233,8 +233,8 @@ static ph_world *new_world(void)
 // Sylvester's criterion on the symmetric part, plus symmetry itself.
 static int is_positive_definite(ph_mat3 m)
 {
-    double a = m.col[0].raw[0], b = m.col[1].raw[0], c = m.col[2].raw[0];
-    double d = m.col[1].raw[1], e = m.col[2].raw[1], f = m.col[2].raw[2];
+    double a = (double)m.col[0].raw[0], b = (double)m.col[1].raw[0], c = (double)m.col[2].raw[0];
+    double d = (double)m.col[1].raw[1], e = (double)m.col[2].raw[1], f = (double)m.col[2].raw[2];
     double tol = 1e-5 * (fabs(a) + fabs(d) + fabs(f));
     if (fabs((double)m.col[0].raw[1] - b) > tol || fabs((double)m.col[0].raw[2] - c) > tol ||
         fabs((double)m.col[1].raw[2] - e) > tol)
