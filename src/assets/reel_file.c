@@ -149,7 +149,7 @@ static bool get_string(loader *ld, const cJSON *item, const char *path, const ch
 // A string that fits in size bytes, copied to out.
 static bool get_text(loader *ld, const cJSON *item, const char *path, char *out, size_t size)
 {
-    const char *s;
+    const char *s = NULL;
     if (!get_string(ld, item, path, &s))
         return false;
     if (strlen(s) >= size)
@@ -161,7 +161,7 @@ static bool get_text(loader *ld, const cJSON *item, const char *path, char *out,
 static bool get_choice(loader *ld, const cJSON *item, const char *path, const char *const *names, int count,
                        int *out)
 {
-    const char *s;
+    const char *s = NULL;
     if (!get_string(ld, item, path, &s))
         return false;
     for (int i = 0; i < count; i++)
@@ -456,7 +456,7 @@ static bool is_recipe(const loader *ld, const char *name)
 
 static bool parse_scene(loader *ld, const cJSON *item, int index, reel_segment *s)
 {
-    const char *name;
+    const char *name = NULL;
     if (!get_string(ld, item, "scene", &name))
         return false;
     if (path_has_extension(name, ".json"))

@@ -194,7 +194,7 @@ static bool get_string(loader *ld, const cJSON *item, const char *path, const ch
 static bool get_choice(loader *ld, const cJSON *item, const char *path, const char *const *names, int count,
                        int *out)
 {
-    const char *s;
+    const char *s = NULL;
     if (!get_string(ld, item, path, &s))
         return false;
     for (int i = 0; i < count; i++)
@@ -448,7 +448,7 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
     const cJSON *c;
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "name")))
     {
-        const char *name;
+        const char *name = NULL;
         child_path(p, path, "name");
         if (!get_string(ld, c, p, &name))
             return false;
