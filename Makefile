@@ -4,13 +4,14 @@
 #   build/       release build: sandbox, physbench, collide_bench
 #   build-test/  -Werror + AddressSanitizer + UndefinedBehaviorSanitizer, for ctest
 #   build-clang/ clang -Werror compile check (warnings differ between compilers)
+#   build-werror/ gcc Release -Werror compile check (-O2 finds uninitialised-use warnings the test build misses)
 #   build-fuzz/  clang + libFuzzer targets
 JOBS ?= $(shell nproc)
 ARGS ?=
 SCENE ?= pile1000
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps bench-deps build run test test-clang bench fuzz profile format format-check clean
+.PHONY: all deps bench-deps build run test test-clang test-release bench fuzz profile format format-check clean
 
 all: build
 
@@ -46,6 +47,12 @@ build-clang/CMakeCache.txt: | deps
 test-clang: deps build-clang/CMakeCache.txt
 	@cmake --build build-clang -j $(JOBS)
 
+build-werror/CMakeCache.txt: | deps
+	cmake -S . -B build-werror -DCMAKE_BUILD_TYPE=Release -DWERROR=ON
+
+test-release: deps build-werror/CMakeCache.txt
+	@cmake --build build-werror -j $(JOBS)
+
 bench: bench-deps build/CMakeCache.txt
 	@cmake --build build -j $(JOBS)
 	@bench/run_bench.sh
@@ -65,4 +72,4 @@ format-check:
 	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf build build-test build-clang build-fuzz
+	rm -rf build build-test build-clang build-werror build-fuzz
