@@ -6,14 +6,13 @@
 // scene_parse, so the reel accepts exactly what scene files accept. Also the camera spline.
 #include "assets/reel_file.h"
 
-#include <cjson/cJSON.h> // cJSON_ParseWithLengthOpts, cJSON_Duplicate, cJSON_PrintUnformatted, accessors
+#include "assets/json_read.h"
 
-#include <errno.h>  // errno
-#include <math.h>   // isfinite, sqrtf
-#include <stdarg.h> // va_list
-#include <stdio.h>  // FILE, fopen, fread, snprintf, vsnprintf
-#include <stdlib.h> // calloc, free, malloc
-#include <string.h> // strcmp, strlen, strncmp, strerror
+#include <cjson/cJSON.h> // cJSON_ParseWithLengthOpts, cJSON_Duplicate, cJSON_PrintUnformatted, accessors
+#include <math.h>        // isfinite, sqrtf
+#include <stdio.h>       // snprintf
+#include <stdlib.h>      // calloc, free, malloc
+#include <string.h>      // strcmp, strlen, strncmp
 
 #define REEL_PATH_TEXT 128           // bytes of a segment label + JSON path in messages
 #define REEL_DEFAULT_THROW_SIZE 0.5f // box edge / sphere diameter (unit: m)
@@ -24,10 +23,9 @@
 #define REEL_MIN_DIRECTION_LENGTH 1e-4f
 
 static const char *const action_names[REEL_ACTION_COUNT] = {
-    "throw", "spawn", "pause", "resume", "slow_motion", "toggle_view", "pick_pair", "replay"
-};
-static const char *const view_names[REEL_VIEW_COUNT] = { "contacts", "bounds",   "octree",
-                                                         "sleeping", "calendar", "pair" };
+    "throw", "spawn", "pause", "resume", "slow_motion", "toggle_view", "pick_pair", "replay"};
+static const char *const view_names[REEL_VIEW_COUNT] = {"contacts", "bounds",   "octree",
+                                                        "sleeping", "calendar", "pair"};
 
 const char *reel_action_name(reel_action_kind kind)
 {
@@ -41,29 +39,11 @@ const char *reel_view_name(reel_view view)
 
 typedef struct loader
 {
-    const char *file;
-    asset_error *err;
+    json_reader json; // json.context points at segment
     reel_options options;
     reel_desc *desc;
     char segment[REEL_PATH_TEXT]; // "segments[3] (\"thin wall\")", or "" outside segments
 } loader;
-
-static bool fail_at(loader *ld, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-// "file: segment: path: message", leaving out the parts that are empty.
-static bool fail_at(loader *ld, const char *path, const char *fmt, ...)
-{
-    char text[ASSET_MESSAGE_SIZE];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    const char *seg = ld->segment;
-    bool has_path = path && path[0];
-    asset_error_set(ld->err, ld->file, 0, "%s%s%s%s%s", seg, seg[0] ? ": " : "", has_path ? path : "",
-                    has_path ? ": " : "", text);
-    return false;
-}
 
 // out = parent + "." + key. A path too long for the buffer is cut short, which only shortens the message
 // (snprintf's result is checked to say so to the compiler too).
@@ -73,76 +53,21 @@ static void child_path(char out[REEL_PATH_TEXT], const char *parent, const char 
         out[0] = '\0';
 }
 
-static const char *type_name(const cJSON *item)
-{
-    if (cJSON_IsNumber(item))
-        return "a number";
-    if (cJSON_IsString(item))
-        return "a string";
-    if (cJSON_IsArray(item))
-        return "an array";
-    if (cJSON_IsObject(item))
-        return "an object";
-    if (cJSON_IsBool(item))
-        return "a boolean";
-    return "null";
-}
-
-// Every key of obj must be in allowed (NULL-terminated) and appear once.
-static bool check_keys(loader *ld, const cJSON *obj, const char *path, const char *const *allowed)
-{
-    for (const cJSON *c = obj->child; c; c = c->next)
-    {
-        bool known = false;
-        for (const char *const *k = allowed; *k && !known; k++)
-            known = c->string && strcmp(c->string, *k) == 0;
-        if (!known)
-            return fail_at(ld, path[0] ? path : "", "unknown key '%.64s'", c->string ? c->string : "");
-        for (const cJSON *d = c->next; d; d = d->next)
-            if (d->string && strcmp(d->string, c->string) == 0)
-                return fail_at(ld, path, "duplicate key '%.64s'", c->string);
-    }
-    return true;
-}
-
-static bool get_float(loader *ld, const cJSON *item, const char *path, float lo, bool lo_open, float hi, float *out)
-{
-    if (!cJSON_IsNumber(item))
-        return fail_at(ld, path, "must be a number, got %s", type_name(item));
-    double v = item->valuedouble;
-    if (!isfinite(v))
-        return fail_at(ld, path, "must be finite");
-    if (lo_open ? !(v > (double)lo) : !(v >= (double)lo))
-        return fail_at(ld, path, "must be %s %g, got %g", lo_open ? ">" : ">=", (double)lo, v);
-    if (!(v <= (double)hi))
-        return fail_at(ld, path, "must be <= %g, got %g", (double)hi, v);
-    *out = (float)v;
-    return true;
-}
-
 static bool get_vec3(loader *ld, const cJSON *item, const char *path, ph_vec3 *out)
 {
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
-        return fail_at(ld, path, "must be an array of 3 numbers, got %s%s", type_name(item),
-                       cJSON_IsArray(item) ? " of another length" : "");
+        return json_fail(&ld->json, path, "must be an array of 3 numbers, got %s%s", json_type_name(item),
+                         cJSON_IsArray(item) ? " of another length" : "");
     float v[3];
     int i = 0;
     for (const cJSON *c = item->child; c; c = c->next, i++)
     {
         char p[REEL_PATH_TEXT];
         snprintf(p, sizeof p, "%s[%d]", path, i);
-        if (!get_float(ld, c, p, -REEL_MAX_COORDINATE, false, REEL_MAX_COORDINATE, &v[i]))
+        if (!json_get_float(&ld->json, c, p, -REEL_MAX_COORDINATE, false, REEL_MAX_COORDINATE, &v[i]))
             return false;
     }
     *out = ph_v3(v[0], v[1], v[2]);
-    return true;
-}
-
-static bool get_string(loader *ld, const cJSON *item, const char *path, const char **out)
-{
-    if (!cJSON_IsString(item) || !item->valuestring)
-        return fail_at(ld, path, "must be a string, got %s", type_name(item));
-    *out = item->valuestring;
     return true;
 }
 
@@ -150,33 +75,12 @@ static bool get_string(loader *ld, const cJSON *item, const char *path, const ch
 static bool get_text(loader *ld, const cJSON *item, const char *path, char *out, size_t size)
 {
     const char *s = NULL;
-    if (!get_string(ld, item, path, &s))
+    if (!json_get_string(&ld->json, item, path, &s))
         return false;
     if (strlen(s) >= size)
-        return fail_at(ld, path, "too long (at most %zu bytes)", size - 1);
+        return json_fail(&ld->json, path, "too long (at most %zu bytes)", size - 1);
     snprintf(out, size, "%s", s);
     return true;
-}
-
-static bool get_choice(loader *ld, const cJSON *item, const char *path, const char *const *names, int count,
-                       int *out)
-{
-    const char *s = NULL;
-    if (!get_string(ld, item, path, &s))
-        return false;
-    for (int i = 0; i < count; i++)
-        if (strcmp(s, names[i]) == 0)
-        {
-            *out = i;
-            return true;
-        }
-    char list[256] = "";
-    for (int i = 0; i < count; i++)
-    {
-        size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s'%s'", i ? ", " : "", names[i]);
-    }
-    return fail_at(ld, path, "must be one of %s, got '%.64s'", list, s);
 }
 
 static const cJSON *field(const cJSON *obj, const char *key)
@@ -189,7 +93,7 @@ static const cJSON *need(loader *ld, const cJSON *obj, const char *path, const c
 {
     const cJSON *c = field(obj, key);
     if (!c)
-        fail_at(ld, path, "missing \"%s\"", key);
+        json_fail(&ld->json, path, "missing \"%s\"", key);
     return c;
 }
 
@@ -207,8 +111,9 @@ static bool unit_direction(ph_vec3 v, ph_vec3 *out)
 
 static bool parse_throw(loader *ld, const cJSON *item, const char *path, reel_action *a)
 {
-    static const char *const keys[] = { "t", "do", "from", "to", "dir", "speed", "shape", "size", "density", NULL };
-    if (!check_keys(ld, item, path, keys))
+    static const char *const keys[] = {"t",     "do",    "from", "to",      "dir",
+                                       "speed", "shape", "size", "density", NULL};
+    if (!json_check_keys(&ld->json, item, path, keys))
         return false;
     reel_throw *th = &a->throw_;
     th->shape = REEL_PROJECTILE_BOX;
@@ -221,7 +126,7 @@ static bool parse_throw(loader *ld, const cJSON *item, const char *path, reel_ac
         return false;
     const cJSON *to = field(item, "to"), *dir = field(item, "dir");
     if ((to != NULL) == (dir != NULL))
-        return fail_at(ld, path, "needs exactly one of \"to\" (a point) or \"dir\" (a direction)");
+        return json_fail(&ld->json, path, "needs exactly one of \"to\" (a point) or \"dir\" (a direction)");
     ph_vec3 v;
     child_path(p, path, to ? "to" : "dir");
     if (!get_vec3(ld, to ? to : dir, p, &v))
@@ -229,29 +134,30 @@ static bool parse_throw(loader *ld, const cJSON *item, const char *path, reel_ac
     if (to)
         v = glms_vec3_sub(v, th->from);
     if (!unit_direction(v, &th->direction))
-        return fail_at(ld, p, to ? "must differ from \"from\"" : "must not be zero");
+        return json_fail(&ld->json, p, to ? "must differ from \"from\"" : "must not be zero");
     child_path(p, path, "speed");
-    if (!(c = need(ld, item, path, "speed")) || !get_float(ld, c, p, 0.0f, true, REEL_MAX_SPEED, &th->speed))
+    if (!(c = need(ld, item, path, "speed")) ||
+        !json_get_float(&ld->json, c, p, 0.0f, true, REEL_MAX_SPEED, &th->speed))
         return false;
     if ((c = field(item, "shape")))
     {
-        static const char *const shapes[] = { "box", "sphere" };
+        static const char *const shapes[] = {"box", "sphere"};
         int s = 0;
         child_path(p, path, "shape");
-        if (!get_choice(ld, c, p, shapes, 2, &s))
+        if (!json_get_choice(&ld->json, c, p, shapes, 2, &s))
             return false;
         th->shape = (reel_projectile)s;
     }
     if ((c = field(item, "size")))
     {
         child_path(p, path, "size");
-        if (!get_float(ld, c, p, 0.0f, true, REEL_MAX_THROW_SIZE, &th->size))
+        if (!json_get_float(&ld->json, c, p, 0.0f, true, REEL_MAX_THROW_SIZE, &th->size))
             return false;
     }
     if ((c = field(item, "density")))
     {
         child_path(p, path, "density");
-        if (!get_float(ld, c, p, 0.0f, true, REEL_MAX_DENSITY, &th->density))
+        if (!json_get_float(&ld->json, c, p, 0.0f, true, REEL_MAX_DENSITY, &th->density))
             return false;
     }
     return true;
@@ -280,20 +186,20 @@ static bool parse_spawn(loader *ld, const cJSON *item, const char *path, reel_ac
     cJSON_Delete(entries);
     cJSON_Delete(root);
     if (!text)
-        return fail_at(ld, path, "out of memory");
+        return json_fail(&ld->json, path, "out of memory");
     scene_options so = scene_default_options();
     so.load_models = ld->options.load_scenes;
-    asset_error e = { 0 };
-    bool ok = scene_parse(text, strlen(text), ld->file, &so, &a->spawn, &e);
+    asset_error e = {0};
+    bool ok = scene_parse(text, strlen(text), ld->json.file, &so, &a->spawn, &e);
     free(text);
     if (ok)
         return true;
     char prefix[PATH_MAX_LENGTH + 32];
-    snprintf(prefix, sizeof prefix, "%s: entries[0]", ld->file);
+    snprintf(prefix, sizeof prefix, "%s: entries[0]", ld->json.file);
     size_t n = strlen(prefix);
     if (strncmp(e.text, prefix, n) == 0)
-        return fail_at(ld, NULL, "%s%s", path, e.text + n); // ".count: must be ..." or ": needs ..."
-    return fail_at(ld, path, "%s", e.text);                // a model file's own "file:line: message"
+        return json_fail(&ld->json, NULL, "%s%s", path, e.text + n); // ".count: must be ..." or ": needs ..."
+    return json_fail(&ld->json, path, "%s", e.text); // a model file's own "file:line: message"
 }
 
 static bool parse_action(loader *ld, const cJSON *item, int index, float duration, reel_action *a)
@@ -304,14 +210,15 @@ static bool parse_action(loader *ld, const cJSON *item, int index, float duratio
     a->factor = 1.0f;
     a->on = true;
     if (!cJSON_IsObject(item))
-        return fail_at(ld, path, "must be an object, got %s", type_name(item));
+        return json_fail(&ld->json, path, "must be an object, got %s", json_type_name(item));
     const cJSON *c;
     child_path(p, path, "t");
-    if (!(c = need(ld, item, path, "t")) || !get_float(ld, c, p, 0.0f, false, duration, &a->time))
+    if (!(c = need(ld, item, path, "t")) || !json_get_float(&ld->json, c, p, 0.0f, false, duration, &a->time))
         return false;
     int kind = 0;
     child_path(p, path, "do");
-    if (!(c = need(ld, item, path, "do")) || !get_choice(ld, c, p, action_names, REEL_ACTION_COUNT, &kind))
+    if (!(c = need(ld, item, path, "do")) ||
+        !json_get_choice(&ld->json, c, p, action_names, REEL_ACTION_COUNT, &kind))
         return false;
     a->kind = (reel_action_kind)kind;
     switch (a->kind)
@@ -322,37 +229,40 @@ static bool parse_action(loader *ld, const cJSON *item, int index, float duratio
         return parse_spawn(ld, item, path, a);
     case REEL_ACTION_PAUSE:
     {
-        static const char *const keys[] = { "t", "do", "duration", NULL };
-        if (!check_keys(ld, item, path, keys))
+        static const char *const keys[] = {"t", "do", "duration", NULL};
+        if (!json_check_keys(&ld->json, item, path, keys))
             return false;
         child_path(p, path, "duration");
-        return !(c = field(item, "duration")) || get_float(ld, c, p, 0.0f, true, REEL_MAX_DURATION, &a->duration);
+        return !(c = field(item, "duration")) ||
+               json_get_float(&ld->json, c, p, 0.0f, true, REEL_MAX_DURATION, &a->duration);
     }
     case REEL_ACTION_RESUME:
     {
-        static const char *const keys[] = { "t", "do", NULL };
-        return check_keys(ld, item, path, keys);
+        static const char *const keys[] = {"t", "do", NULL};
+        return json_check_keys(&ld->json, item, path, keys);
     }
     case REEL_ACTION_SLOW_MOTION:
     {
-        static const char *const keys[] = { "t", "do", "factor", "duration", NULL };
-        if (!check_keys(ld, item, path, keys))
+        static const char *const keys[] = {"t", "do", "factor", "duration", NULL};
+        if (!json_check_keys(&ld->json, item, path, keys))
             return false;
         child_path(p, path, "factor");
-        if (!(c = need(ld, item, path, "factor")) || !get_float(ld, c, p, REEL_MIN_TIME_SCALE, false, 1.0f, &a->factor))
+        if (!(c = need(ld, item, path, "factor")) ||
+            !json_get_float(&ld->json, c, p, REEL_MIN_TIME_SCALE, false, 1.0f, &a->factor))
             return false;
         child_path(p, path, "duration");
         return (c = need(ld, item, path, "duration")) &&
-               get_float(ld, c, p, 0.0f, true, REEL_MAX_DURATION, &a->duration);
+               json_get_float(&ld->json, c, p, 0.0f, true, REEL_MAX_DURATION, &a->duration);
     }
     case REEL_ACTION_TOGGLE_VIEW:
     {
-        static const char *const keys[] = { "t", "do", "view", "on", NULL };
-        if (!check_keys(ld, item, path, keys))
+        static const char *const keys[] = {"t", "do", "view", "on", NULL};
+        if (!json_check_keys(&ld->json, item, path, keys))
             return false;
         int v = 0;
         child_path(p, path, "view");
-        if (!(c = need(ld, item, path, "view")) || !get_choice(ld, c, p, view_names, REEL_VIEW_COUNT, &v))
+        if (!(c = need(ld, item, path, "view")) ||
+            !json_get_choice(&ld->json, c, p, view_names, REEL_VIEW_COUNT, &v))
             return false;
         a->view = (reel_view)v;
         if ((c = field(item, "on")))
@@ -360,7 +270,7 @@ static bool parse_action(loader *ld, const cJSON *item, int index, float duratio
             if (!cJSON_IsBool(c))
             {
                 child_path(p, path, "on");
-                return fail_at(ld, p, "must be true or false, got %s", type_name(c));
+                return json_fail(&ld->json, p, "must be true or false, got %s", json_type_name(c));
             }
             a->on = cJSON_IsTrue(c);
         }
@@ -368,8 +278,8 @@ static bool parse_action(loader *ld, const cJSON *item, int index, float duratio
     }
     case REEL_ACTION_PICK_PAIR:
     {
-        static const char *const keys[] = { "t", "do", "a", "b", NULL };
-        if (!check_keys(ld, item, path, keys))
+        static const char *const keys[] = {"t", "do", "a", "b", NULL};
+        if (!json_check_keys(&ld->json, item, path, keys))
             return false;
         for (int k = 0; k < 2; k++)
         {
@@ -382,23 +292,25 @@ static bool parse_action(loader *ld, const cJSON *item, int index, float duratio
     }
     case REEL_ACTION_REPLAY:
     {
-        static const char *const keys[] = { "t", "do", "from", "factor", NULL };
-        if (!check_keys(ld, item, path, keys))
+        static const char *const keys[] = {"t", "do", "from", "factor", NULL};
+        if (!json_check_keys(&ld->json, item, path, keys))
             return false;
         child_path(p, path, "from");
-        if (!(c = need(ld, item, path, "from")) || !get_float(ld, c, p, 0.0f, false, duration, &a->from))
+        if (!(c = need(ld, item, path, "from")) ||
+            !json_get_float(&ld->json, c, p, 0.0f, false, duration, &a->from))
             return false;
         if (!(a->from < a->time))
-            return fail_at(ld, p, "must be before the replay's own time %g, got %g", (double)a->time,
-                           (double)a->from);
+            return json_fail(&ld->json, p, "must be before the replay's own time %g, got %g", (double)a->time,
+                             (double)a->from);
         child_path(p, path, "factor");
-        if ((c = field(item, "factor")) && !get_float(ld, c, p, REEL_MIN_TIME_SCALE, false, 1.0f, &a->factor))
+        if ((c = field(item, "factor")) &&
+            !json_get_float(&ld->json, c, p, REEL_MIN_TIME_SCALE, false, 1.0f, &a->factor))
             return false;
         a->duration = duration - a->time;
         return true;
     }
     default:
-        return fail_at(ld, path, "unknown action");
+        return json_fail(&ld->json, path, "unknown action");
     }
 }
 
@@ -407,12 +319,13 @@ static bool parse_action(loader *ld, const cJSON *item, int index, float duratio
 static bool parse_keyframes(loader *ld, const cJSON *camera, reel_segment *s)
 {
     if (!cJSON_IsArray(camera))
-        return fail_at(ld, "camera", "must be an array of keyframes {\"t\", \"eye\", \"target\"}, got %s",
-                       type_name(camera));
+        return json_fail(&ld->json, "camera",
+                         "must be an array of keyframes {\"t\", \"eye\", \"target\"}, got %s",
+                         json_type_name(camera));
     int n = cJSON_GetArraySize(camera);
     if (n < 1 || n > REEL_MAX_KEYFRAMES)
-        return fail_at(ld, "camera", "needs 1 to %d keyframes, got %d", REEL_MAX_KEYFRAMES, n);
-    static const char *const keys[] = { "t", "eye", "target", NULL };
+        return json_fail(&ld->json, "camera", "needs 1 to %d keyframes, got %d", REEL_MAX_KEYFRAMES, n);
+    static const char *const keys[] = {"t", "eye", "target", NULL};
     int i = 0;
     for (const cJSON *k = camera->child; k; k = k->next, i++)
     {
@@ -420,16 +333,18 @@ static bool parse_keyframes(loader *ld, const cJSON *camera, reel_segment *s)
         snprintf(path, sizeof path, "camera[%d]", i);
         reel_keyframe *kf = &s->keyframes[i];
         if (!cJSON_IsObject(k))
-            return fail_at(ld, path, "must be an object {\"t\", \"eye\", \"target\"}, got %s", type_name(k));
-        if (!check_keys(ld, k, path, keys))
+            return json_fail(&ld->json, path, "must be an object {\"t\", \"eye\", \"target\"}, got %s",
+                             json_type_name(k));
+        if (!json_check_keys(&ld->json, k, path, keys))
             return false;
         const cJSON *c;
         child_path(p, path, "t");
-        if (!(c = need(ld, k, path, "t")) || !get_float(ld, c, p, 0.0f, false, s->duration, &kf->time))
+        if (!(c = need(ld, k, path, "t")) ||
+            !json_get_float(&ld->json, c, p, 0.0f, false, s->duration, &kf->time))
             return false;
         if (i > 0 && !(kf->time > s->keyframes[i - 1].time))
-            return fail_at(ld, p, "must be greater than camera[%d].t (%g), got %g", i - 1,
-                           (double)s->keyframes[i - 1].time, (double)kf->time);
+            return json_fail(&ld->json, p, "must be greater than camera[%d].t (%g), got %g", i - 1,
+                             (double)s->keyframes[i - 1].time, (double)kf->time);
         child_path(p, path, "eye");
         if (!(c = need(ld, k, path, "eye")) || !get_vec3(ld, c, p, &kf->eye))
             return false;
@@ -438,7 +353,7 @@ static bool parse_keyframes(loader *ld, const cJSON *camera, reel_segment *s)
             return false;
         ph_vec3 unused;
         if (!unit_direction(glms_vec3_sub(kf->target, kf->eye), &unused))
-            return fail_at(ld, path, "eye and target must differ");
+            return json_fail(&ld->json, path, "eye and target must differ");
     }
     s->keyframe_count = n;
     return true;
@@ -457,13 +372,13 @@ static bool is_recipe(const loader *ld, const char *name)
 static bool parse_scene(loader *ld, const cJSON *item, int index, reel_segment *s)
 {
     const char *name = NULL;
-    if (!get_string(ld, item, "scene", &name))
+    if (!json_get_string(&ld->json, item, "scene", &name))
         return false;
     if (path_has_extension(name, ".json"))
     {
         s->scene_kind = REEL_SCENE_FILE;
-        if (!path_join_sibling(ld->file, name, s->scene_path, sizeof s->scene_path))
-            return fail_at(ld, "scene", "path too long (at most %d bytes)", PATH_MAX_LENGTH - 1);
+        if (!path_join_sibling(ld->json.file, name, s->scene_path, sizeof s->scene_path))
+            return json_fail(&ld->json, "scene", "path too long (at most %d bytes)", PATH_MAX_LENGTH - 1);
         if (!ld->options.load_scenes)
             return true;
         reel_desc *desc = ld->desc;
@@ -473,9 +388,9 @@ static bool parse_scene(loader *ld, const cJSON *item, int index, reel_segment *
                 s->scene = desc->segments[i].scene;
                 return true;
             }
-        asset_error e = { 0 };
+        asset_error e = {0};
         if (!scene_load(s->scene_path, NULL, &s->scene, &e))
-            return fail_at(ld, NULL, "%s", e.text);
+            return json_fail(&ld->json, NULL, "%s", e.text);
         return true;
     }
     if (!is_recipe(ld, name))
@@ -486,8 +401,8 @@ static bool parse_scene(loader *ld, const cJSON *item, int index, reel_segment *
             size_t n = strlen(list);
             snprintf(list + n, sizeof list - n, "%s\"%s\"", list[0] ? ", " : "", *r);
         }
-        return fail_at(ld, NULL, "unknown scene \"%.64s\" (a .json file, or one of: %s)", name,
-                       list[0] ? list : "no recipe scenes in this program");
+        return json_fail(&ld->json, NULL, "unknown scene \"%.64s\" (a .json file, or one of: %s)", name,
+                         list[0] ? list : "no recipe scenes in this program");
     }
     s->scene_kind = REEL_SCENE_RECIPE;
     snprintf(s->recipe, sizeof s->recipe, "%s", name);
@@ -496,30 +411,32 @@ static bool parse_scene(loader *ld, const cJSON *item, int index, reel_segment *
 
 static bool parse_caption(loader *ld, const cJSON *item, reel_segment *s)
 {
-    static const char *const keys[] = { "title", "line", NULL };
+    static const char *const keys[] = {"title", "line", NULL};
     if (!cJSON_IsObject(item))
-        return fail_at(ld, "caption", "must be an object {\"title\", \"line\"}, got %s", type_name(item));
-    if (!check_keys(ld, item, "caption", keys))
+        return json_fail(&ld->json, "caption", "must be an object {\"title\", \"line\"}, got %s",
+                         json_type_name(item));
+    if (!json_check_keys(&ld->json, item, "caption", keys))
         return false;
     const cJSON *c;
-    if (!(c = need(ld, item, "caption", "title")) || !get_text(ld, c, "caption.title", s->title, sizeof s->title))
+    if (!(c = need(ld, item, "caption", "title")) ||
+        !get_text(ld, c, "caption.title", s->title, sizeof s->title))
         return false;
     if (!s->title[0])
-        return fail_at(ld, "caption.title", "must not be empty");
+        return json_fail(&ld->json, "caption.title", "must not be empty");
     return !(c = field(item, "line")) || get_text(ld, c, "caption.line", s->line, sizeof s->line);
 }
 
 static bool parse_views(loader *ld, const cJSON *item, reel_segment *s)
 {
     if (!cJSON_IsArray(item))
-        return fail_at(ld, "views", "must be an array of view names, got %s", type_name(item));
+        return json_fail(&ld->json, "views", "must be an array of view names, got %s", json_type_name(item));
     int i = 0;
     for (const cJSON *c = item->child; c; c = c->next, i++)
     {
         char p[REEL_PATH_TEXT];
         snprintf(p, sizeof p, "views[%d]", i);
         int v = 0;
-        if (!get_choice(ld, c, p, view_names, REEL_VIEW_COUNT, &v))
+        if (!json_get_choice(&ld->json, c, p, view_names, REEL_VIEW_COUNT, &v))
             return false;
         s->views[v] = true;
     }
@@ -528,10 +445,11 @@ static bool parse_views(loader *ld, const cJSON *item, reel_segment *s)
 
 static bool parse_segment(loader *ld, const cJSON *item, int index, reel_segment *s)
 {
-    static const char *const keys[] = { "name", "scene", "duration", "caption", "camera", "actions", "views", NULL };
+    static const char *const keys[] = {"name",   "scene",   "duration", "caption",
+                                       "camera", "actions", "views",    NULL};
     snprintf(ld->segment, sizeof ld->segment, "segments[%d]", index);
     if (!cJSON_IsObject(item))
-        return fail_at(ld, NULL, "must be an object, got %s", type_name(item));
+        return json_fail(&ld->json, NULL, "must be an object, got %s", json_type_name(item));
     const cJSON *c;
     // The name first, so that every later message can carry it.
     const cJSON *caption = field(item, "caption");
@@ -545,13 +463,14 @@ static bool parse_segment(loader *ld, const cJSON *item, int index, reel_segment
         snprintf(s->name, sizeof s->name, "%s", title->valuestring);
     if (s->name[0])
         snprintf(ld->segment, sizeof ld->segment, "segments[%d] (\"%.60s\")", index, s->name);
-    if (!check_keys(ld, item, "", keys))
+    if (!json_check_keys(&ld->json, item, "", keys))
         return false;
     if (!caption)
-        return fail_at(ld, NULL, "missing \"caption\" ({\"title\", \"line\"})");
+        return json_fail(&ld->json, NULL, "missing \"caption\" ({\"title\", \"line\"})");
     if (!parse_caption(ld, caption, s))
         return false;
-    if (!(c = need(ld, item, "", "duration")) || !get_float(ld, c, "duration", 0.0f, true, REEL_MAX_DURATION, &s->duration))
+    if (!(c = need(ld, item, "", "duration")) ||
+        !json_get_float(&ld->json, c, "duration", 0.0f, true, REEL_MAX_DURATION, &s->duration))
         return false;
     if (!(c = need(ld, item, "", "scene")) || !parse_scene(ld, c, index, s))
         return false;
@@ -563,10 +482,10 @@ static bool parse_segment(loader *ld, const cJSON *item, int index, reel_segment
     if (actions)
     {
         if (!cJSON_IsArray(actions))
-            return fail_at(ld, "actions", "must be an array, got %s", type_name(actions));
+            return json_fail(&ld->json, "actions", "must be an array, got %s", json_type_name(actions));
         int n = cJSON_GetArraySize(actions);
         if (n > REEL_MAX_ACTIONS)
-            return fail_at(ld, "actions", "has %d actions (at most %d)", n, REEL_MAX_ACTIONS);
+            return json_fail(&ld->json, "actions", "has %d actions (at most %d)", n, REEL_MAX_ACTIONS);
         int i = 0, replays = 0;
         for (const cJSON *a = actions->child; a; a = a->next, i++)
         {
@@ -574,8 +493,9 @@ static bool parse_segment(loader *ld, const cJSON *item, int index, reel_segment
             if (!parse_action(ld, a, i, s->duration, &s->actions[i]))
                 return false;
             if (s->actions[i].kind == REEL_ACTION_REPLAY && ++replays > 1)
-                return fail_at(ld, "actions", "has more than one replay (a replay plays the history to the "
-                                              "segment's end)");
+                return json_fail(&ld->json, "actions",
+                                 "has more than one replay (a replay plays the history to the "
+                                 "segment's end)");
         }
         // Stable insertion sort by time: actions at the same time keep their order in the file.
         for (int k = 1; k < s->action_count; k++)
@@ -592,28 +512,29 @@ static bool parse_segment(loader *ld, const cJSON *item, int index, reel_segment
 
 static bool parse_root(loader *ld, const cJSON *root, reel_desc *desc)
 {
-    static const char *const keys[] = { "title", "description", "segments", NULL };
+    static const char *const keys[] = {"title", "description", "segments", NULL};
     if (!cJSON_IsObject(root))
-        return fail_at(ld, NULL, "the top level must be a JSON object, got %s", type_name(root));
-    if (!check_keys(ld, root, "", keys))
+        return json_fail(&ld->json, NULL, "the top level must be a JSON object, got %s",
+                         json_type_name(root));
+    if (!json_check_keys(&ld->json, root, "", keys))
         return false;
     const cJSON *c;
     if ((c = field(root, "title")) && !get_text(ld, c, "title", desc->title, sizeof desc->title))
         return false;
     const char *unused;
-    if ((c = field(root, "description")) && !get_string(ld, c, "description", &unused))
+    if ((c = field(root, "description")) && !json_get_string(&ld->json, c, "description", &unused))
         return false;
     const cJSON *segments = need(ld, root, "", "segments");
     if (!segments)
         return false;
     if (!cJSON_IsArray(segments))
-        return fail_at(ld, "segments", "must be an array, got %s", type_name(segments));
+        return json_fail(&ld->json, "segments", "must be an array, got %s", json_type_name(segments));
     int n = cJSON_GetArraySize(segments);
     if (n < 1 || n > REEL_MAX_SEGMENTS)
-        return fail_at(ld, "segments", "needs 1 to %d segments, got %d", REEL_MAX_SEGMENTS, n);
+        return json_fail(&ld->json, "segments", "needs 1 to %d segments, got %d", REEL_MAX_SEGMENTS, n);
     desc->segments = calloc((size_t)n, sizeof(reel_segment));
     if (!desc->segments)
-        return fail_at(ld, NULL, "out of memory");
+        return json_fail(&ld->json, NULL, "out of memory");
     int i = 0;
     for (const cJSON *s = segments->child; s; s = s->next, i++)
     {
@@ -624,23 +545,6 @@ static bool parse_root(loader *ld, const cJSON *root, reel_desc *desc)
     }
     ld->segment[0] = '\0';
     return true;
-}
-
-// The line and column of a byte offset, for JSON syntax errors.
-static void line_of(const char *buf, size_t offset, int *line, int *column)
-{
-    *line = 1;
-    *column = 1;
-    for (size_t i = 0; i < offset; i++)
-    {
-        if (buf[i] == '\n')
-        {
-            (*line)++;
-            *column = 1;
-        }
-        else
-            (*column)++;
-    }
 }
 
 reel_options reel_default_options(void)
@@ -659,30 +563,20 @@ bool reel_parse(const char *buf, size_t len, const char *name, const reel_option
     *out_desc = NULL;
     loader ld;
     memset(&ld, 0, sizeof ld);
-    ld.file = name ? name : "(memory)";
-    ld.err = err;
+    ld.json.file = name ? name : "(memory)";
+    ld.json.err = err;
+    ld.json.context = ld.segment;
     ld.options = options ? *options : reel_default_options();
-    if (!buf && len > 0)
-        return fail_at(&ld, NULL, "no data");
-    if (len > REEL_MAX_FILE_BYTES)
-        return fail_at(&ld, NULL, "file larger than %d bytes", REEL_MAX_FILE_BYTES);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(buf ? buf : "", len, &end, false);
+    cJSON *root = json_parse_text(&ld.json, buf, len, REEL_MAX_FILE_BYTES);
     if (!root)
-    {
-        size_t offset = end && buf && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
-        int line, column;
-        line_of(buf ? buf : "", offset, &line, &column);
-        asset_error_set(err, ld.file, line, "JSON syntax error at column %d", column);
         return false;
-    }
     reel_desc *desc = calloc(1, sizeof *desc);
     if (!desc)
     {
         cJSON_Delete(root);
-        return fail_at(&ld, NULL, "out of memory");
+        return json_fail(&ld.json, NULL, "out of memory");
     }
-    snprintf(desc->file, sizeof desc->file, "%s", ld.file);
+    snprintf(desc->file, sizeof desc->file, "%s", ld.json.file);
     ld.desc = desc;
     bool ok = parse_root(&ld, root, desc);
     cJSON_Delete(root);
@@ -700,27 +594,10 @@ bool reel_load(const char *path, const reel_options *options, reel_desc **out_de
     if (!out_desc)
         return false;
     *out_desc = NULL;
-    if (!path)
-    {
-        asset_error_set(err, "(null)", 0, "no file name");
+    size_t len;
+    char *buf = json_read_file(path, REEL_MAX_FILE_BYTES, &len, err);
+    if (!buf)
         return false;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-    {
-        asset_error_set(err, path, 0, "cannot open: %s", strerror(errno));
-        return false;
-    }
-    char *buf = malloc(REEL_MAX_FILE_BYTES + 1);
-    size_t len = buf ? fread(buf, 1, REEL_MAX_FILE_BYTES + 1, f) : 0;
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!buf || read_error)
-    {
-        asset_error_set(err, path, 0, "%s", buf ? "read error" : "out of memory");
-        free(buf);
-        return false;
-    }
     bool ok = reel_parse(buf, len, path, options, out_desc, err);
     free(buf);
     return ok;

@@ -6,40 +6,39 @@
 // scene_build (scene_build.c) touches a world.
 #include "assets/scene.h"
 
-#include <cjson/cJSON.h> // cJSON_ParseWithLengthOpts, cJSON_Delete, item accessors
+#include "assets/json_read.h"
 
-#include <errno.h>  // errno
-#include <math.h>   // isfinite, floor
-#include <stdint.h> // INT32_MAX
-#include <stdarg.h> // va_list
-#include <stdio.h>  // FILE, fopen, fread, snprintf, vsnprintf
-#include <stdlib.h> // calloc, free
-#include <string.h> // strcmp, strlen, memset, strerror
+#include <cjson/cJSON.h> // cJSON_ParseWithLengthOpts, cJSON_Delete, item accessors
+#include <math.h>        // isfinite, floor
+#include <stdint.h>      // INT32_MAX
+#include <stdio.h>       // snprintf
+#include <stdlib.h>      // calloc, free
+#include <string.h>      // strcmp, strlen, memset
 
 // Scene defaults (documented in scene.h).
-#define SCENE_DEFAULT_GRAVITY_Y (-9.81f) // (unit: m/s^2)
+#define SCENE_DEFAULT_GRAVITY_Y (-9.81f)       // (unit: m/s^2)
 #define SCENE_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)
-#define SCENE_MAX_TIME_STEP 0.1f         // (unit: s) coarser steps make stacking explode
-#define SCENE_MAX_GRAVITY 1000.0f        // (unit: m/s^2) per component
-#define SCENE_DEFAULT_FOV 60.0f          // (unit: degrees)
-#define SCENE_MAX_FOV 179.0f             // (unit: degrees)
-#define SCENE_MAX_DENSITY 1e6f           // (unit: kg/m^3) beyond osmium by far
-#define SCENE_MAX_FRICTION 100.0f        // Coulomb coefficient
-#define SCENE_MAX_SCALE 1000.0f          // model scale factor
-#define SCENE_MAX_SPEED 1000.0f          // (unit: m/s, rad/s) initial velocities
-#define SCENE_DEFAULT_DENSITY 1000.0f    // (unit: kg/m^3) water
+#define SCENE_MAX_TIME_STEP 0.1f               // (unit: s) coarser steps make stacking explode
+#define SCENE_MAX_GRAVITY 1000.0f              // (unit: m/s^2) per component
+#define SCENE_DEFAULT_FOV 60.0f                // (unit: degrees)
+#define SCENE_MAX_FOV 179.0f                   // (unit: degrees)
+#define SCENE_MAX_DENSITY 1e6f                 // (unit: kg/m^3) beyond osmium by far
+#define SCENE_MAX_FRICTION 100.0f              // Coulomb coefficient
+#define SCENE_MAX_SCALE 1000.0f                // model scale factor
+#define SCENE_MAX_SPEED 1000.0f                // (unit: m/s, rad/s) initial velocities
+#define SCENE_DEFAULT_DENSITY 1000.0f          // (unit: kg/m^3) water
 #define SCENE_DEFAULT_FRICTION 0.6f
-#define SCENE_DEFAULT_RADIUS 0.5f        // (unit: m)
+#define SCENE_DEFAULT_RADIUS 0.5f // (unit: m)
 #define SCENE_DEFAULT_COUNT 10
 #define SCENE_DEFAULT_ROWS 5
-#define SCENE_DEFAULT_RAIN_HEIGHT 5.0f   // (unit: m)
-#define SCENE_DEFAULT_RAIN_EXTENT 4.0f   // (unit: m)
+#define SCENE_DEFAULT_RAIN_HEIGHT 5.0f // (unit: m)
+#define SCENE_DEFAULT_RAIN_EXTENT 4.0f // (unit: m)
 #define SCENE_DOMINO_SPACING_PER_HEIGHT 0.6f
 #define SCENE_DEGREES_TO_RADIANS 0.017453292519943295f
-#define SCENE_PATH_TEXT 96               // bytes of a JSON path in messages ("entries[12].material.color")
+#define SCENE_PATH_TEXT 96 // bytes of a JSON path in messages ("entries[12].material.color")
 
-static const char *const generator_names[SCENE_GENERATOR_COUNT] = { "box",  "sphere",   "tower", "pyramid",
-                                                                    "wall", "dominoes", "rain" };
+static const char *const generator_names[SCENE_GENERATOR_COUNT] = {"box",  "sphere",   "tower", "pyramid",
+                                                                   "wall", "dominoes", "rain"};
 
 const char *scene_generator_name(scene_generator generator)
 {
@@ -72,27 +71,9 @@ static const unsigned generator_params[SCENE_GENERATOR_COUNT] = {
 
 typedef struct loader
 {
-    const char *file;
-    asset_error *err;
+    json_reader json;
     scene_options options;
 } loader;
-
-static bool fail_at(loader *ld, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-// "file: path: message".
-static bool fail_at(loader *ld, const char *path, const char *fmt, ...)
-{
-    char text[ASSET_MESSAGE_SIZE];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    if (path && path[0])
-        asset_error_set(ld->err, ld->file, 0, "%s: %s", path, text);
-    else
-        asset_error_set(ld->err, ld->file, 0, "%s", text);
-    return false;
-}
 
 // out = parent + "." + key (or key at the top level). A path too long for the message is cut short,
 // which only shortens the message (snprintf's result is checked to say so to the compiler too).
@@ -104,112 +85,35 @@ static void child_path(char *out, const char *parent, const char *key)
         out[0] = '\0';
 }
 
-static const char *type_name(const cJSON *item)
-{
-    if (cJSON_IsNumber(item))
-        return "a number";
-    if (cJSON_IsString(item))
-        return "a string";
-    if (cJSON_IsArray(item))
-        return "an array";
-    if (cJSON_IsObject(item))
-        return "an object";
-    if (cJSON_IsBool(item))
-        return "a boolean";
-    return "null";
-}
-
-// Every key of obj must be in allowed (a NULL-terminated list) and appear once.
-static bool check_keys(loader *ld, const cJSON *obj, const char *path, const char *const *allowed)
-{
-    for (const cJSON *c = obj->child; c; c = c->next)
-    {
-        bool known = false;
-        for (const char *const *k = allowed; *k && !known; k++)
-            known = c->string && strcmp(c->string, *k) == 0;
-        if (!known)
-            return fail_at(ld, path[0] ? path : "top level", "unknown key '%s'", c->string ? c->string : "");
-        for (const cJSON *d = c->next; d; d = d->next)
-            if (d->string && strcmp(d->string, c->string) == 0)
-                return fail_at(ld, path[0] ? path : "top level", "duplicate key '%s'", c->string);
-    }
-    return true;
-}
-
-// A finite number in [lo, hi] (open at lo when lo_open).
-static bool get_float(loader *ld, const cJSON *item, const char *path, float lo, bool lo_open, float hi, float *out)
-{
-    if (!cJSON_IsNumber(item))
-        return fail_at(ld, path, "must be a number, got %s", type_name(item));
-    double v = item->valuedouble;
-    if (!isfinite(v))
-        return fail_at(ld, path, "must be finite");
-    if (lo_open ? !(v > (double)lo) : !(v >= (double)lo))
-        return fail_at(ld, path, "must be %s %g, got %g", lo_open ? ">" : ">=", (double)lo, v);
-    if (!(v <= (double)hi))
-        return fail_at(ld, path, "must be <= %g, got %g", (double)hi, v);
-    *out = (float)v;
-    return true;
-}
-
 static bool get_int(loader *ld, const cJSON *item, const char *path, int lo, int hi, int *out)
 {
     if (!cJSON_IsNumber(item))
-        return fail_at(ld, path, "must be a whole number, got %s", type_name(item));
+        return json_fail(&ld->json, path, "must be a whole number, got %s", json_type_name(item));
     double v = item->valuedouble;
     if (!isfinite(v) || v != floor(v))
-        return fail_at(ld, path, "must be a whole number, got %g", v);
+        return json_fail(&ld->json, path, "must be a whole number, got %g", v);
     if (v < lo || v > hi)
-        return fail_at(ld, path, "must be in [%d, %d], got %g", lo, hi, v);
+        return json_fail(&ld->json, path, "must be in [%d, %d], got %g", lo, hi, v);
     *out = (int)v;
     return true;
 }
 
 // An array of 3 numbers, each in [lo, hi] (open at lo when lo_open).
-static bool get_vec3(loader *ld, const cJSON *item, const char *path, float lo, bool lo_open, float hi, float out[3])
+static bool get_vec3(loader *ld, const cJSON *item, const char *path, float lo, bool lo_open, float hi,
+                     float out[3])
 {
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
-        return fail_at(ld, path, "must be an array of 3 numbers, got %s%s", type_name(item),
-                       cJSON_IsArray(item) ? " of another length" : "");
+        return json_fail(&ld->json, path, "must be an array of 3 numbers, got %s%s", json_type_name(item),
+                         cJSON_IsArray(item) ? " of another length" : "");
     int i = 0;
     for (const cJSON *c = item->child; c; c = c->next, i++)
     {
         char p[SCENE_PATH_TEXT];
         snprintf(p, sizeof p, "%s[%d]", path, i);
-        if (!get_float(ld, c, p, lo, lo_open, hi, &out[i]))
+        if (!json_get_float(&ld->json, c, p, lo, lo_open, hi, &out[i]))
             return false;
     }
     return true;
-}
-
-static bool get_string(loader *ld, const cJSON *item, const char *path, const char **out)
-{
-    if (!cJSON_IsString(item) || !item->valuestring)
-        return fail_at(ld, path, "must be a string, got %s", type_name(item));
-    *out = item->valuestring;
-    return true;
-}
-
-// One of names (count of them): its index.
-static bool get_choice(loader *ld, const cJSON *item, const char *path, const char *const *names, int count,
-                       int *out)
-{
-    const char *s = NULL;
-    if (!get_string(ld, item, path, &s))
-        return false;
-    for (int i = 0; i < count; i++)
-        if (strcmp(s, names[i]) == 0)
-        {
-            *out = i;
-            return true;
-        }
-    char list[256] = "";
-    for (int i = 0; i < count; i++)
-    {
-        size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s'%s'", i ? ", " : "", names[i]);
-    }
-    return fail_at(ld, path, "must be one of %s, got '%.64s'", list, s);
 }
 
 static ph_vec3 to_vec3(const float v[3])
@@ -221,7 +125,7 @@ static ph_vec3 to_vec3(const float v[3])
 static ph_quat euler_degrees(const float deg[3])
 {
     ph_quat q = glms_quat_identity();
-    const ph_vec3 axes[3] = { ph_v3(1, 0, 0), ph_v3(0, 1, 0), ph_v3(0, 0, 1) };
+    const ph_vec3 axes[3] = {ph_v3(1, 0, 0), ph_v3(0, 1, 0), ph_v3(0, 0, 1)};
     for (int i = 0; i < 3; i++)
     {
         ph_quat r = glms_quatv(deg[i] * SCENE_DEGREES_TO_RADIANS, axes[i]);
@@ -232,29 +136,29 @@ static ph_quat euler_degrees(const float deg[3])
 
 static bool parse_material(loader *ld, const cJSON *item, const char *path, scene_material *m)
 {
-    static const char *const keys[] = { "density", "friction", "restitution", "color", NULL };
+    static const char *const keys[] = {"density", "friction", "restitution", "color", NULL};
     if (!cJSON_IsObject(item))
-        return fail_at(ld, path, "must be an object, got %s", type_name(item));
-    if (!check_keys(ld, item, path, keys))
+        return json_fail(&ld->json, path, "must be an object, got %s", json_type_name(item));
+    if (!json_check_keys(&ld->json, item, path, keys))
         return false;
     char p[SCENE_PATH_TEXT];
     const cJSON *c;
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "density")))
     {
         child_path(p, path, "density");
-        if (!get_float(ld, c, p, 0.0f, true, SCENE_MAX_DENSITY, &m->density))
+        if (!json_get_float(&ld->json, c, p, 0.0f, true, SCENE_MAX_DENSITY, &m->density))
             return false;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "friction")))
     {
         child_path(p, path, "friction");
-        if (!get_float(ld, c, p, 0.0f, false, SCENE_MAX_FRICTION, &m->friction))
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_FRICTION, &m->friction))
             return false;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "restitution")))
     {
         child_path(p, path, "restitution");
-        if (!get_float(ld, c, p, 0.0f, false, 1.0f, &m->restitution))
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, 1.0f, &m->restitution))
             return false;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "color")))
@@ -298,9 +202,9 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
     {
         const char *key;
         unsigned bit;
-    } params[] = { { "size", PARAM_SIZE },       { "radius", PARAM_RADIUS },   { "count", PARAM_COUNT },
-                   { "rows", PARAM_ROWS },       { "columns", PARAM_COLUMNS }, { "spacing", PARAM_SPACING },
-                   { "height", PARAM_HEIGHT },   { "extent", PARAM_EXTENT },   { "seed", PARAM_SEED } };
+    } params[] = {{"size", PARAM_SIZE},     {"radius", PARAM_RADIUS},   {"count", PARAM_COUNT},
+                  {"rows", PARAM_ROWS},     {"columns", PARAM_COLUMNS}, {"spacing", PARAM_SPACING},
+                  {"height", PARAM_HEIGHT}, {"extent", PARAM_EXTENT},   {"seed", PARAM_SEED}};
     char p[SCENE_PATH_TEXT];
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
     {
@@ -309,8 +213,8 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
             continue;
         child_path(p, path, params[i].key);
         if (!(allowed & params[i].bit))
-            return fail_at(ld, p, "generator '%s' has no parameter '%s'", generator_names[e->generator],
-                           params[i].key);
+            return json_fail(&ld->json, p, "generator '%s' has no parameter '%s'",
+                             generator_names[e->generator], params[i].key);
         bool ok = true;
         int seed = 0;
         switch (params[i].bit)
@@ -319,7 +223,7 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
             ok = get_vec3(ld, c, p, 0.0f, true, SCENE_MAX_COORDINATE, e->params.size);
             break;
         case PARAM_RADIUS:
-            ok = get_float(ld, c, p, 0.0f, true, SCENE_MAX_COORDINATE, &e->params.radius);
+            ok = json_get_float(&ld->json, c, p, 0.0f, true, SCENE_MAX_COORDINATE, &e->params.radius);
             break;
         case PARAM_COUNT:
             ok = get_int(ld, c, p, 1, SCENE_MAX_GENERATED_BODIES, &e->params.count);
@@ -331,13 +235,13 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
             ok = get_int(ld, c, p, 1, SCENE_MAX_GENERATED_BODIES, &e->params.columns);
             break;
         case PARAM_SPACING:
-            ok = get_float(ld, c, p, 0.0f, false, SCENE_MAX_COORDINATE, &e->params.spacing);
+            ok = json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_COORDINATE, &e->params.spacing);
             break;
         case PARAM_HEIGHT:
-            ok = get_float(ld, c, p, 0.0f, false, SCENE_MAX_COORDINATE, &e->params.height);
+            ok = json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_COORDINATE, &e->params.height);
             break;
         case PARAM_EXTENT:
-            ok = get_float(ld, c, p, 0.0f, true, SCENE_MAX_COORDINATE, &e->params.extent);
+            ok = json_get_float(&ld->json, c, p, 0.0f, true, SCENE_MAX_COORDINATE, &e->params.extent);
             break;
         case PARAM_SEED:
             ok = get_int(ld, c, p, 0, INT32_MAX, &seed);
@@ -358,8 +262,8 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
         {
             char sp[SCENE_PATH_TEXT];
             child_path(sp, path, "spacing");
-            return fail_at(ld, sp, "must be more than the domino thickness size[0] = %g, got %g",
-                           (double)e->params.size[0], (double)e->params.spacing);
+            return json_fail(&ld->json, sp, "must be more than the domino thickness size[0] = %g, got %g",
+                             (double)e->params.size[0], (double)e->params.spacing);
         }
     }
     // Bodies made by the layout: rows x columns for a wall, a pyramid's triangular number, ...
@@ -383,8 +287,8 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
         break;
     }
     if (bodies > SCENE_MAX_GENERATED_BODIES)
-        return fail_at(ld, path, "generator '%s' would make %ld bodies (at most %d)", generator_names[e->generator],
-                       bodies, SCENE_MAX_GENERATED_BODIES);
+        return json_fail(&ld->json, path, "generator '%s' would make %ld bodies (at most %d)",
+                         generator_names[e->generator], bodies, SCENE_MAX_GENERATED_BODIES);
     return true;
 }
 
@@ -394,33 +298,36 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
     snprintf(path, sizeof path, "entries[%d]", index);
     default_entry(e);
     if (!cJSON_IsObject(item))
-        return fail_at(ld, path, "must be an object, got %s", type_name(item));
+        return json_fail(&ld->json, path, "must be an object, got %s", json_type_name(item));
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(item, "model");
     const cJSON *obj_scene = cJSON_GetObjectItemCaseSensitive(item, "obj_scene");
     const cJSON *generator = cJSON_GetObjectItemCaseSensitive(item, "generator");
     if ((model != NULL) + (obj_scene != NULL) + (generator != NULL) != 1)
-        return fail_at(ld, path, "needs exactly one of \"model\", \"obj_scene\" or \"generator\"");
+        return json_fail(&ld->json, path, "needs exactly one of \"model\", \"obj_scene\" or \"generator\"");
 
-    static const char *const model_keys[] = { "name",     "model",    "shape",  "body", "position", "rotation",
-                                              "scale",    "velocity", "angular_velocity", "material", NULL };
-    static const char *const obj_scene_keys[] = { "name", "obj_scene", "position", "scale", "material", NULL };
-    static const char *const generator_keys[] = { "name",  "generator", "body",  "position", "rotation",
-                                                  "velocity", "angular_velocity", "material", "size",
-                                                  "radius", "count", "rows", "columns", "spacing", "height",
-                                                  "extent", "seed", NULL };
+    static const char *const model_keys[] = {
+        "name",     "model", "shape", "body", "position", "rotation", "scale", "velocity", "angular_velocity",
+        "material", NULL};
+    static const char *const obj_scene_keys[] = {"name", "obj_scene", "position", "scale", "material", NULL};
+    static const char *const generator_keys[] = {
+        "name",     "generator", "body",   "position", "rotation", "velocity", "angular_velocity",
+        "material", "size",      "radius", "count",    "rows",     "columns",  "spacing",
+        "height",   "extent",    "seed",   NULL};
     const char *source = NULL;
     if (model)
     {
         e->kind = SCENE_ENTRY_MODEL;
         child_path(p, path, "model");
-        if (!check_keys(ld, item, path, model_keys) || !get_string(ld, model, p, &source))
+        if (!json_check_keys(&ld->json, item, path, model_keys) ||
+            !json_get_string(&ld->json, model, p, &source))
             return false;
     }
     else if (obj_scene)
     {
         e->kind = SCENE_ENTRY_OBJ_SCENE;
         child_path(p, path, "obj_scene");
-        if (!check_keys(ld, item, path, obj_scene_keys) || !get_string(ld, obj_scene, p, &source))
+        if (!json_check_keys(&ld->json, item, path, obj_scene_keys) ||
+            !json_get_string(&ld->json, obj_scene, p, &source))
             return false;
     }
     else
@@ -428,8 +335,8 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
         e->kind = SCENE_ENTRY_GENERATOR;
         child_path(p, path, "generator");
         int g = 0;
-        if (!check_keys(ld, item, path, generator_keys) ||
-            !get_choice(ld, generator, p, generator_names, SCENE_GENERATOR_COUNT, &g))
+        if (!json_check_keys(&ld->json, item, path, generator_keys) ||
+            !json_get_choice(&ld->json, generator, p, generator_names, SCENE_GENERATOR_COUNT, &g))
             return false;
         e->generator = (scene_generator)g;
         if (!parse_generator_params(ld, item, path, e))
@@ -438,11 +345,11 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
     if (source)
     {
         if (!source[0])
-            return fail_at(ld, p, "must name a file");
-        if (!path_join_sibling(ld->file, source, e->path, sizeof e->path))
-            return fail_at(ld, p, "path too long (at most %d bytes)", PATH_MAX_LENGTH - 1);
+            return json_fail(&ld->json, p, "must name a file");
+        if (!path_join_sibling(ld->json.file, source, e->path, sizeof e->path))
+            return json_fail(&ld->json, p, "path too long (at most %d bytes)", PATH_MAX_LENGTH - 1);
         if (!path_has_extension(e->path, ".obj"))
-            return fail_at(ld, p, "must name an .obj file, got '%.64s'", source);
+            return json_fail(&ld->json, p, "must name an .obj file, got '%.64s'", source);
     }
 
     const cJSON *c;
@@ -450,7 +357,7 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
     {
         const char *name = NULL;
         child_path(p, path, "name");
-        if (!get_string(ld, c, p, &name))
+        if (!json_get_string(&ld->json, c, p, &name))
             return false;
         snprintf(e->name, sizeof e->name, "%s", name);
     }
@@ -460,25 +367,26 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
         snprintf(e->name, sizeof e->name, "%s %d", generator_names[e->generator], index);
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "shape")))
     {
-        static const char *const shapes[] = { "hull", "compound", "mesh" };
+        static const char *const shapes[] = {"hull", "compound", "mesh"};
         int s = 0;
         child_path(p, path, "shape");
-        if (!get_choice(ld, c, p, shapes, 3, &s))
+        if (!json_get_choice(&ld->json, c, p, shapes, 3, &s))
             return false;
         e->shape = (model_shape_kind)s;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "body")))
     {
-        static const char *const bodies[] = { "static", "kinematic", "dynamic" };
+        static const char *const bodies[] = {"static", "kinematic", "dynamic"};
         int b = 0;
         child_path(p, path, "body");
-        if (!get_choice(ld, c, p, bodies, 3, &b))
+        if (!json_get_choice(&ld->json, c, p, bodies, 3, &b))
             return false;
         e->body_type = b == 0 ? PH_BODY_STATIC : (b == 1 ? PH_BODY_KINEMATIC : PH_BODY_DYNAMIC);
     }
     if (e->shape == MODEL_SHAPE_MESH && e->body_type != PH_BODY_STATIC)
-        return fail_at(ld, path, "\"shape\": \"mesh\" needs \"body\": \"static\" (a triangle mesh has no volume "
-                                 "to give it mass)");
+        return json_fail(&ld->json, path,
+                         "\"shape\": \"mesh\" needs \"body\": \"static\" (a triangle mesh has no volume "
+                         "to give it mass)");
     float v[3];
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "position")))
     {
@@ -499,7 +407,7 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
         child_path(p, path, "scale");
         if (cJSON_IsNumber(c) || e->kind == SCENE_ENTRY_OBJ_SCENE)
         {
-            if (!get_float(ld, c, p, 0.0f, true, SCENE_MAX_SCALE, &e->scale[0]))
+            if (!json_get_float(&ld->json, c, p, 0.0f, true, SCENE_MAX_SCALE, &e->scale[0]))
                 return false;
             e->scale[1] = e->scale[2] = e->scale[0];
         }
@@ -540,26 +448,26 @@ static bool load_entry_model(loader *ld, scene_desc *desc, scene_entry *e, int i
             return true;
         }
     obj_model *m = NULL;
-    if (!obj_load(e->path, NULL, &m, ld->err))
+    if (!obj_load(e->path, NULL, &m, ld->json.err))
         return false;
     e->model = m;
     for (int i = 0; i < m->kept_warning_count; i++)
-        asset_error_warn(&desc->warnings, ld->file, 0, "entries[%d]: %s", index, m->warnings[i]);
+        asset_error_warn(&desc->warnings, ld->json.file, 0, "entries[%d]: %s", index, m->warnings[i]);
     if (m->triangle_count == 0)
     {
         char p[SCENE_PATH_TEXT];
         snprintf(p, sizeof p, "entries[%d].%s", index, e->kind == SCENE_ENTRY_MODEL ? "model" : "obj_scene");
-        return fail_at(ld, p, "%s has no faces", e->path);
+        return json_fail(&ld->json, p, "%s has no faces", e->path);
     }
     return true;
 }
 
 static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
 {
-    static const char *const keys[] = { "gravity", "time_step", "camera", "entries", "description", NULL };
+    static const char *const keys[] = {"gravity", "time_step", "camera", "entries", "description", NULL};
     if (!cJSON_IsObject(root))
-        return fail_at(ld, "", "the top level must be a JSON object, got %s", type_name(root));
-    if (!check_keys(ld, root, "", keys))
+        return json_fail(&ld->json, "", "the top level must be a JSON object, got %s", json_type_name(root));
+    if (!json_check_keys(&ld->json, root, "", keys))
         return false;
     const cJSON *c;
     float v[3];
@@ -570,20 +478,20 @@ static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
         desc->gravity = to_vec3(v);
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(root, "time_step")) &&
-        !get_float(ld, c, "time_step", 0.0f, true, SCENE_MAX_TIME_STEP, &desc->time_step))
+        !json_get_float(&ld->json, c, "time_step", 0.0f, true, SCENE_MAX_TIME_STEP, &desc->time_step))
         return false;
     if ((c = cJSON_GetObjectItemCaseSensitive(root, "description")))
     {
         const char *text;
-        if (!get_string(ld, c, "description", &text))
+        if (!json_get_string(&ld->json, c, "description", &text))
             return false;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(root, "camera")))
     {
-        static const char *const camera_keys[] = { "position", "target", "fov", NULL };
+        static const char *const camera_keys[] = {"position", "target", "fov", NULL};
         if (!cJSON_IsObject(c))
-            return fail_at(ld, "camera", "must be an object, got %s", type_name(c));
-        if (!check_keys(ld, c, "camera", camera_keys))
+            return json_fail(&ld->json, "camera", "must be an object, got %s", json_type_name(c));
+        if (!json_check_keys(&ld->json, c, "camera", camera_keys))
             return false;
         const cJSON *k;
         if ((k = cJSON_GetObjectItemCaseSensitive(c, "position")))
@@ -599,23 +507,23 @@ static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
             desc->camera.target = to_vec3(v);
         }
         if ((k = cJSON_GetObjectItemCaseSensitive(c, "fov")) &&
-            !get_float(ld, k, "camera.fov", 0.0f, true, SCENE_MAX_FOV, &desc->camera.fov))
+            !json_get_float(&ld->json, k, "camera.fov", 0.0f, true, SCENE_MAX_FOV, &desc->camera.fov))
             return false;
         ph_vec3 d = glms_vec3_sub(desc->camera.target, desc->camera.position);
         if (glms_vec3_dot(d, d) == 0.0f)
-            return fail_at(ld, "camera", "position and target must differ");
+            return json_fail(&ld->json, "camera", "position and target must differ");
     }
     const cJSON *entries = cJSON_GetObjectItemCaseSensitive(root, "entries");
     if (!entries)
-        return fail_at(ld, "", "missing \"entries\" (a list of models and generators)");
+        return json_fail(&ld->json, "", "missing \"entries\" (a list of models and generators)");
     if (!cJSON_IsArray(entries))
-        return fail_at(ld, "entries", "must be an array, got %s", type_name(entries));
+        return json_fail(&ld->json, "entries", "must be an array, got %s", json_type_name(entries));
     int n = cJSON_GetArraySize(entries);
     if (n > SCENE_MAX_ENTRIES)
-        return fail_at(ld, "entries", "has %d entries (at most %d)", n, SCENE_MAX_ENTRIES);
+        return json_fail(&ld->json, "entries", "has %d entries (at most %d)", n, SCENE_MAX_ENTRIES);
     desc->entries = calloc((size_t)(n > 0 ? n : 1), sizeof(scene_entry));
     if (!desc->entries)
-        return fail_at(ld, "", "out of memory");
+        return json_fail(&ld->json, "", "out of memory");
     int i = 0;
     for (const cJSON *e = entries->child; e; e = e->next, i++)
     {
@@ -628,23 +536,6 @@ static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
             return false;
     }
     return true;
-}
-
-// The line and column of a byte offset, for JSON syntax errors.
-static void line_of(const char *buf, size_t offset, int *line, int *column)
-{
-    *line = 1;
-    *column = 1;
-    for (size_t i = 0; i < offset; i++)
-    {
-        if (buf[i] == '\n')
-        {
-            (*line)++;
-            *column = 1;
-        }
-        else
-            (*column)++;
-    }
 }
 
 scene_options scene_default_options(void)
@@ -661,30 +552,20 @@ bool scene_parse(const char *buf, size_t len, const char *name, const scene_opti
         return false;
     *out_desc = NULL;
     loader ld;
-    ld.file = name ? name : "(memory)";
-    ld.err = err;
+    ld.json.file = name ? name : "(memory)";
+    ld.json.err = err;
+    ld.json.context = "";
     ld.options = options ? *options : scene_default_options();
-    if (!buf && len > 0)
-        return fail_at(&ld, "", "no data");
-    if (len > SCENE_MAX_FILE_BYTES)
-        return fail_at(&ld, "", "file larger than %d bytes", SCENE_MAX_FILE_BYTES);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(buf ? buf : "", len, &end, false);
+    cJSON *root = json_parse_text(&ld.json, buf, len, SCENE_MAX_FILE_BYTES);
     if (!root)
-    {
-        size_t offset = end && buf && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
-        int line, column;
-        line_of(buf ? buf : "", offset, &line, &column);
-        asset_error_set(err, ld.file, line, "JSON syntax error at column %d", column);
         return false;
-    }
     scene_desc *desc = calloc(1, sizeof *desc);
     if (!desc)
     {
         cJSON_Delete(root);
-        return fail_at(&ld, "", "out of memory");
+        return json_fail(&ld.json, "", "out of memory");
     }
-    snprintf(desc->file, sizeof desc->file, "%s", ld.file);
+    snprintf(desc->file, sizeof desc->file, "%s", ld.json.file);
     desc->gravity = ph_v3(0.0f, SCENE_DEFAULT_GRAVITY_Y, 0.0f);
     desc->time_step = SCENE_DEFAULT_TIME_STEP;
     desc->camera.position = ph_v3(8.0f, 6.0f, 12.0f);
@@ -706,27 +587,10 @@ bool scene_load(const char *path, const scene_options *options, scene_desc **out
     if (!out_desc)
         return false;
     *out_desc = NULL;
-    if (!path)
-    {
-        asset_error_set(err, "(null)", 0, "no file name");
+    size_t len;
+    char *buf = json_read_file(path, SCENE_MAX_FILE_BYTES, &len, err);
+    if (!buf)
         return false;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-    {
-        asset_error_set(err, path, 0, "cannot open: %s", strerror(errno));
-        return false;
-    }
-    char *buf = malloc(SCENE_MAX_FILE_BYTES + 1);
-    size_t len = buf ? fread(buf, 1, SCENE_MAX_FILE_BYTES + 1, f) : 0;
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!buf || read_error)
-    {
-        asset_error_set(err, path, 0, "%s", buf ? "read error" : "out of memory");
-        free(buf);
-        return false;
-    }
     bool ok = scene_parse(buf, len, path, options, out_desc, err);
     free(buf);
     return ok;
