@@ -183,13 +183,17 @@ static void make_pairs(bench_pair *pairs, int count, bool hulls, ph_hull **hull_
             c.a = ph_convex_box(ph_v3(uniform(0.1f, 1.0f), uniform(0.1f, 1.0f), uniform(0.1f, 1.0f)));
             c.b = ph_convex_box(ph_v3(uniform(0.1f, 1.0f), uniform(0.1f, 1.0f), uniform(0.1f, 1.0f)));
         }
-        ph_transform xa = { ph_v3(uniform(-5.0f, 5.0f), uniform(-5.0f, 5.0f), uniform(-5.0f, 5.0f)), random_quat() };
-        ph_transform xb = { glms_vec3_add(xa.p, ph_v3(uniform(-2.0f, 2.0f), uniform(-2.0f, 2.0f), uniform(-2.0f, 2.0f))),
-                            random_quat() };
+        ph_transform xa = {ph_v3(uniform(-5.0f, 5.0f), uniform(-5.0f, 5.0f), uniform(-5.0f, 5.0f)),
+                           random_quat()};
+        ph_transform xb = {
+            glms_vec3_add(xa.p, ph_v3(uniform(-2.0f, 2.0f), uniform(-2.0f, 2.0f), uniform(-2.0f, 2.0f))),
+            random_quat()};
         sat_reference_result sat;
         sat_reference_query(&c.a, xa, &c.b, xb, &sat);
-        ph_aabb ba = ph_convex_bounds(&c.a, ph_transform_identity()), bb = ph_convex_bounds(&c.b, ph_transform_identity());
-        c.size = 0.5 * (double)glm_max(glms_vec3_norm(glms_vec3_sub(ba.hi, ba.lo)), glms_vec3_norm(glms_vec3_sub(bb.hi, bb.lo)));
+        ph_aabb ba = ph_convex_bounds(&c.a, ph_transform_identity()),
+                bb = ph_convex_bounds(&c.b, ph_transform_identity());
+        c.size = 0.5 * (double)glm_max(glms_vec3_norm(glms_vec3_sub(ba.hi, ba.lo)),
+                                       glms_vec3_norm(glms_vec3_sub(bb.hi, bb.lo)));
         c.separation = sat.separation;
         if (fabs(sat.separation) < TOUCH_TOLERANCE * c.size)
             continue;
@@ -344,25 +348,30 @@ static void report(const char *shapes, int box_or_hull_pairs, bench_pair *pairs)
     timing oe = run(Q_OURS_EPA, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
     timing ce = run(Q_CCD_EPA, pairs, 0, over, CCD_TOLERANCE_ACCURATE);
     timing cd = run(Q_CCD_EPA, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
-    printf("{\"query\":\"epa\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,\"ratio\":%.3f,"
-           "\"ns_libccd_default_tol\":%.1f,\"ratio_default_tol\":%.3f,\"max_err_ours\":%.3g,\"max_err_libccd\":%.3g,"
+    printf("{\"query\":\"epa\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,\"ratio\":%"
+           ".3f,"
+           "\"ns_libccd_default_tol\":%.1f,\"ratio_default_tol\":%.3f,\"max_err_ours\":%.3g,\"max_err_"
+           "libccd\":%.3g,"
            "\"max_err_libccd_default_tol\":%.3g,\"nan_libccd\":%d,\"nan_libccd_default_tol\":%d,"
            "\"failed_ours\":%d,\"failed_libccd\":%d,\"failed_libccd_default_tol\":%d,\"inexact_ours\":%d,"
            "\"inexact_libccd\":%d,\"inexact_libccd_default_tol\":%d}\n",
-           shapes, over, oe.ns, ce.ns, oe.ns / ce.ns, cd.ns, oe.ns / cd.ns, oe.max_err, ce.max_err, cd.max_err,
-           ce.not_finite, cd.not_finite, oe.failed, ce.failed, cd.failed, oe.inexact, ce.inexact, cd.inexact);
+           shapes, over, oe.ns, ce.ns, oe.ns / ce.ns, cd.ns, oe.ns / cd.ns, oe.max_err, ce.max_err,
+           cd.max_err, ce.not_finite, cd.not_finite, oe.failed, ce.failed, cd.failed, oe.inexact, ce.inexact,
+           cd.inexact);
 
     timing cm = run(Q_CCD_MPR, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
-    printf("{\"query\":\"mpr\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,\"ratio\":%.3f,"
+    printf("{\"query\":\"mpr\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,\"ratio\":%"
+           ".3f,"
            "\"max_err_ours\":%.3g,\"max_err_libccd\":%.3g,\"failed_libccd\":%d,\"inexact_libccd\":%d,"
            "\"note\":\"ours is EPA; libccd is ccdMPRPenetration\"}\n",
            shapes, over, oe.ns, cm.ns, oe.ns / cm.ns, oe.max_err, cm.max_err, cm.failed, cm.inexact);
 
     timing om = run(Q_OURS_MANIFOLD, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
-    printf("{\"query\":\"manifold\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,"
-           "\"ratio\":%.3f,\"note\":\"ours: full contact manifold (normal and up to 4 clipped points); libccd: "
-           "ccdMPRPenetration (one approximate depth, normal and point)\"}\n",
-           shapes, over, om.ns, cm.ns, om.ns / cm.ns);
+    printf(
+        "{\"query\":\"manifold\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,"
+        "\"ratio\":%.3f,\"note\":\"ours: full contact manifold (normal and up to 4 clipped points); libccd: "
+        "ccdMPRPenetration (one approximate depth, normal and point)\"}\n",
+        shapes, over, om.ns, cm.ns, om.ns / cm.ns);
     fflush(stdout);
 }
 

@@ -4,7 +4,6 @@
 // case name starts with PREFIX (`phys_tests gjk`, `phys_tests gjk_box_box`). It ends with the plain
 // summary line "N passed, N failed" and exits non-zero when a case failed or none ran.
 #include "test.h"
-
 #include "test_registry.h"
 
 #include <stdlib.h> // getenv, strtoull

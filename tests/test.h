@@ -7,9 +7,9 @@
 
 #include "phys/math.h"
 
-#include <math.h>  // fabs
+#include <math.h>   // fabs
 #include <stdint.h> // uint64_t
-#include <stdio.h> // fprintf
+#include <stdio.h>  // fprintf
 
 typedef int (*test_fn)(void);
 typedef struct test_case
@@ -33,46 +33,46 @@ float test_rand_float(uint64_t *state, float lo, float hi);
 ph_quat test_rand_quat(uint64_t *state);
 ph_vec3 test_rand_vec3(uint64_t *state, float lo, float hi);
 
-#define TEST_FAIL_HEADER() fprintf(stderr, "%s:%d: FAILED (seed %llu): ", __FILE__, __LINE__, \
-                                   (unsigned long long)test_seed())
+#define TEST_FAIL_HEADER()                                                                                   \
+    fprintf(stderr, "%s:%d: FAILED (seed %llu): ", __FILE__, __LINE__, (unsigned long long)test_seed())
 
-#define ENSURE(cond)                                                                               \
-    do                                                                                             \
-    {                                                                                              \
-        if (!(cond))                                                                               \
-        {                                                                                          \
-            TEST_FAIL_HEADER();                                                                    \
-            fprintf(stderr, "%s\n", #cond);                                                        \
-            return 1;                                                                              \
-        }                                                                                          \
+#define ENSURE(cond)                                                                                         \
+    do                                                                                                       \
+    {                                                                                                        \
+        if (!(cond))                                                                                         \
+        {                                                                                                    \
+            TEST_FAIL_HEADER();                                                                              \
+            fprintf(stderr, "%s\n", #cond);                                                                  \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
-#define ENSURE_NEAR(a, b, tol)                                                                     \
-    do                                                                                             \
-    {                                                                                              \
-        double ensure_a_ = (double)(a), ensure_b_ = (double)(b), ensure_t_ = (double)(tol);        \
-        if (!(fabs(ensure_a_ - ensure_b_) <= ensure_t_))                                           \
-        {                                                                                          \
-            TEST_FAIL_HEADER();                                                                    \
-            fprintf(stderr, "%s = %.9g, %s = %.9g, |diff| %.3g > tol %.3g\n", #a, ensure_a_, #b,   \
-                    ensure_b_, fabs(ensure_a_ - ensure_b_), ensure_t_);                            \
-            return 1;                                                                              \
-        }                                                                                          \
+#define ENSURE_NEAR(a, b, tol)                                                                               \
+    do                                                                                                       \
+    {                                                                                                        \
+        double ensure_a_ = (double)(a), ensure_b_ = (double)(b), ensure_t_ = (double)(tol);                  \
+        if (!(fabs(ensure_a_ - ensure_b_) <= ensure_t_))                                                     \
+        {                                                                                                    \
+            TEST_FAIL_HEADER();                                                                              \
+            fprintf(stderr, "%s = %.9g, %s = %.9g, |diff| %.3g > tol %.3g\n", #a, ensure_a_, #b, ensure_b_,  \
+                    fabs(ensure_a_ - ensure_b_), ensure_t_);                                                 \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
-#define ENSURE_VEC3_NEAR(a, b, tol)                                                                \
-    do                                                                                             \
-    {                                                                                              \
-        ph_vec3 ensure_va_ = (a), ensure_vb_ = (b);                                                \
-        double ensure_t_ = (double)(tol);                                                          \
-        if (!(fabs((double)ensure_va_.x - (double)ensure_vb_.x) <= ensure_t_ &&                            \
-              fabs((double)ensure_va_.y - (double)ensure_vb_.y) <= ensure_t_ &&                            \
-              fabs((double)ensure_va_.z - (double)ensure_vb_.z) <= ensure_t_))                             \
-        {                                                                                          \
-            TEST_FAIL_HEADER();                                                                    \
-            fprintf(stderr, "%s = (%.9g %.9g %.9g), %s = (%.9g %.9g %.9g), tol %.3g\n", #a,        \
-                    (double)ensure_va_.x, (double)ensure_va_.y, (double)ensure_va_.z, #b,          \
-                    (double)ensure_vb_.x, (double)ensure_vb_.y, (double)ensure_vb_.z, ensure_t_);  \
-            return 1;                                                                              \
-        }                                                                                          \
+#define ENSURE_VEC3_NEAR(a, b, tol)                                                                          \
+    do                                                                                                       \
+    {                                                                                                        \
+        ph_vec3 ensure_va_ = (a), ensure_vb_ = (b);                                                          \
+        double ensure_t_ = (double)(tol);                                                                    \
+        if (!(fabs((double)ensure_va_.x - (double)ensure_vb_.x) <= ensure_t_ &&                              \
+              fabs((double)ensure_va_.y - (double)ensure_vb_.y) <= ensure_t_ &&                              \
+              fabs((double)ensure_va_.z - (double)ensure_vb_.z) <= ensure_t_))                               \
+        {                                                                                                    \
+            TEST_FAIL_HEADER();                                                                              \
+            fprintf(stderr, "%s = (%.9g %.9g %.9g), %s = (%.9g %.9g %.9g), tol %.3g\n", #a,                  \
+                    (double)ensure_va_.x, (double)ensure_va_.y, (double)ensure_va_.z, #b,                    \
+                    (double)ensure_vb_.x, (double)ensure_vb_.y, (double)ensure_vb_.z, ensure_t_);            \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)

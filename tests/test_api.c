@@ -36,8 +36,8 @@ static int expect_rejected(ph_world *w, const ph_body_def *def, ph_status status
     ph_error e = ph_world_last_error(w);
     if (e.status != status || !strstr(e.message, needle))
     {
-        fprintf(stderr, "status %d message '%s', expected %d and '%s'\n", (int)e.status, e.message, (int)status,
-                needle);
+        fprintf(stderr, "status %d message '%s', expected %d and '%s'\n", (int)e.status, e.message,
+                (int)status, needle);
         return 1;
     }
     ENSURE(log_count > logs);
@@ -88,13 +88,13 @@ static int api_rejects_bad_body_defs(void)
     ENSURE(expect_rejected(w, &bad, PH_ERR_INVALID_ARG, "ph_default_body_def") == 0);
     ENSURE(expect_rejected(w, NULL, PH_ERR_INVALID_ARG, "NULL") == 0);
     bad = d;
-    bad.shape = ph_make_geom_shape(PH_SHAPE_HULL, (ph_geom_id){ 5, 1 });
+    bad.shape = ph_make_geom_shape(PH_SHAPE_HULL, (ph_geom_id){5, 1});
     ENSURE(expect_rejected(w, &bad, PH_ERR_STALE_ID, "def.shape.geom") == 0);
     ENSURE(ph_world_get_body_count(w) == 0);
 
     // A mesh shape on a dynamic body is refused; on a static body it is fine.
-    ph_vec3 verts[3] = { { { 0, 0, 0 } }, { { 1, 0, 0 } }, { { 0, 0, 1 } } };
-    int idx[3] = { 0, 1, 2 };
+    ph_vec3 verts[3] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 0, 1}}};
+    int idx[3] = {0, 1, 2};
     ph_mesh_def md = ph_default_mesh_def();
     md.vertices = verts;
     md.vertex_count = 3;
@@ -208,7 +208,7 @@ static int api_destroy_frees_everything(void)
         ph_body_def d = ph_default_body_def();
         d.type = PH_BODY_DYNAMIC;
         d.position = ph_v3((float)(i % 5) * 1.2f - 2.5f, 1.0f + (float)(i / 5) * 1.2f, 0);
-        d.shape = i % 3 == 0 ? ph_make_geom_shape(PH_SHAPE_HULL, hull)
+        d.shape = i % 3 == 0   ? ph_make_geom_shape(PH_SHAPE_HULL, hull)
                   : i % 3 == 1 ? ph_make_geom_shape(PH_SHAPE_COMPOUND, comp)
                                : ph_make_capsule(0.2f, 0.2f);
         ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
@@ -237,7 +237,8 @@ static int api_no_allocation_after_warmup(void)
     {
         ph_body_def d = ph_default_body_def();
         d.type = PH_BODY_DYNAMIC;
-        d.position = ph_v3((float)(i % 4) * 1.05f, 0.5f + (float)(i / 16) * 1.0f, (float)((i / 4) % 4) * 1.05f);
+        d.position =
+            ph_v3((float)(i % 4) * 1.05f, 0.5f + (float)(i / 16) * 1.0f, (float)((i / 4) % 4) * 1.05f);
         ph_body_create(w, &d);
     }
     for (int s = 0; s < API_SETTLE_STEPS; s++)
@@ -271,11 +272,11 @@ static int api_queries(void)
     ENSURE_NEAR(r.distance, 9.0f, 1e-4f);
     ENSURE(!ph_world_cast_ray(w, ph_v3(5, 0, 0), ph_v3(0, 0, 1), 100.0f, &r));
     ph_body_id ids[4];
-    ph_aabb q = { ph_v3(-1, -1, 8), ph_v3(1, 1, 9.5f) };
+    ph_aabb q = {ph_v3(-1, -1, 8), ph_v3(1, 1, 9.5f)};
     ENSURE(ph_world_query_box(w, q, ids, 4) == 1 && PH_ID_EQUALS(ids[0], ball));
     // A frustum (here a box as six planes) around the box only.
-    ph_vec4 planes[6] = { { { 1, 0, 0, 2 } },  { { -1, 0, 0, 2 } }, { { 0, 1, 0, 2 } },
-                          { { 0, -1, 0, 2 } }, { { 0, 0, 1, -3 } }, { { 0, 0, -1, 7 } } };
+    ph_vec4 planes[6] = {{{1, 0, 0, 2}},  {{-1, 0, 0, 2}}, {{0, 1, 0, 2}},
+                         {{0, -1, 0, 2}}, {{0, 0, 1, -3}}, {{0, 0, -1, 7}}};
     ENSURE(ph_world_query_frustum(w, planes, ids, 4) == 1 && PH_ID_EQUALS(ids[0], box));
     ph_world_destroy(w);
     return 0;
@@ -298,12 +299,12 @@ static int api_defaults_and_names(void)
 }
 
 const test_case test_api_cases[] = {
-    { "api_rejects_bad_body_defs", api_rejects_bad_body_defs },
-    { "api_rejects_bad_world_defs_and_calls", api_rejects_bad_world_defs_and_calls },
-    { "api_stale_ids", api_stale_ids },
-    { "api_destroy_frees_everything", api_destroy_frees_everything },
-    { "api_no_allocation_after_warmup", api_no_allocation_after_warmup },
-    { "api_queries", api_queries },
-    { "api_defaults_and_names", api_defaults_and_names },
-    { 0 },
+    {"api_rejects_bad_body_defs", api_rejects_bad_body_defs},
+    {"api_rejects_bad_world_defs_and_calls", api_rejects_bad_world_defs_and_calls},
+    {"api_stale_ids", api_stale_ids},
+    {"api_destroy_frees_everything", api_destroy_frees_everything},
+    {"api_no_allocation_after_warmup", api_no_allocation_after_warmup},
+    {"api_queries", api_queries},
+    {"api_defaults_and_names", api_defaults_and_names},
+    {0},
 };

@@ -59,7 +59,7 @@ static int arena_heap_fallback_then_grow(void)
 }
 
 const test_case test_arena_cases[] = {
-    { "arena_lifo_and_alignment", arena_lifo_and_alignment },
-    { "arena_heap_fallback_then_grow", arena_heap_fallback_then_grow },
-    { 0 },
+    {"arena_lifo_and_alignment", arena_lifo_and_alignment},
+    {"arena_heap_fallback_then_grow", arena_heap_fallback_then_grow},
+    {0},
 };

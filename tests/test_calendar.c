@@ -4,11 +4,11 @@
 // (0.1 m at 300 m/s from the shared bullet_wall recipe, 1 cm at 1000 m/s), two fast bodies meeting head
 // on do not pass through each other, the events are readable and counted, and with no event budget at
 // all the clamp fallback still stops every body.
+#include "recipes/recipes.h"
+#include "recipes/spawn.h"
 #include "test.h"
 
 #include "phys/phys.h"
-#include "recipes/recipes.h"
-#include "recipes/spawn.h"
 
 #include <stdlib.h> // calloc, free
 
@@ -71,7 +71,8 @@ static int calendar_bullet_wall(void)
     ENSURE(recipe_build("bullet_wall", RECIPE_DEFAULT_SEED, &scene));
     int tunneled, max_events, hits;
     ENSURE(run_walls(&scene, -1, &tunneled, &max_events, &hits) == 0);
-    fprintf(stderr, "bullet_wall: tunneled %d, most events in a step %d, clamps %d\n", tunneled, max_events, hits);
+    fprintf(stderr, "bullet_wall: tunneled %d, most events in a step %d, clamps %d\n", tunneled, max_events,
+            hits);
     recipe_scene_free(&scene);
     ENSURE(tunneled == 0);
     ENSURE(max_events > 0);
@@ -83,11 +84,12 @@ static int calendar_one_cm_walls_at_1000(void)
     recipe_scene scene;
     recipe_scene_init(&scene, "cm_walls");
     scene.gravity[1] = 0.0f;
-    const float half[3] = { 0.1f, 0.1f, 0.1f };
+    const float half[3] = {0.1f, 0.1f, 0.1f};
     ENSURE(recipe_add_bullet_wall(&scene, 25, half, 1000.0f, 0.01f, 0.0f, recipe_default_material()));
     int tunneled, max_events, hits;
     ENSURE(run_walls(&scene, -1, &tunneled, &max_events, &hits) == 0);
-    fprintf(stderr, "1 cm wall at 1000 m/s: tunneled %d, most events %d, clamps %d\n", tunneled, max_events, hits);
+    fprintf(stderr, "1 cm wall at 1000 m/s: tunneled %d, most events %d, clamps %d\n", tunneled, max_events,
+            hits);
     recipe_scene_free(&scene);
     ENSURE(tunneled == 0);
     return 0;
@@ -139,9 +141,9 @@ static int calendar_head_on(void)
 }
 
 const test_case test_calendar_cases[] = {
-    { "calendar_bullet_wall", calendar_bullet_wall },
-    { "calendar_one_cm_walls_at_1000", calendar_one_cm_walls_at_1000 },
-    { "calendar_budget_zero_clamps", calendar_budget_zero_clamps },
-    { "calendar_head_on", calendar_head_on },
-    { 0 },
+    {"calendar_bullet_wall", calendar_bullet_wall},
+    {"calendar_one_cm_walls_at_1000", calendar_one_cm_walls_at_1000},
+    {"calendar_budget_zero_clamps", calendar_budget_zero_clamps},
+    {"calendar_head_on", calendar_head_on},
+    {0},
 };

@@ -6,11 +6,11 @@
 // 10,000 steps are split into one full run that checks every step for NaN and records the hash, and a
 // second full run that must reproduce it. Both are needed: splitting them differently would weaken
 // the check, so the engine's sleeping is what keeps this test affordable under the sanitizers.
+#include "recipes/recipes.h"
+#include "recipes/spawn.h"
 #include "test.h"
 
 #include "phys/phys.h"
-#include "recipes/recipes.h"
-#include "recipes/spawn.h"
 
 #include <stdlib.h> // calloc, free
 
@@ -71,8 +71,8 @@ static int determinism_pile1000(void)
     ENSURE(run_scene("pile1000", PILE_STEPS, true, &a) == 0);
     ENSURE(a.finite);
     ENSURE(run_scene("pile1000", PILE_STEPS, false, &b) == 0);
-    fprintf(stderr, "pile1000 after %d steps: hash %016llx and %016llx\n", PILE_STEPS, (unsigned long long)a.hash,
-            (unsigned long long)b.hash);
+    fprintf(stderr, "pile1000 after %d steps: hash %016llx and %016llx\n", PILE_STEPS,
+            (unsigned long long)a.hash, (unsigned long long)b.hash);
     ENSURE(b.finite);
     ENSURE(a.hash == b.hash);
     return 0;
@@ -82,7 +82,7 @@ static int determinism_pile1000(void)
 // hash does tell different states apart.
 static int determinism_scenes(void)
 {
-    const char *names[] = { "pyramid10", "bullet_wall", "spinner", "dominoes" };
+    const char *names[] = {"pyramid10", "bullet_wall", "spinner", "dominoes"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
     {
         run_result a, b;
@@ -100,7 +100,7 @@ static int determinism_scenes(void)
 }
 
 const test_case test_determinism_cases[] = {
-    { "determinism_scenes", determinism_scenes },
-    { "determinism_pile1000", determinism_pile1000 },
-    { 0 },
+    {"determinism_scenes", determinism_scenes},
+    {"determinism_pile1000", determinism_pile1000},
+    {0},
 };

@@ -130,12 +130,12 @@ static int dynamics_shapes_rest(void)
     ENSURE(!PH_ID_IS_NULL(h) && !PH_ID_IS_NULL(c) && !PH_ID_IS_NULL(cap));
     steps(w, 180);
     ENSURE_NEAR(ph_body_get_position(w, h).y, 0.5f, 0.005f);
-    ENSURE_NEAR(ph_body_get_position(w, c).y, 0.3f, 0.005f);   // resting on its two spheres
+    ENSURE_NEAR(ph_body_get_position(w, c).y, 0.3f, 0.005f); // resting on its two spheres
     ENSURE_NEAR(ph_body_get_center_of_mass(w, c).y, 0.3f, 0.005f);
     ENSURE_NEAR(ph_body_get_position(w, cap).y, 0.25f, 0.005f);
     // The compound's mass is the sum of its children's.
-    float expected = 1000.0f * (2.0f * 4.0f / 3.0f * GLM_PIf * 0.027f +
-                                GLM_PIf * 0.01f * 1.6f + 4.0f / 3.0f * GLM_PIf * 0.001f);
+    float expected = 1000.0f * (2.0f * 4.0f / 3.0f * GLM_PIf * 0.027f + GLM_PIf * 0.01f * 1.6f +
+                                4.0f / 3.0f * GLM_PIf * 0.001f);
     ENSURE_NEAR(ph_body_get_mass(w, c), expected, 1e-3f * expected);
     ph_world_destroy(w);
     return 0;
@@ -146,7 +146,10 @@ static int dynamics_static_mesh_floor(void)
     ph_world_def wd = ph_default_world_def();
     ph_world *w = ph_world_create(&wd);
     // A 20 x 20 m floor of 8 x 8 quads (128 triangles) at y = 0, counter-clockwise seen from above.
-    enum { N = 8 };
+    enum
+    {
+        N = 8
+    };
     ph_vec3 v[(N + 1) * (N + 1)];
     int idx[N * N * 6];
     for (int z = 0; z <= N; z++)
@@ -210,16 +213,16 @@ static int dynamics_debug_views(void)
     ph_world *w = ground_world();
     ph_body_id a = box_at(w, ph_v3(0, 0.5f, 0));
     steps(w, 10);
-    draw_counts counts = { 0, 0 };
-    ph_debug_draw dd = { count_segment, count_point, true, false, false, false, &counts };
+    draw_counts counts = {0, 0};
+    ph_debug_draw dd = {count_segment, count_point, true, false, false, false, &counts};
     ph_world_debug_draw(w, &dd);
     ENSURE(counts.points == 4 && counts.segments == 4); // four contact points with their normals
-    counts = (draw_counts){ 0, 0 };
+    counts = (draw_counts){0, 0};
     dd.draw_contacts = false;
     dd.draw_bounds = true;
     ph_world_debug_draw(w, &dd);
     ENSURE(counts.segments == 2 * 12); // two bodies, 12 edges each
-    counts = (draw_counts){ 0, 0 };
+    counts = (draw_counts){0, 0};
     dd.draw_bounds = false;
     dd.draw_octree = true;
     ph_world_debug_draw(w, &dd);
@@ -241,10 +244,10 @@ static int dynamics_debug_views(void)
 }
 
 const test_case test_dynamics_cases[] = {
-    { "dynamics_sleep_and_wake", dynamics_sleep_and_wake },
-    { "dynamics_kinematic_pushes", dynamics_kinematic_pushes },
-    { "dynamics_shapes_rest", dynamics_shapes_rest },
-    { "dynamics_static_mesh_floor", dynamics_static_mesh_floor },
-    { "dynamics_debug_views", dynamics_debug_views },
-    { 0 },
+    {"dynamics_sleep_and_wake", dynamics_sleep_and_wake},
+    {"dynamics_kinematic_pushes", dynamics_kinematic_pushes},
+    {"dynamics_shapes_rest", dynamics_shapes_rest},
+    {"dynamics_static_mesh_floor", dynamics_static_mesh_floor},
+    {"dynamics_debug_views", dynamics_debug_views},
+    {0},
 };

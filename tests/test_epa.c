@@ -2,15 +2,14 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // EPA penetration: analytic depths and normals (boxes, spheres, capsules, hulls; rotated, deep, coincident
 // centres; 1 mm to 1 km) and randomised agreement with the reference separating-axis test.
-#include "test.h"
-
 #include "reference/sat_reference.h"
+#include "test.h"
 
 #include "phys/collision.h"
 
 // Depths are compared to this fraction of the shapes' size (the 1e-4 relative).
 static const float REL_TOL = 1e-4f;
-static const float SCALES[] = { 1e-3f, 1.0f, 1e3f };
+static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
 #define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
 
 static ph_transform pose(ph_vec3 p, ph_quat q)
@@ -55,17 +54,18 @@ static int epa_box_box_analytic(void)
         ph_convex b = ph_convex_box(ph_v3(0.25f * s, 0.2f * s, 0.2f * s));
         ph_vec3 origin = ph_v3(-2.0f * s, 5.0f * s, 1.0f * s);
         ph_vec3 up = glms_quat_rotatev(q, ph_v3(0.0f, 1.0f, 0.0f));
-        float depths[] = { 1e-3f, 0.05f, 0.15f };
+        float depths[] = {1e-3f, 0.05f, 0.15f};
         for (int d = 0; d < 3; d++)
         {
             float depth = depths[d] * s;
             ph_vec3 local = ph_v3(0.1f * s, 0.3f * s + 0.2f * s - depth, -0.05f * s);
-            ph_transform xa = pose(origin, q), xb = pose(glms_vec3_add(origin, glms_quat_rotatev(q, local)), q);
+            ph_transform xa = pose(origin, q),
+                         xb = pose(glms_vec3_add(origin, glms_quat_rotatev(q, local)), q);
             ph_epa_output out;
             ph_epa_status st = penetration(&a, xa, &b, xb, &out);
-            printf("  scale %g depth %g: status %d depth %.9g normal (%.6f %.6f %.6f) iterations %d\n", (double)s,
-                   (double)depth, (int)st, (double)out.depth, (double)out.normal.x, (double)out.normal.y,
-                   (double)out.normal.z, out.iterations);
+            printf("  scale %g depth %g: status %d depth %.9g normal (%.6f %.6f %.6f) iterations %d\n",
+                   (double)s, (double)depth, (int)st, (double)out.depth, (double)out.normal.x,
+                   (double)out.normal.y, (double)out.normal.z, out.iterations);
             ENSURE(st == PH_EPA_OK);
             ENSURE_NEAR(out.depth, depth, REL_TOL * s);
             ENSURE_VEC3_NEAR(out.normal, up, REL_TOL);
@@ -147,7 +147,8 @@ static int compare_with_sat(const ph_convex *a, ph_transform xa, const ph_convex
     *worst = err > *worst ? err : *worst;
     if (st != PH_EPA_OK || err > (double)REL_TOL)
     {
-        printf("  status %d depth %.9g reference %.9g (scale %g)\n", (int)st, (double)out.depth, ref, (double)s);
+        printf("  status %d depth %.9g reference %.9g (scale %g)\n", (int)st, (double)out.depth, ref,
+               (double)s);
         ENSURE(st == PH_EPA_OK);
         ENSURE_NEAR(out.depth, ref, REL_TOL * s);
     }
@@ -171,7 +172,8 @@ static int epa_box_box_random_vs_sat(void)
         ph_convex a = random_box(&rng, s), b = random_box(&rng, s);
         ph_transform xa = pose(test_rand_vec3(&rng, -s, s), test_rand_quat(&rng));
         float reach = 0.6f * (glms_vec3_norm(a.half_extents) + glms_vec3_norm(b.half_extents));
-        ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -reach, reach)), test_rand_quat(&rng));
+        ph_transform xb =
+            pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -reach, reach)), test_rand_quat(&rng));
         sat_reference_result sat;
         sat_reference_query(&a, xa, &b, xb, &sat);
         if (sat.separation > -1e-3 * (double)s)
@@ -228,13 +230,14 @@ static int epa_hull_hull_analytic(void)
     for (int k = 0; k < SCALE_COUNT; k++)
     {
         float s = SCALES[k];
-        ph_hull *ha = hull_box(ph_v3(0.5f * s, 0.3f * s, 0.4f * s)), *hb = hull_box(ph_v3(0.25f * s, 0.2f * s, 0.2f * s));
+        ph_hull *ha = hull_box(ph_v3(0.5f * s, 0.3f * s, 0.4f * s)),
+                *hb = hull_box(ph_v3(0.25f * s, 0.2f * s, 0.2f * s));
         ENSURE(ha && hb);
         ph_convex a = ph_convex_hull(ha), b = ph_convex_hull(hb);
         ph_quat q = test_rand_quat(&rng);
         ph_vec3 origin = ph_v3(3.0f * s, -s, 0.5f * s);
         ph_vec3 up = glms_quat_rotatev(q, ph_v3(0.0f, 1.0f, 0.0f));
-        float depths[] = { 1e-3f, 0.1f };
+        float depths[] = {1e-3f, 0.1f};
         for (int d = 0; d < 2; d++)
         {
             float depth = depths[d] * s;
@@ -320,8 +323,8 @@ static int epa_status_and_trace(void)
     // Exactly touching faces: depth 0 (libccd returns a NaN normal here).
     xb.p = ph_v3(2.0f, 0.3f, 0.0f);
     ph_epa_status st = ph_epa_penetration(&unit, xa, &unit, xb, NULL, &out);
-    printf("  touching: status %d depth %g normal (%g %g %g)\n", (int)st, (double)out.depth, (double)out.normal.x,
-           (double)out.normal.y, (double)out.normal.z);
+    printf("  touching: status %d depth %g normal (%g %g %g)\n", (int)st, (double)out.depth,
+           (double)out.normal.x, (double)out.normal.y, (double)out.normal.z);
     ENSURE(ph_is_finite_vec3(out.normal));
     ENSURE_NEAR(out.depth, 0.0f, 1e-5f);
 
@@ -333,11 +336,11 @@ static int epa_status_and_trace(void)
 }
 
 const test_case test_epa_cases[] = {
-    { "epa_box_box_analytic", epa_box_box_analytic },
-    { "epa_rounded_analytic", epa_rounded_analytic },
-    { "epa_box_box_random_vs_sat", epa_box_box_random_vs_sat },
-    { "epa_hull_hull_analytic", epa_hull_hull_analytic },
-    { "epa_hull_random_vs_sat", epa_hull_random_vs_sat },
-    { "epa_status_and_trace", epa_status_and_trace },
-    { 0 },
+    {"epa_box_box_analytic", epa_box_box_analytic},
+    {"epa_rounded_analytic", epa_rounded_analytic},
+    {"epa_box_box_random_vs_sat", epa_box_box_random_vs_sat},
+    {"epa_hull_hull_analytic", epa_hull_hull_analytic},
+    {"epa_hull_random_vs_sat", epa_hull_random_vs_sat},
+    {"epa_status_and_trace", epa_status_and_trace},
+    {0},
 };

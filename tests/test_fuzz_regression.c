@@ -5,9 +5,8 @@
 // build) a regression is a sanitizer report; the test also checks that each input was found and read.
 #define _POSIX_C_SOURCE 200809L // opendir, readdir
 
-#include "test.h"
-
 #include "fuzz/fuzz_targets.h"
+#include "test.h"
 
 #include <dirent.h> // opendir, readdir, closedir
 #include <stdlib.h> // malloc, free
@@ -67,7 +66,7 @@ static int fuzz_regression_scene(void)
 }
 
 const test_case test_fuzz_regression_cases[] = {
-    { "fuzz_regression_obj", fuzz_regression_obj },
-    { "fuzz_regression_scene", fuzz_regression_scene },
-    { 0 },
+    {"fuzz_regression_obj", fuzz_regression_obj},
+    {"fuzz_regression_scene", fuzz_regression_scene},
+    {0},
 };

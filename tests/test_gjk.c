@@ -2,15 +2,14 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // GJK distance and intersection: analytic distances at scales from 1 mm to 1 km, randomised agreement
 // with the brute-force feature-pair distance of tests/reference, warm starting, degenerate input.
-#include "test.h"
-
 #include "reference/sat_reference.h"
+#include "test.h"
 
 #include "phys/collision.h"
 
 // Distances are compared to this fraction of the shapes' size (the 1e-4 relative).
 static const float REL_TOL = 1e-4f;
-static const float SCALES[] = { 1e-3f, 1.0f, 1e3f };
+static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
 #define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
 
 static ph_transform pose(ph_vec3 p, ph_quat q)
@@ -35,10 +34,12 @@ static int gjk_sphere_sphere_analytic(void)
         ph_convex a = ph_convex_sphere(0.5f * s), b = ph_convex_sphere(0.25f * s);
         ph_vec3 dir = glms_vec3_normalize(ph_v3(1.0f, 2.0f, -2.0f));
         ph_transform xa = pose(ph_v3(s, -s, 0.5f * s), glms_quat_identity());
-        ph_transform xb = pose(glms_vec3_add(xa.p, glms_vec3_scale(dir, 1.5f * s)), test_rand_quat(&(uint64_t){ 7 }));
+        ph_transform xb =
+            pose(glms_vec3_add(xa.p, glms_vec3_scale(dir, 1.5f * s)), test_rand_quat(&(uint64_t){7}));
         ph_gjk_output out;
         ENSURE(ph_gjk_distance(&a, xa, &b, xb, NULL, &out) == PH_GJK_SEPARATED);
-        printf("  scale %g: distance %.9g (expected %.9g)\n", (double)s, (double)out.distance, (double)(0.75f * s));
+        printf("  scale %g: distance %.9g (expected %.9g)\n", (double)s, (double)out.distance,
+               (double)(0.75f * s));
         ENSURE_NEAR(out.distance, 0.75f * s, REL_TOL * s);
         ENSURE_VEC3_NEAR(out.normal, dir, REL_TOL);
         ENSURE_VEC3_NEAR(out.point_a, glms_vec3_add(xa.p, glms_vec3_scale(dir, 0.5f * s)), REL_TOL * s);
@@ -65,13 +66,14 @@ static int gjk_box_box_analytic(void)
         ph_convex b = ph_convex_box(ph_v3(0.25f * s, 0.1f * s, 0.4f * s));
         ph_vec3 origin = ph_v3(3.0f * s, -2.0f * s, 1.0f * s);
         ph_vec3 x = glms_quat_rotatev(q, ph_v3(1.0f, 0.0f, 0.0f));
-        float gaps[] = { 0.1f, 0.01f, 1.0f };
+        float gaps[] = {0.1f, 0.01f, 1.0f};
         for (int g = 0; g < 3; g++)
         {
             float gap = gaps[g] * s;
             // B offset sideways within the face so the closest features are face against face.
             ph_vec3 local = ph_v3(0.5f * s + 0.25f * s + gap, 0.1f * s, -0.05f * s);
-            ph_transform xa = pose(origin, q), xb = pose(glms_vec3_add(origin, glms_quat_rotatev(q, local)), q);
+            ph_transform xa = pose(origin, q),
+                         xb = pose(glms_vec3_add(origin, glms_quat_rotatev(q, local)), q);
             ph_gjk_output out;
             ENSURE(ph_gjk_distance(&a, xa, &b, xb, NULL, &out) == PH_GJK_SEPARATED);
             printf("  scale %g gap %g: distance %.9g normal (%.6f %.6f %.6f) iterations %d\n", (double)s,
@@ -86,7 +88,8 @@ static int gjk_box_box_analytic(void)
         ph_convex c = ph_convex_box(ph_v3(s, s, s));
         ph_transform xa = pose(origin, q);
         ph_vec3 diag = ph_v3(1.0f, 1.0f, 1.0f);
-        ph_transform xb = pose(glms_vec3_add(origin, glms_quat_rotatev(q, glms_vec3_scale(diag, 2.0f * s + 0.2f * s))), q);
+        ph_transform xb =
+            pose(glms_vec3_add(origin, glms_quat_rotatev(q, glms_vec3_scale(diag, 2.0f * s + 0.2f * s))), q);
         ph_gjk_output out;
         ENSURE(ph_gjk_distance(&c, xa, &c, xb, NULL, &out) == PH_GJK_SEPARATED);
         ENSURE_NEAR(out.distance, 0.2f * s * sqrtf(3.0f), REL_TOL * s);
@@ -140,7 +143,8 @@ static int gjk_box_box_random_vs_brute(void)
         float s = SCALES[i % SCALE_COUNT];
         ph_convex a = random_box(&rng, s), b = random_box(&rng, s);
         ph_transform xa = pose(test_rand_vec3(&rng, -s, s), test_rand_quat(&rng));
-        ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
+        ph_transform xb =
+            pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
         sat_reference_result sat;
         sat_reference_query(&a, xa, &b, xb, &sat);
         if (sat.separation <= 1e-3 * (double)s)
@@ -154,13 +158,14 @@ static int gjk_box_box_random_vs_brute(void)
         worst = err > worst ? err : worst;
         if (st != PH_GJK_SEPARATED || err > (double)REL_TOL)
         {
-            printf("  pair %d: status %d distance %.9g reference %.9g\n", i, (int)st, (double)out.distance, ref);
+            printf("  pair %d: status %d distance %.9g reference %.9g\n", i, (int)st, (double)out.distance,
+                   ref);
             ENSURE(st == PH_GJK_SEPARATED);
             ENSURE_NEAR(out.distance, ref, REL_TOL * s);
         }
         ENSURE_NEAR(glms_vec3_distance(out.point_a, out.point_b), out.distance, REL_TOL * s);
-        double pa[3] = { (double)out.point_a.x, (double)out.point_a.y, (double)out.point_a.z };
-        double pb[3] = { (double)out.point_b.x, (double)out.point_b.y, (double)out.point_b.z };
+        double pa[3] = {(double)out.point_a.x, (double)out.point_a.y, (double)out.point_a.z};
+        double pb[3] = {(double)out.point_b.x, (double)out.point_b.y, (double)out.point_b.z};
         ENSURE_NEAR(sat_reference_point_distance(pa, &a, xa), 0.0, REL_TOL * s);
         ENSURE_NEAR(sat_reference_point_distance(pb, &b, xb), 0.0, REL_TOL * s);
         // The separating normal points from A to B along the closest-point difference.
@@ -183,8 +188,9 @@ static int gjk_sphere_box_random_vs_brute(void)
         ph_convex box = random_box(&rng, s);
         ph_convex ball = ph_convex_sphere(test_rand_float(&rng, 0.01f * s, 0.5f * s));
         ph_transform xa = pose(test_rand_vec3(&rng, -s, s), test_rand_quat(&rng));
-        ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
-        double c[3] = { (double)xb.p.x, (double)xb.p.y, (double)xb.p.z };
+        ph_transform xb =
+            pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
+        double c[3] = {(double)xb.p.x, (double)xb.p.y, (double)xb.p.z};
         double ref = sat_reference_point_distance(c, &box, xa) - (double)ball.radius;
         ph_gjk_output out;
         ph_gjk_status st = ph_gjk_distance(&box, xa, &ball, xb, NULL, &out);
@@ -217,7 +223,8 @@ static int gjk_intersect_random_vs_sat(void)
         float s = SCALES[i % SCALE_COUNT];
         ph_convex a = random_box(&rng, s), b = random_box(&rng, s);
         ph_transform xa = pose(test_rand_vec3(&rng, -s, s), test_rand_quat(&rng));
-        ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -2.0f * s, 2.0f * s)), test_rand_quat(&rng));
+        ph_transform xb =
+            pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -2.0f * s, 2.0f * s)), test_rand_quat(&rng));
         sat_reference_result sat;
         sat_reference_query(&a, xa, &b, xb, &sat);
         if (fabs(sat.separation) < (double)(REL_TOL * s))
@@ -248,7 +255,7 @@ static int gjk_warm_start(void)
         ph_convex a = random_box(&rng, 1.0f), b = random_box(&rng, 1.0f);
         ph_transform xa = pose(glms_vec3_zero(), test_rand_quat(&rng));
         ph_transform xb = pose(test_rand_vec3(&rng, -3.0f, 3.0f), test_rand_quat(&rng));
-        ph_gjk_cache cache = { 0 };
+        ph_gjk_cache cache = {0};
         ph_gjk_output out;
         if (ph_gjk_distance(&a, xa, &b, xb, &cache, &out) != PH_GJK_SEPARATED || out.distance < 0.05f)
             continue;
@@ -284,7 +291,7 @@ static int gjk_degenerate_cases(void)
     // A sheet 1e-4 thick under a 1 km slab.
     ph_convex sheet = ph_convex_box(ph_v3(1.0f, 1e-4f, 1.0f));
     ph_convex slab = ph_convex_box(ph_v3(1000.0f, 10.0f, 1000.0f));
-    ph_transform xs = pose(ph_v3(3.0f, -10.0f - 0.5f - 1e-4f, 7.0f), test_rand_quat(&(uint64_t){ 3 }));
+    ph_transform xs = pose(ph_v3(3.0f, -10.0f - 0.5f - 1e-4f, 7.0f), test_rand_quat(&(uint64_t){3}));
     xs.q = glms_quat_identity();
     st = ph_gjk_distance(&slab, xa, &sheet, xs, NULL, &out);
     ENSURE(st == PH_GJK_SEPARATED);
@@ -351,7 +358,8 @@ static ph_hull *hull_box(ph_vec3 h)
 // An octahedron with tips at distance r on the axes.
 static ph_hull *hull_octahedron(float r)
 {
-    ph_vec3 pts[6] = { ph_v3(r, 0, 0), ph_v3(-r, 0, 0), ph_v3(0, r, 0), ph_v3(0, -r, 0), ph_v3(0, 0, r), ph_v3(0, 0, -r) };
+    ph_vec3 pts[6] = {ph_v3(r, 0, 0),  ph_v3(-r, 0, 0), ph_v3(0, r, 0),
+                      ph_v3(0, -r, 0), ph_v3(0, 0, r),  ph_v3(0, 0, -r)};
     ph_hull_def def = ph_default_hull_def();
     def.points = pts;
     def.point_count = 6;
@@ -390,7 +398,8 @@ static int gjk_hull_hull_analytic(void)
         xb = pose(ph_transform_point(xa, ph_v3(0.1f * s, 0.3f * s + 0.4f * s + gap, 0.05f * s)), q);
         ENSURE(ph_gjk_distance(&cb, xa, &co, xb, NULL, &out) == PH_GJK_SEPARATED);
         ENSURE_NEAR(out.distance, gap, REL_TOL * s);
-        ENSURE_VEC3_NEAR(out.point_b, ph_transform_point(xa, ph_v3(0.1f * s, 0.3f * s + gap, 0.05f * s)), REL_TOL * s);
+        ENSURE_VEC3_NEAR(out.point_b, ph_transform_point(xa, ph_v3(0.1f * s, 0.3f * s + gap, 0.05f * s)),
+                         REL_TOL * s);
         ph_hull_free(box);
         ph_hull_free(oct);
     }
@@ -412,7 +421,8 @@ static int gjk_hull_random_vs_brute(void)
         for (int i = 0; i < 40; i++)
         {
             ph_transform xa = pose(test_rand_vec3(&rng, -s, s), test_rand_quat(&rng));
-            ph_transform xb = pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
+            ph_transform xb =
+                pose(glms_vec3_add(xa.p, test_rand_vec3(&rng, -3.0f * s, 3.0f * s)), test_rand_quat(&rng));
             sat_reference_result sat;
             sat_reference_query(&a, xa, &b, xb, &sat);
             ph_gjk_output out;
@@ -430,7 +440,7 @@ static int gjk_hull_random_vs_brute(void)
                 ENSURE(st == PH_GJK_OVERLAPPING);
                 ENSURE(ph_gjk_intersect(&a, xa, &b, xb, NULL));
             }
-            double c[3] = { (double)xb.p.x, (double)xb.p.y, (double)xb.p.z };
+            double c[3] = {(double)xb.p.x, (double)xb.p.y, (double)xb.p.z};
             double ref = sat_reference_point_distance(c, &a, xa) - (double)ball.radius;
             st = ph_gjk_distance(&a, xa, &ball, xb, NULL, &out);
             if (ref > 1e-3 * (double)s)
@@ -478,8 +488,8 @@ static int gjk_large_and_thin_vs_reference(void)
         if (sat.separation < 0.0)
         {
             if (st != PH_GJK_OVERLAPPING)
-                printf("  pair %d: reference depth %.9g, GJK status %d distance %.9g\n", i, -sat.separation, (int)st,
-                       (double)out.distance);
+                printf("  pair %d: reference depth %.9g, GJK status %d distance %.9g\n", i, -sat.separation,
+                       (int)st, (double)out.distance);
             ENSURE(st == PH_GJK_OVERLAPPING);
             ENSURE(hit);
             over++;
@@ -503,16 +513,16 @@ static int gjk_large_and_thin_vs_reference(void)
 }
 
 const test_case test_gjk_cases[] = {
-    { "gjk_sphere_sphere_analytic", gjk_sphere_sphere_analytic },
-    { "gjk_box_box_analytic", gjk_box_box_analytic },
-    { "gjk_capsule_box_analytic", gjk_capsule_box_analytic },
-    { "gjk_box_box_random_vs_brute", gjk_box_box_random_vs_brute },
-    { "gjk_sphere_box_random_vs_brute", gjk_sphere_box_random_vs_brute },
-    { "gjk_intersect_random_vs_sat", gjk_intersect_random_vs_sat },
-    { "gjk_warm_start", gjk_warm_start },
-    { "gjk_degenerate_cases", gjk_degenerate_cases },
-    { "gjk_hull_hull_analytic", gjk_hull_hull_analytic },
-    { "gjk_hull_random_vs_brute", gjk_hull_random_vs_brute },
-    { "gjk_large_and_thin_vs_reference", gjk_large_and_thin_vs_reference },
-    { 0 },
+    {"gjk_sphere_sphere_analytic", gjk_sphere_sphere_analytic},
+    {"gjk_box_box_analytic", gjk_box_box_analytic},
+    {"gjk_capsule_box_analytic", gjk_capsule_box_analytic},
+    {"gjk_box_box_random_vs_brute", gjk_box_box_random_vs_brute},
+    {"gjk_sphere_box_random_vs_brute", gjk_sphere_box_random_vs_brute},
+    {"gjk_intersect_random_vs_sat", gjk_intersect_random_vs_sat},
+    {"gjk_warm_start", gjk_warm_start},
+    {"gjk_degenerate_cases", gjk_degenerate_cases},
+    {"gjk_hull_hull_analytic", gjk_hull_hull_analytic},
+    {"gjk_hull_random_vs_brute", gjk_hull_random_vs_brute},
+    {"gjk_large_and_thin_vs_reference", gjk_large_and_thin_vs_reference},
+    {0},
 };

@@ -35,8 +35,8 @@ static int id_pool_random_against_model(void)
     uint64_t rng = test_seed();
     ph_id_pool pool;
     ph_id_pool_create(&pool);
-    bool live[POOL_MODEL_SLOTS * 4] = { false };
-    uint32_t gen[POOL_MODEL_SLOTS * 4] = { 0 };
+    bool live[POOL_MODEL_SLOTS * 4] = {false};
+    uint32_t gen[POOL_MODEL_SLOTS * 4] = {0};
     int live_count = 0;
     for (int op = 0; op < POOL_MODEL_OPS; op++)
     {
@@ -74,7 +74,7 @@ static int id_pool_random_against_model(void)
 }
 
 const test_case test_id_pool_cases[] = {
-    { "id_pool_reuse_and_stale", id_pool_reuse_and_stale },
-    { "id_pool_random_against_model", id_pool_random_against_model },
-    { 0 },
+    {"id_pool_reuse_and_stale", id_pool_reuse_and_stale},
+    {"id_pool_random_against_model", id_pool_random_against_model},
+    {0},
 };

@@ -3,14 +3,13 @@
 // Contact manifolds: resting boxes (4 points, right depths), the 45-degree octagon reduced to 4, feature
 // ids stable under tiny motion, speculative points within the margin, triangles, spheres and capsules,
 // every pair of convex types through the dispatch table, and the SAT normal against the reference.
-#include "test.h"
-
 #include "reference/sat_reference.h"
+#include "test.h"
 
 #include "phys/collision.h"
 
 static const float REL_TOL = 1e-4f;
-static const float SCALES[] = { 1e-3f, 1.0f, 1e3f };
+static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
 #define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
 
 static ph_transform pose(ph_vec3 p, ph_quat q)
@@ -122,15 +121,15 @@ static int manifold_rotated_octagon(void)
     ENSURE_VEC3_NEAR(m.normal, ph_v3(0.0f, 1.0f, 0.0f), 1e-6f);
     // The octagon: the square |x|, |z| <= 1 cut by the diamond |x| + |z| <= sqrt(2).
     float c = sqrtf(2.0f) - 1.0f;
-    ph_vec3 oct[8] = { ph_v3(1, 0, c), ph_v3(c, 0, 1), ph_v3(-c, 0, 1), ph_v3(-1, 0, c),
-                       ph_v3(-1, 0, -c), ph_v3(-c, 0, -1), ph_v3(c, 0, -1), ph_v3(1, 0, -c) };
+    ph_vec3 oct[8] = {ph_v3(1, 0, c),   ph_v3(c, 0, 1),   ph_v3(-c, 0, 1), ph_v3(-1, 0, c),
+                      ph_v3(-1, 0, -c), ph_v3(-c, 0, -1), ph_v3(c, 0, -1), ph_v3(1, 0, -c)};
     float best = 0.0f;
     for (int i = 0; i < 8; i++)
         for (int j = i + 1; j < 8; j++)
             for (int k = j + 1; k < 8; k++)
                 for (int l = k + 1; l < 8; l++)
                 {
-                    ph_vec3 q[4] = { oct[i], oct[j], oct[k], oct[l] };
+                    ph_vec3 q[4] = {oct[i], oct[j], oct[k], oct[l]};
                     best = glm_max(best, quad_area_xz(q, 4));
                 }
     ph_vec3 kept[4];
@@ -183,7 +182,8 @@ static int manifold_feature_ids_stable(void)
         {
             ph_transform moved = xb;
             moved.p = glms_vec3_add(xb.p, test_rand_vec3(&rng, -1e-5f, 1e-5f));
-            moved.q = glms_quat_normalize(glms_quat_mul(glms_quatv(1e-4f, test_rand_vec3(&rng, -1.0f, 1.0f)), xb.q));
+            moved.q = glms_quat_normalize(
+                glms_quat_mul(glms_quatv(1e-4f, test_rand_vec3(&rng, -1.0f, 1.0f)), xb.q));
             ph_collide_convex(&ground, xa, &box, moved, 0.02f, NULL, &m1);
             for (int i = 0; i < m0.point_count; i++)
             {
@@ -223,7 +223,7 @@ static int manifold_speculative(void)
 
     ph_vec3 diag = glms_vec3_normalize(ph_v3(1.0f, 1.0f, 1.0f));
     xb.p = glms_vec3_add(ph_v3(2.0f, 2.0f, 2.0f), glms_vec3_scale(diag, 0.04f));
-    ph_gjk_cache cache = { 0 };
+    ph_gjk_cache cache = {0};
     ph_collide_convex(&box, xa, &box, xb, 0.05f, &cache, &m);
     print_manifold("corner to corner", &m);
     ENSURE(m.point_count == 1);
@@ -237,7 +237,8 @@ static int manifold_speculative(void)
 // A box resting on a big triangle (both orders) and a triangle's corner poking into a box.
 static int manifold_triangle_box(void)
 {
-    ph_convex tri = ph_convex_triangle(ph_v3(-5.0f, 0.0f, -5.0f), ph_v3(0.0f, 0.0f, 5.0f), ph_v3(5.0f, 0.0f, -5.0f));
+    ph_convex tri =
+        ph_convex_triangle(ph_v3(-5.0f, 0.0f, -5.0f), ph_v3(0.0f, 0.0f, 5.0f), ph_v3(5.0f, 0.0f, -5.0f));
     ph_convex box = ph_convex_box(ph_v3(0.5f, 0.5f, 0.5f));
     ph_transform id = pose(glms_vec3_zero(), glms_quat_identity());
     ph_transform xb = pose(ph_v3(0.1f, 0.49f, -0.5f), glms_quatv(0.3f, ph_v3(0.0f, 1.0f, 0.0f)));
@@ -339,9 +340,10 @@ static int manifold_dispatch_all_pairs(void)
     uint64_t rng = test_seed() ^ 0x72ull;
     ph_hull *hull = make_hull(&rng, 20, 0.6f);
     ENSURE(hull);
-    ph_convex shapes[5] = { ph_convex_sphere(0.5f), ph_convex_capsule(0.3f, 0.3f), ph_convex_box(ph_v3(0.5f, 0.4f, 0.3f)),
-                            ph_convex_hull(hull),
-                            ph_convex_triangle(ph_v3(-0.6f, -0.2f, 0.0f), ph_v3(0.6f, -0.1f, 0.1f), ph_v3(0.0f, 0.5f, -0.1f)) };
+    ph_convex shapes[5] = {
+        ph_convex_sphere(0.5f), ph_convex_capsule(0.3f, 0.3f), ph_convex_box(ph_v3(0.5f, 0.4f, 0.3f)),
+        ph_convex_hull(hull),
+        ph_convex_triangle(ph_v3(-0.6f, -0.2f, 0.0f), ph_v3(0.6f, -0.1f, 0.1f), ph_v3(0.0f, 0.5f, -0.1f))};
     for (int i = 0; i < 5; i++)
     {
         for (int j = 0; j < 5; j++)
@@ -431,8 +433,8 @@ static int manifold_normal_vs_sat(void)
         worst = err > worst ? err : worst;
         if (err > 2e-4)
         {
-            printf("  pair %d (kind %d): separation along the normal %.9g, reference best %.9g\n", i, kind, along,
-                   sat.separation);
+            printf("  pair %d (kind %d): separation along the normal %.9g, reference best %.9g\n", i, kind,
+                   along, sat.separation);
             print_manifold("manifold", &m);
             return 1;
         }
@@ -444,8 +446,8 @@ static int manifold_normal_vs_sat(void)
     }
     for (int h = 0; h < 8; h++)
         ph_hull_free(hulls[h]);
-    printf("  %d overlapping pairs; worst |reference separation along our normal - best| / size = %.3g\n", tested,
-           worst);
+    printf("  %d overlapping pairs; worst |reference separation along our normal - best| / size = %.3g\n",
+           tested, worst);
     ENSURE(tested > 5000);
     return 0;
 }
@@ -472,11 +474,13 @@ static int manifold_robust_random(void)
                 shapes[k] = ph_convex_sphere(test_rand_float(&rng, 0.01f, 1.0f) * big);
                 break;
             case 1:
-                shapes[k] = ph_convex_capsule((test_rand_u64(&rng) % 4 == 0) ? 0.0f : test_rand_float(&rng, 0.0f, 1.0f) * big,
-                                              test_rand_float(&rng, 0.01f, 0.5f));
+                shapes[k] = ph_convex_capsule(
+                    (test_rand_u64(&rng) % 4 == 0) ? 0.0f : test_rand_float(&rng, 0.0f, 1.0f) * big,
+                    test_rand_float(&rng, 0.01f, 0.5f));
                 break;
             case 2:
-                shapes[k] = ph_convex_box(ph_v3(test_rand_float(&rng, 0.01f, 1.0f) * big, test_rand_float(&rng, 0.01f, 1.0f) * thin,
+                shapes[k] = ph_convex_box(ph_v3(test_rand_float(&rng, 0.01f, 1.0f) * big,
+                                                test_rand_float(&rng, 0.01f, 1.0f) * thin,
                                                 test_rand_float(&rng, 0.01f, 1.0f) * big));
                 break;
             case 3:
@@ -499,7 +503,7 @@ static int manifold_robust_random(void)
             xb = xa; // coincident
         else if (special == 1)
             xb.q = xa.q; // aligned
-        ph_gjk_cache cache = { 0 };
+        ph_gjk_cache cache = {0};
         ph_manifold m;
         for (int rep = 0; rep < 2; rep++)
         {
@@ -563,15 +567,15 @@ static int manifold_invalid_input(void)
 }
 
 const test_case test_manifold_cases[] = {
-    { "manifold_box_on_box", manifold_box_on_box },
-    { "manifold_rotated_octagon", manifold_rotated_octagon },
-    { "manifold_feature_ids_stable", manifold_feature_ids_stable },
-    { "manifold_speculative", manifold_speculative },
-    { "manifold_triangle_box", manifold_triangle_box },
-    { "manifold_rounded", manifold_rounded },
-    { "manifold_dispatch_all_pairs", manifold_dispatch_all_pairs },
-    { "manifold_normal_vs_sat", manifold_normal_vs_sat },
-    { "manifold_robust_random", manifold_robust_random },
-    { "manifold_invalid_input", manifold_invalid_input },
-    { 0 },
+    {"manifold_box_on_box", manifold_box_on_box},
+    {"manifold_rotated_octagon", manifold_rotated_octagon},
+    {"manifold_feature_ids_stable", manifold_feature_ids_stable},
+    {"manifold_speculative", manifold_speculative},
+    {"manifold_triangle_box", manifold_triangle_box},
+    {"manifold_rounded", manifold_rounded},
+    {"manifold_dispatch_all_pairs", manifold_dispatch_all_pairs},
+    {"manifold_normal_vs_sat", manifold_normal_vs_sat},
+    {"manifold_robust_random", manifold_robust_random},
+    {"manifold_invalid_input", manifold_invalid_input},
+    {0},
 };

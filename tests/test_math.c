@@ -71,9 +71,9 @@ static int math_skew_is_cross_product(void)
 }
 
 const test_case test_math_cases[] = {
-    { "math_quat_integration_constant_spin", math_quat_integration_constant_spin },
-    { "math_quat_integration_axis_spin", math_quat_integration_axis_spin },
-    { "math_transform_roundtrip", math_transform_roundtrip },
-    { "math_skew_is_cross_product", math_skew_is_cross_product },
-    { 0 },
+    {"math_quat_integration_constant_spin", math_quat_integration_constant_spin},
+    {"math_quat_integration_axis_spin", math_quat_integration_axis_spin},
+    {"math_transform_roundtrip", math_transform_roundtrip},
+    {"math_skew_is_cross_product", math_skew_is_cross_product},
+    {0},
 };

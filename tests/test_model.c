@@ -6,12 +6,11 @@
 // every vertex, mass properties are positive definite and match analytic volumes, compounds, static
 // meshes, .obj scenes and their naming convention, models resting on a static concave mesh, and every
 // scene in scenes/ built and simulated without NaN.
-#include "test.h"
-
 #include "assets/model_mesh.h"
 #include "assets/model_physics.h"
 #include "assets/obj.h"
 #include "assets/scene.h"
+#include "test.h"
 
 #include "phys/phys.h"
 
@@ -58,7 +57,7 @@ static int model_mesh_cube_flat(void)
         const float *n = mesh->normals + 3 * i, *p = mesh->positions + 3 * i;
         ENSURE_NEAR(dot3(n, n), 1.0f, 1e-6f);
         ENSURE_NEAR(fabsf(n[0]) + fabsf(n[1]) + fabsf(n[2]), 1.0f, 1e-6f);
-        float out[3] = { p[0] - 0.5f, p[1] - 0.5f, p[2] - 0.5f };
+        float out[3] = {p[0] - 0.5f, p[1] - 0.5f, p[2] - 0.5f};
         ENSURE(dot3(n, out) > 0.49f);
         ENSURE_NEAR(mesh->colors[3 * i], MODEL_MESH_DEFAULT_GREY, 0.0f);
     }
@@ -94,7 +93,8 @@ static int model_mesh_cube_smoothing_groups(void)
     model_mesh_free(mesh);
     obj_free(m);
     // Smoothing group 0 in a file that has groups elsewhere: flat.
-    obj_model *m2 = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\ns 1\nf 1 3 2\ns 0\nf 1 2 4\nf 1 4 3\ns 1\nf 2 3 4\n");
+    obj_model *m2 =
+        parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\ns 1\nf 1 3 2\ns 0\nf 1 2 4\nf 1 4 3\ns 1\nf 2 3 4\n");
     ENSURE(m2);
     mesh = model_mesh_build(m2, NULL);
     ENSURE(mesh);
@@ -112,7 +112,11 @@ static int model_mesh_cube_smoothing_groups(void)
 // radial direction (all edges are far below the crease angle).
 static int model_mesh_sphere_smooth(void)
 {
-    enum { rings = 24, segments = 48 };
+    enum
+    {
+        rings = 24,
+        segments = 48
+    };
     static char text[200000];
     size_t len = 0;
     for (int r = 0; r <= rings; r++)
@@ -138,7 +142,7 @@ static int model_mesh_sphere_smooth(void)
     for (int i = 0; i < mesh->vertex_count; i++)
     {
         const float *p = mesh->positions + 3 * i, *n = mesh->normals + 3 * i;
-        float radial[3] = { p[0] / 2.0f, p[1] / 2.0f, p[2] / 2.0f };
+        float radial[3] = {p[0] / 2.0f, p[1] / 2.0f, p[2] / 2.0f};
         worst = fminf(worst, dot3(radial, n));
     }
     // Rows 1..rings-2 only: every kept vertex has its full ring of faces except on the two border
@@ -249,8 +253,8 @@ static int is_positive_definite(ph_mat3 m)
 // and the centre of mass is the body origin (the world hull's centroid is at zero).
 static int model_hull_contains_vertices(void)
 {
-    const char *files[] = { "cube.obj", "low_poly_bunny.obj", "cornell_box.obj", "spot_control_mesh.obj",
-                            "test_map01.obj", "spider.obj" };
+    const char *files[] = {"cube.obj",       "low_poly_bunny.obj", "cornell_box.obj", "spot_control_mesh.obj",
+                           "test_map01.obj", "spider.obj"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
     {
         char path[512];
@@ -276,9 +280,11 @@ static int model_hull_contains_vertices(void)
             {
                 // Only the cornell box's flat objects (its walls, light and floor quads: every object but
                 // the two blocks) may fail, and say why.
-                if (!(o >= 0 && strcmp(files[f], "cornell_box.obj") == 0 && strstr(m->objects[o].name, "block") == NULL))
+                if (!(o >= 0 && strcmp(files[f], "cornell_box.obj") == 0 &&
+                      strstr(m->objects[o].name, "block") == NULL))
                     fprintf(stderr, "%s object %d: %s\n", files[f], o, err.text);
-                ENSURE(o >= 0 && strcmp(files[f], "cornell_box.obj") == 0 && strstr(m->objects[o].name, "block") == NULL);
+                ENSURE(o >= 0 && strcmp(files[f], "cornell_box.obj") == 0 &&
+                       strstr(m->objects[o].name, "block") == NULL);
                 ENSURE(strstr(err.text, "flat"));
                 continue;
             }
@@ -287,8 +293,8 @@ static int model_hull_contains_vertices(void)
             ph_vec3 ext = glms_vec3_sub(hull->bounds.hi, hull->bounds.lo);
             float tol = 1e-4f * sqrtf(glms_vec3_dot(ext, ext));
             float worst = -INFINITY;
-            for (int t = so.first_triangle; t < so.first_triangle + (o < 0 ? m->triangle_count : so.triangle_count);
-                 t++)
+            for (int t = so.first_triangle;
+                 t < so.first_triangle + (o < 0 ? m->triangle_count : so.triangle_count); t++)
                 for (int c = 0; c < 3; c++)
                 {
                     const float *p = m->positions + 3 * m->triangles[t].corner[c].position;
@@ -341,7 +347,7 @@ static int model_compound_chair(void)
     obj_model *m = load_path(SANDBOX_SOURCE_DIR "/models/chair.obj");
     ENSURE(m && m->group_count == 6);
     ph_world *world = new_world();
-    model_set set = { 0 };
+    model_set set = {0};
     asset_error err;
     model_body_options bo = model_default_body_options();
     bo.shape.kind = MODEL_SHAPE_COMPOUND;
@@ -351,24 +357,22 @@ static int model_compound_chair(void)
     const ph_compound *c = ph_world_get_compound(world, ph_body_get_shape(world, set.bodies[0].body).geom);
     ENSURE(c && c->child_count == 6);
     // Boxes (lo, hi) as written by models/make_models.py.
-    const double boxes[6][6] = { { -0.45, 0.45, -0.45, 0.45, 0.52, 0.45 },
-                                { -0.45, 0.52, 0.39, 0.45, 1.05, 0.45 },
-                                { -0.44, 0.0, -0.44, -0.36, 0.45, -0.36 },
-                                { 0.36, 0.0, -0.44, 0.44, 0.45, -0.36 },
-                                { -0.44, 0.0, 0.36, -0.36, 0.45, 0.44 },
-                                { 0.36, 0.0, 0.36, 0.44, 0.45, 0.44 } };
+    const double boxes[6][6] = {
+        {-0.45, 0.45, -0.45, 0.45, 0.52, 0.45},  {-0.45, 0.52, 0.39, 0.45, 1.05, 0.45},
+        {-0.44, 0.0, -0.44, -0.36, 0.45, -0.36}, {0.36, 0.0, -0.44, 0.44, 0.45, -0.36},
+        {-0.44, 0.0, 0.36, -0.36, 0.45, 0.44},   {0.36, 0.0, 0.36, 0.44, 0.45, 0.44}};
     double volume = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
     for (int b = 0; b < 6; b++)
     {
-        double v = (boxes[b][3] - boxes[b][0]) * (boxes[b][4] - boxes[b][1]) *
-                   (boxes[b][5] - boxes[b][2]);
+        double v = (boxes[b][3] - boxes[b][0]) * (boxes[b][4] - boxes[b][1]) * (boxes[b][5] - boxes[b][2]);
         volume += v;
         cx += v * 0.5 * (boxes[b][0] + boxes[b][3]);
         cy += v * 0.5 * (boxes[b][1] + boxes[b][4]);
         cz += v * 0.5 * (boxes[b][2] + boxes[b][5]);
     }
     ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 1000.0 * volume, 1e-3 * 1000.0 * volume);
-    ph_vec3 com = ph_v3((float)(cx / volume) + 1.0f, (float)(cy / volume) + 2.0f, (float)(cz / volume) + 3.0f);
+    ph_vec3 com =
+        ph_v3((float)(cx / volume) + 1.0f, (float)(cy / volume) + 2.0f, (float)(cz / volume) + 3.0f);
     ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(world, set.bodies[0].body), com, 1e-4f);
     ENSURE_VEC3_NEAR(ph_body_get_position(world, set.bodies[0].body), com, 1e-4f);
     ENSURE(is_positive_definite(ph_body_get_world_inertia(world, set.bodies[0].body)));
@@ -377,10 +381,11 @@ static int model_compound_chair(void)
     ENSURE_NEAR(mesh->bounds_lo[1], -(float)(cy / volume), 1e-5f);
     // A flat part is skipped with a warning naming its group; a chair of flat parts only is an error.
     obj_model *flat = NULL;
-    const char *text = "o compound_x\ng solid\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n"
-                       "f 2 3 4\ng sheet\nv 0 0 5\nv 1 0 5\nv 0 1 5\nf 5 6 7\n";
+    const char *text =
+        "o compound_x\ng solid\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n"
+        "f 2 3 4\ng sheet\nv 0 0 5\nv 1 0 5\nv 0 1 5\nf 5 6 7\n";
     ENSURE(obj_parse(text, strlen(text), "flat.obj", NULL, &flat, &err));
-    asset_warnings warnings = { 0 };
+    asset_warnings warnings = {0};
     model_shape shape;
     model_shape_options so = model_default_shape_options();
     so.kind = MODEL_SHAPE_COMPOUND;
@@ -408,8 +413,8 @@ static int model_obj_scene_room(void)
     obj_model *m = load_path(SANDBOX_SOURCE_DIR "/models/room.obj");
     ENSURE(m);
     ph_world *world = new_world();
-    model_set set = { 0 };
-    asset_warnings warnings = { 0 };
+    model_set set = {0};
+    asset_warnings warnings = {0};
     asset_error err;
     ENSURE(model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
     ENSURE(set.body_count == m->object_count && set.body_count == 12); // no default ground: there is a floor
@@ -418,12 +423,14 @@ static int model_obj_scene_room(void)
     {
         ph_body_id b = set.bodies[i].body;
         ph_shape shape = ph_body_get_shape(world, b);
-        bool named_static = strncmp(set.bodies[i].name, "static", 6) == 0 || strncmp(set.bodies[i].name, "ground", 6) == 0;
+        bool named_static =
+            strncmp(set.bodies[i].name, "static", 6) == 0 || strncmp(set.bodies[i].name, "ground", 6) == 0;
         statics += ph_body_get_type(world, b) == PH_BODY_STATIC;
         compounds += shape.type == PH_SHAPE_COMPOUND;
         meshes += shape.type == PH_SHAPE_MESH;
         if (named_static)
-            ENSURE(ph_body_get_type(world, b) == PH_BODY_STATIC && shape.type == PH_SHAPE_HULL); // convex boxes
+            ENSURE(ph_body_get_type(world, b) == PH_BODY_STATIC &&
+                   shape.type == PH_SHAPE_HULL); // convex boxes
         if (strcmp(set.bodies[i].name, "crate1") == 0)
             ENSURE_VEC3_NEAR(ph_body_get_position(world, b), ph_v3(2.5f, 0.25f, -2.5f), 1e-4f);
         if (strcmp(set.bodies[i].name, "curtain") == 0)
@@ -456,8 +463,8 @@ static int model_obj_scene_shared(void)
     obj_model *m = load_path(SHARED_TESTDATA_DIR "/obj/test_map01.obj");
     ENSURE(m);
     ph_world *world = new_world();
-    model_set set = { 0 };
-    asset_warnings warnings = { 0 };
+    model_set set = {0};
+    asset_warnings warnings = {0};
     asset_error err;
     ENSURE(model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
     ENSURE(set.body_count == 8 && warnings.count == 0);
@@ -510,7 +517,7 @@ static int model_rests_on_static_mesh(void)
     obj_model *crate = load_path(SANDBOX_SOURCE_DIR "/models/crate.obj");
     ENSURE(terrain && rock && bowl && crate);
     ph_world *world = new_world();
-    model_set set = { 0 };
+    model_set set = {0};
     asset_error err;
     model_body_options bo = model_default_body_options();
     bo.type = PH_BODY_STATIC;
@@ -522,7 +529,7 @@ static int model_rests_on_static_mesh(void)
     bo = model_default_body_options();
     // Crates into two hollows of the terrain (local minima of its height at (-2.9, -0.3) and (4.2, -4.3);
     // on its slopes things slide or roll off the 16 m patch), a rock into the bowl.
-    const ph_vec3 drops[3] = { { { -2.9f, 2.5f, -0.3f } }, { { 4.2f, 2.5f, -4.3f } }, { { 20.5f, 3.0f, 0.3f } } };
+    const ph_vec3 drops[3] = {{{-2.9f, 2.5f, -0.3f}}, {{4.2f, 2.5f, -4.3f}}, {{20.5f, 3.0f, 0.3f}}};
     bo.position = drops[0];
     bo.orientation = glms_quatv(0.7f, glms_vec3_normalize(ph_v3(1.0f, 1.0f, 0.0f)));
     ENSURE(model_physics_add_body(world, crate, &bo, &set, NULL, &err));
@@ -575,8 +582,8 @@ static int simulate_scene(const char *path, float seconds)
     ph_world_def wdef = scene_world_def(desc);
     ph_world *world = ph_world_create(&wdef);
     ENSURE(world);
-    model_set set = { 0 };
-    asset_warnings warnings = { 0 };
+    model_set set = {0};
+    asset_warnings warnings = {0};
     if (!scene_build(world, desc, &set, &warnings, &err))
     {
         fprintf(stderr, "%s\n", err.text);
@@ -610,7 +617,7 @@ static int model_scene_every_entry(void)
 // Every shipped scene loads, builds and simulates 1 s without NaN.
 static int model_scenes_shipped(void)
 {
-    const char *scenes[] = { "default", "stacking", "throwing", "room", "terrain", "dominoes", "models" };
+    const char *scenes[] = {"default", "stacking", "throwing", "room", "terrain", "dominoes", "models"};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
     {
         char path[512];
@@ -634,7 +641,7 @@ static int model_scene_build_is_atomic(void)
     asset_error err;
     ENSURE(scene_parse(json, strlen(json), SANDBOX_SOURCE_DIR "/tests/data/atomic.json", NULL, &desc, &err));
     ph_world *world = new_world();
-    model_set set = { 0 };
+    model_set set = {0};
     ph_body_def def = ph_default_body_def();
     ph_body_id before = ph_body_create(world, &def);
     ENSURE(!PH_ID_IS_NULL(before));
@@ -648,19 +655,19 @@ static int model_scene_build_is_atomic(void)
 }
 
 const test_case test_model_cases[] = {
-    { "model_mesh_cube_flat", model_mesh_cube_flat },
-    { "model_mesh_cube_smoothing_groups", model_mesh_cube_smoothing_groups },
-    { "model_mesh_sphere_smooth", model_mesh_sphere_smooth },
-    { "model_mesh_normals_colours_scale", model_mesh_normals_colours_scale },
-    { "model_mesh_shared_cube", model_mesh_shared_cube },
-    { "model_hull_contains_vertices", model_hull_contains_vertices },
-    { "model_hull_cube_mass", model_hull_cube_mass },
-    { "model_compound_chair", model_compound_chair },
-    { "model_obj_scene_room", model_obj_scene_room },
-    { "model_obj_scene_shared", model_obj_scene_shared },
-    { "model_rests_on_static_mesh", model_rests_on_static_mesh },
-    { "model_scene_every_entry", model_scene_every_entry },
-    { "model_scenes_shipped", model_scenes_shipped },
-    { "model_scene_build_is_atomic", model_scene_build_is_atomic },
-    { 0 },
+    {"model_mesh_cube_flat", model_mesh_cube_flat},
+    {"model_mesh_cube_smoothing_groups", model_mesh_cube_smoothing_groups},
+    {"model_mesh_sphere_smooth", model_mesh_sphere_smooth},
+    {"model_mesh_normals_colours_scale", model_mesh_normals_colours_scale},
+    {"model_mesh_shared_cube", model_mesh_shared_cube},
+    {"model_hull_contains_vertices", model_hull_contains_vertices},
+    {"model_hull_cube_mass", model_hull_cube_mass},
+    {"model_compound_chair", model_compound_chair},
+    {"model_obj_scene_room", model_obj_scene_room},
+    {"model_obj_scene_shared", model_obj_scene_shared},
+    {"model_rests_on_static_mesh", model_rests_on_static_mesh},
+    {"model_scene_every_entry", model_scene_every_entry},
+    {"model_scenes_shipped", model_scenes_shipped},
+    {"model_scene_build_is_atomic", model_scene_build_is_atomic},
+    {0},
 };

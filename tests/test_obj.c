@@ -6,14 +6,13 @@
 // hand (SOURCES.md there lists vertices, faces by size and objects).
 #define _POSIX_C_SOURCE 200809L // mkdtemp, getpid
 
+#include "assets/obj.h"
 #include "test.h"
 
-#include "assets/obj.h"
-
-#include <stdio.h>    // fopen, fwrite
-#include <stdlib.h>   // malloc, free, mkdtemp
-#include <string.h>   // strstr, strlen
-#include <unistd.h>   // getpid, unlink, rmdir
+#include <stdio.h>  // fopen, fwrite
+#include <stdlib.h> // malloc, free, mkdtemp
+#include <string.h> // strstr, strlen
+#include <unistd.h> // getpid, unlink, rmdir
 
 static obj_model *parse_text(const char *text, asset_error *err)
 {
@@ -83,8 +82,9 @@ static int obj_vertex_forms(void)
 // Numbers against strtod's correctly rounded answers.
 static int obj_number_precision(void)
 {
-    const char *numbers[] = { "0.1",      "3.14159265358979", "-2.5e-3",  "1e10",   "123456789012345678901234",
-                              "0.000001", "6.02214076e23",    "1.17549435e-38", "-0", "99999.99999" };
+    const char *numbers[] = {
+        "0.1",      "3.14159265358979", "-2.5e-3",        "1e10", "123456789012345678901234",
+        "0.000001", "6.02214076e23",    "1.17549435e-38", "-0",   "99999.99999"};
     char text[512] = "";
     for (int i = 0; i < 10; i += 1)
     {
@@ -179,18 +179,22 @@ static int obj_objects_groups_materials(void)
     ENSURE(strcmp(m->objects[0].name, "first thing") == 0);
     ENSURE(m->objects[0].first_face == 0 && m->objects[0].face_count == 4 && m->objects[0].line == 5);
     ENSURE(strcmp(m->objects[1].name, "empty") == 0 && m->objects[1].face_count == 0);
-    ENSURE(strcmp(m->objects[2].name, "") == 0 && m->objects[2].first_face == 4 && m->objects[2].face_count == 1);
+    ENSURE(strcmp(m->objects[2].name, "") == 0 && m->objects[2].first_face == 4 &&
+           m->objects[2].face_count == 1);
     // Groups: the implicit one holding the first face of "first thing", "part a", "part_b", the implicit
     // one of the last object.
     ENSURE(m->group_count == 4);
     ENSURE(strcmp(m->groups[0].name, "") == 0 && m->groups[0].face_count == 1 && m->groups[0].object == 0);
-    ENSURE(strcmp(m->groups[1].name, "part a") == 0 && m->groups[1].face_count == 2 && m->groups[1].object == 0);
-    ENSURE(strcmp(m->groups[2].name, "part_b") == 0 && m->groups[2].face_count == 1 && m->groups[2].line == 14);
+    ENSURE(strcmp(m->groups[1].name, "part a") == 0 && m->groups[1].face_count == 2 &&
+           m->groups[1].object == 0);
+    ENSURE(strcmp(m->groups[2].name, "part_b") == 0 && m->groups[2].face_count == 1 &&
+           m->groups[2].line == 14);
     ENSURE(m->groups[3].object == 2 && m->groups[3].first_triangle == 4);
     ENSURE(m->material_count == 2);
     ENSURE(strcmp(m->materials[0].name, "red") == 0 && strcmp(m->materials[1].name, "blue") == 0);
     ENSURE(m->triangles[0].material == 0 && m->triangles[2].material == 1 && m->triangles[3].material == 0);
-    ENSURE(m->triangles[0].smoothing == 1 && m->triangles[2].smoothing == 0 && m->triangles[3].smoothing == 7);
+    ENSURE(m->triangles[0].smoothing == 1 && m->triangles[2].smoothing == 0 &&
+           m->triangles[3].smoothing == 7);
     ENSURE(m->has_smoothing);
     obj_free(m);
     return 0;
@@ -239,29 +243,29 @@ static int obj_malformed(void)
         const char *tail;
         const char *what;
     } cases[] = {
-        { "f 1 2 4\n", "vertex index 4 out of range (3 defined so far)" },
-        { "f 1 2 -4\n", "vertex index -4 out of range" },
-        { "f 1 2 0\n", "index 0" },
-        { "f 1 2\n", "face with 2 vertices" },
-        { "f\n", "face with 0 vertices" },
-        { "f 1 2 x\n", "non-numeric vertex index 'x'" },
-        { "f 1/1 2 3\n", "texture index 1 out of range (0 defined so far)" },
-        { "f 1//1 2 3\n", "normal index 1 out of range" },
-        { "f 1 2 3x\n", "unexpected 'x'" },
-        { "v 1 2\n", "expected x y z" },
-        { "v 1 2 3 4 5\n", "expected x y z" },
-        { "v 1 abc 3\n", "non-numeric value 'abc'" },
-        { "v 1 2.5.5 3\n", "non-numeric value" },
-        { "v 1 1e 3\n", "non-numeric value" },
-        { "v nan 0 0\n", "NaN coordinate" },
-        { "v 0 inf 0\n", "infinite coordinate" },
-        { "v 0 0 1e39\n", "infinite coordinate" },
-        { "vn 0 0\n", "vn: expected x y z" },
-        { "vt\n", "vt: expected u" },
-        { "vt 0 0 0 0\n", "too many numbers" },
-        { "s maybe\n", "smoothing group" },
-        { "usemtl\n", "usemtl without" },
-        { "f 99999999999 2 3\n", "out of range" },
+        {"f 1 2 4\n", "vertex index 4 out of range (3 defined so far)"},
+        {"f 1 2 -4\n", "vertex index -4 out of range"},
+        {"f 1 2 0\n", "index 0"},
+        {"f 1 2\n", "face with 2 vertices"},
+        {"f\n", "face with 0 vertices"},
+        {"f 1 2 x\n", "non-numeric vertex index 'x'"},
+        {"f 1/1 2 3\n", "texture index 1 out of range (0 defined so far)"},
+        {"f 1//1 2 3\n", "normal index 1 out of range"},
+        {"f 1 2 3x\n", "unexpected 'x'"},
+        {"v 1 2\n", "expected x y z"},
+        {"v 1 2 3 4 5\n", "expected x y z"},
+        {"v 1 abc 3\n", "non-numeric value 'abc'"},
+        {"v 1 2.5.5 3\n", "non-numeric value"},
+        {"v 1 1e 3\n", "non-numeric value"},
+        {"v nan 0 0\n", "NaN coordinate"},
+        {"v 0 inf 0\n", "infinite coordinate"},
+        {"v 0 0 1e39\n", "infinite coordinate"},
+        {"vn 0 0\n", "vn: expected x y z"},
+        {"vt\n", "vt: expected u"},
+        {"vt 0 0 0 0\n", "too many numbers"},
+        {"s maybe\n", "smoothing group"},
+        {"usemtl\n", "usemtl without"},
+        {"f 99999999999 2 3\n", "out of range"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -388,7 +392,7 @@ static int obj_triangulate_concave_random(void)
         ENSURE(m);
         ENSURE(m->triangle_count == n - 2);
         ph_vec3 nz = glms_quat_rotatev(q, ph_v3(0.0f, 0.0f, 1.0f));
-        double normal[3] = { (double)nz.x, (double)nz.y, (double)nz.z };
+        double normal[3] = {(double)nz.x, (double)nz.y, (double)nz.z};
         double sum = 0.0;
         for (int t = 0; t < m->triangle_count; t++)
         {
@@ -413,7 +417,7 @@ static int obj_triangulate_l_shape(void)
     obj_model *m = parse_text("v 1 1 0\nv 1 2 0\nv 0 2 0\nv 0 0 0\nv 2 0 0\nv 2 1 0\nf 1 2 3 4 5 6\n", &err);
     ENSURE(m);
     ENSURE(m->triangle_count == 4 && m->face_count == 1);
-    double normal[3] = { 0.0, 0.0, 1.0 }, sum = 0.0;
+    double normal[3] = {0.0, 0.0, 1.0}, sum = 0.0;
     for (int t = 0; t < 4; t++)
     {
         const obj_corner *c = m->triangles[t].corner;
@@ -471,8 +475,9 @@ static int obj_materials_and_warnings(void)
     temp_dir dir;
     ENSURE(make_temp_dir(&dir));
     char obj_path[256], mtl_path[256];
-    const char *mtl = "# materials\r\nnewmtl red\r\nKd 1 0 0\r\nd 0.5\r\n\r\nnewmtl glass\nKd 0.2 0.3 0.4\nTr 0.75\n"
-                      "map_Kd .\\tex.jpg\nnewmtl plain";
+    const char *mtl =
+        "# materials\r\nnewmtl red\r\nKd 1 0 0\r\nd 0.5\r\n\r\nnewmtl glass\nKd 0.2 0.3 0.4\nTr 0.75\n"
+        "map_Kd .\\tex.jpg\nnewmtl plain";
     const char *obj = "mtllib m.mtl missing.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl glass\nf 1 2 3\n"
                       "usemtl red\nf 1 2 3\nusemtl nowhere\nf 1 2 3\nusemtl plain\nf 1 2 3\n";
     ENSURE(write_file(&dir, "m.mtl", mtl, strlen(mtl), mtl_path));
@@ -565,11 +570,11 @@ static int obj_data_files(void)
         int line;
         const char *what;
     } cases[] = {
-        { "bad_index.obj", 7, "vertex index 9 out of range (3 defined so far)" },
-        { "bad_zero_index_crlf.obj", 5, "normal index 0" },
-        { "bad_number_continued.obj", 4, "non-numeric value '1,5'" },
-        { "bad_nan.obj", 4, "NaN coordinate" },
-        { "bad_short_face.obj", 3, "face with 2 vertices" },
+        {"bad_index.obj", 7, "vertex index 9 out of range (3 defined so far)"},
+        {"bad_zero_index_crlf.obj", 5, "normal index 0"},
+        {"bad_number_continued.obj", 4, "non-numeric value '1,5'"},
+        {"bad_nan.obj", 4, "NaN coordinate"},
+        {"bad_short_face.obj", 3, "face with 2 vertices"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -638,25 +643,25 @@ static int obj_shared_counts(void)
         const char *file;
         int v, vt, vn, faces, triangles, objects, groups, materials;
     } expect[] = {
-        { "cube.obj", 26, 39, 6, 48, 48, 1, 1, 0 },
-        { "low_poly_bunny.obj", 350, 0, 350, 696, 696, 1, 1, 0 },
+        {"cube.obj", 26, 39, 6, 48, 48, 1, 1, 0},
+        {"low_poly_bunny.obj", 350, 0, 350, 696, 696, 1, 1, 0},
         // 18 quads; 9 objects (front_wall has no face, so 8 implicit groups); 5 materials.
-        { "cornell_box.obj", 76, 0, 0, 18, 36, 9, 8, 5 },
+        {"cornell_box.obj", 76, 0, 0, 18, 36, 9, 8, 5},
         // 4 triangles + 160 quads + 16 pentagons = 4 + 320 + 48 triangles.
-        { "spot_control_mesh.obj", 188, 267, 0, 180, 372, 1, 1, 0 },
+        {"spot_control_mesh.obj", 188, 267, 0, 180, 372, 1, 1, 0},
         // 82 quads + 8 16-gons = 164 + 112 triangles; 7 objects.
-        { "test_map01.obj", 152, 0, 0, 90, 276, 7, 7, 0 },
+        {"test_map01.obj", 152, 0, 0, 90, 276, 7, 7, 0},
         // 19 `g` groups before any `o` (one implicit object), 4 materials used.
-        { "spider.obj", 762, 302, 747, 1368, 1368, 1, 19, 4 },
+        {"spider.obj", 762, 302, 747, 1368, 1368, 1, 19, 4},
     };
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
     {
         obj_model *m = load_shared(expect[i].file);
         ENSURE(m);
-        if (m->position_count != expect[i].v || m->uv_count != expect[i].vt || m->normal_count != expect[i].vn ||
-            m->face_count != expect[i].faces || m->triangle_count != expect[i].triangles ||
-            m->object_count != expect[i].objects || m->group_count != expect[i].groups ||
-            m->material_count != expect[i].materials)
+        if (m->position_count != expect[i].v || m->uv_count != expect[i].vt ||
+            m->normal_count != expect[i].vn || m->face_count != expect[i].faces ||
+            m->triangle_count != expect[i].triangles || m->object_count != expect[i].objects ||
+            m->group_count != expect[i].groups || m->material_count != expect[i].materials)
         {
             fprintf(stderr, "%s: v %d vt %d vn %d faces %d triangles %d objects %d groups %d materials %d\n",
                     expect[i].file, m->position_count, m->uv_count, m->normal_count, m->face_count,
@@ -681,7 +686,7 @@ static int obj_shared_geometry(void)
     m = load_shared("low_poly_bunny.obj");
     ENSURE(m);
     ENSURE_NEAR(model_volume(m, 0, m->triangle_count), 5.97041, 1e-4);
-    float lo[3] = { 1e30f, 1e30f, 1e30f }, hi[3] = { -1e30f, -1e30f, -1e30f };
+    float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
     for (int i = 0; i < m->position_count; i++)
         for (int k = 0; k < 3; k++)
         {
@@ -696,7 +701,7 @@ static int obj_shared_geometry(void)
     // gives the same) from SOURCES.md.
     m = load_shared("test_map01.obj");
     ENSURE(m);
-    const double volumes[7] = { 1600.0, 8.0, 39.99995, 0.1377661, 0.1377661, 0.1377661, 0.1377661 };
+    const double volumes[7] = {1600.0, 8.0, 39.99995, 0.1377661, 0.1377661, 0.1377661, 0.1377661};
     for (int o = 0; o < 7; o++)
         ENSURE_NEAR(model_volume(m, m->objects[o].first_triangle, m->objects[o].triangle_count), volumes[o],
                     1e-5 * volumes[o] + 1e-6);
@@ -730,20 +735,20 @@ static int obj_shared_geometry(void)
 }
 
 const test_case test_obj_cases[] = {
-    { "obj_vertex_forms", obj_vertex_forms },
-    { "obj_number_precision", obj_number_precision },
-    { "obj_face_forms", obj_face_forms },
-    { "obj_negative_indices", obj_negative_indices },
-    { "obj_objects_groups_materials", obj_objects_groups_materials },
-    { "obj_lexical_forms", obj_lexical_forms },
-    { "obj_malformed", obj_malformed },
-    { "obj_limits", obj_limits },
-    { "obj_triangulate_concave_random", obj_triangulate_concave_random },
-    { "obj_triangulate_l_shape", obj_triangulate_l_shape },
-    { "obj_materials_and_warnings", obj_materials_and_warnings },
-    { "obj_streaming_matches_memory", obj_streaming_matches_memory },
-    { "obj_data_files", obj_data_files },
-    { "obj_shared_counts", obj_shared_counts },
-    { "obj_shared_geometry", obj_shared_geometry },
-    { 0 },
+    {"obj_vertex_forms", obj_vertex_forms},
+    {"obj_number_precision", obj_number_precision},
+    {"obj_face_forms", obj_face_forms},
+    {"obj_negative_indices", obj_negative_indices},
+    {"obj_objects_groups_materials", obj_objects_groups_materials},
+    {"obj_lexical_forms", obj_lexical_forms},
+    {"obj_malformed", obj_malformed},
+    {"obj_limits", obj_limits},
+    {"obj_triangulate_concave_random", obj_triangulate_concave_random},
+    {"obj_triangulate_l_shape", obj_triangulate_l_shape},
+    {"obj_materials_and_warnings", obj_materials_and_warnings},
+    {"obj_streaming_matches_memory", obj_streaming_matches_memory},
+    {"obj_data_files", obj_data_files},
+    {"obj_shared_counts", obj_shared_counts},
+    {"obj_shared_geometry", obj_shared_geometry},
+    {0},
 };

@@ -2,9 +2,8 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // Tests of the path helpers (src/assets/path.c): folders, joins, Windows separators, absolute paths,
 // extensions and the refusal to overflow.
-#include "test.h"
-
 #include "assets/path.h"
+#include "test.h"
 
 #include <string.h> // strcmp
 
@@ -46,15 +45,16 @@ static int path_predicates(void)
 {
     ENSURE(path_is_absolute("/x") && path_is_absolute("C:\\x") && path_is_absolute("c:/x"));
     ENSURE(path_is_absolute("\\x"));
-    ENSURE(!path_is_absolute("x/y") && !path_is_absolute("") && !path_is_absolute(NULL) && !path_is_absolute("C:x"));
+    ENSURE(!path_is_absolute("x/y") && !path_is_absolute("") && !path_is_absolute(NULL) &&
+           !path_is_absolute("C:x"));
     ENSURE(path_has_extension("a/B.OBJ", ".obj") && path_has_extension("s.json", ".json"));
     ENSURE(!path_has_extension("obj", ".obj") && !path_has_extension("a.objx", ".obj"));
     return 0;
 }
 
 const test_case test_path_cases[] = {
-    { "path_dirname_cases", path_dirname_cases },
-    { "path_join_cases", path_join_cases },
-    { "path_predicates", path_predicates },
-    { 0 },
+    {"path_dirname_cases", path_dirname_cases},
+    {"path_join_cases", path_join_cases},
+    {"path_predicates", path_predicates},
+    {0},
 };

@@ -7,17 +7,16 @@
 // and the shipped scenes/reel.json loads with all its scenes and models.
 #define _POSIX_C_SOURCE 200809L // mkdtemp
 
-#include "test.h"
-
 #include "assets/reel_file.h"
 #include "recipes/recipes.h"
+#include "test.h"
 
 #include <stdio.h>  // fopen, fprintf, snprintf
 #include <stdlib.h> // mkdtemp, free, malloc
 #include <string.h> // strstr, strlen, memcpy
 #include <unistd.h> // rmdir, unlink
 
-static const char *const test_recipes[] = { "pile1000", "spinner", NULL };
+static const char *const test_recipes[] = {"pile1000", "spinner", NULL};
 
 static const char good_reel[] =
     "{ \"title\": \"test reel\", \"segments\": [\n"
@@ -28,7 +27,8 @@ static const char good_reel[] =
     "                { \"t\": 2, \"eye\": [0, 5, 14], \"target\": [0, 2, 0] },\n"
     "                { \"t\": 4, \"eye\": [-10, 5, 10], \"target\": [0, 1, 0] } ],\n"
     "    \"actions\": [ { \"t\": 2.5, \"do\": \"slow_motion\", \"factor\": 0.25, \"duration\": 1 },\n"
-    "                 { \"t\": 1, \"do\": \"throw\", \"from\": [0, 2, 10], \"to\": [0, 2, 0], \"speed\": 30,\n"
+    "                 { \"t\": 1, \"do\": \"throw\", \"from\": [0, 2, 10], \"to\": [0, 2, 0], \"speed\": "
+    "30,\n"
     "                   \"shape\": \"sphere\", \"size\": 0.4 },\n"
     "                 { \"t\": 1, \"do\": \"spawn\", \"generator\": \"rain\", \"position\": [0, 5, 0],\n"
     "                   \"count\": 20 },\n"
@@ -54,7 +54,7 @@ static int expect_error(const char *text, const char *fragment1, const char *fra
 {
     reel_options o = test_options();
     reel_desc *desc = NULL;
-    asset_error err = { 0 };
+    asset_error err = {0};
     bool ok = reel_parse(text, strlen(text), "scenes/t.json", &o, &desc, &err);
     if (ok)
     {
@@ -91,7 +91,7 @@ static int reel_file_good(void)
 {
     reel_options o = test_options();
     reel_desc *desc = NULL;
-    asset_error err = { 0 };
+    asset_error err = {0};
     bool ok = reel_parse(good_reel, sizeof good_reel - 1, "scenes/reel.json", &o, &desc, &err);
     if (!ok)
         fprintf(stderr, "%s\n", err.text);
@@ -108,9 +108,9 @@ static int reel_file_good(void)
     ENSURE_VEC3_NEAR(s->keyframes[1].eye, ph_v3(0, 5, 14), 0.0f);
     ENSURE(s->action_count == 8);
     // Sorted by time, equal times in file order (throw before spawn at t = 1).
-    static const reel_action_kind order[] = { REEL_ACTION_PAUSE,       REEL_ACTION_RESUME, REEL_ACTION_PICK_PAIR,
-                                              REEL_ACTION_THROW,       REEL_ACTION_SPAWN,  REEL_ACTION_SLOW_MOTION,
-                                              REEL_ACTION_TOGGLE_VIEW, REEL_ACTION_REPLAY };
+    static const reel_action_kind order[] = {
+        REEL_ACTION_PAUSE, REEL_ACTION_RESUME,      REEL_ACTION_PICK_PAIR,   REEL_ACTION_THROW,
+        REEL_ACTION_SPAWN, REEL_ACTION_SLOW_MOTION, REEL_ACTION_TOGGLE_VIEW, REEL_ACTION_REPLAY};
     for (int i = 0; i < 8; i++)
     {
         if (s->actions[i].kind != order[i])
@@ -154,7 +154,7 @@ static int reel_file_unknown_scene(void)
     one_segment(text, sizeof text, "reel_missing.json", NULL, NULL);
     reel_options o = reel_default_options();
     reel_desc *desc = NULL;
-    asset_error err = { 0 };
+    asset_error err = {0};
     o.recipe_names = test_recipes;
     ENSURE(!reel_parse(text, strlen(text), "scenes/t.json", &o, &desc, &err));
     if (!strstr(err.text, "segments[1] (\"seg\"): scenes/reel_missing.json: cannot open"))
@@ -176,20 +176,20 @@ static int reel_file_bad_keyframe(void)
         const char *camera;
         const char *fragment;
     } cases[] = {
-        { "[ { \"t\": 0, \"eye\": [1, 2, 3], \"target\": [0, 0, 0] }, { \"t\": 0, \"eye\": [1, 2, 4], "
-          "\"target\": [0, 0, 0] } ]",
-          "segments[1] (\"seg\"): camera[1].t: must be greater than camera[0].t (0), got 0" },
-        { "[ { \"t\": 0, \"eye\": [1, 2, 3], \"target\": [1, 2, 3] } ]",
-          "segments[1] (\"seg\"): camera[0]: eye and target must differ" },
-        { "[ { \"t\": 6, \"eye\": [1, 2, 3], \"target\": [0, 0, 0] } ]",
-          "segments[1] (\"seg\"): camera[0].t: must be <= 5, got 6" },
-        { "[ { \"t\": 0, \"target\": [0, 0, 0] } ]", "segments[1] (\"seg\"): camera[0]: missing \"eye\"" },
-        { "[ { \"t\": 0, \"eye\": [1, 2], \"target\": [0, 0, 0] } ]",
-          "segments[1] (\"seg\"): camera[0].eye: must be an array of 3 numbers" },
-        { "[ { \"t\": 0, \"eye\": [1, 2, 3], \"target\": [0, 0, 0], \"fov\": 3 } ]",
-          "segments[1] (\"seg\"): camera[0]: unknown key 'fov'" },
-        { "[]", "segments[1] (\"seg\"): camera: needs 1 to 32 keyframes, got 0" },
-        { "{}", "segments[1] (\"seg\"): camera: must be an array" },
+        {"[ { \"t\": 0, \"eye\": [1, 2, 3], \"target\": [0, 0, 0] }, { \"t\": 0, \"eye\": [1, 2, 4], "
+         "\"target\": [0, 0, 0] } ]",
+         "segments[1] (\"seg\"): camera[1].t: must be greater than camera[0].t (0), got 0"},
+        {"[ { \"t\": 0, \"eye\": [1, 2, 3], \"target\": [1, 2, 3] } ]",
+         "segments[1] (\"seg\"): camera[0]: eye and target must differ"},
+        {"[ { \"t\": 6, \"eye\": [1, 2, 3], \"target\": [0, 0, 0] } ]",
+         "segments[1] (\"seg\"): camera[0].t: must be <= 5, got 6"},
+        {"[ { \"t\": 0, \"target\": [0, 0, 0] } ]", "segments[1] (\"seg\"): camera[0]: missing \"eye\""},
+        {"[ { \"t\": 0, \"eye\": [1, 2], \"target\": [0, 0, 0] } ]",
+         "segments[1] (\"seg\"): camera[0].eye: must be an array of 3 numbers"},
+        {"[ { \"t\": 0, \"eye\": [1, 2, 3], \"target\": [0, 0, 0], \"fov\": 3 } ]",
+         "segments[1] (\"seg\"): camera[0]: unknown key 'fov'"},
+        {"[]", "segments[1] (\"seg\"): camera: needs 1 to 32 keyframes, got 0"},
+        {"{}", "segments[1] (\"seg\"): camera: must be an array"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -208,42 +208,42 @@ static int reel_file_bad_action(void)
         const char *actions;
         const char *fragment;
     } cases[] = {
-        { "[ { \"t\": 1, \"do\": \"explode\" } ]", "segments[1] (\"seg\"): actions[0].do: must be one of" },
-        { "[ { \"do\": \"pause\" } ]", "segments[1] (\"seg\"): actions[0]: missing \"t\"" },
-        { "[ { \"t\": 9, \"do\": \"pause\" } ]", "segments[1] (\"seg\"): actions[0].t: must be <= 5, got 9" },
-        { "[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"dir\": [0, 0, 1], \"speed\": 0 } ]",
-          "segments[1] (\"seg\"): actions[0].speed: must be > 0" },
-        { "[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"to\": [0, 1, 0], \"speed\": 5 } ]",
-          "segments[1] (\"seg\"): actions[0].to: must differ from \"from\"" },
-        { "[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"speed\": 5 } ]",
-          "segments[1] (\"seg\"): actions[0]: needs exactly one of \"to\"" },
-        { "[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"dir\": [1, 0, 0], \"speed\": 5, "
-          "\"shape\": \"cone\" } ]",
-          "segments[1] (\"seg\"): actions[0].shape: must be one of 'box', 'sphere'" },
-        { "[ { \"t\": 1, \"do\": \"slow_motion\", \"factor\": 2, \"duration\": 1 } ]",
-          "segments[1] (\"seg\"): actions[0].factor: must be <= 1, got 2" },
-        { "[ { \"t\": 1, \"do\": \"slow_motion\", \"factor\": 0.5 } ]",
-          "segments[1] (\"seg\"): actions[0]: missing \"duration\"" },
-        { "[ { \"t\": 1, \"do\": \"toggle_view\", \"view\": \"xray\" } ]",
-          "segments[1] (\"seg\"): actions[0].view: must be one of 'contacts'" },
-        { "[ { \"t\": 1, \"do\": \"toggle_view\", \"view\": \"bounds\", \"on\": 1 } ]",
-          "segments[1] (\"seg\"): actions[0].on: must be true or false" },
-        { "[ { \"t\": 1, \"do\": \"replay\", \"from\": 2 } ]",
-          "segments[1] (\"seg\"): actions[0].from: must be before the replay's own time 1, got 2" },
-        { "[ { \"t\": 2, \"do\": \"replay\", \"from\": 1 }, { \"t\": 3, \"do\": \"replay\", \"from\": 1 } ]",
-          "segments[1] (\"seg\"): actions: has more than one replay" },
-        { "[ { \"t\": 1, \"do\": \"pick_pair\", \"a\": [0, 0, 0] } ]",
-          "segments[1] (\"seg\"): actions[0]: missing \"b\"" },
-        { "[ { \"t\": 1, \"do\": \"resume\", \"factor\": 1 } ]",
-          "segments[1] (\"seg\"): actions[0]: unknown key 'factor'" },
+        {"[ { \"t\": 1, \"do\": \"explode\" } ]", "segments[1] (\"seg\"): actions[0].do: must be one of"},
+        {"[ { \"do\": \"pause\" } ]", "segments[1] (\"seg\"): actions[0]: missing \"t\""},
+        {"[ { \"t\": 9, \"do\": \"pause\" } ]", "segments[1] (\"seg\"): actions[0].t: must be <= 5, got 9"},
+        {"[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"dir\": [0, 0, 1], \"speed\": 0 } ]",
+         "segments[1] (\"seg\"): actions[0].speed: must be > 0"},
+        {"[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"to\": [0, 1, 0], \"speed\": 5 } ]",
+         "segments[1] (\"seg\"): actions[0].to: must differ from \"from\""},
+        {"[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"speed\": 5 } ]",
+         "segments[1] (\"seg\"): actions[0]: needs exactly one of \"to\""},
+        {"[ { \"t\": 1, \"do\": \"throw\", \"from\": [0, 1, 0], \"dir\": [1, 0, 0], \"speed\": 5, "
+         "\"shape\": \"cone\" } ]",
+         "segments[1] (\"seg\"): actions[0].shape: must be one of 'box', 'sphere'"},
+        {"[ { \"t\": 1, \"do\": \"slow_motion\", \"factor\": 2, \"duration\": 1 } ]",
+         "segments[1] (\"seg\"): actions[0].factor: must be <= 1, got 2"},
+        {"[ { \"t\": 1, \"do\": \"slow_motion\", \"factor\": 0.5 } ]",
+         "segments[1] (\"seg\"): actions[0]: missing \"duration\""},
+        {"[ { \"t\": 1, \"do\": \"toggle_view\", \"view\": \"xray\" } ]",
+         "segments[1] (\"seg\"): actions[0].view: must be one of 'contacts'"},
+        {"[ { \"t\": 1, \"do\": \"toggle_view\", \"view\": \"bounds\", \"on\": 1 } ]",
+         "segments[1] (\"seg\"): actions[0].on: must be true or false"},
+        {"[ { \"t\": 1, \"do\": \"replay\", \"from\": 2 } ]",
+         "segments[1] (\"seg\"): actions[0].from: must be before the replay's own time 1, got 2"},
+        {"[ { \"t\": 2, \"do\": \"replay\", \"from\": 1 }, { \"t\": 3, \"do\": \"replay\", \"from\": 1 } ]",
+         "segments[1] (\"seg\"): actions: has more than one replay"},
+        {"[ { \"t\": 1, \"do\": \"pick_pair\", \"a\": [0, 0, 0] } ]",
+         "segments[1] (\"seg\"): actions[0]: missing \"b\""},
+        {"[ { \"t\": 1, \"do\": \"resume\", \"factor\": 1 } ]",
+         "segments[1] (\"seg\"): actions[0]: unknown key 'factor'"},
         // Spawns are checked by the scene file rules, re-labelled with the action's path.
-        { "[ { \"t\": 1, \"do\": \"spawn\", \"generator\": \"rain\", \"count\": 0 } ]",
-          "segments[1] (\"seg\"): actions[0].count: must be in [1, 5000], got 0" },
-        { "[ { \"t\": 1, \"do\": \"spawn\", \"generator\": \"volcano\" } ]",
-          "segments[1] (\"seg\"): actions[0].generator: must be one of" },
-        { "[ { \"t\": 1, \"do\": \"spawn\", \"position\": [0, 0, 0] } ]",
-          "segments[1] (\"seg\"): actions[0]: needs exactly one of \"model\", \"obj_scene\" or \"generator\"" },
-        { "[ 3 ]", "segments[1] (\"seg\"): actions[0]: must be an object, got a number" },
+        {"[ { \"t\": 1, \"do\": \"spawn\", \"generator\": \"rain\", \"count\": 0 } ]",
+         "segments[1] (\"seg\"): actions[0].count: must be in [1, 5000], got 0"},
+        {"[ { \"t\": 1, \"do\": \"spawn\", \"generator\": \"volcano\" } ]",
+         "segments[1] (\"seg\"): actions[0].generator: must be one of"},
+        {"[ { \"t\": 1, \"do\": \"spawn\", \"position\": [0, 0, 0] } ]",
+         "segments[1] (\"seg\"): actions[0]: needs exactly one of \"model\", \"obj_scene\" or \"generator\""},
+        {"[ 3 ]", "segments[1] (\"seg\"): actions[0]: must be an object, got a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -267,10 +267,11 @@ static int reel_file_bad_segment(void)
                      "{ \"title\": \"named by title\" }, \"camera\": [] } ] }",
                      "segments[0] (\"named by title\"): duration: must be > 0, got -1", NULL))
         return 1;
-    if (expect_error("{ \"segments\": [ { \"scene\": \"spinner\", \"duration\": 1, \"caption\": "
-                     "{ \"title\": \"t\" }, \"camera\": [ { \"t\": 0, \"eye\": [1, 1, 1], \"target\": [0, 0, 0] } ],"
-                     " \"colour\": 1 } ] }",
-                     "segments[0] (\"t\"): unknown key 'colour'", NULL))
+    if (expect_error(
+            "{ \"segments\": [ { \"scene\": \"spinner\", \"duration\": 1, \"caption\": "
+            "{ \"title\": \"t\" }, \"camera\": [ { \"t\": 0, \"eye\": [1, 1, 1], \"target\": [0, 0, 0] } ],"
+            " \"colour\": 1 } ] }",
+            "segments[0] (\"t\"): unknown key 'colour'", NULL))
         return 1;
     if (expect_error("{ \"segments\": [] }", "segments: needs 1 to 64 segments, got 0", NULL))
         return 1;
@@ -298,14 +299,14 @@ static int reel_file_bad_scene_file(void)
     reel_options o = test_options();
     o.load_scenes = true;
     reel_desc *desc = NULL;
-    asset_error err = { 0 };
+    asset_error err = {0};
     bool ok = reel_parse(text, strlen(text), reel_path, &o, &desc, &err);
     unlink(scene_path);
     rmdir(dir);
     ENSURE(!ok);
     char expected[512];
-    snprintf(expected, sizeof expected, "segments[1] (\"seg\"): %s: entries[0].material.friction: must be >= 0",
-             scene_path);
+    snprintf(expected, sizeof expected,
+             "segments[1] (\"seg\"): %s: entries[0].material.friction: must be >= 0", scene_path);
     if (!strstr(err.text, expected))
         fprintf(stderr, "message '%s' lacks '%s'\n", err.text, expected);
     ENSURE(strstr(err.text, expected) != NULL);
@@ -323,7 +324,7 @@ static int reel_file_truncated_and_mutated(void)
     for (size_t n = 0; n + 1 < len; n++) // the last byte is the newline after the document
     {
         reel_desc *desc = (reel_desc *)1;
-        asset_error err = { 0 };
+        asset_error err = {0};
         memcpy(buf, good_reel, n);
         bool ok = reel_parse(buf, n, "t.json", &o, &desc, &err);
         ENSURE(!ok); // no proper prefix of the file is a whole JSON document
@@ -339,7 +340,7 @@ static int reel_file_truncated_and_mutated(void)
         for (int k = 0; k < changes; k++)
             buf[test_rand_u64(&rng) % len] = alphabet[test_rand_u64(&rng) % (sizeof alphabet - 1)];
         reel_desc *desc = NULL;
-        asset_error err = { 0 };
+        asset_error err = {0};
         if (reel_parse(buf, len, "t.json", &o, &desc, &err))
         {
             loaded++;
@@ -362,8 +363,8 @@ static reel_segment spline_segment(void)
     memset(&s, 0, sizeof s);
     s.duration = 10.0f;
     s.keyframe_count = 4;
-    const float times[4] = { 0.0f, 1.0f, 4.0f, 6.0f }; // uneven spacing
-    const ph_vec3 eyes[4] = { ph_v3(0, 1, 0), ph_v3(3, 2, 1), ph_v3(5, -1, 4), ph_v3(9, 0, 0) };
+    const float times[4] = {0.0f, 1.0f, 4.0f, 6.0f}; // uneven spacing
+    const ph_vec3 eyes[4] = {ph_v3(0, 1, 0), ph_v3(3, 2, 1), ph_v3(5, -1, 4), ph_v3(9, 0, 0)};
     for (int i = 0; i < 4; i++)
     {
         s.keyframes[i].time = times[i];
@@ -457,7 +458,7 @@ static int reel_file_shipped_reel(void)
     reel_options o = reel_default_options();
     o.recipe_names = recipe_scene_names();
     reel_desc *desc = NULL;
-    asset_error err = { 0 };
+    asset_error err = {0};
     bool ok = reel_load(SANDBOX_SOURCE_DIR "/scenes/reel.json", &o, &desc, &err);
     if (!ok)
         fprintf(stderr, "%s\n", err.text);
@@ -475,15 +476,15 @@ static int reel_file_shipped_reel(void)
 }
 
 const test_case test_reel_file_cases[] = {
-    { "reel_file_good", reel_file_good },
-    { "reel_file_unknown_scene", reel_file_unknown_scene },
-    { "reel_file_bad_keyframe", reel_file_bad_keyframe },
-    { "reel_file_bad_action", reel_file_bad_action },
-    { "reel_file_bad_segment", reel_file_bad_segment },
-    { "reel_file_bad_scene_file", reel_file_bad_scene_file },
-    { "reel_file_truncated_and_mutated", reel_file_truncated_and_mutated },
-    { "reel_file_camera_spline", reel_file_camera_spline },
-    { "reel_file_segment_at", reel_file_segment_at },
-    { "reel_file_shipped_reel", reel_file_shipped_reel },
-    { 0 },
+    {"reel_file_good", reel_file_good},
+    {"reel_file_unknown_scene", reel_file_unknown_scene},
+    {"reel_file_bad_keyframe", reel_file_bad_keyframe},
+    {"reel_file_bad_action", reel_file_bad_action},
+    {"reel_file_bad_segment", reel_file_bad_segment},
+    {"reel_file_bad_scene_file", reel_file_bad_scene_file},
+    {"reel_file_truncated_and_mutated", reel_file_truncated_and_mutated},
+    {"reel_file_camera_spline", reel_file_camera_spline},
+    {"reel_file_segment_at", reel_file_segment_at},
+    {"reel_file_shipped_reel", reel_file_shipped_reel},
+    {0},
 };

@@ -3,11 +3,11 @@
 // Scenario tests of issue 4, headless: stacks stand (recipes shared with the game and physbench), a
 // dropped box rebounds to e^2 of its drop height, a box on a slope sticks or slides at the analytic
 // acceleration, and a free spinner keeps its angular momentum and flips about its intermediate axis.
+#include "recipes/recipes.h"
+#include "recipes/spawn.h"
 #include "test.h"
 
 #include "phys/phys.h"
-#include "recipes/recipes.h"
-#include "recipes/spawn.h"
 
 #include <stdlib.h> // calloc, free
 
@@ -15,8 +15,8 @@
 #define SCENARIO_STAND_S 10.0f   // how long a stack must stand (unit: s)
 #define SCENARIO_MAX_DRIFT 0.01f // (unit: m)
 #define SLOPE_ANGLE_DEG 30.0f
-#define SLOPE_TEST_S 1.5f        // sliding time measured (unit: s)
-#define SLOPE_START_S 0.25f      // the first moments (contact settling) are not measured (unit: s)
+#define SLOPE_TEST_S 1.5f   // sliding time measured (unit: s)
+#define SLOPE_START_S 0.25f // the first moments (contact settling) are not measured (unit: s)
 
 typedef struct scene_run
 {
@@ -223,14 +223,16 @@ static int scenario_spinner(void)
     scene_run run;
     ENSURE(scene_start(&run, "spinner", false) == 0);
     ph_body_id b = run.ids[0];
-    ph_vec3 l0 = glms_mat3_mulv(ph_body_get_world_inertia(run.world, b), ph_body_get_angular_velocity(run.world, b));
+    ph_vec3 l0 =
+        glms_mat3_mulv(ph_body_get_world_inertia(run.world, b), ph_body_get_angular_velocity(run.world, b));
     ph_vec3 axis0 = glms_quat_rotatev(ph_body_get_orientation(run.world, b), ph_v3(0, 1, 0));
     float err = 0.0f, min_dot = 1.0f;
     int steps = (int)(SCENARIO_STAND_S / run.scene.time_step);
     for (int s = 0; s < steps; s++)
     {
         ph_world_step(run.world);
-        ph_vec3 l = glms_mat3_mulv(ph_body_get_world_inertia(run.world, b), ph_body_get_angular_velocity(run.world, b));
+        ph_vec3 l = glms_mat3_mulv(ph_body_get_world_inertia(run.world, b),
+                                   ph_body_get_angular_velocity(run.world, b));
         err = fmaxf(err, glms_vec3_distance(l, l0) / glms_vec3_norm(l0));
         ph_vec3 axis = glms_quat_rotatev(ph_body_get_orientation(run.world, b), ph_v3(0, 1, 0));
         min_dot = fminf(min_dot, glms_vec3_dot(axis, axis0));
@@ -244,10 +246,10 @@ static int scenario_spinner(void)
 }
 
 const test_case test_scenarios_cases[] = {
-    { "scenario_tower10_stands", scenario_tower10_stands },
-    { "scenario_pyramid10_stands", scenario_pyramid10_stands },
-    { "scenario_bounce", scenario_bounce },
-    { "scenario_slope", scenario_slope },
-    { "scenario_spinner", scenario_spinner },
-    { 0 },
+    {"scenario_tower10_stands", scenario_tower10_stands},
+    {"scenario_pyramid10_stands", scenario_pyramid10_stands},
+    {"scenario_bounce", scenario_bounce},
+    {"scenario_slope", scenario_slope},
+    {"scenario_spinner", scenario_spinner},
+    {0},
 };

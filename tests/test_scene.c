@@ -2,9 +2,8 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // Tests of scene files (src/assets/scene.c): every key and its default, every validation error with
 // the file and JSON path it names, models loaded and shared, and every scene shipped in scenes/.
-#include "test.h"
-
 #include "assets/scene.h"
+#include "test.h"
 
 #include <string.h> // strlen, strstr
 
@@ -20,26 +19,27 @@ static scene_desc *parse(const char *json, bool load_models, asset_error *err)
 
 static int scene_parse_everything(void)
 {
-    const char *json = "{\n"
-                       "  \"description\": \"every key\",\n"
-                       "  \"gravity\": [0, -5, 1],\n"
-                       "  \"time_step\": 0.01,\n"
-                       "  \"camera\": {\"position\": [1, 2, 3], \"target\": [0, 0, 0], \"fov\": 45},\n"
-                       "  \"entries\": [\n"
-                       "    {\"name\": \"thing\", \"model\": \"../models/x.obj\", \"shape\": \"compound\",\n"
-                       "     \"body\": \"kinematic\", \"position\": [1, 2, 3], \"rotation\": [0, 90, 0],\n"
-                       "     \"scale\": [1, 2, 3], \"velocity\": [4, 5, 6], \"angular_velocity\": [0, 1, 0],\n"
-                       "     \"material\": {\"density\": 500, \"friction\": 0.25, \"restitution\": 0.5,\n"
-                       "                  \"color\": [0.5, 0.25, 1]}},\n"
-                       "    {\"model\": \"../models/y.obj\", \"shape\": \"mesh\", \"body\": \"static\", \"scale\": 2},\n"
-                       "    {\"obj_scene\": \"room.obj\", \"position\": [0, 1, 0], \"scale\": 0.01},\n"
-                       "    {\"generator\": \"wall\", \"rows\": 3, \"columns\": 4, \"size\": [1, 0.5, 0.5],\n"
-                       "     \"spacing\": 0.01},\n"
-                       "    {\"generator\": \"rain\", \"count\": 20, \"radius\": 0.2, \"height\": 8, \"extent\": 3,\n"
-                       "     \"seed\": 7},\n"
-                       "    {\"generator\": \"box\"}\n"
-                       "  ]\n"
-                       "}\n";
+    const char *json =
+        "{\n"
+        "  \"description\": \"every key\",\n"
+        "  \"gravity\": [0, -5, 1],\n"
+        "  \"time_step\": 0.01,\n"
+        "  \"camera\": {\"position\": [1, 2, 3], \"target\": [0, 0, 0], \"fov\": 45},\n"
+        "  \"entries\": [\n"
+        "    {\"name\": \"thing\", \"model\": \"../models/x.obj\", \"shape\": \"compound\",\n"
+        "     \"body\": \"kinematic\", \"position\": [1, 2, 3], \"rotation\": [0, 90, 0],\n"
+        "     \"scale\": [1, 2, 3], \"velocity\": [4, 5, 6], \"angular_velocity\": [0, 1, 0],\n"
+        "     \"material\": {\"density\": 500, \"friction\": 0.25, \"restitution\": 0.5,\n"
+        "                  \"color\": [0.5, 0.25, 1]}},\n"
+        "    {\"model\": \"../models/y.obj\", \"shape\": \"mesh\", \"body\": \"static\", \"scale\": 2},\n"
+        "    {\"obj_scene\": \"room.obj\", \"position\": [0, 1, 0], \"scale\": 0.01},\n"
+        "    {\"generator\": \"wall\", \"rows\": 3, \"columns\": 4, \"size\": [1, 0.5, 0.5],\n"
+        "     \"spacing\": 0.01},\n"
+        "    {\"generator\": \"rain\", \"count\": 20, \"radius\": 0.2, \"height\": 8, \"extent\": 3,\n"
+        "     \"seed\": 7},\n"
+        "    {\"generator\": \"box\"}\n"
+        "  ]\n"
+        "}\n";
     asset_error err;
     scene_desc *d = parse(json, false, &err);
     if (!d)
@@ -107,58 +107,59 @@ static int scene_errors(void)
         const char *json;
         const char *message; // after "file: "
     } cases[] = {
-        { "{\"entries\": [{\"generator\": \"box\", \"material\": {\"friction\": -1}}]}",
-          "entries[0].material.friction: must be >= 0, got -1" },
-        { "{\"entries\": [{\"generator\": \"box\"}, {\"generator\": \"box\"}, {\"generator\": \"box\"},"
-          " {\"generator\": \"box\", \"material\": {\"restitution\": 1.5}}]}",
-          "entries[3].material.restitution: must be <= 1, got 1.5" },
-        { "{\"entries\": [{\"generator\": \"box\", \"material\": {\"density\": 0}}]}",
-          "entries[0].material.density: must be > 0, got 0" },
-        { "{\"entries\": [{\"generator\": \"box\", \"material\": {\"color\": [1, 2, 0]}}]}",
-          "entries[0].material.color[1]: must be <= 1, got 2" },
-        { "{\"entries\": [{\"generator\": \"box\", \"material\": {\"colour\": [1, 1, 0]}}]}",
-          "entries[0].material: unknown key 'colour'" },
-        { "{\"entries\": [{\"generator\": \"cube\"}]}", "entries[0].generator: must be one of 'box', 'sphere'" },
-        { "{\"entries\": [{\"generator\": \"box\", \"radius\": 1}]}",
-          "entries[0].radius: generator 'box' has no parameter 'radius'" },
-        { "{\"entries\": [{\"generator\": \"wall\", \"rows\": 2.5}]}",
-          "entries[0].rows: must be a whole number, got 2.5" },
-        { "{\"entries\": [{\"generator\": \"wall\", \"rows\": 100, \"columns\": 100}]}",
-          "entries[0]: generator 'wall' would make 10000 bodies" },
-        { "{\"entries\": [{\"generator\": \"box\", \"size\": [1, 0, 1]}]}",
-          "entries[0].size[1]: must be > 0, got 0" },
-        { "{\"entries\": [{\"generator\": \"box\", \"position\": [1, 2]}]}",
-          "entries[0].position: must be an array of 3 numbers" },
-        { "{\"entries\": [{\"generator\": \"box\", \"position\": \"up\"}]}",
-          "entries[0].position: must be an array of 3 numbers, got a string" },
-        { "{\"entries\": [{\"model\": \"a.obj\", \"shape\": \"mesh\"}]}",
-          "entries[0]: \"shape\": \"mesh\" needs \"body\": \"static\"" },
-        { "{\"entries\": [{\"model\": \"a.obj\", \"scale\": 0}]}", "entries[0].scale: must be > 0, got 0" },
-        { "{\"entries\": [{\"model\": \"a.obj\", \"scale\": [1, -1, 1]}]}",
-          "entries[0].scale[1]: must be > 0, got -1" },
-        { "{\"entries\": [{\"model\": \"a.png\"}]}", "entries[0].model: must name an .obj file" },
-        { "{\"entries\": [{\"model\": \"\"}]}", "entries[0].model: must name a file" },
-        { "{\"entries\": [{\"model\": 3}]}", "entries[0].model: must be a string, got a number" },
-        { "{\"entries\": [{\"model\": \"a.obj\", \"generator\": \"box\"}]}",
-          "entries[0]: needs exactly one of \"model\", \"obj_scene\" or \"generator\"" },
-        { "{\"entries\": [{}]}", "entries[0]: needs exactly one of" },
-        { "{\"entries\": [7]}", "entries[0]: must be an object, got a number" },
-        { "{\"entries\": [{\"obj_scene\": \"a.obj\", \"rotation\": [0, 0, 0]}]}",
-          "entries[0]: unknown key 'rotation'" },
-        { "{\"entries\": [{\"model\": \"a.obj\", \"body\": \"floating\"}]}",
-          "entries[0].body: must be one of 'static', 'kinematic', 'dynamic', got 'floating'" },
-        { "{\"entries\": [{\"generator\": \"box\", \"name\": \"a\", \"name\": \"b\"}]}",
-          "entries[0]: duplicate key 'name'" },
-        { "{\"entries\": {}}", "entries: must be an array, got an object" },
-        { "{}", "missing \"entries\"" },
-        { "[1, 2]", "the top level must be a JSON object, got an array" },
-        { "{\"entries\": [], \"gravty\": [0, 0, 0]}", "top level: unknown key 'gravty'" },
-        { "{\"entries\": [], \"time_step\": 0}", "time_step: must be > 0, got 0" },
-        { "{\"entries\": [], \"time_step\": 1}", "time_step: must be <= 0.1, got 1" },
-        { "{\"entries\": [], \"gravity\": [0, 1e9, 0]}", "gravity[1]: must be <= 1000, got 1e+09" },
-        { "{\"entries\": [], \"camera\": {\"position\": [1, 1, 1], \"target\": [1, 1, 1]}}",
-          "camera: position and target must differ" },
-        { "{\"entries\": [], \"camera\": {\"fov\": 180}}", "camera.fov: must be <= 179, got 180" },
+        {"{\"entries\": [{\"generator\": \"box\", \"material\": {\"friction\": -1}}]}",
+         "entries[0].material.friction: must be >= 0, got -1"},
+        {"{\"entries\": [{\"generator\": \"box\"}, {\"generator\": \"box\"}, {\"generator\": \"box\"},"
+         " {\"generator\": \"box\", \"material\": {\"restitution\": 1.5}}]}",
+         "entries[3].material.restitution: must be <= 1, got 1.5"},
+        {"{\"entries\": [{\"generator\": \"box\", \"material\": {\"density\": 0}}]}",
+         "entries[0].material.density: must be > 0, got 0"},
+        {"{\"entries\": [{\"generator\": \"box\", \"material\": {\"color\": [1, 2, 0]}}]}",
+         "entries[0].material.color[1]: must be <= 1, got 2"},
+        {"{\"entries\": [{\"generator\": \"box\", \"material\": {\"colour\": [1, 1, 0]}}]}",
+         "entries[0].material: unknown key 'colour'"},
+        {"{\"entries\": [{\"generator\": \"cube\"}]}",
+         "entries[0].generator: must be one of 'box', 'sphere'"},
+        {"{\"entries\": [{\"generator\": \"box\", \"radius\": 1}]}",
+         "entries[0].radius: generator 'box' has no parameter 'radius'"},
+        {"{\"entries\": [{\"generator\": \"wall\", \"rows\": 2.5}]}",
+         "entries[0].rows: must be a whole number, got 2.5"},
+        {"{\"entries\": [{\"generator\": \"wall\", \"rows\": 100, \"columns\": 100}]}",
+         "entries[0]: generator 'wall' would make 10000 bodies"},
+        {"{\"entries\": [{\"generator\": \"box\", \"size\": [1, 0, 1]}]}",
+         "entries[0].size[1]: must be > 0, got 0"},
+        {"{\"entries\": [{\"generator\": \"box\", \"position\": [1, 2]}]}",
+         "entries[0].position: must be an array of 3 numbers"},
+        {"{\"entries\": [{\"generator\": \"box\", \"position\": \"up\"}]}",
+         "entries[0].position: must be an array of 3 numbers, got a string"},
+        {"{\"entries\": [{\"model\": \"a.obj\", \"shape\": \"mesh\"}]}",
+         "entries[0]: \"shape\": \"mesh\" needs \"body\": \"static\""},
+        {"{\"entries\": [{\"model\": \"a.obj\", \"scale\": 0}]}", "entries[0].scale: must be > 0, got 0"},
+        {"{\"entries\": [{\"model\": \"a.obj\", \"scale\": [1, -1, 1]}]}",
+         "entries[0].scale[1]: must be > 0, got -1"},
+        {"{\"entries\": [{\"model\": \"a.png\"}]}", "entries[0].model: must name an .obj file"},
+        {"{\"entries\": [{\"model\": \"\"}]}", "entries[0].model: must name a file"},
+        {"{\"entries\": [{\"model\": 3}]}", "entries[0].model: must be a string, got a number"},
+        {"{\"entries\": [{\"model\": \"a.obj\", \"generator\": \"box\"}]}",
+         "entries[0]: needs exactly one of \"model\", \"obj_scene\" or \"generator\""},
+        {"{\"entries\": [{}]}", "entries[0]: needs exactly one of"},
+        {"{\"entries\": [7]}", "entries[0]: must be an object, got a number"},
+        {"{\"entries\": [{\"obj_scene\": \"a.obj\", \"rotation\": [0, 0, 0]}]}",
+         "entries[0]: unknown key 'rotation'"},
+        {"{\"entries\": [{\"model\": \"a.obj\", \"body\": \"floating\"}]}",
+         "entries[0].body: must be one of 'static', 'kinematic', 'dynamic', got 'floating'"},
+        {"{\"entries\": [{\"generator\": \"box\", \"name\": \"a\", \"name\": \"b\"}]}",
+         "entries[0]: duplicate key 'name'"},
+        {"{\"entries\": {}}", "entries: must be an array, got an object"},
+        {"{}", "missing \"entries\""},
+        {"[1, 2]", "the top level must be a JSON object, got an array"},
+        {"{\"entries\": [], \"gravty\": [0, 0, 0]}", "top level: unknown key 'gravty'"},
+        {"{\"entries\": [], \"time_step\": 0}", "time_step: must be > 0, got 0"},
+        {"{\"entries\": [], \"time_step\": 1}", "time_step: must be <= 0.1, got 1"},
+        {"{\"entries\": [], \"gravity\": [0, 1e9, 0]}", "gravity[1]: must be <= 1000, got 1e+09"},
+        {"{\"entries\": [], \"camera\": {\"position\": [1, 1, 1], \"target\": [1, 1, 1]}}",
+         "camera: position and target must differ"},
+        {"{\"entries\": [], \"camera\": {\"fov\": 180}}", "camera.fov: must be <= 179, got 180"},
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -210,8 +211,8 @@ static int scene_models_loaded(void)
 }
 
 const test_case test_scene_cases[] = {
-    { "scene_parse_everything", scene_parse_everything },
-    { "scene_errors", scene_errors },
-    { "scene_models_loaded", scene_models_loaded },
-    { 0 },
+    {"scene_parse_everything", scene_parse_everything},
+    {"scene_errors", scene_errors},
+    {"scene_models_loaded", scene_models_loaded},
+    {0},
 };

@@ -128,9 +128,9 @@ static int solver_speculative_stop(void)
 }
 
 const test_case test_solver_cases[] = {
-    { "solver_rests", solver_rests },
-    { "solver_coulomb_limit", solver_coulomb_limit },
-    { "solver_restitution_threshold", solver_restitution_threshold },
-    { "solver_speculative_stop", solver_speculative_stop },
-    { 0 },
+    {"solver_rests", solver_rests},
+    {"solver_coulomb_limit", solver_coulomb_limit},
+    {"solver_restitution_threshold", solver_restitution_threshold},
+    {"solver_speculative_stop", solver_speculative_stop},
+    {0},
 };

@@ -61,7 +61,7 @@ static int toi_sweep_transform(void)
 // A ball flying along x at a wall stops target short of it: t = (x_contact - x0) / (x1 - x0).
 static int toi_sphere_at_wall(void)
 {
-    const float scales[] = { 1e-3f, 1.0f, 1e3f };
+    const float scales[] = {1e-3f, 1.0f, 1e3f};
     for (int k = 0; k < 3; k++)
     {
         float s = scales[k];
@@ -106,8 +106,8 @@ static int toi_rotating_bar(void)
     ph_toi_output out = ph_time_of_impact(&in);
     float theta = GLM_PI_4f - asinf((0.05f + 0.1f + 0.005f) / 0.8f);
     float expect = theta / GLM_PI_2f;
-    printf("  state %d t %.7f (expected %.7f) after %d iterations\n", (int)out.state, (double)out.t, (double)expect,
-           out.iterations);
+    printf("  state %d t %.7f (expected %.7f) after %d iterations\n", (int)out.state, (double)out.t,
+           (double)expect, out.iterations);
     ENSURE(out.state == PH_TOI_HIT);
     // The closing speed there is about 0.8 * pi/2 per unit t, so a tolerance of 1e-5 m is ~1e-5 in t.
     ENSURE_NEAR(out.t, expect, 5e-5f);
@@ -160,21 +160,26 @@ static int toi_random_never_overshoots(void)
     {
         ph_toi_input in;
         memset(&in, 0, sizeof in);
-        ph_convex shapes[3] = { ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
-                                ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
-                                ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f)) };
+        ph_convex shapes[3] = {
+            ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
+            ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
+            ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f))};
         in.a = shapes[i % 3];
         in.b = shapes[(i / 3) % 3];
         in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_a.c0 = test_rand_vec3(&rng, -4.0f, -2.0f);
         in.sweep_a.c1 = test_rand_vec3(&rng, -1.0f, 3.0f);
         in.sweep_a.q0 = test_rand_quat(&rng);
-        in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f), glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))), in.sweep_a.q0);
+        in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f),
+                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
+                                      in.sweep_a.q0);
         in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_b.c0 = test_rand_vec3(&rng, 2.0f, 4.0f);
         in.sweep_b.c1 = test_rand_vec3(&rng, -3.0f, 1.0f);
         in.sweep_b.q0 = test_rand_quat(&rng);
-        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f), glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))), in.sweep_b.q0);
+        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f),
+                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
+                                      in.sweep_b.q0);
         in.t_max = 1.0f;
         in.target_separation = 0.02f;
         in.tolerance = 2e-3f;
@@ -184,7 +189,8 @@ static int toi_random_never_overshoots(void)
         float d = distance_at(&in, out.t);
         if (d < in.target_separation - in.tolerance)
         {
-            printf("  sweep %d: state %d t %g distance %g below target\n", i, (int)out.state, (double)out.t, (double)d);
+            printf("  sweep %d: state %d t %g distance %g below target\n", i, (int)out.state, (double)out.t,
+                   (double)d);
             return 1;
         }
         for (int k = 0; k < samples; k++)
@@ -193,7 +199,8 @@ static int toi_random_never_overshoots(void)
             float dk = distance_at(&in, t);
             if (dk < in.target_separation - in.tolerance)
             {
-                printf("  sweep %d: answer t %g but distance %g at t %g\n", i, (double)out.t, (double)dk, (double)t);
+                printf("  sweep %d: answer t %g but distance %g at t %g\n", i, (double)out.t, (double)dk,
+                       (double)t);
                 return 1;
             }
         }
@@ -210,10 +217,10 @@ static int toi_random_never_overshoots(void)
 }
 
 const test_case test_toi_cases[] = {
-    { "toi_sweep_transform", toi_sweep_transform },
-    { "toi_sphere_at_wall", toi_sphere_at_wall },
-    { "toi_rotating_bar", toi_rotating_bar },
-    { "toi_states", toi_states },
-    { "toi_random_never_overshoots", toi_random_never_overshoots },
-    { 0 },
+    {"toi_sweep_transform", toi_sweep_transform},
+    {"toi_sphere_at_wall", toi_sphere_at_wall},
+    {"toi_rotating_bar", toi_rotating_bar},
+    {"toi_states", toi_states},
+    {"toi_random_never_overshoots", toi_random_never_overshoots},
+    {0},
 };

@@ -10,12 +10,12 @@
 typedef enum ph_status
 {
     PH_OK = 0,
-    PH_ERR_INVALID_ARG,  // an argument is NaN, infinite, out of range, or a def was not initialised
-    PH_ERR_STALE_ID,     // the id names a removed object, or was never valid
+    PH_ERR_INVALID_ARG,   // an argument is NaN, infinite, out of range, or a def was not initialised
+    PH_ERR_STALE_ID,      // the id names a removed object, or was never valid
     PH_ERR_OUT_OF_MEMORY, // the allocator hook returned NULL
-    PH_ERR_CAPACITY,     // a documented limit (bodies, hull vertices, mesh triangles) was exceeded
-    PH_ERR_DEGENERATE,   // geometry without volume or area where the operation needs it
-    PH_ERR_WRONG_TYPE,   // the object exists but is of another kind than the call needs
+    PH_ERR_CAPACITY,      // a documented limit (bodies, hull vertices, mesh triangles) was exceeded
+    PH_ERR_DEGENERATE,    // geometry without volume or area where the operation needs it
+    PH_ERR_WRONG_TYPE,    // the object exists but is of another kind than the call needs
     PH_STATUS_COUNT
 } ph_status;
 

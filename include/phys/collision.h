@@ -44,12 +44,12 @@ typedef struct ph_hull
     ph_hull_face *faces;
     int *face_indices; // vertex loops of the faces, see ph_hull_face
     int edge_count;
-    ph_hull_edge *edges; // f0 is the face whose loop runs v0 -> v1, f1 the one running v1 -> v0
+    ph_hull_edge *edges;    // f0 is the face whose loop runs v0 -> v1, f1 the one running v1 -> v0
     int *adjacency_offsets; // vertex v's neighbours are adjacency[adjacency_offsets[v] .. [v + 1])
     int *adjacency;         // the other ends of v's edges (2 * edge_count entries in all)
-    ph_vec3 centroid; // volume centroid (unit: m)
-    ph_aabb bounds;   // local bounds
-    float inner_radius; // radius of a sphere around the centroid that fits inside (unit: m)
+    ph_vec3 centroid;       // volume centroid (unit: m)
+    ph_aabb bounds;         // local bounds
+    float inner_radius;     // radius of a sphere around the centroid that fits inside (unit: m)
     // Largest distance any input point lies outside the faces (unit: m): 0 for an exact hull; up to the
     // coplanar-merge tolerance (a few 1e-6 of the extent) after merging nearly coplanar faces, and the
     // approximation error when the vertex budget made the hull drop vertices.
@@ -146,8 +146,8 @@ ph_mass_properties ph_compute_mass(const ph_convex *shape, float density);
 // Mass properties of a closed, outward-wound triangle mesh (surface-integral method, Eberly/Mirtich).
 // tri_indices holds 3 * tri_count vertex indices, each < the length of vertices (not checkable here).
 // A surface enclosing no positive volume (open, inward-wound) or invalid input gives all zeros.
-ph_mass_properties ph_compute_polyhedron_mass(const ph_vec3 *vertices, const int *tri_indices,
-                                              int tri_count, float density);
+ph_mass_properties ph_compute_polyhedron_mass(const ph_vec3 *vertices, const int *tri_indices, int tri_count,
+                                              float density);
 // Moves a mass property set by transform xf (rotates the tensor, moves the centre).
 ph_mass_properties ph_transform_mass(ph_mass_properties m, ph_transform xf);
 // Sums two sets about their joint centre of mass (parallel-axis theorem).
@@ -176,7 +176,7 @@ typedef struct ph_mesh_def
 {
     const ph_vec3 *vertices; // copied
     int vertex_count;
-    const int *indices;      // 3 per triangle, counter-clockwise seen from the front; copied
+    const int *indices; // 3 per triangle, counter-clockwise seen from the front; copied
     int triangle_count;
     uint32_t internal_cookie;
 } ph_mesh_def;
@@ -236,10 +236,10 @@ typedef struct ph_gjk_cache
 typedef struct ph_gjk_output
 {
     ph_gjk_status status;
-    float distance;   // >= 0 (unit: m); 0 when overlapping
-    ph_vec3 point_a;  // closest point on A, world (unit: m)
-    ph_vec3 point_b;  // closest point on B, world
-    ph_vec3 normal;   // unit, from A towards B (separated case)
+    float distance;  // >= 0 (unit: m); 0 when overlapping
+    ph_vec3 point_a; // closest point on A, world (unit: m)
+    ph_vec3 point_b; // closest point on B, world
+    ph_vec3 normal;  // unit, from A towards B (separated case)
     int iterations;
     ph_simplex simplex; // the final simplex (EPA starts from it when overlapping)
 } ph_gjk_output;
@@ -270,10 +270,10 @@ typedef enum ph_epa_status
 typedef struct ph_epa_output
 {
     ph_epa_status status;
-    float depth;      // penetration depth >= 0 (unit: m)
-    ph_vec3 normal;   // unit, from A towards B: moving B by depth * normal separates them
-    ph_vec3 point_a;  // deepest point of A inside B, world
-    ph_vec3 point_b;  // deepest point of B inside A, world
+    float depth;     // penetration depth >= 0 (unit: m)
+    ph_vec3 normal;  // unit, from A towards B: moving B by depth * normal separates them
+    ph_vec3 point_a; // deepest point of A inside B, world
+    ph_vec3 point_b; // deepest point of B inside A, world
     int iterations;
 } ph_epa_output;
 
@@ -299,9 +299,9 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
 
 typedef struct ph_manifold_point
 {
-    ph_vec3 point;      // world contact point, midway between the surfaces (unit: m)
-    float separation;   // negative when penetrating (unit: m)
-    uint32_t id;        // feature id, stable across frames while the same features touch
+    ph_vec3 point;    // world contact point, midway between the surfaces (unit: m)
+    float separation; // negative when penetrating (unit: m)
+    uint32_t id;      // feature id, stable across frames while the same features touch
 } ph_manifold_point;
 
 typedef struct ph_manifold

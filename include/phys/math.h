@@ -10,9 +10,8 @@
 #pragma once
 
 #include <cglm/struct.h> // vec3s, versors, mat3s and glms_* value functions
-
-#include <math.h>    // sqrtf, isfinite
-#include <stdbool.h> // bool
+#include <math.h>        // sqrtf, isfinite
+#include <stdbool.h>     // bool
 
 typedef vec3s ph_vec3;
 typedef vec4s ph_vec4;

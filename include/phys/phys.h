@@ -86,7 +86,7 @@ ph_quat ph_body_get_orientation(const ph_world *world, ph_body_id body);
 ph_vec3 ph_body_get_center_of_mass(const ph_world *world, ph_body_id body); // world
 ph_vec3 ph_body_get_linear_velocity(const ph_world *world, ph_body_id body);
 ph_vec3 ph_body_get_angular_velocity(const ph_world *world, ph_body_id body);
-float ph_body_get_mass(const ph_world *world, ph_body_id body); // 0 for static and kinematic
+float ph_body_get_mass(const ph_world *world, ph_body_id body);            // 0 for static and kinematic
 ph_mat3 ph_body_get_world_inertia(const ph_world *world, ph_body_id body); // about the centre of mass
 ph_aabb ph_body_get_bounds(const ph_world *world, ph_body_id body);
 bool ph_body_is_awake(const ph_world *world, ph_body_id body);

@@ -74,16 +74,16 @@ ph_body_def ph_default_body_def(void);
 
 typedef struct ph_world_def
 {
-    ph_vec3 gravity;           // (unit: m/s^2); default (0, -9.81, 0)
-    float time_step;           // fixed step of ph_world_step (unit: s); default 1/60
-    int solver_iterations;     // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
-    int substeps;              // solver sub-steps per step; default 6 (see solver.c)
-    float contact_hertz;       // contact softness stiffness (unit: Hz); default 60
-    float speculative_margin;  // contacts are made this far apart (unit: m); default 0.02
-    int calendar_event_budget; // most time-of-impact events per step; default 64
+    ph_vec3 gravity;       // (unit: m/s^2); default (0, -9.81, 0)
+    float time_step;       // fixed step of ph_world_step (unit: s); default 1/60
+    int solver_iterations; // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
+    int substeps;          // solver sub-steps per step; default 6 (see solver.c)
+    float contact_hertz;   // contact softness stiffness (unit: Hz); default 60
+    float speculative_margin;     // contacts are made this far apart (unit: m); default 0.02
+    int calendar_event_budget;    // most time-of-impact events per step; default 64
     int calendar_events_per_pair; // most events per pair per step; default 8
-    bool enable_sleep;         // default true
-    bool enable_calendar;      // in-frame time-of-impact sub-stepping; default true
+    bool enable_sleep;            // default true
+    bool enable_calendar;         // in-frame time-of-impact sub-stepping; default true
     uint32_t internal_cookie;
 } ph_world_def;
 
@@ -110,14 +110,14 @@ typedef struct ph_step_stats
     int body_count;
     int awake_body_count;
     int sleeping_body_count;
-    int pair_count;            // broadphase pairs
-    int manifold_count;        // touching or speculative pairs
+    int pair_count;     // broadphase pairs
+    int manifold_count; // touching or speculative pairs
     int contact_point_count;
-    int calendar_events;       // time-of-impact events resolved this step
-    int calendar_substeps;     // advances from one event to the next
-    int calendar_budget_hits;  // times the budget ran out and the clamp fallback was used
+    int calendar_events;      // time-of-impact events resolved this step
+    int calendar_substeps;    // advances from one event to the next
+    int calendar_budget_hits; // times the budget ran out and the clamp fallback was used
     int gjk_iteration_limit_hits;
-    int epa_fallbacks;         // EPA overflow or degenerate results
+    int epa_fallbacks; // EPA overflow or degenerate results
     float ms_stage[PH_STAGE_COUNT];
     float ms_total;
 } ph_step_stats;
@@ -129,7 +129,7 @@ typedef struct ph_calendar_event
     ph_vec3 point;  // world contact point (unit: m)
     ph_vec3 normal; // from a towards b
     ph_body_id a, b;
-    bool clamped;   // resolved by the budget fallback
+    bool clamped; // resolved by the budget fallback
 } ph_calendar_event;
 
 // A contact point for debug drawing and tests.
@@ -156,11 +156,11 @@ typedef struct ph_pair_trace
     ph_gjk_status gjk_status;
     ph_epa_status epa_status;
     bool overlapping;
-    ph_simplex simplex;        // GJK's final simplex (Minkowski space B - A)
+    ph_simplex simplex;         // GJK's final simplex (Minkowski space B - A)
     ph_polytope_trace polytope; // EPA's final polytope (when overlapping)
-    ph_vec3 normal;            // from a towards b
-    float distance;            // separation (> 0) or -depth (unit: m)
-    ph_vec3 point_a, point_b;  // witness points, world
+    ph_vec3 normal;             // from a towards b
+    float distance;             // separation (> 0) or -depth (unit: m)
+    ph_vec3 point_a, point_b;   // witness points, world
 } ph_pair_trace;
 
 // Debug drawing: the engine calls these with world-space geometry; colours are 0xRRGGBBAA.

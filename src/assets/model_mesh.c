@@ -130,7 +130,7 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
     int corners = 3 * count;
 
     // Local positions and, per local position, the triangles around it (compressed rows).
-    index_map pmap = { 0 }, vmap = { 0 };
+    index_map pmap = {0}, vmap = {0};
     int local_count = 0;
     int *corner_local = malloc((size_t)corners * sizeof(int));
     int *offsets = NULL, *incident = NULL, *fill = NULL;
@@ -140,7 +140,8 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
     mesh_vertex *verts = malloc((size_t)corners * sizeof(mesh_vertex));
     uint32_t *indices = malloc((size_t)corners * sizeof(uint32_t));
     model_mesh *mesh = NULL;
-    bool ok = corner_local && face_n && angle && verts && indices && map_init(&pmap, corners) && map_init(&vmap, corners);
+    bool ok = corner_local && face_n && angle && verts && indices && map_init(&pmap, corners) &&
+              map_init(&vmap, corners);
     if (!ok)
         goto done;
     for (int i = 0; i < corners; i++)
@@ -168,8 +169,8 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
         const float *a = local_p + 3 * corner_local[3 * t];
         const float *b = local_p + 3 * corner_local[3 * t + 1];
         const float *c = local_p + 3 * corner_local[3 * t + 2];
-        float u[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-        float v[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+        float u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        float v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
         float *n = face_n + 3 * t;
         n[0] = u[1] * v[2] - u[2] * v[1];
         n[1] = u[2] * v[0] - u[0] * v[2];
@@ -180,19 +181,19 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
             const float *p = local_p + 3 * corner_local[3 * t + k];
             const float *q = local_p + 3 * corner_local[3 * t + (k + 1) % 3];
             const float *r = local_p + 3 * corner_local[3 * t + (k + 2) % 3];
-            float e1[3] = { q[0] - p[0], q[1] - p[1], q[2] - p[2] };
-            float e2[3] = { r[0] - p[0], r[1] - p[1], r[2] - p[2] };
+            float e1[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+            float e2[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
             float cx = e1[1] * e2[2] - e1[2] * e2[1], cy = e1[2] * e2[0] - e1[0] * e2[2];
             float cz = e1[0] * e2[1] - e1[1] * e2[0];
             // atan2 of |cross| and dot: accurate for angles near 0 and pi, unlike acos.
-            angle[3 * t + k] = atan2f(sqrtf(cx * cx + cy * cy + cz * cz),
-                                      e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2]);
+            angle[3 * t + k] =
+                atan2f(sqrtf(cx * cx + cy * cy + cz * cz), e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2]);
         }
     }
 
     float cos_crease = cosf(opt.crease_angle);
     int vertex_count = 0;
-    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < corners; i++)
     {
         int t = i / 3;

@@ -225,9 +225,9 @@ static ph_geom_id part_add(ph_world *world, const part *p)
     ph_hull_def def = ph_default_hull_def();
     def.points = shifted;
     def.point_count = p->hull->vertex_count;
-    def.vertex_budget = p->hull->vertex_count > PH_HULL_MAX_VERTICES ? PH_HULL_MAX_VERTICES
-                                                                       : (p->hull->vertex_count < 4 ? 4
-                                                                                                    : p->hull->vertex_count);
+    def.vertex_budget = p->hull->vertex_count > PH_HULL_MAX_VERTICES
+                            ? PH_HULL_MAX_VERTICES
+                            : (p->hull->vertex_count < 4 ? 4 : p->hull->vertex_count);
     ph_geom_id g = ph_world_add_hull(world, &def);
     free(shifted);
     return g;
@@ -322,7 +322,7 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
         asset_error_set(err, m->name, 0, "out of memory");
     int range_count = ok ? compound_ranges(m, first, count, ranges, MODEL_MAX_PARTS) : 0;
     int part_count = 0;
-    ph_mass_properties total = { 0 };
+    ph_mass_properties total = {0};
     for (int i = 0; ok && i < range_count; i++)
     {
         ph_vec3 *pts = NULL;
@@ -341,12 +341,14 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
             const char *name = "";
             int line = 0;
             for (int g = 0; g < m->group_count; g++)
-                if (m->groups[g].first_triangle == ranges[i][0] && m->groups[g].triangle_count == ranges[i][1])
+                if (m->groups[g].first_triangle == ranges[i][0] &&
+                    m->groups[g].triangle_count == ranges[i][1])
                 {
                     name = m->groups[g].name;
                     line = m->groups[g].line;
                 }
-            asset_error_warn(warnings, m->name, line, "compound part '%s' skipped: %s", name, status_reason(s));
+            asset_error_warn(warnings, m->name, line, "compound part '%s' skipped: %s", name,
+                             status_reason(s));
             continue;
         }
         ph_mass_properties pm = parts[part_count].mass;
@@ -420,7 +422,8 @@ static bool build_mesh_shape(ph_world *world, const obj_model *m, const model_sh
     free(remap);
     if (PH_ID_IS_NULL(g))
     {
-        asset_error_set(err, m->name, 0, "cannot make a triangle mesh: %s", ph_world_last_error(world).message);
+        asset_error_set(err, m->name, 0, "cannot make a triangle mesh: %s",
+                        ph_world_last_error(world).message);
         return false;
     }
     out->shape = ph_make_geom_shape(PH_SHAPE_MESH, g);
@@ -580,7 +583,7 @@ typedef enum object_plan
 static object_plan plan_object(const obj_model *m, const obj_range *r, float scale, asset_warnings *warnings)
 {
     bool is_static = has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND);
-    float s3[3] = { scale, scale, scale };
+    float s3[3] = {scale, scale, scale};
     ph_vec3 *pts = NULL;
     int n = range_points(m, r->first_triangle, r->triangle_count, s3, &pts, NULL);
     part p;
@@ -593,7 +596,8 @@ static object_plan plan_object(const obj_model *m, const obj_range *r, float sca
     if (is_static)
     {
         float mesh_volume = range_volume(m, r->first_triangle, r->triangle_count, scale);
-        bool convex = solid && fabsf(mesh_volume - hull_volume) <= MODEL_CONVEX_VOLUME_TOLERANCE * hull_volume;
+        bool convex =
+            solid && fabsf(mesh_volume - hull_volume) <= MODEL_CONVEX_VOLUME_TOLERANCE * hull_volume;
         return convex ? PLAN_STATIC_HULL : PLAN_STATIC_MESH;
     }
     if (!solid)
@@ -622,9 +626,9 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
     }
     int mark = out->body_count;
     bool named_static = false;
-    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-    const float white[3] = { 1.0f, 1.0f, 1.0f };
-    float s3[3] = { o.scale, o.scale, o.scale };
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const float white[3] = {1.0f, 1.0f, 1.0f};
+    float s3[3] = {o.scale, o.scale, o.scale};
     for (int i = 0; i < model->object_count; i++)
     {
         const obj_range *r = &model->objects[i];
@@ -646,8 +650,9 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
             named_static = true;
         object_plan plan = plan_object(model, r, o.scale, warnings);
         model_shape_options so = model_default_shape_options();
-        so.kind = plan == PLAN_STATIC_MESH ? MODEL_SHAPE_MESH
-                                           : (plan == PLAN_DYNAMIC_COMPOUND ? MODEL_SHAPE_COMPOUND : MODEL_SHAPE_HULL);
+        so.kind = plan == PLAN_STATIC_MESH
+                      ? MODEL_SHAPE_MESH
+                      : (plan == PLAN_DYNAMIC_COMPOUND ? MODEL_SHAPE_COMPOUND : MODEL_SHAPE_HULL);
         so.scale[0] = so.scale[1] = so.scale[2] = o.scale;
         so.first_triangle = r->first_triangle;
         so.triangle_count = r->triangle_count;
@@ -660,8 +665,8 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
             set_rollback(world, out, mark);
             return false;
         }
-        ph_body_type type = plan == PLAN_DYNAMIC_HULL || plan == PLAN_DYNAMIC_COMPOUND ? PH_BODY_DYNAMIC
-                                                                                        : PH_BODY_STATIC;
+        ph_body_type type =
+            plan == PLAN_DYNAMIC_HULL || plan == PLAN_DYNAMIC_COMPOUND ? PH_BODY_DYNAMIC : PH_BODY_STATIC;
         if (!add_shape_body(world, model, &shape, type, glms_vec3_add(o.offset, shape.origin),
                             glms_quat_identity(), glms_vec3_zero(), glms_vec3_zero(), o.material, s3,
                             r->first_triangle, r->triangle_count, white, label, out, err))
@@ -685,11 +690,12 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
         ph_body_def def = ph_default_body_def();
         def.type = PH_BODY_STATIC;
         def.shape = ph_make_box(ph_v3(half, 0.5f * MODEL_GROUND_THICKNESS, half));
-        def.position = glms_vec3_add(o.offset, ph_v3(0.5f * (lo[0] + hi[0]), top - 0.5f * MODEL_GROUND_THICKNESS,
-                                                     0.5f * (lo[2] + hi[2])));
+        def.position =
+            glms_vec3_add(o.offset, ph_v3(0.5f * (lo[0] + hi[0]), top - 0.5f * MODEL_GROUND_THICKNESS,
+                                          0.5f * (lo[2] + hi[2])));
         def.material = o.material;
         ph_body_id ground = ph_body_create(world, &def);
-        const float grey[3] = { MODEL_GROUND_GREY, MODEL_GROUND_GREY, MODEL_GROUND_GREY };
+        const float grey[3] = {MODEL_GROUND_GREY, MODEL_GROUND_GREY, MODEL_GROUND_GREY};
         if (PH_ID_IS_NULL(ground) || !model_set_add(out, ground, NULL, grey, "default ground"))
         {
             if (!PH_ID_IS_NULL(ground))

@@ -65,9 +65,9 @@ bool model_physics_build_shape(ph_world *world, const obj_model *model, const mo
 typedef struct model_body
 {
     ph_body_id body;
-    model_mesh *mesh;  // in the body's frame (owned by the model_set); NULL: draw the body's shape
-    float color[3];    // tint, linear RGB (multiplies mesh colours)
-    char name[64];     // the `o` name or the scene entry's name
+    model_mesh *mesh; // in the body's frame (owned by the model_set); NULL: draw the body's shape
+    float color[3];   // tint, linear RGB (multiplies mesh colours)
+    char name[64];    // the `o` name or the scene entry's name
 } model_body;
 
 // The bodies made by one load (a model, an .obj scene, a JSON scene). Free with model_set_free(), which

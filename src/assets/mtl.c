@@ -4,7 +4,6 @@
 // other statement (Ka, Ks, Ns, illum, texture maps) is skipped, since the sandbox draws flat colours.
 // The .obj loader calls it for each mtllib file; its errors become warnings there.
 #include "assets/obj.h"
-
 #include "assets/text.h"
 
 #include <stdarg.h> // va_list
@@ -168,7 +167,8 @@ static bool mtl_line(mtl_parser *mp, const char *p, const char *e)
     return true;
 }
 
-bool mtl_parse(const char *buf, size_t len, const char *name, mtl_library **out_library, asset_error *out_error)
+bool mtl_parse(const char *buf, size_t len, const char *name, mtl_library **out_library,
+               asset_error *out_error)
 {
     if (!out_library)
         return false;
@@ -196,7 +196,8 @@ bool mtl_parse(const char *buf, size_t len, const char *name, mtl_library **out_
     if (ok)
     {
         // One allocation: the library, its materials, then the names.
-        size_t head = (sizeof(mtl_library) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+        size_t head =
+            (sizeof(mtl_library) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
         size_t size = head + (size_t)mp.count * sizeof(obj_material) + mp.pool_len;
         lib = malloc(size);
         if (!lib)

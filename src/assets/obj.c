@@ -628,7 +628,7 @@ static bool parse_usemtl(parser *ps, const char *p, const char *e)
         return false;
     if (!reserve((void **)&ps->uses, &ps->use_cap, ps->use_count + 1, sizeof(material_use)))
         return out_of_memory(ps);
-    ps->uses[ps->use_count] = (material_use){ (size_t)offset, n, ps->line };
+    ps->uses[ps->use_count] = (material_use){(size_t)offset, n, ps->line};
     ps->material = ps->use_count++;
     return true;
 }
@@ -709,7 +709,8 @@ static bool load_library(parser *ps, const char *file, size_t n)
     char *data = read_small_file(path, OBJ_MAX_MTL_BYTES, &len, &reason);
     if (!data)
     {
-        asset_error_warn(ps->warnings, ps->name, ps->line, "material library %s not loaded: %s", path, reason);
+        asset_error_warn(ps->warnings, ps->name, ps->line, "material library %s not loaded: %s", path,
+                         reason);
         return true;
     }
     mtl_library *lib = NULL;
@@ -1117,8 +1118,8 @@ obj_options obj_default_options(void)
     return o;
 }
 
-bool obj_parse(const char *buf, size_t len, const char *name, const obj_options *options, obj_model **out_model,
-               asset_error *out_error)
+bool obj_parse(const char *buf, size_t len, const char *name, const obj_options *options,
+               obj_model **out_model, asset_error *out_error)
 {
     if (!out_model)
         return false;

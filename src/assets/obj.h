@@ -12,14 +12,14 @@
 
 // Bounds on absurd input. Exceeding one is a parse error naming the file and line, so memory stays
 // bounded whatever the input.
-#define OBJ_MAX_VERTICES (16 * 1024 * 1024)    // positions, uvs or normals, each
-#define OBJ_MAX_TRIANGLES (32 * 1024 * 1024)   // after triangulation
-#define OBJ_MAX_LINE_LENGTH (256 * 1024)       // bytes in one logical line (continuations joined)
-#define OBJ_MAX_FACE_CORNERS 4096              // vertices of one polygon
-#define OBJ_MAX_NAMES 65536                    // objects + groups + materials
-#define OBJ_MAX_NAME_LENGTH 255                // bytes; longer names are a parse error
-#define OBJ_MAX_MATERIAL_FILES 16              // mtllib files per model
-#define OBJ_MAX_MTL_BYTES (16 * 1024 * 1024)   // a larger .mtl is skipped with a warning
+#define OBJ_MAX_VERTICES (16 * 1024 * 1024)  // positions, uvs or normals, each
+#define OBJ_MAX_TRIANGLES (32 * 1024 * 1024) // after triangulation
+#define OBJ_MAX_LINE_LENGTH (256 * 1024)     // bytes in one logical line (continuations joined)
+#define OBJ_MAX_FACE_CORNERS 4096            // vertices of one polygon
+#define OBJ_MAX_NAMES 65536                  // objects + groups + materials
+#define OBJ_MAX_NAME_LENGTH 255              // bytes; longer names are a parse error
+#define OBJ_MAX_MATERIAL_FILES 16            // mtllib files per model
+#define OBJ_MAX_MTL_BYTES (16 * 1024 * 1024) // a larger .mtl is skipped with a warning
 
 // One corner of a triangle: indices into the model's arrays, -1 where the face gave none.
 typedef struct obj_corner
@@ -42,13 +42,13 @@ typedef struct obj_triangle
 // object named "" (created only when there are such faces); likewise for groups.
 typedef struct obj_range
 {
-    const char *name;   // never NULL
-    int first_face;     // polygons [first_face, first_face + face_count)
+    const char *name; // never NULL
+    int first_face;   // polygons [first_face, first_face + face_count)
     int face_count;
     int first_triangle; // triangles [first_triangle, first_triangle + triangle_count)
     int triangle_count;
-    int object;         // for a group: the object it sits in; for an object: its own index
-    int line;           // line of the `o`/`g` statement (0 for an implicit one)
+    int object; // for a group: the object it sits in; for an object: its own index
+    int line;   // line of the `o`/`g` statement (0 for an implicit one)
 } obj_range;
 
 typedef struct obj_material
@@ -82,7 +82,8 @@ typedef struct obj_model
     bool has_smoothing; // some `s` statement turned a nonzero smoothing group on
     int warning_count;  // all warnings, including the ones not kept
     int kept_warning_count;
-    const char **warnings; // "file:line: message" (a missing .mtl, an unknown material), at most ASSET_MAX_WARNINGS
+    const char *
+        *warnings; // "file:line: message" (a missing .mtl, an unknown material), at most ASSET_MAX_WARNINGS
 } obj_model;
 
 typedef struct obj_options
@@ -101,8 +102,8 @@ bool obj_load(const char *path, const obj_options *options, obj_model **out_mode
 
 // The same from memory: buf holds len bytes (not necessarily NUL-terminated); name is used in messages
 // and, when options->load_materials is set, its folder is where mtllib files are looked for.
-bool obj_parse(const char *buf, size_t len, const char *name, const obj_options *options, obj_model **out_model,
-               asset_error *out_error);
+bool obj_parse(const char *buf, size_t len, const char *name, const obj_options *options,
+               obj_model **out_model, asset_error *out_error);
 
 // Frees everything of the model. NULL is fine.
 void obj_free(obj_model *model);
@@ -117,5 +118,6 @@ typedef struct mtl_library
 // Parses .mtl text; name is used in messages. Used by the .obj loader for every mtllib file (a
 // malformed or missing one becomes a warning there); public for tests and the fuzzer. On failure
 // returns false, stores NULL and fills *out_error. Free with mtl_free().
-bool mtl_parse(const char *buf, size_t len, const char *name, mtl_library **out_library, asset_error *out_error);
+bool mtl_parse(const char *buf, size_t len, const char *name, mtl_library **out_library,
+               asset_error *out_error);
 void mtl_free(mtl_library *library);

@@ -17,17 +17,17 @@
 #include <stdbool.h> // bool
 #include <stddef.h>  // size_t
 
-#define REEL_MAX_SEGMENTS 64         // segments in one reel
-#define REEL_MAX_KEYFRAMES 32        // camera keyframes in one segment
-#define REEL_MAX_ACTIONS 64          // timed actions in one segment
+#define REEL_MAX_SEGMENTS 64          // segments in one reel
+#define REEL_MAX_KEYFRAMES 32         // camera keyframes in one segment
+#define REEL_MAX_ACTIONS 64           // timed actions in one segment
 #define REEL_MAX_FILE_BYTES (1 << 20) // larger reel files are rejected
-#define REEL_MAX_DURATION 600.0f     // one segment (unit: s)
-#define REEL_MAX_SPEED 1000.0f       // thrown bodies (unit: m/s)
-#define REEL_MAX_COORDINATE 10000.0f // |eye|, |target|, |from| ... (unit: m)
-#define REEL_MIN_TIME_SCALE 0.001f   // slowest slow motion or replay factor (0.001x)
-#define REEL_NAME_SIZE 64            // bytes of a segment name, a recipe scene name
-#define REEL_TITLE_SIZE 96           // bytes of a caption title
-#define REEL_LINE_SIZE 200           // bytes of a caption's line of explanation
+#define REEL_MAX_DURATION 600.0f      // one segment (unit: s)
+#define REEL_MAX_SPEED 1000.0f        // thrown bodies (unit: m/s)
+#define REEL_MAX_COORDINATE 10000.0f  // |eye|, |target|, |from| ... (unit: m)
+#define REEL_MIN_TIME_SCALE 0.001f    // slowest slow motion or replay factor (0.001x)
+#define REEL_NAME_SIZE 64             // bytes of a segment name, a recipe scene name
+#define REEL_TITLE_SIZE 96            // bytes of a caption title
+#define REEL_LINE_SIZE 200            // bytes of a caption's line of explanation
 
 // What a timed action does. Playback (game/reel.c) maps each to the interactive tools' functions.
 typedef enum reel_action_kind
@@ -107,16 +107,16 @@ typedef enum reel_scene_kind
 
 typedef struct reel_segment
 {
-    char name[REEL_NAME_SIZE];    // "name", else the caption title
+    char name[REEL_NAME_SIZE]; // "name", else the caption title
     reel_scene_kind scene_kind;
     char scene_path[PATH_MAX_LENGTH]; // REEL_SCENE_FILE: the file
-    char recipe[REEL_NAME_SIZE];  // REEL_SCENE_RECIPE: the name
-    scene_desc *scene;            // REEL_SCENE_FILE, when options.load_scenes (shared, see reel_free)
-    float duration;               // (unit: s) in (0, REEL_MAX_DURATION]
-    char title[REEL_TITLE_SIZE];  // caption.title
-    char line[REEL_LINE_SIZE];    // caption.line (may be "")
-    bool views[REEL_VIEW_COUNT];  // "views": debug views on when the segment starts
-    int keyframe_count;           // >= 1
+    char recipe[REEL_NAME_SIZE];      // REEL_SCENE_RECIPE: the name
+    scene_desc *scene;                // REEL_SCENE_FILE, when options.load_scenes (shared, see reel_free)
+    float duration;                   // (unit: s) in (0, REEL_MAX_DURATION]
+    char title[REEL_TITLE_SIZE];      // caption.title
+    char line[REEL_LINE_SIZE];        // caption.line (may be "")
+    bool views[REEL_VIEW_COUNT];      // "views": debug views on when the segment starts
+    int keyframe_count;               // >= 1
     reel_keyframe keyframes[REEL_MAX_KEYFRAMES];
     int action_count;
     reel_action actions[REEL_MAX_ACTIONS]; // sorted by time (stable: equal times keep file order)

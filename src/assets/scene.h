@@ -57,15 +57,15 @@ typedef struct scene_material
 // (a key the generator does not know is an error). Sizes are full extents.
 typedef struct scene_generator_params
 {
-    float size[3];  // a box, or one block of a layout (unit: m); default 1 1 1
-    float radius;   // sphere, rain drops (unit: m); default 0.5
-    int count;      // dominoes, rain bodies; default 10
-    int rows;       // wall rows, tower layers, pyramid base width; default 5
-    int columns;    // wall columns; default 5
-    float spacing;  // gap between neighbours (dominoes: distance between them) (unit: m); default 0
-    float height;   // rain: height of the lowest drop above position (unit: m); default 5
-    float extent;   // rain: side of the square area the drops fall over (unit: m); default 4
-    unsigned seed;  // rain: random layout seed; default 1
+    float size[3]; // a box, or one block of a layout (unit: m); default 1 1 1
+    float radius;  // sphere, rain drops (unit: m); default 0.5
+    int count;     // dominoes, rain bodies; default 10
+    int rows;      // wall rows, tower layers, pyramid base width; default 5
+    int columns;   // wall columns; default 5
+    float spacing; // gap between neighbours (dominoes: distance between them) (unit: m); default 0
+    float height;  // rain: height of the lowest drop above position (unit: m); default 5
+    float extent;  // rain: side of the square area the drops fall over (unit: m); default 4
+    unsigned seed; // rain: random layout seed; default 1
 } scene_generator_params;
 
 typedef struct scene_entry
@@ -97,8 +97,8 @@ typedef struct scene_camera
 typedef struct scene_desc
 {
     char file[PATH_MAX_LENGTH];
-    ph_vec3 gravity;  // (unit: m/s^2) default (0, -9.81, 0)
-    float time_step;  // (unit: s) in (0, 0.1]; default 1/60
+    ph_vec3 gravity; // (unit: m/s^2) default (0, -9.81, 0)
+    float time_step; // (unit: s) in (0, 0.1]; default 1/60
     scene_camera camera;
     int entry_count;
     scene_entry *entries;

@@ -4,7 +4,6 @@
 // generator entries through the layouts of src/recipes (recipes.h, spawn.h), placed by the entry's
 // position and rotation. Kept apart from parsing so that the parser and its fuzzer need no world.
 #include "assets/scene.h"
-
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
 
@@ -34,8 +33,8 @@ static ph_material to_material(const scene_material *m)
 static bool generate(const scene_entry *e, recipe_scene *rs)
 {
     const scene_generator_params *g = &e->params;
-    const float origin[3] = { 0.0f, 0.0f, 0.0f };
-    const float half[3] = { 0.5f * g->size[0], 0.5f * g->size[1], 0.5f * g->size[2] };
+    const float origin[3] = {0.0f, 0.0f, 0.0f};
+    const float half[3] = {0.5f * g->size[0], 0.5f * g->size[1], 0.5f * g->size[2]};
     recipe_material mat = recipe_default_material();
     mat.density = e->material.density;
     mat.friction = e->material.friction;

@@ -44,8 +44,9 @@ static inline bool text_at_end(const char *p, const char *e)
 // Exact powers of ten a double holds (10^22 is the last one exact in binary64).
 // The last exact power of ten in binary64 is 10^22.
 #define TEXT_EXACT_POW10_MAX 22
-static const double text_pow10_table[TEXT_EXACT_POW10_MAX + 1] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+static const double text_pow10_table[TEXT_EXACT_POW10_MAX + 1] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 static inline double text_scale_pow10(double m, int e)
 {

@@ -15,7 +15,7 @@ static size_t round_up(size_t size)
 
 void ph_arena_create(ph_arena *arena, size_t capacity)
 {
-    *arena = (ph_arena){ 0 };
+    *arena = (ph_arena){0};
     capacity = round_up(capacity);
     if (capacity > 0)
     {
@@ -28,7 +28,7 @@ void ph_arena_destroy(ph_arena *arena)
 {
     PH_ASSERT(arena->entry_count == 0);
     ph_free(arena->block, arena->capacity);
-    *arena = (ph_arena){ 0 };
+    *arena = (ph_arena){0};
 }
 
 void *ph_arena_alloc(ph_arena *arena, size_t size)

@@ -21,9 +21,9 @@ typedef struct ph_arena_entry
 typedef struct ph_arena
 {
     char *block;
-    size_t capacity;  // bytes in block
-    size_t used;      // bytes of block in use
-    size_t allocated; // bytes in use, heap fallbacks included
+    size_t capacity;   // bytes in block
+    size_t used;       // bytes of block in use
+    size_t allocated;  // bytes in use, heap fallbacks included
     size_t high_water; // largest `allocated` seen
     int entry_count;
     ph_arena_entry entries[PH_ARENA_MAX_ENTRIES];

@@ -26,13 +26,13 @@ static inline bool ph_array_reserve_raw(void **data, int *capacity, int needed, 
     return true;
 }
 
-#define ph_array_reserve(ptr, capacity, needed)                                                            \
+#define ph_array_reserve(ptr, capacity, needed)                                                              \
     ph_array_reserve_raw((void **)&(ptr), &(capacity), (needed), sizeof *(ptr))
 
-#define ph_array_free(ptr, capacity)                                                                       \
-    do                                                                                                     \
-    {                                                                                                      \
-        ph_free((ptr), (size_t)(capacity) * sizeof *(ptr));                                                \
-        (ptr) = NULL;                                                                                      \
-        (capacity) = 0;                                                                                    \
+#define ph_array_free(ptr, capacity)                                                                         \
+    do                                                                                                       \
+    {                                                                                                        \
+        ph_free((ptr), (size_t)(capacity) * sizeof *(ptr));                                                  \
+        (ptr) = NULL;                                                                                        \
+        (capacity) = 0;                                                                                      \
     } while (0)

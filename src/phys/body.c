@@ -21,7 +21,7 @@ ph_aabb ph_body_compute_bounds(const ph_body *body)
     {
         // Bounds of the mesh's local box under the body transform (the 8 corners).
         ph_aabb local = ph_mesh_bounds(body->mesh);
-        ph_aabb out = { body->xf.p, body->xf.p };
+        ph_aabb out = {body->xf.p, body->xf.p};
         for (int i = 0; i < 8; i++)
         {
             ph_vec3 c = ph_v3(i & 1 ? local.hi.x : local.lo.x, i & 2 ? local.hi.y : local.lo.y,
@@ -34,7 +34,7 @@ ph_aabb ph_body_compute_bounds(const ph_body *body)
     }
     if (body->compound)
     {
-        ph_aabb out = { body->xf.p, body->xf.p };
+        ph_aabb out = {body->xf.p, body->xf.p};
         for (int i = 0; i < body->compound->child_count; i++)
         {
             const ph_compound_child *ch = &body->compound->children[i];

@@ -178,7 +178,7 @@ static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
     ph_aabb hi = b->bounds;
     if (moving(b))
         hi = ph_body_compute_bounds(b);
-    ph_aabb out = { glms_vec3_minv(lo.lo, hi.lo), glms_vec3_maxv(lo.hi, hi.hi) };
+    ph_aabb out = {glms_vec3_minv(lo.lo, hi.lo), glms_vec3_maxv(lo.hi, hi.hi)};
     float m = world->def.speculative_margin;
     out.lo = glms_vec3_sub(out.lo, ph_v3(m, m, m));
     out.hi = glms_vec3_add(out.hi, ph_v3(m, m, m));
@@ -186,8 +186,8 @@ static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
 }
 
 // The convex part `part` of body b with the sweep of that part's frame from pose (c0, q0) to the end.
-static void part_sweep(const ph_world *world, int slot, int part, ph_vec3 c0, ph_quat q0, ph_convex *out_shape,
-                       ph_sweep *out_sweep)
+static void part_sweep(const ph_world *world, int slot, int part, ph_vec3 c0, ph_quat q0,
+                       ph_convex *out_shape, ph_sweep *out_sweep)
 {
     const ph_body *b = &world->bodies[slot];
     ph_transform local = ph_transform_identity();
@@ -241,11 +241,12 @@ static void parts_of(const ph_world *world, int slot, ph_aabb other_box, part_li
         ph_transform inv;
         inv.q = glms_quat_conjugate(b->xf.q);
         inv.p = glms_quat_rotatev(inv.q, glms_vec3_negate(b->xf.p));
-        ph_aabb local = { ph_transform_point(inv, other_box.lo), ph_transform_point(inv, other_box.lo) };
+        ph_aabb local = {ph_transform_point(inv, other_box.lo), ph_transform_point(inv, other_box.lo)};
         for (int i = 1; i < 8; i++)
         {
-            ph_vec3 c = ph_v3(i & 1 ? other_box.hi.x : other_box.lo.x, i & 2 ? other_box.hi.y : other_box.lo.y,
-                              i & 4 ? other_box.hi.z : other_box.lo.z);
+            ph_vec3 c =
+                ph_v3(i & 1 ? other_box.hi.x : other_box.lo.x, i & 2 ? other_box.hi.y : other_box.lo.y,
+                      i & 4 ? other_box.hi.z : other_box.lo.z);
             ph_vec3 w = ph_transform_point(inv, c);
             local.lo = glms_vec3_minv(local.lo, w);
             local.hi = glms_vec3_maxv(local.hi, w);
@@ -300,7 +301,7 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     part_list pa, pb;
     parts_of(world, a, swept_bounds(world, bb, tc), &pa);
     parts_of(world, b, swept_bounds(world, ba, tc), &pb);
-    cal_event best = { 2.0f, a, b, -1, -1, ba->version, bb->version };
+    cal_event best = {2.0f, a, b, -1, -1, ba->version, bb->version};
     for (int i = 0; i < pa.count; i++)
     {
         for (int j = 0; j < pb.count; j++)
@@ -350,7 +351,8 @@ static bool visit_neighbour(int body_index, void *ctx)
     if (j == i || j == q->skip)
         return true;
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
-    float mi = motion_of(bi, &world->states[i], cs->ctx->dt), mj = motion_of(bj, &world->states[j], cs->ctx->dt);
+    float mi = motion_of(bi, &world->states[i], cs->ctx->dt),
+          mj = motion_of(bj, &world->states[j], cs->ctx->dt);
     // In the first pass a pair of two querying bodies is swept once, from the lower slot.
     if (q->initial && mj > cs->query_motion && j < i)
         return true;
@@ -364,7 +366,7 @@ static bool visit_neighbour(int body_index, void *ctx)
 static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
 {
     ph_world *world = cs->world;
-    query_ctx q = { cs, slot, skip, t, initial };
+    query_ctx q = {cs, slot, skip, t, initial};
     ph_octree_query_box(&world->octree, swept_bounds(world, &world->bodies[slot], t), visit_neighbour, &q);
 }
 
@@ -406,7 +408,8 @@ static void push(ph_body_state *st, const resp_body *rb, ph_vec3 p, ph_vec3 impu
 
 static float mass_along(const resp_body *ra, const resp_body *rb, ph_vec3 p, ph_vec3 d)
 {
-    ph_vec3 xa = glms_vec3_cross(glms_vec3_sub(p, ra->c), d), xb = glms_vec3_cross(glms_vec3_sub(p, rb->c), d);
+    ph_vec3 xa = glms_vec3_cross(glms_vec3_sub(p, ra->c), d),
+            xb = glms_vec3_cross(glms_vec3_sub(p, rb->c), d);
     float k = ra->inv_mass + rb->inv_mass + glms_vec3_dot(xa, glms_mat3_mulv(ra->inv_inertia, xa)) +
               glms_vec3_dot(xb, glms_mat3_mulv(rb->inv_inertia, xb));
     return k > 0.0f ? 1.0f / k : 0.0f;
@@ -423,8 +426,8 @@ static void respond(ph_world *world, int a, int b, const ph_manifold *m, float t
     float mu = sqrtf(ba->material.friction * bb->material.friction);
     ph_vec3 n = m->normal, t1, t2;
     ph_contact_tangents(n, &t1, &t2);
-    float target[PH_MAX_MANIFOLD_POINTS], acc_n[PH_MAX_MANIFOLD_POINTS] = { 0 };
-    float acc_t[PH_MAX_MANIFOLD_POINTS][2] = { { 0 } };
+    float target[PH_MAX_MANIFOLD_POINTS], acc_n[PH_MAX_MANIFOLD_POINTS] = {0};
+    float acc_t[PH_MAX_MANIFOLD_POINTS][2] = {{0}};
     for (int i = 0; i < m->point_count; i++)
     {
         ph_vec3 p = m->points[i].point;
@@ -455,7 +458,8 @@ static void respond(ph_world *world, int a, int b, const ph_manifold *m, float t
                 l1 *= s;
                 l2 *= s;
             }
-            ph_vec3 pt = glms_vec3_add(glms_vec3_scale(t1, l1 - acc_t[i][0]), glms_vec3_scale(t2, l2 - acc_t[i][1]));
+            ph_vec3 pt =
+                glms_vec3_add(glms_vec3_scale(t1, l1 - acc_t[i][0]), glms_vec3_scale(t2, l2 - acc_t[i][1]));
             acc_t[i][0] = l1;
             acc_t[i][1] = l2;
             push(sa, &ra, p, pt, -1.0f);
@@ -495,9 +499,10 @@ static void record(cal_state *cs, const cal_event *e, const ph_manifold *m, bool
     out->normal = m->normal;
     out->point = glms_vec3_zero();
     for (int i = 0; i < m->point_count; i++)
-        out->point = glms_vec3_add(out->point, glms_vec3_scale(m->points[i].point, 1.0f / (float)m->point_count));
-    out->a = (ph_body_id){ (uint32_t)e->a + 1u, ph_id_pool_generation(&world->body_ids, e->a) };
-    out->b = (ph_body_id){ (uint32_t)e->b + 1u, ph_id_pool_generation(&world->body_ids, e->b) };
+        out->point =
+            glms_vec3_add(out->point, glms_vec3_scale(m->points[i].point, 1.0f / (float)m->point_count));
+    out->a = (ph_body_id){(uint32_t)e->a + 1u, ph_id_pool_generation(&world->body_ids, e->a)};
+    out->b = (ph_body_id){(uint32_t)e->b + 1u, ph_id_pool_generation(&world->body_ids, e->b)};
     out->clamped = clamped;
 }
 

@@ -112,7 +112,7 @@ static bool expand_pair(ph_world *world, int a, int b, float margin)
         int parts = oc ? oc->child_count : 1;
         for (int i = 0; i < parts; i++)
         {
-            mesh_collect mc = { set, a, b, oc ? i : -1, mesh_is_a, false, 0 };
+            mesh_collect mc = {set, a, b, oc ? i : -1, mesh_is_a, false, 0};
             ph_aabb box = aabb_grow(part_bounds_in(world, other, oc ? i : -1, mb), margin);
             ph_mesh_query(mb->mesh, box, collect_triangle, &mc);
             if (mc.overflow)
@@ -176,7 +176,7 @@ void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2)
 // point itself has not moved; losing the warm start there makes stacks wobble.
 static void match_impulses(ph_contact *c, const ph_contact *old)
 {
-    bool used[PH_MAX_MANIFOLD_POINTS] = { false, false, false, false };
+    bool used[PH_MAX_MANIFOLD_POINTS] = {false, false, false, false};
     int source[PH_MAX_MANIFOLD_POINTS];
     int n = c->manifold.point_count, m = old->manifold.point_count;
     for (int i = 0; i < n; i++)
@@ -283,7 +283,7 @@ bool ph_contacts_update(ph_step_context *ctx)
                     (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
         c->friction = sqrtf(ba->material.friction * bb->material.friction);
         c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
-                                                                              : bb->material.restitution;
+                                                                             : bb->material.restitution;
         ph_contact old;
         old.manifold.point_count = c->manifold.point_count;
         memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);

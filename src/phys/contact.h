@@ -19,11 +19,11 @@ typedef struct ph_step_context ph_step_context;
 
 typedef struct ph_contact
 {
-    uint64_t key;   // a << 32 | b (body slots, a < b)
-    uint64_t sub;   // (child_a + 1) << 32 | (child_b + 1); children -1 for a convex body
-    int a, b;       // body slots
+    uint64_t key; // a << 32 | b (body slots, a < b)
+    uint64_t sub; // (child_a + 1) << 32 | (child_b + 1); children -1 for a convex body
+    int a, b;     // body slots
     int child_a, child_b;
-    float margin;   // speculative margin used for this step's manifold (unit: m)
+    float margin; // speculative margin used for this step's manifold (unit: m)
     float friction;
     float restitution;
     ph_manifold manifold;

@@ -112,7 +112,12 @@ void ph_assert_failed(const char *condition, const char *file, int line)
 const char *ph_status_string(ph_status status)
 {
     static const char *names[PH_STATUS_COUNT] = {
-        "ok", "invalid argument", "stale id", "out of memory", "capacity exceeded", "degenerate geometry",
+        "ok",
+        "invalid argument",
+        "stale id",
+        "out of memory",
+        "capacity exceeded",
+        "degenerate geometry",
         "wrong type",
     };
     if ((int)status < 0 || status >= PH_STATUS_COUNT)

@@ -17,11 +17,11 @@ void ph_log(ph_log_level level, const char *format, ...);
 
 void ph_assert_failed(const char *condition, const char *file, int line);
 #ifdef PH_ENABLE_ASSERT
-#define PH_ASSERT(cond)                                                                            \
-    do                                                                                             \
-    {                                                                                              \
-        if (!(cond))                                                                               \
-            ph_assert_failed(#cond, __FILE__, __LINE__);                                           \
+#define PH_ASSERT(cond)                                                                                      \
+    do                                                                                                       \
+    {                                                                                                        \
+        if (!(cond))                                                                                         \
+            ph_assert_failed(#cond, __FILE__, __LINE__);                                                     \
     } while (0)
 #else
 #define PH_ASSERT(cond) ((void)0)

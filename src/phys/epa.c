@@ -156,16 +156,17 @@ static bool build_start(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, const
 
     if (count == 4)
     {
-        float vol = glms_vec3_dot(glms_vec3_sub(v[1].w, v[0].w),
-                                  glms_vec3_cross(glms_vec3_sub(v[2].w, v[0].w), glms_vec3_sub(v[3].w, v[0].w)));
+        float vol =
+            glms_vec3_dot(glms_vec3_sub(v[1].w, v[0].w),
+                          glms_vec3_cross(glms_vec3_sub(v[2].w, v[0].w), glms_vec3_sub(v[3].w, v[0].w)));
         if (fabsf(vol) <= EPA_FLAT_TOLERANCE * extent * extent * extent)
             count = 3; // flat: continue from the first face
     }
     if (count == 1)
     {
         // The origin is (within tolerance) a point of the difference: extend along the six axes.
-        static const ph_vec3 axes[6] = { { { 1, 0, 0 } }, { { -1, 0, 0 } }, { { 0, 1, 0 } },
-                                         { { 0, -1, 0 } }, { { 0, 0, 1 } }, { { 0, 0, -1 } } };
+        static const ph_vec3 axes[6] = {{{1, 0, 0}},  {{-1, 0, 0}}, {{0, 1, 0}},
+                                        {{0, -1, 0}}, {{0, 0, 1}},  {{0, 0, -1}}};
         float best = 0.0f;
         for (int i = 0; i < 6; i++)
         {
@@ -190,7 +191,7 @@ static bool build_start(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, const
         ph_vec3 u = ph_safe_normalize(glms_vec3_sub(v[1].w, v[0].w), ph_v3(1.0f, 0.0f, 0.0f));
         ph_vec3 d1 = perpendicular(u);
         ph_vec3 d2 = glms_vec3_cross(u, d1);
-        ph_vec3 dirs[4] = { d1, glms_vec3_negate(d1), d2, glms_vec3_negate(d2) };
+        ph_vec3 dirs[4] = {d1, glms_vec3_negate(d1), d2, glms_vec3_negate(d2)};
         float best = 0.0f;
         for (int i = 0; i < 4; i++)
         {
@@ -219,7 +220,8 @@ static bool build_start(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, const
         ph_simplex_vertex down = ph_gjk_support(a, b, glms_vec3_negate(n));
         float h_up = glms_vec3_dot(glms_vec3_sub(up.w, v[0].w), n);
         float h_down = -glms_vec3_dot(glms_vec3_sub(down.w, v[0].w), n);
-        float flat = EPA_ABSOLUTE_TOLERANCE * glm_max(extent, glm_max(glms_vec3_norm(up.w), glms_vec3_norm(down.w)));
+        float flat =
+            EPA_ABSOLUTE_TOLERANCE * glm_max(extent, glm_max(glms_vec3_norm(up.w), glms_vec3_norm(down.w)));
         if (h_up <= flat || h_down <= flat)
         {
             // The triangle's plane (through the origin) supports the difference on one side or both.
@@ -281,7 +283,7 @@ static void face_witness(const epa_polytope *p, const epa_face *f, epa_result *r
     ph_vec3 q = glms_vec3_scale(f->n, f->dist);
     ph_vec3 n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
     float nn = glms_vec3_norm2(n);
-    float l[3] = { 1.0f, 0.0f, 0.0f };
+    float l[3] = {1.0f, 0.0f, 0.0f};
     if (nn > 0.0f)
     {
         l[0] = glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, q), glms_vec3_sub(c, q)), n) / nn;
@@ -361,7 +363,7 @@ static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int 
                 if (twin >= 0)
                     edges[twin] = edges[--edge_count];
                 else if (edge_count < EPA_MAX_EDGES)
-                    edges[edge_count++] = (epa_edge){ ea, eb };
+                    edges[edge_count++] = (epa_edge){ea, eb};
                 else
                     overflow = true;
             }
@@ -397,7 +399,8 @@ static void fill_trace(const epa_polytope *p, bool built, ph_quat frame, ph_poly
         if (!p->faces[f].alive)
             continue;
         for (int i = 0; i < 3; i++)
-            trace->triangles[trace->triangle_count][i] = glms_quat_rotatev(frame, p->verts[p->faces[f].v[i]].w);
+            trace->triangles[trace->triangle_count][i] =
+                glms_quat_rotatev(frame, p->verts[p->faces[f].v[i]].w);
         trace->triangle_count++;
     }
 }

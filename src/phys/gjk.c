@@ -119,8 +119,8 @@ void ph_gjk_proxy_init(ph_gjk_proxy *p, const ph_convex *shape, ph_transform xf,
     p->radius = p->core ? shape->radius : 0.0f;
 }
 
-void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph_transform xa, const ph_convex *b,
-                      ph_transform xb, bool core)
+void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph_transform xa,
+                      const ph_convex *b, ph_transform xb, bool core)
 {
     pa->shape = a;
     pa->xf.p = glms_vec3_zero();
@@ -222,13 +222,13 @@ typedef struct dvec3
 
 static dvec3 dv(ph_vec3 v)
 {
-    dvec3 d = { (double)v.x, (double)v.y, (double)v.z };
+    dvec3 d = {(double)v.x, (double)v.y, (double)v.z};
     return d;
 }
 
 static dvec3 dsub(dvec3 a, dvec3 b)
 {
-    dvec3 d = { a.x - b.x, a.y - b.y, a.z - b.z };
+    dvec3 d = {a.x - b.x, a.y - b.y, a.z - b.z};
     return d;
 }
 
@@ -239,13 +239,13 @@ static double ddot(dvec3 a, dvec3 b)
 
 static dvec3 dcross(dvec3 a, dvec3 b)
 {
-    dvec3 d = { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+    dvec3 d = {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
     return d;
 }
 
 static dvec3 dscale(dvec3 a, double k)
 {
-    dvec3 d = { a.x * k, a.y * k, a.z * k };
+    dvec3 d = {a.x * k, a.y * k, a.z * k};
     return d;
 }
 
@@ -273,7 +273,7 @@ static double segment_closest(dvec3 s0, dvec3 s1, double lambda[2])
     }
     lambda[0] = 1.0 - u;
     lambda[1] = u;
-    dvec3 p = { s0.x + t.x * u, s0.y + t.y * u, s0.z + t.z * u };
+    dvec3 p = {s0.x + t.x * u, s0.y + t.y * u, s0.z + t.z * u};
     return ddot(p, p);
 }
 
@@ -288,7 +288,7 @@ static double triangle_closest(const dvec3 s[3], double lambda[3])
 {
     dvec3 n = dcross(dsub(s[1], s[0]), dsub(s[2], s[0]));
     double nn = ddot(n, n);
-    int wrong_sign[3] = { 1, 1, 1 };
+    int wrong_sign[3] = {1, 1, 1};
     if (nn > 0.0)
     {
         // Project the origin on the plane, then compare signed areas in the coordinate plane where the
@@ -301,7 +301,7 @@ static double triangle_closest(const dvec3 s[3], double lambda[3])
             k = 2;
         int i = (k + 1) % 3, j = (k + 2) % 3;
         double mu = area2(s[0], s[1], s[2], i, j);
-        double c[3] = { area2(p0, s[1], s[2], i, j), area2(s[0], p0, s[2], i, j), area2(s[0], s[1], p0, i, j) };
+        double c[3] = {area2(p0, s[1], s[2], i, j), area2(s[0], p0, s[2], i, j), area2(s[0], s[1], p0, i, j)};
         for (int m = 0; m < 3; m++)
             wrong_sign[m] = !(c[m] * mu > 0.0);
         if (!wrong_sign[0] && !wrong_sign[1] && !wrong_sign[2])
@@ -341,7 +341,7 @@ static double triple(dvec3 a, dvec3 b, dvec3 c)
 static double tetrahedron_closest(const dvec3 s[4], double lambda[4])
 {
     // Volumes of the tetrahedra with vertex m replaced by the origin; they sum to the full volume.
-    dvec3 o = { 0.0, 0.0, 0.0 };
+    dvec3 o = {0.0, 0.0, 0.0};
     double c[4];
     c[0] = triple(s[1], s[2], s[3]);
     c[1] = triple(dsub(o, s[0]), dsub(s[2], s[0]), dsub(s[3], s[0]));
@@ -390,7 +390,7 @@ static double tetrahedron_closest(const dvec3 s[4], double lambda[4])
 static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda[4], float *out_v2)
 {
     dvec3 pts[4];
-    double l[4] = { 1.0, 0.0, 0.0, 0.0 };
+    double l[4] = {1.0, 0.0, 0.0, 0.0};
     for (int i = 0; i < in->count; i++)
         pts[i] = dv(in->v[i].w);
     switch (in->count)
@@ -408,7 +408,7 @@ static ph_vec3 solve_simplex(const ph_simplex *in, ph_simplex *out, float lambda
         break;
     }
     out->count = 0;
-    dvec3 v = { 0.0, 0.0, 0.0 };
+    dvec3 v = {0.0, 0.0, 0.0};
     for (int i = 0; i < in->count; i++)
     {
         if (l[i] > 0.0)
@@ -474,7 +474,7 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
     for (int i = 0; i < cur->count; i++)
         max_w2 = glm_max(max_w2, glms_vec3_norm2(cur->v[i].w));
 
-    float lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f }, prev_lambda[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
+    float lambda[4] = {1.0f, 0.0f, 0.0f, 0.0f}, prev_lambda[4] = {1.0f, 0.0f, 0.0f, 0.0f};
     float prev_v2 = FLT_MAX;
     float grow2 = grow * grow;
     ph_gjk_status status = PH_GJK_MAX_ITERATIONS;
@@ -551,7 +551,8 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
         return status;
     }
     witness_points(a, b, result, result_lambda, out);
-    out->normal = status == PH_GJK_OVERLAPPING ? glms_vec3_zero() : ph_safe_normalize(v, ph_v3(0.0f, 1.0f, 0.0f));
+    out->normal =
+        status == PH_GJK_OVERLAPPING ? glms_vec3_zero() : ph_safe_normalize(v, ph_v3(0.0f, 1.0f, 0.0f));
     return status;
 }
 
@@ -676,7 +677,8 @@ static bool_step bool_triangle(ph_simplex_vertex *s, int *count, ph_vec3 *d)
 // inside unless it is outside one of the three faces through a.
 static bool_step bool_tetrahedron(ph_simplex_vertex *s, int *count, ph_vec3 *d)
 {
-    ph_vec3 a = s[0].w, ab = glms_vec3_sub(s[1].w, a), ac = glms_vec3_sub(s[2].w, a), ad = glms_vec3_sub(s[3].w, a);
+    ph_vec3 a = s[0].w, ab = glms_vec3_sub(s[1].w, a), ac = glms_vec3_sub(s[2].w, a),
+            ad = glms_vec3_sub(s[3].w, a);
     ph_vec3 ao = glms_vec3_negate(a);
     ph_vec3 abc = glms_vec3_cross(ab, ac), acd = glms_vec3_cross(ac, ad), adb = glms_vec3_cross(ad, ab);
     if (glms_vec3_dot(abc, ao) > 0.0f)
@@ -727,8 +729,9 @@ ph_gjk_status ph_gjk_boolean(ph_gjk_proxy *a, ph_gjk_proxy *b, ph_simplex *out_s
             s[i] = s[i - 1];
         s[0] = w;
         count++;
-        bool_step step = count == 2 ? bool_line(s, &count, &d)
-                                    : (count == 3 ? bool_triangle(s, &count, &d) : bool_tetrahedron(s, &count, &d));
+        bool_step step = count == 2
+                             ? bool_line(s, &count, &d)
+                             : (count == 3 ? bool_triangle(s, &count, &d) : bool_tetrahedron(s, &count, &d));
         if (step == BOOL_OVERLAP)
             status = PH_GJK_OVERLAPPING;
     }

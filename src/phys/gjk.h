@@ -34,8 +34,8 @@ float ph_convex_extent(const ph_convex *shape);
 void ph_gjk_proxy_init(ph_gjk_proxy *proxy, const ph_convex *shape, ph_transform xf, bool core);
 // Poses a pair in A's frame: A at the identity and B at xa^-1 * xb. Each support then costs one rotation
 // less, and ph_gjk_run's results come out in A's frame (see ph_gjk_output_to_world).
-void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph_transform xa, const ph_convex *b,
-                      ph_transform xb, bool core);
+void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph_transform xa,
+                      const ph_convex *b, ph_transform xb, bool core);
 // Moves the points, normal and simplex of a run on a pair posed by ph_gjk_pair_init to world space.
 void ph_gjk_output_to_world(ph_gjk_output *out, ph_transform xa);
 

@@ -8,7 +8,7 @@
 
 void ph_id_pool_create(ph_id_pool *pool)
 {
-    *pool = (ph_id_pool){ 0 };
+    *pool = (ph_id_pool){0};
     pool->free_head = -1;
 }
 

@@ -16,7 +16,7 @@ typedef struct ph_id_slot
 typedef struct ph_id_pool
 {
     ph_id_slot *slots;
-    int slot_count;        // slots ever used (high-water mark)
+    int slot_count; // slots ever used (high-water mark)
     int capacity;
     int free_head;
     int live_count;

@@ -79,13 +79,14 @@ enum
 // every polyhedral pair. A box's vertex i has the signs of bits 0, 1, 2 for x, y, z; face 2k is -axis k
 // and face 2k + 1 is +axis k, loops counter-clockwise seen from outside.
 
-static const int BOX_FACE_INDICES[24] = { 0, 4, 6, 2, 1, 3, 7, 5, 0, 1, 5, 4, 2, 6, 7, 3, 0, 2, 3, 1, 4, 5, 7, 6 };
+static const int BOX_FACE_INDICES[24] = {0, 4, 6, 2, 1, 3, 7, 5, 0, 1, 5, 4,
+                                         2, 6, 7, 3, 0, 2, 3, 1, 4, 5, 7, 6};
 static const ph_hull_edge BOX_EDGES[12] = {
-    { 0, 1, 2, 4 }, { 2, 3, 3, 4 }, { 4, 5, 2, 5 }, { 6, 7, 3, 5 }, { 0, 2, 0, 4 }, { 1, 3, 1, 4 },
-    { 4, 6, 0, 5 }, { 5, 7, 1, 5 }, { 0, 4, 0, 2 }, { 1, 5, 1, 2 }, { 2, 6, 0, 3 }, { 3, 7, 1, 3 },
+    {0, 1, 2, 4}, {2, 3, 3, 4}, {4, 5, 2, 5}, {6, 7, 3, 5}, {0, 2, 0, 4}, {1, 3, 1, 4},
+    {4, 6, 0, 5}, {5, 7, 1, 5}, {0, 4, 0, 2}, {1, 5, 1, 2}, {2, 6, 0, 3}, {3, 7, 1, 3},
 };
-static const int TRI_FACE_INDICES[6] = { 0, 1, 2, 0, 2, 1 };
-static const ph_hull_edge TRI_EDGES[3] = { { 0, 1, 0, 1 }, { 1, 2, 0, 1 }, { 2, 0, 0, 1 } };
+static const int TRI_FACE_INDICES[6] = {0, 1, 2, 0, 2, 1};
+static const ph_hull_edge TRI_EDGES[3] = {{0, 1, 0, 1}, {1, 2, 0, 1}, {2, 0, 0, 1}};
 
 typedef struct poly_view
 {
@@ -100,7 +101,7 @@ typedef struct poly_view
     ph_vec3 centroid;    // an interior point, to orient edge axes outwards
     bool flat;           // a triangle: no interior, edge axes use full projections
     bool is_box;
-    ph_vec3 half;        // box half extents
+    ph_vec3 half; // box half extents
     ph_vec3 own_verts[8];
     ph_hull_face own_faces[6];
 } poly_view;
@@ -162,7 +163,8 @@ static bool view_init(poly_view *v, const ph_convex *s)
         v->edges = TRI_EDGES;
         v->edge_count = 3;
         v->flat = true;
-        v->centroid = glms_vec3_scale(glms_vec3_add(glms_vec3_add(s->tri[0], s->tri[1]), s->tri[2]), 1.0f / 3.0f);
+        v->centroid =
+            glms_vec3_scale(glms_vec3_add(glms_vec3_add(s->tri[0], s->tri[1]), s->tri[2]), 1.0f / 3.0f);
         return true;
     }
     if (s->type == PH_SHAPE_HULL)
@@ -273,16 +275,16 @@ typedef enum sat_kind
 typedef struct sat_result
 {
     sat_kind kind;
-    float sep;    // separation along the axis (negative: penetration) (unit: m)
-    int index_a;  // face of A, or edge of A
-    int index_b;  // face of B, or edge of B
-    ph_vec3 axis; // edge pairs: unit axis in A's frame, A to B
+    float sep;                  // separation along the axis (negative: penetration) (unit: m)
+    int index_a;                // face of A, or edge of A
+    int index_b;                // face of B, or edge of B
+    ph_vec3 axis;               // edge pairs: unit axis in A's frame, A to B
     ph_vec3 ea0, ea1, eb0, eb1; // edge pairs: the two edges in A's frame
 } sat_result;
 
 // Largest separation over the faces of p against q (q posed in p's frame by rel); stops early beyond margin.
-static void face_query(const poly_view *p, const poly_view *q, const rel_pose *rel, float margin, float *out_sep,
-                       int *out_face)
+static void face_query(const poly_view *p, const poly_view *q, const rel_pose *rel, float margin,
+                       float *out_sep, int *out_face)
 {
     ph_mat3 rt = glms_mat3_transpose(rel->r);
     int start = -1;
@@ -321,7 +323,8 @@ static float projected_separation(const poly_view *a, const poly_view *b, const 
     ph_mat3 rt = glms_mat3_transpose(rel->r);
     int start_a = -1, start_b = -1;
     float ha = glms_vec3_dot(u, a->verts[view_support(a, u, &start_a)]);
-    float lb = glms_vec3_dot(u, rel_apply(rel, b->verts[view_support(b, glms_mat3_mulv(rt, glms_vec3_negate(u)), &start_b)]));
+    float lb = glms_vec3_dot(
+        u, rel_apply(rel, b->verts[view_support(b, glms_mat3_mulv(rt, glms_vec3_negate(u)), &start_b)]));
     return lb - ha;
 }
 
@@ -344,7 +347,8 @@ static void edge_query(const poly_view *a, const poly_view *b, const rel_pose *r
         for (int j = 0; j < b->edge_count; j++)
         {
             const ph_hull_edge *eb = &b->edges[j];
-            if (!flat && !is_minkowski_face(na, nb, glms_vec3_negate(bnormals[eb->f0]), glms_vec3_negate(bnormals[eb->f1])))
+            if (!flat && !is_minkowski_face(na, nb, glms_vec3_negate(bnormals[eb->f0]),
+                                            glms_vec3_negate(bnormals[eb->f1])))
                 continue;
             ph_vec3 b0 = bverts[eb->v0], b1 = bverts[eb->v1];
             ph_vec3 db = glms_vec3_sub(b1, b0);
@@ -541,7 +545,7 @@ static void reduce_to_four(const candidate *c, int count, ph_vec3 n, int keep[4]
     // forms with that edge (negative signed area relative to the triangle's orientation).
     int i3 = -1;
     best = 0.0f;
-    const int tri[3] = { i0, i1, i2 };
+    const int tri[3] = {i0, i1, i2};
     for (int i = 0; i < count; i++)
     {
         if (i == i0 || i == i1 || i == i2)
@@ -637,7 +641,7 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
             cand_count = 1;
         }
     }
-    int keep[4] = { 0, 1, 2, 3 };
+    int keep[4] = {0, 1, 2, 3};
     int kept = cand_count;
     if (cand_count > PH_MAX_MANIFOLD_POINTS)
     {
@@ -782,8 +786,8 @@ static int most_aligned_face(const poly_view *p, ph_vec3 d)
 // when it is within FEATURE_BIAS of the true separation (a face contact, clipped as usual), otherwise the
 // contact is edge against edge (or vertex), and GJK's or EPA's witness points give its single point.
 static void normal_from_gjk_epa(const poly_view *a, const ph_convex *ca, ph_transform xa, const poly_view *b,
-                                const ph_convex *cb, ph_transform xb, const rel_pose *rel, const ph_gjk_output *g,
-                                float margin, ph_manifold *m)
+                                const ph_convex *cb, ph_transform xb, const rel_pose *rel,
+                                const ph_gjk_output *g, float margin, ph_manifold *m)
 {
     ph_vec3 n, pa, pb;
     float sep;
@@ -803,7 +807,7 @@ static void normal_from_gjk_epa(const poly_view *a, const ph_convex *ca, ph_tran
         pa = e.point_a;
         pb = e.point_b;
     }
-    ph_vec3 na = glms_quat_rotatev(glms_quat_conjugate(xa.q), n); // A's frame
+    ph_vec3 na = glms_quat_rotatev(glms_quat_conjugate(xa.q), n);                   // A's frame
     ph_vec3 nb = glms_mat3_mulv(glms_mat3_transpose(rel->r), glms_vec3_negate(na)); // B's frame, reversed
     int fa = most_aligned_face(a, na), fb = most_aligned_face(b, nb);
     rel_pose inv = rel_inverse(rel);
@@ -914,7 +918,8 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
         closest_segments(fe.ea0, fe.ea1, fe.eb0, fe.eb1, &pa, &pb);
         ph_vec3 mid = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
         m->normal = glms_quat_rotatev(xa.q, fe.axis);
-        uint32_t id = ID_EDGE_PAIR | ((uint32_t)fe.index_a & 0x7fffu) | (((uint32_t)fe.index_b & 0x7fffu) << 15);
+        uint32_t id =
+            ID_EDGE_PAIR | ((uint32_t)fe.index_a & 0x7fffu) | (((uint32_t)fe.index_b & 0x7fffu) << 15);
         add_point(m, ph_transform_point(xa, mid), fe.sep, id);
         return;
     }
@@ -940,8 +945,8 @@ typedef struct rounded_result
 } rounded_result;
 
 // GJK on the cores with radii added back; EPA on the cores when they overlap.
-static rounded_result rounded_query(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
-                                    float margin, ph_gjk_cache *cache)
+static rounded_result rounded_query(const ph_convex *ca, ph_transform xa, const ph_convex *cb,
+                                    ph_transform xb, float margin, ph_gjk_cache *cache)
 {
     rounded_result r;
     memset(&r, 0, sizeof r);
@@ -1027,8 +1032,9 @@ static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_conv
         if (glms_vec3_norm2(n) == 0.0f)
         {
             ph_vec3 axis = ph_safe_normalize(ua, ph_v3(0.0f, 1.0f, 0.0f));
-            n = ph_safe_normalize(glms_vec3_cross(axis, fabsf(axis.x) < 0.57f ? ph_v3(1, 0, 0) : ph_v3(0, 1, 0)),
-                                  ph_v3(0.0f, 0.0f, 1.0f));
+            n = ph_safe_normalize(
+                glms_vec3_cross(axis, fabsf(axis.x) < 0.57f ? ph_v3(1, 0, 0) : ph_v3(0, 1, 0)),
+                ph_v3(0.0f, 0.0f, 1.0f));
         }
         if (glms_vec3_dot(n, glms_vec3_sub(xb.p, xa.p)) < 0.0f)
             n = glms_vec3_negate(n);
@@ -1040,11 +1046,12 @@ static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_conv
     if (la > 0.0f && lb > 0.0f && glms_vec3_norm(cross) <= PARALLEL_SIN * la * lb)
     {
         ph_vec3 axis = glms_vec3_scale(ua, 1.0f / la);
-        float t0 = glms_vec3_dot(glms_vec3_sub(q0, xa.p), axis), t1 = glms_vec3_dot(glms_vec3_sub(q1, xa.p), axis);
+        float t0 = glms_vec3_dot(glms_vec3_sub(q0, xa.p), axis),
+              t1 = glms_vec3_dot(glms_vec3_sub(q1, xa.p), axis);
         float lo = glm_max(-la, glm_min(t0, t1)), hi = glm_min(la, glm_max(t0, t1));
         if (hi > lo)
         {
-            float ts[2] = { lo, hi };
+            float ts[2] = {lo, hi};
             for (int k = 0; k < 2; k++)
             {
                 ph_vec3 p = glms_vec3_add(xa.p, glms_vec3_scale(axis, ts[k]));
@@ -1055,7 +1062,8 @@ static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_conv
                 {
                     ph_vec3 sa = glms_vec3_add(p, glms_vec3_scale(n, ca->radius));
                     ph_vec3 sb = glms_vec3_sub(qq, glms_vec3_scale(n, cb->radius));
-                    add_point(m, glms_vec3_scale(glms_vec3_add(sa, sb), 0.5f), s, ID_SINGLE | (uint32_t)(2 + k));
+                    add_point(m, glms_vec3_scale(glms_vec3_add(sa, sb), 0.5f), s,
+                              ID_SINGLE | (uint32_t)(2 + k));
                 }
             }
             if (m->point_count > 0)
@@ -1070,8 +1078,8 @@ static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_conv
 // A capsule (A) against a polyhedron (B). When B has a face aligned with the contact normal, the capsule's
 // segment is clipped against that face's side planes: a capsule lying on a face gets two points; a
 // tilted one keeps only the end within the margin.
-static void collide_capsule_polyhedron(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
-                                       float margin, ph_gjk_cache *cache, ph_manifold *m)
+static void collide_capsule_polyhedron(const ph_convex *ca, ph_transform xa, const ph_convex *cb,
+                                       ph_transform xb, float margin, ph_gjk_cache *cache, ph_manifold *m)
 {
     rounded_result r = rounded_query(ca, xa, cb, xb, margin, cache);
     if (!r.contact)
@@ -1100,8 +1108,8 @@ static void collide_capsule_polyhedron(const ph_convex *ca, ph_transform xa, con
             ph_vec3 p1 = rel_apply(&rel, ph_v3(0.0f, ca->half_height, 0.0f));
             // Clip the segment's parameter range against the face's side planes; each end remembers the
             // side that cut it (or none) for its feature id.
-            float t[2] = { 0.0f, 1.0f };
-            int cut[2] = { -1, -1 };
+            float t[2] = {0.0f, 1.0f};
+            int cut[2] = {-1, -1};
             const int *loop = b.face_indices + rf->first_index;
             bool empty = false;
             for (int k = 0; k < rf->index_count && !empty; k++)
@@ -1149,8 +1157,8 @@ static void collide_capsule_polyhedron(const ph_convex *ca, ph_transform xa, con
 
 // ---- Dispatch -------------------------------------------------------------------------------------------
 
-typedef void collide_fn(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
-                        ph_gjk_cache *cache, ph_manifold *m);
+typedef void collide_fn(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                        float margin, ph_gjk_cache *cache, ph_manifold *m);
 
 typedef struct collide_entry
 {
@@ -1161,19 +1169,31 @@ typedef struct collide_entry
 // Rows: A's type, columns: B's type, in ph_shape_type order (sphere, capsule, box, hull, triangle).
 // Compound and mesh are not convex: the world splits them into children before the narrow phase.
 static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
-    [PH_SHAPE_SPHERE] = { { collide_spheres, false }, { collide_single, false },
-                          { collide_single, false }, { collide_single, false },
-                          { collide_single, false } },
-    [PH_SHAPE_CAPSULE] = { { collide_single, true }, { collide_capsules, false },
-                           { collide_capsule_polyhedron, false }, { collide_capsule_polyhedron, false },
-                           { collide_capsule_polyhedron, false } },
-    [PH_SHAPE_BOX] = { { collide_single, true }, { collide_capsule_polyhedron, true },
-                       { collide_polyhedra, false }, { collide_polyhedra, false }, { collide_polyhedra, false } },
-    [PH_SHAPE_HULL] = { { collide_single, true }, { collide_capsule_polyhedron, true },
-                        { collide_polyhedra, false }, { collide_polyhedra, false }, { collide_polyhedra, false } },
-    [PH_SHAPE_TRIANGLE] = { { collide_single, true }, { collide_capsule_polyhedron, true },
-                            { collide_polyhedra, false }, { collide_polyhedra, false },
-                            { collide_polyhedra, false } },
+    [PH_SHAPE_SPHERE] = {{collide_spheres, false},
+                         {collide_single, false},
+                         {collide_single, false},
+                         {collide_single, false},
+                         {collide_single, false}},
+    [PH_SHAPE_CAPSULE] = {{collide_single, true},
+                          {collide_capsules, false},
+                          {collide_capsule_polyhedron, false},
+                          {collide_capsule_polyhedron, false},
+                          {collide_capsule_polyhedron, false}},
+    [PH_SHAPE_BOX] = {{collide_single, true},
+                      {collide_capsule_polyhedron, true},
+                      {collide_polyhedra, false},
+                      {collide_polyhedra, false},
+                      {collide_polyhedra, false}},
+    [PH_SHAPE_HULL] = {{collide_single, true},
+                       {collide_capsule_polyhedron, true},
+                       {collide_polyhedra, false},
+                       {collide_polyhedra, false},
+                       {collide_polyhedra, false}},
+    [PH_SHAPE_TRIANGLE] = {{collide_single, true},
+                           {collide_capsule_polyhedron, true},
+                           {collide_polyhedra, false},
+                           {collide_polyhedra, false},
+                           {collide_polyhedra, false}},
 };
 
 void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,

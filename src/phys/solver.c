@@ -48,7 +48,7 @@
 
 typedef struct softness
 {
-    float bias_rate;   // (unit: 1/s)
+    float bias_rate; // (unit: 1/s)
     float mass_scale;
     float impulse_scale;
 } softness;
@@ -66,11 +66,11 @@ typedef struct row
 
 typedef struct constraint_point
 {
-    ph_vec3 ra, rb;          // anchors from the centres of mass at the start of the step (unit: m)
-    float base_separation;   // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
+    ph_vec3 ra, rb;           // anchors from the centres of mass at the start of the step (unit: m)
+    float base_separation;    // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
     float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
-    float approach;          // relative normal speed just before the point closed (unit: m/s)
-    float approach_gap;      // separation when `approach` was taken (unit: m)
+    float approach;           // relative normal speed just before the point closed (unit: m/s)
+    float approach_gap;       // separation when `approach` was taken (unit: m)
     row n, t1, t2;
 } constraint_point;
 
@@ -92,12 +92,12 @@ typedef struct constraint
 static softness make_soft(float hertz, float zeta, float h)
 {
     if (hertz <= 0.0f)
-        return (softness){ 0.0f, 1.0f, 0.0f };
+        return (softness){0.0f, 1.0f, 0.0f};
     float omega = 2.0f * GLM_PIf * hertz;
     float a1 = 2.0f * zeta + h * omega;
     float a2 = h * omega * a1;
     float a3 = 1.0f / (1.0f + a2);
-    return (softness){ omega / a1, a2 * a3, a3 };
+    return (softness){omega / a1, a2 * a3, a3};
 }
 
 static inline float maxf(float a, float b)
@@ -129,8 +129,8 @@ static inline ph_vec3 rotate(ph_quat q, ph_vec3 v)
     return madd(madd(v, t, q.w), cross3(u, t), 1.0f);
 }
 
-static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb, ph_vec3 d,
-                     float impulse)
+static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb,
+                     ph_vec3 d, float impulse)
 {
     r->rda = cross3(ra, d);
     r->rdb = cross3(rb, d);
@@ -245,37 +245,37 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         }
         int passes = con->point_count > 1 && use_bias ? SOLVER_NORMAL_PASSES : 1;
         for (int pass = 0; pass < passes; pass++)
-        for (int j = 0; j < con->point_count; j++)
-        {
-            // Relax visits the points in reverse order: the symmetric Gauss-Seidel sweep cancels the bias
-            // towards the first point that a one-directional sweep has.
-            int i = use_bias ? j : con->point_count - 1 - j;
-            constraint_point *cp = &con->points[i];
-            float s = sep[i];
-            float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-            if (s > 0.0f)
-                bias = s * inv_h;
-            else if (use_bias)
+            for (int j = 0; j < con->point_count; j++)
             {
-                bias = maxf(con->soft.bias_rate * s, -SOLVER_MAX_PUSH_SPEED);
-                mass_scale = con->soft.mass_scale;
-                impulse_scale = con->soft.impulse_scale;
+                // Relax visits the points in reverse order: the symmetric Gauss-Seidel sweep cancels the bias
+                // towards the first point that a one-directional sweep has.
+                int i = use_bias ? j : con->point_count - 1 - j;
+                constraint_point *cp = &con->points[i];
+                float s = sep[i];
+                float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+                if (s > 0.0f)
+                    bias = s * inv_h;
+                else if (use_bias)
+                {
+                    bias = maxf(con->soft.bias_rate * s, -SOLVER_MAX_PUSH_SPEED);
+                    mass_scale = con->soft.mass_scale;
+                    impulse_scale = con->soft.impulse_scale;
+                }
+                float vn = row_speed(&cp->n, sa, sb, n);
+                float impulse = -cp->n.mass * mass_scale * (vn + bias) - impulse_scale * cp->n.impulse;
+                float total = maxf(cp->n.impulse + impulse, 0.0f);
+                impulse = total - cp->n.impulse;
+                cp->n.impulse = total;
+                cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
+                if (!use_bias && cp->max_normal_impulse == 0.0f)
+                {
+                    cp->approach = vn; // not yet closed this step: the free approach speed and gap
+                    cp->approach_gap = fmaxf(s, 0.0f);
+                }
+                if (pass == passes - 1)
+                    total_normal += total;
+                row_apply(&cp->n, sa, sb, n, impulse);
             }
-            float vn = row_speed(&cp->n, sa, sb, n);
-            float impulse = -cp->n.mass * mass_scale * (vn + bias) - impulse_scale * cp->n.impulse;
-            float total = maxf(cp->n.impulse + impulse, 0.0f);
-            impulse = total - cp->n.impulse;
-            cp->n.impulse = total;
-            cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
-            if (!use_bias && cp->max_normal_impulse == 0.0f)
-            {
-                cp->approach = vn; // not yet closed this step: the free approach speed and gap
-                cp->approach_gap = fmaxf(s, 0.0f);
-            }
-            if (pass == passes - 1)
-                total_normal += total;
-            row_apply(&cp->n, sa, sb, n, impulse);
-        }
         // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
         // warm-started tangent impulses, which would otherwise keep spinning a body that left contact.
         (void)total_normal;
@@ -306,33 +306,33 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
 static void restitution(ph_body_state *states, constraint *cons, int count, float h)
 {
     for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES; pass++)
-    for (int k = 0; k < count; k++)
-    {
-        constraint *con = &cons[k];
-        if (con->restitution == 0.0f)
-            continue;
-        ph_body_state *sa = &states[con->a], *sb = &states[con->b];
-        for (int i = 0; i < con->point_count; i++)
+        for (int k = 0; k < count; k++)
         {
-            constraint_point *cp = &con->points[i];
-            if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
+            constraint *con = &cons[k];
+            if (con->restitution == 0.0f)
                 continue;
-            // The contact closed inside the next sub-step, after falling the gap under the constant
-            // relative acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free
-            // flight), not the speed at the sub-step's start.
-            // The gap was closed within one sub-step, so it is at most what that sub-step can close.
-            float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
-            float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
-            float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
-            float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
-            float vn = row_speed(&cp->n, sa, sb, con->normal);
-            float impulse = -cp->n.mass * (vn + con->restitution * impact);
-            float total = maxf(cp->n.impulse + impulse, 0.0f);
-            impulse = total - cp->n.impulse;
-            cp->n.impulse = total;
-            row_apply(&cp->n, sa, sb, con->normal, impulse);
+            ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+            for (int i = 0; i < con->point_count; i++)
+            {
+                constraint_point *cp = &con->points[i];
+                if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
+                    continue;
+                // The contact closed inside the next sub-step, after falling the gap under the constant
+                // relative acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free
+                // flight), not the speed at the sub-step's start.
+                // The gap was closed within one sub-step, so it is at most what that sub-step can close.
+                float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
+                float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
+                float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
+                float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
+                float vn = row_speed(&cp->n, sa, sb, con->normal);
+                float impulse = -cp->n.mass * (vn + con->restitution * impact);
+                float total = maxf(cp->n.impulse + impulse, 0.0f);
+                impulse = total - cp->n.impulse;
+                cp->n.impulse = total;
+                row_apply(&cp->n, sa, sb, con->normal, impulse);
+            }
         }
-    }
 }
 
 static void store_impulses(ph_world *world, const constraint *cons, int count)

@@ -87,7 +87,7 @@ static float bounding_radius(const ph_convex *s, ph_vec3 c)
         return glms_vec3_norm(c) + s->radius;
     case PH_SHAPE_CAPSULE:
     {
-        ph_vec3 ends[2] = { ph_v3(0.0f, -s->half_height, 0.0f), ph_v3(0.0f, s->half_height, 0.0f) };
+        ph_vec3 ends[2] = {ph_v3(0.0f, -s->half_height, 0.0f), ph_v3(0.0f, s->half_height, 0.0f)};
         return max_vertex_distance(ends, 2, c) + s->radius;
     }
     case PH_SHAPE_BOX:
@@ -118,9 +118,9 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     memset(&out, 0, sizeof out);
     out.state = PH_TOI_FAILED;
     if (!in || !ph_convex_is_valid(&in->a) || !ph_convex_is_valid(&in->b) || !sweep_valid(&in->sweep_a) ||
-        !sweep_valid(&in->sweep_b) || !ph_is_finite_float(in->t_max) || !ph_is_finite_float(in->target_separation) ||
-        !ph_is_finite_float(in->tolerance) || in->tolerance <= 0.0f || in->target_separation < 0.0f ||
-        in->t_max < 0.0f)
+        !sweep_valid(&in->sweep_b) || !ph_is_finite_float(in->t_max) ||
+        !ph_is_finite_float(in->target_separation) || !ph_is_finite_float(in->tolerance) ||
+        in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f)
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
     float target = in->target_separation, tol = in->tolerance;

@@ -15,7 +15,7 @@ ph_material ph_default_material(void)
 
 ph_shape ph_make_box(ph_vec3 half_extents)
 {
-    ph_shape s = { 0 };
+    ph_shape s = {0};
     s.type = PH_SHAPE_BOX;
     s.half_extents = half_extents;
     return s;
@@ -23,7 +23,7 @@ ph_shape ph_make_box(ph_vec3 half_extents)
 
 ph_shape ph_make_sphere(float radius)
 {
-    ph_shape s = { 0 };
+    ph_shape s = {0};
     s.type = PH_SHAPE_SPHERE;
     s.radius = radius;
     return s;
@@ -31,7 +31,7 @@ ph_shape ph_make_sphere(float radius)
 
 ph_shape ph_make_capsule(float half_height, float radius)
 {
-    ph_shape s = { 0 };
+    ph_shape s = {0};
     s.type = PH_SHAPE_CAPSULE;
     s.half_height = half_height;
     s.radius = radius;
@@ -40,7 +40,7 @@ ph_shape ph_make_capsule(float half_height, float radius)
 
 ph_shape ph_make_geom_shape(ph_shape_type type, ph_geom_id geom)
 {
-    ph_shape s = { 0 };
+    ph_shape s = {0};
     s.type = type;
     s.geom = geom;
     return s;
@@ -48,7 +48,7 @@ ph_shape ph_make_geom_shape(ph_shape_type type, ph_geom_id geom)
 
 ph_body_def ph_default_body_def(void)
 {
-    ph_body_def d = { 0 };
+    ph_body_def d = {0};
     d.type = PH_BODY_STATIC;
     d.position = glms_vec3_zero();
     d.orientation = glms_quat_identity();
@@ -69,7 +69,7 @@ ph_body_def ph_default_body_def(void)
 
 ph_world_def ph_default_world_def(void)
 {
-    ph_world_def d = { 0 };
+    ph_world_def d = {0};
     d.gravity = ph_v3(0.0f, -PH_STANDARD_GRAVITY, 0.0f);
     d.time_step = PH_DEFAULT_TIME_STEP;
     d.solver_iterations = PH_DEFAULT_SOLVER_ITERATIONS;
@@ -86,7 +86,7 @@ ph_world_def ph_default_world_def(void)
 
 ph_compound_def ph_default_compound_def(void)
 {
-    ph_compound_def d = { 0 };
+    ph_compound_def d = {0};
     d.children = NULL;
     d.child_count = 0;
     d.internal_cookie = PH_COMPOUND_DEF_COOKIE;

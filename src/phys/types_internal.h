@@ -10,16 +10,16 @@
 #define PH_WORLD_DEF_COOKIE 0x574F524Cu    // "WORL"
 #define PH_COMPOUND_DEF_COOKIE 0x434D5044u // "CMPD"
 
-#define PH_STANDARD_GRAVITY 9.81f         // (unit: m/s^2)
+#define PH_STANDARD_GRAVITY 9.81f           // (unit: m/s^2)
 #define PH_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)
-#define PH_DEFAULT_SOLVER_ITERATIONS 1    // soft iterations per sub-step (relax adds one more)
+#define PH_DEFAULT_SOLVER_ITERATIONS 1      // soft iterations per sub-step (relax adds one more)
 #define PH_DEFAULT_SUBSTEPS 6
-#define PH_DEFAULT_CONTACT_HERTZ 60.0f     // (unit: Hz); with 6 sub-steps, a quarter of the limit
+#define PH_DEFAULT_CONTACT_HERTZ 60.0f      // (unit: Hz); with 6 sub-steps, a quarter of the limit
 #define PH_DEFAULT_SPECULATIVE_MARGIN 0.02f // (unit: m)
 #define PH_DEFAULT_CALENDAR_BUDGET 64
 #define PH_DEFAULT_CALENDAR_PER_PAIR 8
-#define PH_DEFAULT_DENSITY 1000.0f         // water (unit: kg/m^3)
+#define PH_DEFAULT_DENSITY 1000.0f // water (unit: kg/m^3)
 #define PH_DEFAULT_FRICTION 0.6f
-#define PH_DEFAULT_LINEAR_DAMPING 0.01f    // (unit: 1/s)
-#define PH_DEFAULT_ANGULAR_DAMPING 0.05f   // (unit: 1/s)
-#define PH_DEFAULT_BOX_HALF 0.5f           // (unit: m)
+#define PH_DEFAULT_LINEAR_DAMPING 0.01f  // (unit: 1/s)
+#define PH_DEFAULT_ANGULAR_DAMPING 0.05f // (unit: 1/s)
+#define PH_DEFAULT_BOX_HALF 0.5f         // (unit: m)

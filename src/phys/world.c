@@ -53,7 +53,7 @@ ph_error ph_world_last_error(const ph_world *world)
 {
     if (!world)
     {
-        ph_error e = { PH_ERR_INVALID_ARG, "ph_world_last_error: world is NULL." };
+        ph_error e = {PH_ERR_INVALID_ARG, "ph_world_last_error: world is NULL."};
         return e;
     }
     return world->last_error;
@@ -119,7 +119,7 @@ static int body_slot(const ph_world *world, ph_body_id id, const char *fn)
 
 static ph_body_id make_body_id(const ph_world *world, int slot)
 {
-    ph_body_id id = { (uint32_t)slot + 1u, ph_id_pool_generation(&world->body_ids, slot) };
+    ph_body_id id = {(uint32_t)slot + 1u, ph_id_pool_generation(&world->body_ids, slot)};
     return id;
 }
 
@@ -270,9 +270,9 @@ uint64_t ph_world_hash(const ph_world *world)
             continue;
         const ph_body *b = &world->bodies[i];
         const ph_body_state *s = &world->states[i];
-        float f[13] = { b->center.x, b->center.y, b->center.z, b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w,
-                        s->v.x,      s->v.y,      s->v.z,      s->w.x,    s->w.y,    s->w.z };
-        int32_t head[2] = { i, b->awake ? 1 : 0 };
+        float f[13] = {b->center.x, b->center.y, b->center.z, b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w,
+                       s->v.x,      s->v.y,      s->v.z,      s->w.x,    s->w.y,    s->w.z};
+        int32_t head[2] = {i, b->awake ? 1 : 0};
         h = hash_bytes(h, head, sizeof head);
         h = hash_bytes(h, f, sizeof f);
     }
@@ -293,7 +293,7 @@ static ph_geom_id add_geom(ph_world *world, ph_geom g, const char *fn)
         return PH_NULL_GEOM_ID;
     }
     world->geoms[slot] = g;
-    ph_geom_id id = { (uint32_t)slot + 1u, ph_id_pool_generation(&world->geom_ids, slot) };
+    ph_geom_id id = {(uint32_t)slot + 1u, ph_id_pool_generation(&world->geom_ids, slot)};
     return id;
 }
 
@@ -316,7 +316,7 @@ ph_geom_id ph_world_add_hull(ph_world *world, const ph_hull_def *def)
                        ph_status_string(status));
         return PH_NULL_GEOM_ID;
     }
-    ph_geom g = { PH_GEOM_HULL, hull, NULL, NULL, NULL };
+    ph_geom g = {PH_GEOM_HULL, hull, NULL, NULL, NULL};
     return add_geom(world, g, "ph_world_add_hull");
 }
 
@@ -332,7 +332,7 @@ ph_geom_id ph_world_add_mesh(ph_world *world, const ph_mesh_def *def)
                        ph_status_string(status));
         return PH_NULL_GEOM_ID;
     }
-    ph_geom g = { PH_GEOM_MESH, NULL, NULL, mesh, NULL };
+    ph_geom g = {PH_GEOM_MESH, NULL, NULL, mesh, NULL};
     return add_geom(world, g, "ph_world_add_mesh");
 }
 
@@ -409,9 +409,10 @@ ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
     }
     if (def->child_count < 1 || def->child_count > WORLD_MAX_COMPOUND_CHILDREN || !def->children)
     {
-        ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: def.child_count is %d (children %s); it must be in [1, %d] with a children array.",
-                       fn, def->child_count, def->children ? "given" : "NULL", WORLD_MAX_COMPOUND_CHILDREN);
+        ph_world_error(
+            world, PH_ERR_INVALID_ARG,
+            "%s: def.child_count is %d (children %s); it must be in [1, %d] with a children array.", fn,
+            def->child_count, def->children ? "given" : "NULL", WORLD_MAX_COMPOUND_CHILDREN);
         return PH_NULL_GEOM_ID;
     }
     int n = def->child_count;
@@ -454,7 +455,7 @@ ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
         c->bounds.lo = i ? glms_vec3_minv(c->bounds.lo, b.lo) : b.lo;
         c->bounds.hi = i ? glms_vec3_maxv(c->bounds.hi, b.hi) : b.hi;
     }
-    ph_geom g = { PH_GEOM_COMPOUND, NULL, c, NULL, density };
+    ph_geom g = {PH_GEOM_COMPOUND, NULL, c, NULL, density};
     for (int i = 0; i < n; i++)
         density[i] = def->children[i].density;
     return add_geom(world, g, fn);
@@ -534,7 +535,7 @@ static bool grow_body_arrays(ph_world *world, int needed)
 static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, const char *fn)
 {
     const ph_shape *s = &def->shape;
-    ph_mass_properties mp = { 0 };
+    ph_mass_properties mp = {0};
     body->compound = NULL;
     body->mesh = NULL;
     if (s->type == PH_SHAPE_MESH || s->type == PH_SHAPE_COMPOUND)
@@ -545,7 +546,8 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         {
             ph_world_error(world, g ? PH_ERR_WRONG_TYPE : PH_ERR_STALE_ID,
                            "%s: def.shape.geom {%u, %u} is not a live %s geometry of this world.", fn,
-                           s->geom.index1, s->geom.generation, s->type == PH_SHAPE_MESH ? "mesh" : "compound");
+                           s->geom.index1, s->geom.generation,
+                           s->type == PH_SHAPE_MESH ? "mesh" : "compound");
             return false;
         }
         if (g->mesh)
@@ -568,7 +570,8 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         {
             const ph_compound_child *ch = &g->compound->children[i];
             body->min_extent = fminf(body->min_extent, convex_min_extent(&ch->shape));
-            ph_mass_properties cm = ph_transform_mass(ph_compute_mass(&ch->shape, g->child_density[i]), ch->local);
+            ph_mass_properties cm =
+                ph_transform_mass(ph_compute_mass(&ch->shape, g->child_density[i]), ch->local);
             mp = i ? ph_add_mass(mp, cm) : cm;
         }
     }
@@ -586,8 +589,8 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
     }
     if (!(mp.mass > 0.0f) || !ph_is_finite_float(mp.mass))
     {
-        ph_world_error(world, PH_ERR_DEGENERATE, "%s: the shape's mass is %g; it needs a positive volume.", fn,
-                       (double)mp.mass);
+        ph_world_error(world, PH_ERR_DEGENERATE, "%s: the shape's mass is %g; it needs a positive volume.",
+                       fn, (double)mp.mass);
         return false;
     }
     if (def->mass > 0.0f)
@@ -603,7 +606,8 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         body->inv_mass = 1.0f / mp.mass;
         body->inertia_local = mp.inertia;
         body->inv_inertia_local = glms_mat3_inv(mp.inertia);
-        if (!ph_is_finite_vec3(body->inv_inertia_local.col[0]) || !ph_is_finite_vec3(body->inv_inertia_local.col[1]) ||
+        if (!ph_is_finite_vec3(body->inv_inertia_local.col[0]) ||
+            !ph_is_finite_vec3(body->inv_inertia_local.col[1]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[2]))
         {
             ph_world_error(world, PH_ERR_DEGENERATE, "%s: the shape's inertia is singular.", fn);
@@ -618,8 +622,8 @@ static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def 
     const char *fn = "ph_body_create";
     if (!def)
     {
-        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def is NULL; pass the address of a ph_default_body_def().",
-                       fn);
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def is NULL; pass the address of a ph_default_body_def().", fn);
         return false;
     }
     if (def->internal_cookie != PH_BODY_DEF_COOKIE)
@@ -631,15 +635,15 @@ static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def 
     if ((int)def->type < PH_BODY_STATIC || (int)def->type > PH_BODY_DYNAMIC)
     {
         ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: def.type is %d; it must be PH_BODY_STATIC, PH_BODY_KINEMATIC or PH_BODY_DYNAMIC.", fn,
-                       (int)def->type);
+                       "%s: def.type is %d; it must be PH_BODY_STATIC, PH_BODY_KINEMATIC or PH_BODY_DYNAMIC.",
+                       fn, (int)def->type);
         return false;
     }
     if ((int)def->shape.type < 0 || def->shape.type >= PH_SHAPE_COUNT || def->shape.type == PH_SHAPE_TRIANGLE)
     {
         ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: def.shape.type is %d; it must be a sphere, capsule, box, hull, compound or mesh.", fn,
-                       (int)def->shape.type);
+                       "%s: def.shape.type is %d; it must be a sphere, capsule, box, hull, compound or mesh.",
+                       fn, (int)def->shape.type);
         return false;
     }
     return check_vec(world, fn, "def.position", def->position) &&
@@ -654,8 +658,9 @@ static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def 
            check_float(world, fn, "def.material.friction", def->material.friction, 0.0f, false) &&
            check_float(world, fn, "def.material.restitution", def->material.restitution, 0.0f, false) &&
            (def->material.restitution <= 1.0f ||
-            (ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def.material.restitution is %g; it must be in [0, 1].",
-                            fn, (double)def->material.restitution),
+            (ph_world_error(world, PH_ERR_INVALID_ARG,
+                            "%s: def.material.restitution is %g; it must be in [0, 1].", fn,
+                            (double)def->material.restitution),
              false));
 }
 
@@ -667,8 +672,9 @@ static void set_body_state(ph_world *world, int slot)
     st->dq = glms_quat_identity();
     st->dp = glms_vec3_zero();
     st->inv_mass = moving ? b->inv_mass : 0.0f;
-    st->inv_inertia = moving && b->type == PH_BODY_DYNAMIC ? ph_world_inv_inertia(b->xf.q, b->inv_inertia_local)
-                                                          : glms_mat3_zero();
+    st->inv_inertia = moving && b->type == PH_BODY_DYNAMIC
+                          ? ph_world_inv_inertia(b->xf.q, b->inv_inertia_local)
+                          : glms_mat3_zero();
     if (!moving)
     {
         st->v = glms_vec3_zero();
@@ -724,7 +730,7 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
     body.awake = d.type != PH_BODY_STATIC && d.is_awake;
     body.user_data = d.user_data;
     body.bounds = ph_body_compute_bounds(&body);
-    ph_aabb local = body.mesh ? ph_mesh_bounds(body.mesh)
+    ph_aabb local = body.mesh       ? ph_mesh_bounds(body.mesh)
                     : body.compound ? body.compound->bounds
                                     : ph_convex_bounds(&body.convex, ph_transform_identity());
     body.bound_radius = box_radius_about(local, body.local_center);
@@ -737,8 +743,8 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
         st->w = d.angular_velocity;
     }
     set_body_state(world, slot);
-    world->bodies[slot].proxy = ph_octree_insert(&world->octree, slot, margin_bounds(world, body.bounds),
-                                                 d.type == PH_BODY_STATIC);
+    world->bodies[slot].proxy =
+        ph_octree_insert(&world->octree, slot, margin_bounds(world, body.bounds), d.type == PH_BODY_STATIC);
     if (world->bodies[slot].proxy < 0)
     {
         ph_id_pool_release(&world->body_ids, slot);
@@ -815,7 +821,7 @@ ph_status ph_body_destroy(ph_world *world, ph_body_id id)
     wake_touching(world, slot);
     // Sleeping neighbours have no contacts (pairs of two sleeping bodies are not kept), so whatever is
     // within the speculative margin of the removed body is woken too: it may have rested on it.
-    wake_query wq = { world, slot };
+    wake_query wq = {world, slot};
     ph_octree_query_box(&world->octree, margin_bounds(world, world->bodies[slot].bounds), wake_visit, &wq);
     ph_contacts_remove_body(&world->contacts, slot);
     if (world->bodies[slot].proxy >= 0)
@@ -852,11 +858,11 @@ int ph_world_get_bodies(const ph_world *world, ph_body_id *out, int capacity)
     return n;
 }
 
-#define GET_BODY(fn, zero)                                                                                 \
-    int slot = body_slot(world, id, fn);                                                                   \
-    if (slot < 0)                                                                                          \
-        return zero;                                                                                       \
-    const ph_body *b = &world->bodies[slot];                                                               \
+#define GET_BODY(fn, zero)                                                                                   \
+    int slot = body_slot(world, id, fn);                                                                     \
+    if (slot < 0)                                                                                            \
+        return zero;                                                                                         \
+    const ph_body *b = &world->bodies[slot];                                                                 \
     (void)b
 
 ph_body_type ph_body_get_type(const ph_world *world, ph_body_id id)
@@ -867,14 +873,14 @@ ph_body_type ph_body_get_type(const ph_world *world, ph_body_id id)
 
 ph_shape ph_body_get_shape(const ph_world *world, ph_body_id id)
 {
-    ph_shape zero = { 0 };
+    ph_shape zero = {0};
     GET_BODY("ph_body_get_shape", zero);
     return b->shape;
 }
 
 ph_material ph_body_get_material(const ph_world *world, ph_body_id id)
 {
-    ph_material zero = { 0 };
+    ph_material zero = {0};
     GET_BODY("ph_body_get_material", zero);
     return b->material;
 }
@@ -930,7 +936,7 @@ ph_mat3 ph_body_get_world_inertia(const ph_world *world, ph_body_id id)
 
 ph_aabb ph_body_get_bounds(const ph_world *world, ph_body_id id)
 {
-    ph_aabb zero = { { { 0 } }, { { 0 } } };
+    ph_aabb zero = {{{0}}, {{0}}};
     GET_BODY("ph_body_get_bounds", zero);
     return b->bounds;
 }
@@ -947,11 +953,11 @@ void *ph_body_get_user_data(const ph_world *world, ph_body_id id)
     return b->user_data;
 }
 
-#define SET_BODY(fn)                                                                                       \
-    int slot = body_slot(world, id, fn);                                                                   \
-    if (slot < 0)                                                                                          \
-        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;                                               \
-    ph_body *b = &world->bodies[slot];                                                                     \
+#define SET_BODY(fn)                                                                                         \
+    int slot = body_slot(world, id, fn);                                                                     \
+    if (slot < 0)                                                                                            \
+        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;                                                 \
+    ph_body *b = &world->bodies[slot];                                                                       \
     (void)b
 
 ph_status ph_body_set_transform(ph_world *world, ph_body_id id, ph_vec3 position, ph_quat orientation)
@@ -1251,7 +1257,8 @@ static float ray_visit(int body_index, ph_vec3 origin, ph_vec3 dir, float max_di
     return h.distance;
 }
 
-bool ph_world_cast_ray(const ph_world *world, ph_vec3 origin, ph_vec3 dir, float max_distance, ph_ray_result *out)
+bool ph_world_cast_ray(const ph_world *world, ph_vec3 origin, ph_vec3 dir, float max_distance,
+                       ph_ray_result *out)
 {
     const char *fn = "ph_world_cast_ray";
     if (!world)
@@ -1313,7 +1320,7 @@ int ph_world_query_box(const ph_world *world, ph_aabb box, ph_body_id *out, int 
         return 0;
     if (!check_vec(world, fn, "box.lo", box.lo) || !check_vec(world, fn, "box.hi", box.hi))
         return 0;
-    box_query q = { world, box, NULL, out, capacity, 0 };
+    box_query q = {world, box, NULL, out, capacity, 0};
     ph_octree_query_box(&world->octree, box, box_visit, &q);
     return q.count;
 }
@@ -1324,7 +1331,8 @@ static bool box_in_frustum(ph_aabb b, const ph_vec4 *planes)
     for (int i = 0; i < 6; i++)
     {
         ph_vec4 p = planes[i];
-        ph_vec3 v = ph_v3(p.x >= 0.0f ? b.hi.x : b.lo.x, p.y >= 0.0f ? b.hi.y : b.lo.y, p.z >= 0.0f ? b.hi.z : b.lo.z);
+        ph_vec3 v = ph_v3(p.x >= 0.0f ? b.hi.x : b.lo.x, p.y >= 0.0f ? b.hi.y : b.lo.y,
+                          p.z >= 0.0f ? b.hi.z : b.lo.z);
         if (p.x * v.x + p.y * v.y + p.z * v.z + p.w < 0.0f)
             return false;
     }
@@ -1350,13 +1358,13 @@ int ph_world_query_frustum(const ph_world *world, const ph_vec4 planes[6], ph_bo
     }
     for (int i = 0; i < 6; i++)
     {
-        if (!ph_is_finite_quat((ph_quat){ .raw = { planes[i].x, planes[i].y, planes[i].z, planes[i].w } }))
+        if (!ph_is_finite_quat((ph_quat){.raw = {planes[i].x, planes[i].y, planes[i].z, planes[i].w}}))
         {
             ph_world_error(world, PH_ERR_INVALID_ARG, "ph_world_query_frustum: planes[%d] is not finite.", i);
             return 0;
         }
     }
-    box_query q = { world, { { { 0 } }, { { 0 } } }, planes, out, capacity, 0 };
+    box_query q = {world, {{{0}}, {{0}}}, planes, out, capacity, 0};
     ph_octree_query_frustum(&world->octree, planes, frustum_visit, &q);
     return q.count;
 }
@@ -1443,7 +1451,8 @@ void ph_world_debug_draw(const ph_world *world, const ph_debug_draw *dd)
             {
                 ph_vec3 p = c->manifold.points[i].point;
                 dd->draw_point(p, DEBUG_POINT_SIZE, DEBUG_COLOR_CONTACT, dd->context);
-                dd->draw_segment(p, glms_vec3_add(p, glms_vec3_scale(c->manifold.normal, DEBUG_NORMAL_LENGTH)),
+                dd->draw_segment(p,
+                                 glms_vec3_add(p, glms_vec3_scale(c->manifold.normal, DEBUG_NORMAL_LENGTH)),
                                  DEBUG_COLOR_NORMAL, dd->context);
             }
         }
@@ -1462,8 +1471,9 @@ void ph_world_debug_draw(const ph_world *world, const ph_debug_draw *dd)
             const ph_calendar_event *e = &world->calendar.events[i];
             uint32_t color = e->clamped ? DEBUG_COLOR_CLAMPED : DEBUG_COLOR_EVENT;
             dd->draw_point(e->point, DEBUG_POINT_SIZE, color, dd->context);
-            dd->draw_segment(e->point, glms_vec3_add(e->point, glms_vec3_scale(e->normal, DEBUG_NORMAL_LENGTH)),
-                             color, dd->context);
+            dd->draw_segment(e->point,
+                             glms_vec3_add(e->point, glms_vec3_scale(e->normal, DEBUG_NORMAL_LENGTH)), color,
+                             dd->context);
         }
     }
 }

@@ -46,9 +46,9 @@ struct ph_world
     ph_octree octree;
 
     ph_id_pool body_ids;
-    ph_body *bodies;        // by slot
-    ph_body_state *states;  // by slot (hot)
-    uint8_t *active;        // by slot: 1 for awake non-static bodies (octree pair filter)
+    ph_body *bodies;       // by slot
+    ph_body_state *states; // by slot (hot)
+    uint8_t *active;       // by slot: 1 for awake non-static bodies (octree pair filter)
     int body_capacity;
     int state_capacity;
     int active_capacity;
@@ -72,13 +72,13 @@ typedef struct ph_step_context
     ph_world *world;
     ph_arena *arena;
     ph_step_stats *stats;
-    float dt;      // (unit: s)
-    float inv_dt;  // (unit: 1/s)
+    float dt;     // (unit: s)
+    float inv_dt; // (unit: 1/s)
     int substeps;
-    float h;       // sub-step (unit: s)
+    float h; // sub-step (unit: s)
     const ph_octree_pair *pairs;
     int pair_count;
-    int *awake;    // slots of awake non-static bodies, ascending
+    int *awake; // slots of awake non-static bodies, ascending
     int awake_count;
 } ph_step_context;
 

@@ -58,7 +58,7 @@ static void cross(const double a[3], const double b[3], double out[3])
 static void face_normal(ref_poly *p, int f)
 {
     // Newell's method over the loop: robust for any planar polygon.
-    double n[3] = { 0, 0, 0 };
+    double n[3] = {0, 0, 0};
     int first = p->face_first[f], count = p->face_count[f];
     for (int i = 0; i < count; i++)
     {
@@ -95,12 +95,12 @@ static bool make_poly(const ph_convex *s, ph_transform xf, ref_poly *p)
             to_world(xf, c, p->v[p->vcount++]);
         }
         // Counter-clockwise from outside: -x, +x, -y, +y, -z, +z.
-        static const int loops[6][4] = { { 0, 4, 6, 2 }, { 1, 3, 7, 5 }, { 0, 1, 5, 4 },
-                                         { 2, 6, 7, 3 }, { 0, 2, 3, 1 }, { 4, 5, 7, 6 } };
+        static const int loops[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                        {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
         for (int f = 0; f < 6; f++)
             add_face(p, loops[f], 4);
-        static const int edges[12][2] = { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 }, { 0, 2 }, { 1, 3 },
-                                          { 4, 6 }, { 5, 7 }, { 0, 4 }, { 1, 5 }, { 2, 6 }, { 3, 7 } };
+        static const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                         {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
         for (int e = 0; e < 12; e++)
         {
             p->e[e][0] = edges[e][0];
@@ -113,7 +113,7 @@ static bool make_poly(const ph_convex *s, ph_transform xf, ref_poly *p)
     {
         for (int i = 0; i < 3; i++)
             to_world(xf, s->tri[i], p->v[p->vcount++]);
-        static const int front[3] = { 0, 1, 2 }, back[3] = { 0, 2, 1 };
+        static const int front[3] = {0, 1, 2}, back[3] = {0, 2, 1};
         add_face(p, front, 3);
         add_face(p, back, 3);
         for (int e = 0; e < 3; e++)
@@ -225,7 +225,7 @@ double sat_reference_axis_separation(const ph_convex *a, ph_transform xa, const 
     static ref_poly pa, pb;
     if (!make_poly(a, xa, &pa) || !make_poly(b, xb, &pb))
         return -DBL_MAX;
-    double u[3] = { (double)axis.x, (double)axis.y, (double)axis.z };
+    double u[3] = {(double)axis.x, (double)axis.y, (double)axis.z};
     double len = sqrt(dot(u, u));
     for (int i = 0; i < 3; i++)
         u[i] /= len;
@@ -368,7 +368,8 @@ static double point_surface(const ref_poly *poly, const double p[3], double out[
         for (int k = 1; k + 1 < poly->face_count[f]; k++)
         {
             double c[3];
-            closest_on_triangle(p, a, poly->v[poly->indices[first + k]], poly->v[poly->indices[first + k + 1]], c);
+            closest_on_triangle(p, a, poly->v[poly->indices[first + k]],
+                                poly->v[poly->indices[first + k + 1]], c);
             double d = dist2(p, c);
             if (d < best)
             {
@@ -387,7 +388,7 @@ double sat_reference_distance(const ph_convex *a, ph_transform xa, const ph_conv
     static ref_poly pa, pb;
     if (!make_poly(a, xa, &pa) || !make_poly(b, xb, &pb))
         return -1.0;
-    double best = DBL_MAX, ba[3] = { 0, 0, 0 }, bb[3] = { 0, 0, 0 };
+    double best = DBL_MAX, ba[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
     double c[3];
     for (int i = 0; i < pa.vcount; i++)
     {
