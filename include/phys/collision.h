@@ -371,7 +371,8 @@ typedef struct ph_toi_input
 typedef struct ph_toi_output
 {
     ph_toi_state state;
-    float t; // fraction in [0, t_max]; never past the true impact (conservative)
+    float t;          // fraction in [0, t_max]; never past the true impact (conservative)
+    float separation; // distance of the shapes at t (0 when overlapping; unit: m)
     int iterations;
 } ph_toi_output;
 

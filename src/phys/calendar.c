@@ -33,38 +33,30 @@
 #define CAL_TARGET_FRACTION 0.5f
 // Accepted error of the time of impact, as a fraction of the target separation.
 #define CAL_TOLERANCE_FRACTION 0.25f
+// Smallest gap worth sweeping again for a pair already at its target distance (unit: m); closer than
+// this the pair counts as touching, and the next step's contact solver keeps it apart.
+#define CAL_MIN_REGAP 1.0e-4f
 // Relative normal speed above which the response applies restitution (unit: m/s), as the solver's.
 #define CAL_RESTITUTION_THRESHOLD 1.0f
 // Sequential-impulse passes over the manifold of one event.
 #define CAL_RESPONSE_ITERATIONS 8
-// Events the heap holds; more predictions than this are clamped at once.
-#define CAL_HEAP_CAPACITY 4096
-// Per-pair event counters (open addressing; a full table counts as an exhausted pair).
-#define CAL_PAIR_TABLE 2048
+// Smallest per-pair counter table (a power of two); it is sized to twice the most events a step can
+// process, so probing stays short and the table never fills.
+#define CAL_MIN_PAIR_TABLE 64
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
 #define CAL_MAX_PARTS 64
 
-typedef struct cal_event
-{
-    float t; // fraction of the step
-    int a, b;
-    int part_a, part_b;
-    uint32_t version_a, version_b;
-} cal_event;
-
-typedef struct pair_count
-{
-    uint64_t key; // 0 = empty
-    int count;
-} pair_count;
+typedef ph_cal_event cal_event;
+typedef ph_cal_pair_count pair_count;
 
 typedef struct cal_state
 {
     ph_step_context *ctx;
     ph_world *world;
-    cal_event *heap;
+    ph_calendar *cal; // heap and pair table storage
     int heap_count;
-    pair_count *pairs;
+    int pair_mask; // pair table size - 1
+    bool out_of_memory;
     int processed;
     int resolved;
     float target;
@@ -83,46 +75,51 @@ static bool earlier(const cal_event *x, const cal_event *y)
     return x->b < y->b;
 }
 
+// The heap grows (through the counted allocator) when a step predicts more events than any step before;
+// once the world has warmed up it never allocates. False only when out of memory.
 static bool heap_push(cal_state *cs, cal_event e)
 {
-    if (cs->heap_count >= CAL_HEAP_CAPACITY)
+    ph_calendar *cal = cs->cal;
+    if (!ph_array_reserve(cal->heap, cal->heap_capacity, cs->heap_count + 1))
         return false;
+    cal_event *heap = cal->heap;
     int i = cs->heap_count++;
     while (i > 0)
     {
         int parent = (i - 1) / 2;
-        if (!earlier(&e, &cs->heap[parent]))
+        if (!earlier(&e, &heap[parent]))
             break;
-        cs->heap[i] = cs->heap[parent];
+        heap[i] = heap[parent];
         i = parent;
     }
-    cs->heap[i] = e;
+    heap[i] = e;
     return true;
 }
 
 static cal_event heap_pop(cal_state *cs)
 {
-    cal_event top = cs->heap[0];
-    cal_event last = cs->heap[--cs->heap_count];
+    cal_event *heap = cs->cal->heap;
+    cal_event top = heap[0];
+    cal_event last = heap[--cs->heap_count];
     int i = 0;
     for (;;)
     {
         int l = 2 * i + 1, r = l + 1, m = i;
         const cal_event *best = &last;
-        if (l < cs->heap_count && earlier(&cs->heap[l], best))
+        if (l < cs->heap_count && earlier(&heap[l], best))
         {
             m = l;
-            best = &cs->heap[l];
+            best = &heap[l];
         }
-        if (r < cs->heap_count && earlier(&cs->heap[r], best))
+        if (r < cs->heap_count && earlier(&heap[r], best))
             m = r;
         if (m == i)
             break;
-        cs->heap[i] = cs->heap[m];
+        heap[i] = heap[m];
         i = m;
     }
     if (cs->heap_count > 0)
-        cs->heap[i] = last;
+        heap[i] = last;
     return top;
 }
 
@@ -268,9 +265,9 @@ static pair_count *pair_entry(cal_state *cs, int a, int b)
 {
     uint64_t key = ((uint64_t)(uint32_t)(a + 1) << 32) | (uint32_t)(b + 1);
     uint64_t h = key * 0x9e3779b97f4a7c15ull; // Fibonacci hashing
-    for (int probe = 0; probe < CAL_PAIR_TABLE; probe++)
+    for (int probe = 0; probe <= cs->pair_mask; probe++)
     {
-        pair_count *e = &cs->pairs[(h + (uint64_t)probe) & (CAL_PAIR_TABLE - 1)];
+        pair_count *e = &cs->cal->pairs[(h + (uint64_t)probe) & (uint64_t)cs->pair_mask];
         if (e->key == key || e->key == 0)
         {
             e->key = key;
@@ -278,6 +275,23 @@ static pair_count *pair_entry(cal_state *cs, int a, int b)
         }
     }
     return NULL;
+}
+
+// Whether the bounding spheres of two bodies (radius bound_radius about the centre of mass, which holds
+// the shape in every orientation) come within `gap` of each other over the rest of their sweeps. The
+// centres move on straight lines from (ca, cb) to their end positions, so the closest approach is the
+// minimum of a quadratic: exact, and it rejects most neighbours without a time-of-impact query.
+static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_vec3 cb, float gap)
+{
+    ph_vec3 d0 = glms_vec3_sub(cb, ca);
+    ph_vec3 d1 = glms_vec3_sub(bb->center, ba->center);
+    ph_vec3 e = glms_vec3_sub(d1, d0);
+    float ee = glms_vec3_dot(e, e);
+    float s = ee > 0.0f ? -glms_vec3_dot(d0, e) / ee : 0.0f;
+    s = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
+    ph_vec3 closest = glms_vec3_add(d0, glms_vec3_scale(e, s));
+    float reach = ba->bound_radius + bb->bound_radius + gap;
+    return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
 // Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
@@ -298,6 +312,8 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
     pose_at(bb, tc, &cb, &qb);
+    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
+        return;
     part_list pa, pb;
     parts_of(world, a, swept_bounds(world, bb, tc), &pa);
     parts_of(world, b, swept_bounds(world, ba, tc), &pb);
@@ -314,6 +330,16 @@ static void predict(cal_state *cs, int a, int b, float t_from)
             in.target_separation = cs->target;
             in.tolerance = cs->tolerance;
             ph_toi_output out = ph_time_of_impact(&in);
+            if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f &&
+                out.separation > CAL_MIN_REGAP)
+            {
+                // Already at (or inside) the target gap when this sweep starts: a pair just resolved, or
+                // resting. The solver has run, so nothing else would stop it if it closes in further (a
+                // tumbling box bringing its next corner to a wall): sweep again towards half its gap.
+                in.target_separation = 0.5f * out.separation;
+                in.tolerance = CAL_TOLERANCE_FRACTION * in.target_separation;
+                out = ph_time_of_impact(&in);
+            }
             if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
                 continue;
             // A hit at the start of the sweep is a pair already at the target distance (just resolved, or
@@ -330,7 +356,7 @@ static void predict(cal_state *cs, int a, int b, float t_from)
         }
     }
     if (best.t < 1.0f && !heap_push(cs, best))
-        cs->ctx->stats->calendar_budget_hits++;
+        cs->out_of_memory = true;
 }
 
 typedef struct query_ctx
@@ -341,6 +367,26 @@ typedef struct query_ctx
     float t;
     bool initial;
 } query_ctx;
+
+// Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
+// contact whose margin covers all of the pair's relative motion, so the contact's non-penetration rows
+// held every approach the step made. Sweeping such a pair again would only find the contact the solver
+// resolved, as an event of its own (a box sliding along a wall would make one every step). Only the
+// first pass uses this: after an event the velocities are no longer the solver's.
+static bool solver_covered(const cal_state *cs, int a, int b)
+{
+    const ph_world *world = cs->world;
+    const ph_contact *c = ph_contacts_find(&world->contacts, a, b);
+    if (!c || c->manifold.point_count == 0)
+        return false;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, ba->center0) : glms_vec3_zero();
+    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, bb->center0) : glms_vec3_zero();
+    float dt = cs->ctx->dt;
+    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
+                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
+    return glms_vec3_norm(glms_vec3_sub(db, da)) + spin * dt <= c->margin;
+}
 
 static bool visit_neighbour(int body_index, void *ctx)
 {
@@ -358,6 +404,8 @@ static bool visit_neighbour(int body_index, void *ctx)
         return true;
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
+        return true;
+    if (q->initial && solver_covered(cs, i < j ? i : j, i < j ? j : i))
         return true;
     predict(cs, i < j ? i : j, i < j ? j : i, q->t);
     return true;
@@ -392,31 +440,62 @@ static resp_body response_body(const ph_world *world, int slot, float t)
     return r;
 }
 
-static ph_vec3 point_velocity(const ph_body_state *st, const resp_body *rb, ph_vec3 p)
+// One row of the response: a point and a direction with its anchors and effective mass at the event.
+typedef struct resp_row
 {
-    return glms_vec3_add(st->v, glms_vec3_cross(st->w, glms_vec3_sub(p, rb->c)));
+    ph_vec3 ra_x_d, rb_x_d;   // (p - c_a) x d, (p - c_b) x d
+    ph_vec3 ira_x_d, irb_x_d; // I_a^-1 (p - c_a) x d, I_b^-1 (p - c_b) x d
+    ph_vec3 d;
+    float mass;
+} resp_row;
+
+static resp_row make_resp_row(const resp_body *ra, const resp_body *rb, ph_vec3 p, ph_vec3 d)
+{
+    resp_row r;
+    r.d = d;
+    r.ra_x_d = glms_vec3_cross(glms_vec3_sub(p, ra->c), d);
+    r.rb_x_d = glms_vec3_cross(glms_vec3_sub(p, rb->c), d);
+    r.ira_x_d = glms_mat3_mulv(ra->inv_inertia, r.ra_x_d);
+    r.irb_x_d = glms_mat3_mulv(rb->inv_inertia, r.rb_x_d);
+    float k =
+        ra->inv_mass + rb->inv_mass + glms_vec3_dot(r.ra_x_d, r.ira_x_d) + glms_vec3_dot(r.rb_x_d, r.irb_x_d);
+    r.mass = k > 0.0f ? 1.0f / k : 0.0f;
+    return r;
 }
 
-static void push(ph_body_state *st, const resp_body *rb, ph_vec3 p, ph_vec3 impulse, float sign)
+// Relative velocity of B against A at the row's point along its direction.
+static float row_velocity(const resp_row *r, const ph_body_state *sa, const ph_body_state *sb)
 {
-    if (!rb->dynamic)
-        return;
-    st->v = glms_vec3_add(st->v, glms_vec3_scale(impulse, sign * rb->inv_mass));
-    ph_vec3 ang = glms_mat3_mulv(rb->inv_inertia, glms_vec3_cross(glms_vec3_sub(p, rb->c), impulse));
-    st->w = glms_vec3_add(st->w, glms_vec3_scale(ang, sign));
+    return glms_vec3_dot(sb->v, r->d) - glms_vec3_dot(sa->v, r->d) + glms_vec3_dot(sb->w, r->rb_x_d) -
+           glms_vec3_dot(sa->w, r->ra_x_d);
 }
 
-static float mass_along(const resp_body *ra, const resp_body *rb, ph_vec3 p, ph_vec3 d)
+static void apply_row(const resp_row *r, const resp_body *ra, const resp_body *rb, ph_body_state *sa,
+                      ph_body_state *sb, float impulse)
 {
-    ph_vec3 xa = glms_vec3_cross(glms_vec3_sub(p, ra->c), d),
-            xb = glms_vec3_cross(glms_vec3_sub(p, rb->c), d);
-    float k = ra->inv_mass + rb->inv_mass + glms_vec3_dot(xa, glms_mat3_mulv(ra->inv_inertia, xa)) +
-              glms_vec3_dot(xb, glms_mat3_mulv(rb->inv_inertia, xb));
-    return k > 0.0f ? 1.0f / k : 0.0f;
+    if (ra->dynamic)
+    {
+        sa->v = glms_vec3_sub(sa->v, glms_vec3_scale(r->d, impulse * ra->inv_mass));
+        sa->w = glms_vec3_sub(sa->w, glms_vec3_scale(r->ira_x_d, impulse));
+    }
+    if (rb->dynamic)
+    {
+        sb->v = glms_vec3_add(sb->v, glms_vec3_scale(r->d, impulse * rb->inv_mass));
+        sb->w = glms_vec3_add(sb->w, glms_vec3_scale(r->irb_x_d, impulse));
+    }
 }
 
-// Impulse response at the event: per point, the approach speed vn0 becomes -e vn0 (e only above the
-// threshold; e = 0 when clamping), accumulated impulses clamped >= 0, friction inside the Coulomb cone.
+// Impulse response at the event, in three stages that can each only take kinetic energy away:
+//   1. compression: sequential impulses drive every point's normal velocity to zero (accumulated
+//      impulses clamped >= 0), the perfectly inelastic impulse P_c;
+//   2. restitution (Poisson's hypothesis): each point whose approach was faster than the threshold gets
+//      e P_c more. With complementarity (P_c > 0 only where the normal velocity became 0) the energy after
+//      is T_c + e^2 (T_0 - T_c) <= T_0: e = 1 keeps it, e < 1 loses some;
+//   3. friction: sequential impulses drive the tangential velocity towards zero inside the Coulomb cone
+//      |P_t| <= mu (1 + e) P_c; every such update moves a row's velocity towards zero, so it is dissipative.
+// Newton's law (target -e v_n per point, solved together with friction) is what most solvers use, but for
+// spinning bodies and several points it can add energy (Kane's paradox; Stronge, "Impact Mechanics",
+// ch. 4), and the calendar applies it many times in a step to the same fast bodies.
 static void respond(ph_world *world, int a, int b, const ph_manifold *m, float t, bool inelastic)
 {
     resp_body ra = response_body(world, a, t), rb = response_body(world, b, t);
@@ -424,46 +503,50 @@ static void respond(ph_world *world, int a, int b, const ph_manifold *m, float t
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
     float e = inelastic ? 0.0f : fmaxf(ba->material.restitution, bb->material.restitution);
     float mu = sqrtf(ba->material.friction * bb->material.friction);
-    ph_vec3 n = m->normal, t1, t2;
-    ph_contact_tangents(n, &t1, &t2);
-    float target[PH_MAX_MANIFOLD_POINTS], acc_n[PH_MAX_MANIFOLD_POINTS] = {0};
-    float acc_t[PH_MAX_MANIFOLD_POINTS][2] = {{0}};
+    ph_vec3 t1, t2;
+    ph_contact_tangents(m->normal, &t1, &t2);
+    resp_row rn[PH_MAX_MANIFOLD_POINTS], rt[PH_MAX_MANIFOLD_POINTS][2];
+    float bounce[PH_MAX_MANIFOLD_POINTS], pn[PH_MAX_MANIFOLD_POINTS] = {0};
+    float pt[PH_MAX_MANIFOLD_POINTS][2] = {{0}};
     for (int i = 0; i < m->point_count; i++)
     {
         ph_vec3 p = m->points[i].point;
-        float vn = glms_vec3_dot(glms_vec3_sub(point_velocity(sb, &rb, p), point_velocity(sa, &ra, p)), n);
-        target[i] = vn < -CAL_RESTITUTION_THRESHOLD ? -e * vn : 0.0f;
+        rn[i] = make_resp_row(&ra, &rb, p, m->normal);
+        rt[i][0] = make_resp_row(&ra, &rb, p, t1);
+        rt[i][1] = make_resp_row(&ra, &rb, p, t2);
+        bounce[i] = row_velocity(&rn[i], sa, sb) < -CAL_RESTITUTION_THRESHOLD ? e : 0.0f;
     }
     for (int it = 0; it < CAL_RESPONSE_ITERATIONS; it++)
     {
         for (int i = 0; i < m->point_count; i++)
         {
-            ph_vec3 p = m->points[i].point;
-            ph_vec3 dv = glms_vec3_sub(point_velocity(sb, &rb, p), point_velocity(sa, &ra, p));
-            float vn = glms_vec3_dot(dv, n);
-            float lambda = mass_along(&ra, &rb, p, n) * (target[i] - vn);
-            float total = fmaxf(acc_n[i] + lambda, 0.0f);
-            lambda = total - acc_n[i];
-            acc_n[i] = total;
-            push(sa, &ra, p, glms_vec3_scale(n, lambda), -1.0f);
-            push(sb, &rb, p, glms_vec3_scale(n, lambda), 1.0f);
-
-            dv = glms_vec3_sub(point_velocity(sb, &rb, p), point_velocity(sa, &ra, p));
-            float l1 = acc_t[i][0] - mass_along(&ra, &rb, p, t1) * glms_vec3_dot(dv, t1);
-            float l2 = acc_t[i][1] - mass_along(&ra, &rb, p, t2) * glms_vec3_dot(dv, t2);
-            float limit = mu * acc_n[i], len2 = l1 * l1 + l2 * l2;
+            float total = fmaxf(pn[i] - rn[i].mass * row_velocity(&rn[i], sa, sb), 0.0f);
+            apply_row(&rn[i], &ra, &rb, sa, sb, total - pn[i]);
+            pn[i] = total;
+        }
+    }
+    for (int i = 0; i < m->point_count; i++)
+    {
+        apply_row(&rn[i], &ra, &rb, sa, sb, bounce[i] * pn[i]);
+        pn[i] *= 1.0f + bounce[i];
+    }
+    for (int it = 0; it < CAL_RESPONSE_ITERATIONS; it++)
+    {
+        for (int i = 0; i < m->point_count; i++)
+        {
+            float l1 = pt[i][0] - rt[i][0].mass * row_velocity(&rt[i][0], sa, sb);
+            float l2 = pt[i][1] - rt[i][1].mass * row_velocity(&rt[i][1], sa, sb);
+            float limit = mu * pn[i], len2 = l1 * l1 + l2 * l2;
             if (len2 > limit * limit)
             {
                 float s = limit / sqrtf(len2);
                 l1 *= s;
                 l2 *= s;
             }
-            ph_vec3 pt =
-                glms_vec3_add(glms_vec3_scale(t1, l1 - acc_t[i][0]), glms_vec3_scale(t2, l2 - acc_t[i][1]));
-            acc_t[i][0] = l1;
-            acc_t[i][1] = l2;
-            push(sa, &ra, p, pt, -1.0f);
-            push(sb, &rb, p, pt, 1.0f);
+            apply_row(&rt[i][0], &ra, &rb, sa, sb, l1 - pt[i][0]);
+            apply_row(&rt[i][1], &ra, &rb, sa, sb, l2 - pt[i][1]);
+            pt[i][0] = l1;
+            pt[i][1] = l2;
         }
     }
 }
@@ -543,18 +626,40 @@ static void resolve(cal_state *cs, const cal_event *e, bool clamp)
         cs->ctx->stats->calendar_budget_hits++;
     else
         cs->ctx->stats->calendar_events++;
-    predict_body(cs, e->a, -1, e->t, false);
-    predict_body(cs, e->b, e->a, e->t, false);
+    // Only a body whose motion changed has new events to find: a static body (a wall whose swept box
+    // reaches hundreds of bodies) keeps every prediction it had.
+    bool a_changed = moving(&world->bodies[e->a]);
+    if (a_changed)
+        predict_body(cs, e->a, -1, e->t, false);
+    if (moving(&world->bodies[e->b]))
+        predict_body(cs, e->b, a_changed ? e->a : -1, e->t, false);
+}
+
+// Without memory for more events the step cannot keep track of impacts: every moving body ends its step
+// where it is at time t, which all events before t have made safe (nothing passes through anything).
+static void freeze_all(cal_state *cs, float t)
+{
+    ph_step_context *ctx = cs->ctx;
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        const ph_body *b = &cs->world->bodies[ctx->awake[i]];
+        if (b->toi_t0 < t)
+            restart_sweep(cs, ctx->awake[i], t, true);
+    }
+    cs->heap_count = 0;
+    ctx->stats->calendar_budget_hits++;
 }
 
 bool ph_calendar_run(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
-    world->calendar.event_count = 0;
+    ph_calendar *cal = &world->calendar;
+    cal->event_count = 0;
     cal_state cs;
     memset(&cs, 0, sizeof cs);
     cs.ctx = ctx;
     cs.world = world;
+    cs.cal = cal;
     cs.target = CAL_TARGET_FRACTION * world->def.speculative_margin;
     cs.tolerance = CAL_TOLERANCE_FRACTION * cs.target;
     cs.query_motion = CAL_QUERY_MOTION_FRACTION * world->def.speculative_margin;
@@ -566,25 +671,27 @@ bool ph_calendar_run(ph_step_context *ctx)
         b->toi_q0 = b->q0;
         b->version = 0;
     }
-    cs.heap = ph_arena_alloc(ctx->arena, CAL_HEAP_CAPACITY * sizeof *cs.heap);
-    if (!cs.heap)
-        return false;
-    cs.pairs = ph_arena_alloc(ctx->arena, CAL_PAIR_TABLE * sizeof *cs.pairs);
-    if (!cs.pairs)
+    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
+    int max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
+    int table = CAL_MIN_PAIR_TABLE;
+    while (table < 2 * max_events)
+        table *= 2;
+    if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
     {
-        ph_arena_free(ctx->arena, cs.heap);
+        freeze_all(&cs, 0.0f);
         return false;
     }
-    memset(cs.pairs, 0, CAL_PAIR_TABLE * sizeof *cs.pairs);
+    cs.pair_mask = table - 1;
+    memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
 
-    for (int i = 0; i < ctx->awake_count; i++)
+    for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
         int slot = ctx->awake[i];
         if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
             predict_body(&cs, slot, -1, 0.0f, true);
     }
-    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
-    int max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
+    if (cs.out_of_memory)
+        freeze_all(&cs, 0.0f);
     while (cs.heap_count > 0 && cs.processed < max_events)
     {
         cal_event e = heap_pop(&cs);
@@ -599,6 +706,8 @@ bool ph_calendar_run(ph_step_context *ctx)
         if (!clamp)
             cs.resolved++;
         resolve(&cs, &e, clamp);
+        if (cs.out_of_memory)
+            freeze_all(&cs, e.t);
     }
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
@@ -610,13 +719,13 @@ bool ph_calendar_run(ph_step_context *ctx)
         restart_sweep(&cs, e.b, e.t, true);
         ctx->stats->calendar_budget_hits++;
     }
-    ph_arena_free(ctx->arena, cs.pairs);
-    ph_arena_free(ctx->arena, cs.heap);
-    return true;
+    return !cs.out_of_memory;
 }
 
 void ph_calendar_destroy(ph_calendar *calendar)
 {
     ph_array_free(calendar->events, calendar->event_capacity);
+    ph_array_free(calendar->heap, calendar->heap_capacity);
+    ph_array_free(calendar->pairs, calendar->pair_capacity);
     calendar->event_count = 0;
 }

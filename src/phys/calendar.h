@@ -9,14 +9,37 @@
 #include "phys/types.h"
 
 #include <stdbool.h> // bool
+#include <stdint.h>  // uint32_t, uint64_t
 
 typedef struct ph_step_context ph_step_context;
+
+// A predicted impact of bodies a < b (slots) and their parts, at fraction t of the step; the versions are
+// the bodies' motion counters when it was predicted (an event of an older motion is stale).
+typedef struct ph_cal_event
+{
+    float t;
+    int a, b;
+    int part_a, part_b;
+    uint32_t version_a, version_b;
+} ph_cal_event;
+
+// Events resolved for one pair this step (open addressing; key 0 = empty).
+typedef struct ph_cal_pair_count
+{
+    uint64_t key;
+    int count;
+} ph_cal_pair_count;
 
 typedef struct ph_calendar
 {
     ph_calendar_event *events; // the last step's resolved events, in time order
     int event_count;
     int event_capacity;
+    // Working storage kept between steps, so it only grows while the world warms up.
+    ph_cal_event *heap; // binary heap of predicted events
+    int heap_capacity;
+    ph_cal_pair_count *pairs; // per-pair event counters
+    int pair_capacity;
 } ph_calendar;
 
 void ph_calendar_destroy(ph_calendar *calendar);

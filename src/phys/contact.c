@@ -311,6 +311,24 @@ bool ph_contacts_update(ph_step_context *ctx)
     return true;
 }
 
+const ph_contact *ph_contacts_find(const ph_contact_set *set, int a, int b)
+{
+    uint64_t key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b, sub = make_sub(-1, -1);
+    int lo = 0, hi = set->count;
+    while (lo < hi)
+    {
+        int mid = lo + (hi - lo) / 2;
+        const ph_contact *c = &set->items[mid];
+        if (c->key < key || (c->key == key && c->sub < sub))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < set->count && set->items[lo].key == key && set->items[lo].sub == sub)
+        return &set->items[lo];
+    return NULL;
+}
+
 void ph_contacts_remove_body(ph_contact_set *set, int slot)
 {
     int n = 0;

@@ -48,6 +48,9 @@ void ph_contact_set_destroy(ph_contact_set *set);
 // Builds this step's contacts from ctx->pairs and runs the narrow phase. False when out of memory
 // (the contacts of last step are then kept unchanged).
 bool ph_contacts_update(ph_step_context *ctx);
+// The contact of the pair of convex bodies (slots a < b; their whole shapes, not compound or mesh parts),
+// or NULL when there is none this step. Binary search over the sorted set.
+const ph_contact *ph_contacts_find(const ph_contact_set *set, int a, int b);
 // Drops every contact of body slot (called when it is removed).
 void ph_contacts_remove_body(ph_contact_set *set, int slot);
 // Two unit tangents completing the manifold normal n to a right-handed basis (deterministic).

@@ -45,6 +45,12 @@
 #define SOLVER_MAX_HERTZ_FRACTION 0.25f
 // Contacts against static bodies are twice as stiff (the static side cannot share the correction).
 #define SOLVER_STATIC_HERTZ_SCALE 2.0f
+// A body turning faster than this angle per step has its world inverse inertia, and the rows of its
+// contacts, rebuilt every sub-step (unit: rad). An impulse applied through the inertia of an orientation
+// the body has left is not energy-consistent (the angular velocity it gives is not the one its momentum
+// asks for); below this angle the error is second order and too small to matter, so resting and slowly
+// turning bodies keep the cheaper step-start values.
+#define SOLVER_INERTIA_REFRESH_ANGLE 0.05f
 
 typedef struct softness
 {
@@ -129,8 +135,9 @@ static inline ph_vec3 rotate(ph_quat q, ph_vec3 v)
     return madd(madd(v, t, q.w), cross3(u, t), 1.0f);
 }
 
-static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb,
-                     ph_vec3 d, float impulse)
+// The Jacobian and effective mass of a row; the accumulated impulse is left as it is.
+static void set_row(row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb,
+                    ph_vec3 d)
 {
     r->rda = cross3(ra, d);
     r->rdb = cross3(rb, d);
@@ -138,6 +145,12 @@ static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, p
     r->irdb = glms_mat3_mulv(sb->inv_inertia, r->rdb);
     float k = sa->inv_mass + sb->inv_mass + dot3(r->rda, r->irda) + dot3(r->rdb, r->irdb);
     r->mass = k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 ra, ph_vec3 rb,
+                     ph_vec3 d, float impulse)
+{
+    set_row(r, sa, sb, ra, rb, d);
     r->impulse = impulse;
 }
 
@@ -204,6 +217,45 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
         }
     }
     return n;
+}
+
+// Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
+// their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
+// turned with them, keeping the accumulated impulses. `refreshed` marks them by slot.
+static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, uint8_t *refreshed)
+{
+    ph_world *world = ctx->world;
+    ph_body_state *states = world->states;
+    float limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
+    bool any = false;
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        const ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &states[slot];
+        refreshed[slot] = body->type == PH_BODY_DYNAMIC && dot3(st->w, st->w) > limit * limit;
+        if (refreshed[slot])
+        {
+            ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
+            st->inv_inertia = ph_world_inv_inertia(q, body->inv_inertia_local);
+            any = true;
+        }
+    }
+    for (int k = 0; any && k < count; k++)
+    {
+        constraint *con = &cons[k];
+        if (!refreshed[con->a] && !refreshed[con->b])
+            continue;
+        const ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+        for (int i = 0; i < con->point_count; i++)
+        {
+            constraint_point *cp = &con->points[i];
+            ph_vec3 ra = rotate(sa->dq, cp->ra), rb = rotate(sb->dq, cp->rb);
+            set_row(&cp->n, sa, sb, ra, rb, con->normal);
+            set_row(&cp->t1, sa, sb, ra, rb, con->t1);
+            set_row(&cp->t2, sa, sb, ra, rb, con->t2);
+        }
+    }
 }
 
 static void warm_start(ph_body_state *states, constraint *cons, int count)
@@ -387,6 +439,7 @@ bool ph_solve(ph_step_context *ctx)
         }
     }
 
+    uint8_t *refreshed = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1));
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
@@ -408,6 +461,8 @@ bool ph_solve(ph_step_context *ctx)
                 ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h);
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
+        if (refreshed && s > 0)
+            refresh_spinning(ctx, cons, count, refreshed);
         warm_start(states, cons, count);
         for (int it = 0; it < world->def.solver_iterations; it++)
             solve(states, cons, count, inv_h, true);
@@ -438,6 +493,8 @@ bool ph_solve(ph_step_context *ctx)
         body->force = glms_vec3_zero();
         body->torque = glms_vec3_zero();
     }
+    if (refreshed)
+        ph_arena_free(ctx->arena, refreshed);
     if (constrained)
         ph_arena_free(ctx->arena, constrained);
     if (cons)

@@ -140,6 +140,7 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         ph_gjk_output g;
         ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
         float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
+        out.separation = d;
         if (iter == 0 && d < target - tol)
         {
             out.state = PH_TOI_OVERLAPPED;
