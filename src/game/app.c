@@ -5,16 +5,23 @@
 // so a slow frame cannot spiral), and the renderer draws poses interpolated between the last two steps
 // with alpha = the accumulator's leftover fraction of a step (Fiedler, "Fix your timestep!", 2004).
 // With --frames every frame advances exactly one frame of simulated time, which makes runs (and the GL
-// tests) reproducible. --headless runs the same world without SDL video or GL.
+// tests) reproducible. --headless runs the same world without SDL video or GL. With --reel the demo reel
+// (reel.c) drives the level, the camera and the debug views instead of the player; with --record every
+// frame advances exactly 1/fps s, is drawn into the renderer's off-screen target of the recording's size
+// and goes to the recorder (record.c), whatever the window and the wall clock do.
 #define _POSIX_C_SOURCE 200809L // opendir/readdir: listing scenes/*.json
 
 #include "game/app.h"
 
 #include "assets/obj.h"
+#include "assets/reel_file.h"
 #include "game/camera.h"
 #include "game/hud.h"
 #include "game/level.h"
+#include "game/record.h"
+#include "game/reel.h"
 #include "game/tools.h"
+#include "recipes/recipes.h"
 #include "render/gl.h"
 #include "render/renderer.h"
 
@@ -48,6 +55,8 @@
 #define APP_GRAB_LINE_RGBA 0xffff40ffu
 // Boxes in the "boxes" scene when --boxes is not given.
 #define APP_DEFAULT_BOX_COUNT 1000
+// A recording reports its progress every this many seconds of video (unit: s).
+#define APP_RECORD_PROGRESS_SECONDS 10
 
 typedef enum script_kind
 {
@@ -133,6 +142,18 @@ typedef struct app
     ph_body_id *start_ids;
     ph_vec3 *start_pos;
     int start_count;
+    // --reel
+    bool reel_on;
+    reel_desc *reel_data; // the loaded reel file (owned)
+    reel_player reel;
+    reel_stage stage;
+    int reel_views_seen, reel_message_seen;
+    // --record
+    record *rec;
+    uint8_t *frame_rgb; // one frame read back for the recorder
+    size_t frame_rgb_size;
+    double record_start_ms;
+    bool record_failed;
 } app;
 
 app_config app_default_config(void)
@@ -145,6 +166,7 @@ app_config app_default_config(void)
     c.vsync = true;
     c.shadows = true;
     c.hud = true;
+    c.fps = RECORD_DEFAULT_FPS;
     return c;
 }
 
@@ -478,9 +500,87 @@ static void set_held(app *a, SDL_Keycode key, bool down)
     }
 }
 
+// ---- Demo reel ------------------------------------------------------------------------------------------
+
+// One physics step of the reel's world: the game's own step, which keeps interpolation and HUD timings.
+static void reel_step(void *context)
+{
+    step_once(context);
+}
+
+// Shows a message of the reel that the game has not shown yet (a failed action or segment).
+static void show_reel_message(app *a)
+{
+    if (a->reel.message_version == a->reel_message_seen)
+        return;
+    a->reel_message_seen = a->reel.message_version;
+    if (a->reel.message[0])
+        show_error(a, a->reel.message);
+}
+
+// Applies the debug views the reel set since the last frame; the F keys change them in between.
+static void sync_reel_views(app *a)
+{
+    if (a->reel.views_version == a->reel_views_seen)
+        return;
+    a->reel_views_seen = a->reel.views_version;
+    const bool *v = a->reel.views;
+    a->debug.draw_contacts = v[REEL_VIEW_CONTACTS];
+    a->debug.draw_bounds = v[REEL_VIEW_BOUNDS];
+    a->debug.draw_octree = v[REEL_VIEW_OCTREE];
+    a->tint_sleeping = v[REEL_VIEW_SLEEPING];
+    a->debug.draw_calendar = v[REEL_VIEW_CALENDAR];
+    a->pair_view = v[REEL_VIEW_PAIR];
+    // The simplex and the polytope lie mostly inside the two bodies: draw them through the geometry.
+    a->ropts.debug_xray = v[REEL_VIEW_PAIR];
+    a->pair_a = a->reel.pair[0];
+    a->pair_b = a->reel.pair[1];
+}
+
+// The reel's keys. Returns false for the keys that keep their usual meaning while the reel plays (help,
+// debug views, HUD, shadows, quit); the tools' keys do nothing, since the reel drives the scene.
+static bool on_reel_key(app *a, SDL_Keycode key)
+{
+    switch (key)
+    {
+    case SDLK_RIGHT:
+    case SDLK_PAGEDOWN:
+        reel_skip(&a->reel, &a->stage, 1);
+        break;
+    case SDLK_LEFT:
+    case SDLK_PAGEUP:
+        reel_skip(&a->reel, &a->stage, -1);
+        break;
+    case SDLK_r:
+        reel_skip(&a->reel, &a->stage, 0);
+        break;
+    case SDLK_p:
+    case SDLK_SPACE:
+        a->reel.paused = !a->reel.paused;
+        break;
+    case SDLK_ESCAPE:
+    case SDLK_F1:
+    case SDLK_F2:
+    case SDLK_F3:
+    case SDLK_F4:
+    case SDLK_F5:
+    case SDLK_F6:
+    case SDLK_F7:
+    case SDLK_F8:
+    case SDLK_F9:
+    case SDLK_F10:
+        return false;
+    default:
+        break;
+    }
+    return true;
+}
+
 static void on_key(app *a, SDL_Keycode key)
 {
     ph_vec3 o, d;
+    if (a->reel_on && on_reel_key(a, key))
+        return;
     switch (key)
     {
     case SDLK_ESCAPE:
@@ -594,51 +694,12 @@ static void on_drop(app *a, const char *path)
     }
 }
 
-static void handle_event(app *a, const SDL_Event *e)
+// Mouse motion, buttons and wheel: the camera and the tools.
+static void handle_pointer(app *a, const SDL_Event *e)
 {
     ph_vec3 o, d;
     switch (e->type)
     {
-    case SDL_QUIT:
-        a->quit = true;
-        break;
-    case SDL_WINDOWEVENT:
-        switch (e->window.event)
-        {
-        case SDL_WINDOWEVENT_SIZE_CHANGED:
-        case SDL_WINDOWEVENT_RESIZED:
-        {
-            int ww = 1;
-            SDL_GL_GetDrawableSize(a->window, &a->width, &a->height);
-            SDL_GetWindowSize(a->window, &ww, NULL);
-            a->ui_scale = ww > 0 ? (float)a->width / (float)ww : 1.0f;
-            if (a->width > 0 && a->height > 0)
-                renderer_resize(a->r, a->width, a->height);
-            break;
-        }
-        case SDL_WINDOWEVENT_MINIMIZED:
-            a->minimised = true;
-            break;
-        case SDL_WINDOWEVENT_RESTORED:
-        case SDL_WINDOWEVENT_MAXIMIZED:
-        case SDL_WINDOWEVENT_SHOWN:
-            a->minimised = false;
-            break;
-        case SDL_WINDOWEVENT_FOCUS_LOST:
-            release_input(a);
-            break;
-        default:
-            break;
-        }
-        break;
-    case SDL_KEYDOWN:
-        set_held(a, e->key.keysym.sym, true);
-        if (!e->key.repeat)
-            on_key(a, e->key.keysym.sym);
-        break;
-    case SDL_KEYUP:
-        set_held(a, e->key.keysym.sym, false);
-        break;
     case SDL_MOUSEMOTION:
     {
         int dx = e->motion.x - a->mouse_x, dy = e->motion.y - a->mouse_y;
@@ -691,10 +752,74 @@ static void handle_event(app *a, const SDL_Event *e)
         camera_zoom(&a->cam,
                     (float)(e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y));
         break;
+    default:
+        break;
+    }
+}
+
+static void handle_event(app *a, const SDL_Event *e)
+{
+    switch (e->type)
+    {
+    case SDL_QUIT:
+        a->quit = true;
+        break;
+    case SDL_WINDOWEVENT:
+        switch (e->window.event)
+        {
+        case SDL_WINDOWEVENT_SIZE_CHANGED:
+        case SDL_WINDOWEVENT_RESIZED:
+        {
+            // A recording keeps the size it started with: its frames come from the off-screen target.
+            if (a->cfg.record_path)
+                break;
+            int ww = 1;
+            SDL_GL_GetDrawableSize(a->window, &a->width, &a->height);
+            SDL_GetWindowSize(a->window, &ww, NULL);
+            a->ui_scale = ww > 0 ? (float)a->width / (float)ww : 1.0f;
+            if (a->width > 0 && a->height > 0)
+                renderer_resize(a->r, a->width, a->height);
+            break;
+        }
+        case SDL_WINDOWEVENT_MINIMIZED:
+            a->minimised = true;
+            break;
+        case SDL_WINDOWEVENT_RESTORED:
+        case SDL_WINDOWEVENT_MAXIMIZED:
+        case SDL_WINDOWEVENT_SHOWN:
+            a->minimised = false;
+            break;
+        case SDL_WINDOWEVENT_FOCUS_LOST:
+            release_input(a);
+            break;
+        default:
+            break;
+        }
+        break;
+    case SDL_KEYDOWN:
+        set_held(a, e->key.keysym.sym, true);
+        if (!e->key.repeat)
+            on_key(a, e->key.keysym.sym);
+        break;
+    case SDL_KEYUP:
+        set_held(a, e->key.keysym.sym, false);
+        break;
+    case SDL_MOUSEMOTION:
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+    case SDL_MOUSEWHEEL:
+        // While the reel plays, its camera path and actions drive the scene, not the pointer.
+        if (a->reel_on)
+            break;
+        handle_pointer(a, e);
+        break;
     case SDL_DROPFILE:
         if (e->drop.file)
         {
-            on_drop(a, e->drop.file);
+            if (a->reel_on)
+                hud_message(&a->hd, false, "the demo reel is playing: dropped files are not loaded");
+            else
+                on_drop(a, e->drop.file);
             SDL_free(e->drop.file);
         }
         break;
@@ -893,6 +1018,29 @@ static void debug_views_text(const app *a, char *out, size_t size)
              a->pair_view ? "gjk/epa " : "");
 }
 
+// Reads the frame just drawn back and hands it to the recorder; a failure ends the run with status 1.
+static void record_current_frame(app *a)
+{
+    char err[1024] = "";
+    if (!renderer_read_rgb(a->r, a->frame_rgb, a->frame_rgb_size))
+        snprintf(err, sizeof err, "--record %s: reading the frame back failed", a->cfg.record_path);
+    else if (record_frame(a->rec, a->frame_rgb, err, sizeof err))
+    {
+        int frames = record_frame_count(a->rec);
+        if (frames % (APP_RECORD_PROGRESS_SECONDS * a->cfg.fps) == 0)
+        {
+            double wall_s = (now_ms() - a->record_start_ms) / 1000.0, video_s = (double)frames / a->cfg.fps;
+            printf("recording %s: %d frames (%.0f s of video) in %.1f s\n", a->cfg.record_path, frames,
+                   video_s, wall_s);
+            fflush(stdout);
+        }
+        return;
+    }
+    fprintf(stderr, "sandbox: %s\n", err);
+    a->record_failed = true;
+    a->quit = true;
+}
+
 static void draw_frame(app *a, float alpha, bool last_frame)
 {
     double t0 = now_ms();
@@ -918,11 +1066,11 @@ static void draw_frame(app *a, float alpha, bool last_frame)
         char views[128];
         debug_views_text(a, views, sizeof views);
         hud_status st = {
-            .time_scale = a->time_scale,
-            .paused = a->paused,
+            .time_scale = a->reel_on ? reel_time_scale(&a->reel) : a->time_scale,
+            .paused = a->reel_on ? a->reel.paused : a->paused,
             .camera_mode = a->cam.mode == CAMERA_ORBIT ? "orbit" : "fly",
             .projectile = tools_projectile_name(a->tl.projectile),
-            .scene = a->lv.name,
+            .scene = a->reel_on ? a->reel.desc->segments[a->reel.segment].name : a->lv.name,
             .charging = a->tl.charging,
             .charge_speed = tools_charge_speed(&a->tl),
             .charge_max_speed = TOOLS_MAX_THROW_SPEED,
@@ -931,9 +1079,18 @@ static void draw_frame(app *a, float alpha, bool last_frame)
         };
         hud_draw(&a->hd, a->r, &st, a->width, a->height, a->ui_scale);
     }
+    if (a->reel_on && !a->show_help)
+    {
+        const reel_segment *seg = &a->reel.desc->segments[a->reel.segment];
+        char status[256];
+        reel_status_text(&a->reel, &a->lv, status, sizeof status);
+        hud_draw_caption(a->r, seg->title, seg->line, status, a->width, a->height);
+    }
     if (a->show_help)
         hud_draw_help(a->r, a->width, a->height, a->ui_scale);
     renderer_draw(a->r, &a->ropts);
+    if (a->rec)
+        record_current_frame(a);
     if (last_frame && a->cfg.screenshot_path)
     {
         char err[512] = "";
@@ -949,7 +1106,9 @@ static void draw_frame(app *a, float alpha, bool last_frame)
     const render_stats *rs = renderer_get_stats(a->r);
     a->frame.instances = rs->instances;
     a->frame.draw_calls = rs->draw_calls;
-    SDL_GL_SwapWindow(a->window);
+    // A recording draws off screen into a hidden window: there is nothing to show, and nothing to wait for.
+    if (!a->rec)
+        SDL_GL_SwapWindow(a->window);
     a->frame.render_ms = (float)(now_ms() - t0);
     if (a->frame_index >= APP_TIMING_WARMUP_FRAMES)
         a->sum_render_cpu_ms += (double)rs->ms_cpu;
@@ -968,6 +1127,9 @@ static bool write_report(app *a, float alpha)
     fprintf(f, "size %d %d\nframes %lld\nsteps %lld\ngl_errors %d\neye %.4f %.4f %.4f\nfov %.4f\n", a->width,
             a->height, a->frame_index, a->total_steps, a->r ? gl_error_count() : 0, (double)a->cam.eye.x,
             (double)a->cam.eye.y, (double)a->cam.eye.z, (double)glm_deg(a->cam.fov_y));
+    if (a->reel_on)
+        fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
+                a->reel.segments_started, (double)reel_segment_time(&a->reel));
     // One line per body alive at the start: slot, tag, start position, the drawn (interpolated) position
     // of the last frame and where it projects in the screenshot (-1 -1 when not visible or gone).
     for (int i = 0; i < a->start_count; i++)
@@ -1079,9 +1241,12 @@ static bool open_window(app *a)
     // window's framebuffer needs no samples of its own (that would multisample twice).
     SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, 0);
     SDL_GL_SetAttribute(SDL_GL_FRAMEBUFFER_SRGB_CAPABLE, 0);
-    a->window =
-        SDL_CreateWindow("rigid-body sandbox", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, a->cfg.width,
-                         a->cfg.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    // A recording draws into the renderer's off-screen target: its window only carries the GL context.
+    Uint32 window_flags = a->cfg.record_path
+                              ? SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN
+                              : SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    a->window = SDL_CreateWindow("rigid-body sandbox", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                                 a->cfg.width, a->cfg.height, window_flags);
     if (!a->window)
     {
         fprintf(stderr, "sandbox: cannot open a window: %s\n", SDL_GetError());
@@ -1098,7 +1263,8 @@ static bool open_window(app *a)
         fprintf(stderr, "sandbox: OpenGL 3.3 core is not available (got %s)\n", gl_version_string());
         return false;
     }
-    if (SDL_GL_SetSwapInterval(a->cfg.vsync ? 1 : 0) != 0 && a->cfg.vsync)
+    bool vsync = a->cfg.vsync && !a->cfg.record_path;
+    if (SDL_GL_SetSwapInterval(vsync ? 1 : 0) != 0 && vsync)
         fprintf(stderr, "sandbox: vsync is not available here (%s); running without it\n", SDL_GetError());
     char *base = SDL_GetBasePath();
     char err[1024] = "";
@@ -1114,6 +1280,26 @@ static bool open_window(app *a)
     SDL_GetWindowSize(a->window, &ww, NULL);
     a->ui_scale = ww > 0 ? (float)a->width / (float)ww : 1.0f;
     renderer_resize(a->r, a->width, a->height);
+    if (a->cfg.record_path)
+    {
+        // Frames of exactly the recording's size, whatever the window's pixel density.
+        if (!renderer_set_offscreen(a->r, a->cfg.width, a->cfg.height))
+        {
+            fprintf(stderr, "sandbox: --record: cannot make a %dx%d off-screen target\n", a->cfg.width,
+                    a->cfg.height);
+            return false;
+        }
+        a->width = a->cfg.width;
+        a->height = a->cfg.height;
+        a->ui_scale = 1.0f;
+        a->frame_rgb_size = (size_t)a->width * (size_t)a->height * 3u;
+        a->frame_rgb = malloc(a->frame_rgb_size);
+        if (!a->frame_rgb)
+        {
+            fprintf(stderr, "sandbox: --record: out of memory for %dx%d frames\n", a->width, a->height);
+            return false;
+        }
+    }
     if (a->cfg.timing)
     {
         // The largest drawable the window may get: a resize beyond it skips the wait (read_rgb refuses).
@@ -1149,10 +1335,49 @@ static void close_window(app *a)
 #endif
 }
 
+// ---- Recording ------------------------------------------------------------------------------------------
+
+static bool begin_recording(app *a)
+{
+    char err[1024] = "";
+    a->rec = record_begin(a->cfg.record_path, a->width, a->height, a->cfg.fps, err, sizeof err);
+    if (!a->rec)
+    {
+        fprintf(stderr, "sandbox: %s\n", err);
+        return false;
+    }
+    a->record_start_ms = now_ms();
+    return true;
+}
+
+// Finishes the recording (waiting for ffmpeg to write the file) and says how long it took per second of
+// video.
+static bool end_recording(app *a)
+{
+    int frames = record_frame_count(a->rec);
+    char err[1024] = "";
+    bool ok = record_end(a->rec, err, sizeof err);
+    a->rec = NULL;
+    if (!ok)
+    {
+        fprintf(stderr, "sandbox: %s\n", err);
+        return false;
+    }
+    double wall_s = (now_ms() - a->record_start_ms) / 1000.0, video_s = (double)frames / a->cfg.fps;
+    printf("recorded %d frames (%dx%d at %d fps: %.2f s of video) to %s in %.1f s: %.2f s of wall time per "
+           "second of video\n",
+           frames, a->width, a->height, a->cfg.fps, video_s, a->cfg.record_path, wall_s,
+           video_s > 0.0 ? wall_s / video_s : 0.0);
+    return true;
+}
+
+// ---- The loop -------------------------------------------------------------------------------------------
+
 static int run_window(app *a)
 {
+    if (a->cfg.record_path && !begin_recording(a))
+        return 1;
     double last = now_ms();
-    double fixed_frame_s = (double)ph_world_get_time_step(a->lv.world);
     float alpha = 1.0f;
     while (!a->quit)
     {
@@ -1167,25 +1392,42 @@ static int run_window(app *a)
             handle_event(a, &e);
         if (a->quit)
             break;
-        if (a->minimised && a->cfg.frames == 0)
+        if (a->minimised && a->cfg.frames == 0 && !a->rec)
         {
             SDL_Delay(APP_MINIMISED_WAIT_MS);
             continue;
         }
-        // --frames: exactly one frame of simulated time per frame, whatever the wall clock says.
-        double dt = a->cfg.frames > 0 ? fixed_frame_s
-                                      : (wall_s < APP_MAX_FRAME_SECONDS ? wall_s : APP_MAX_FRAME_SECONDS);
-        vec3s move = {{(float)(a->held[KEY_D] - a->held[KEY_A]), (float)(a->held[KEY_E] - a->held[KEY_Q]),
-                       (float)(a->held[KEY_W] - a->held[KEY_S])}};
-        camera_fly(&a->cam, move, (float)dt, a->held[KEY_SHIFT]);
-        tools_update_charge(&a->tl, (float)dt);
-        if (a->tl.grabbing)
+        // --record: exactly one video frame of simulated time per frame; --frames: one step's worth;
+        // otherwise the wall clock's time.
+        double dt = a->cfg.record_path  ? 1.0 / (double)a->cfg.fps
+                    : a->cfg.frames > 0 ? (double)ph_world_get_time_step(a->lv.world)
+                                        : (wall_s < APP_MAX_FRAME_SECONDS ? wall_s : APP_MAX_FRAME_SECONDS);
+        if (a->reel_on)
         {
-            ph_vec3 o, d;
-            pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
-            tools_grab_move(&a->tl, o, d);
+            // The first frame shows the reel at time 0.
+            alpha = reel_advance(&a->reel, &a->stage, a->frame_index == 0 ? 0.0 : dt);
+            show_reel_message(a);
+            if (a->reel.finished)
+                break;
+            sync_reel_views(a);
+            vec3s eye, target;
+            reel_camera(&a->reel, &eye, &target);
+            camera_init(&a->cam, eye, target, a->lv.camera_fov);
         }
-        alpha = advance_physics(a, dt);
+        else
+        {
+            vec3s move = {{(float)(a->held[KEY_D] - a->held[KEY_A]), (float)(a->held[KEY_E] - a->held[KEY_Q]),
+                           (float)(a->held[KEY_W] - a->held[KEY_S])}};
+            camera_fly(&a->cam, move, (float)dt, a->held[KEY_SHIFT]);
+            tools_update_charge(&a->tl, (float)dt);
+            if (a->tl.grabbing)
+            {
+                ph_vec3 o, d;
+                pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
+                tools_grab_move(&a->tl, o, d);
+            }
+            alpha = advance_physics(a, dt);
+        }
         const ph_step_stats *s = ph_world_get_stats(a->lv.world);
         if (s)
         {
@@ -1203,14 +1445,52 @@ static int run_window(app *a)
         if (last_frame)
             break;
     }
-    int status = 0;
+    int status = a->reel.failed || a->record_failed ? 1 : 0;
     if (a->cfg.report_path && !write_report(a, alpha))
         status = 1;
     if (gl_error_count() > 0)
         fprintf(stderr, "sandbox: %d OpenGL errors, the last: %s\n", gl_error_count(), gl_last_error());
     if (a->cfg.timing)
         print_timing(a);
+    if (a->rec && !end_recording(a))
+        status = 1;
     return status;
+}
+
+// Reads the reel file (scenes/reel.json unless --reel names one) and checks every segment, its scene
+// files and models included, before any window opens: a bad reel is rejected at once.
+static bool load_reel(app *a)
+{
+    char path[1024];
+    if (a->cfg.reel_path)
+        snprintf(path, sizeof path, "%s", a->cfg.reel_path);
+    else
+        snprintf(path, sizeof path, "%s/reel.json", scenes_folder());
+    reel_options options = reel_default_options();
+    options.recipe_names = recipe_scene_names();
+    asset_error err;
+    memset(&err, 0, sizeof err);
+    if (!reel_load(path, &options, &a->reel_data, &err))
+    {
+        fprintf(stderr, "sandbox: %s\n", err.text);
+        return false;
+    }
+    a->reel_on = true;
+    return true;
+}
+
+static int run_reel(app *a)
+{
+    a->stage = (reel_stage){
+        .lv = &a->lv, .tl = &a->tl, .r = a->r, .seed = a->cfg.seed, .step = reel_step, .context = a};
+    // Live, the reel loops; a recording ends with the reel's last segment.
+    if (!reel_begin(&a->reel, a->reel_data, !a->cfg.record_path, &a->stage))
+    {
+        fprintf(stderr, "sandbox: %s\n", a->reel.message);
+        return 1;
+    }
+    a->reel_message_seen = a->reel.message_version;
+    return run_window(a);
 }
 
 // True when SDL can be expected to find a display (or was told which video driver to use).
@@ -1219,13 +1499,69 @@ static bool display_available(void)
     return getenv("SDL_VIDEODRIVER") || getenv("DISPLAY") || getenv("WAYLAND_DISPLAY");
 }
 
+// The sandbox without the reel: the scene named on the command line, else scenes/default.json, else the
+// built-in default.
+static int run_scenes(app *a)
+{
+    char err[1024] = "";
+    scene_slot first;
+    memset(&first, 0, sizeof first);
+    first.builtin = LEVEL_BUILTIN_DEFAULT;
+    if (a->cfg.input_path)
+        snprintf(first.path, sizeof first.path, "%s", a->cfg.input_path);
+    else if (a->cfg.scene_name)
+    {
+        int b = 0;
+        while (b < LEVEL_BUILTIN_COUNT &&
+               strcmp(level_builtin_name((level_builtin)b), a->cfg.scene_name) != 0)
+            b++;
+        if (b == LEVEL_BUILTIN_COUNT)
+        {
+            fprintf(stderr, "sandbox: --scene %s: unknown built-in scene (default, first, boxes)\n",
+                    a->cfg.scene_name);
+            return 1;
+        }
+        first.builtin = (level_builtin)b;
+        a->scene_index = b;
+    }
+    if (!a->cfg.input_path && !a->cfg.scene_name)
+    {
+        // The default scene is scenes/default.json where it can be found, else the built-in one.
+        for (int i = 0; i < a->scene_count; i++)
+        {
+            const char *slash = strrchr(a->scenes[i].path, '/');
+            if (slash && strcmp(slash + 1, "default.json") == 0)
+            {
+                first = a->scenes[i];
+                a->scene_index = i;
+            }
+        }
+    }
+    bool default_file = !a->cfg.input_path && !a->cfg.scene_name && first.path[0];
+    if (default_file && !load_scene(a, &first, err, sizeof err))
+    {
+        // The default scene file is only the preferred default: fall back to the built-in one.
+        show_error(a, err);
+        memset(&first, 0, sizeof first);
+        first.builtin = LEVEL_BUILTIN_DEFAULT;
+        a->scene_index = LEVEL_BUILTIN_DEFAULT;
+    }
+    if (!a->lv.world && !load_scene(a, &first, err, sizeof err))
+    {
+        fprintf(stderr, "sandbox: %s\n", err);
+        return 1;
+    }
+    return a->cfg.headless ? run_headless(a) : run_window(a);
+}
+
 int app_run(const app_config *config)
 {
     static app a; // large (scene list, buffers); one per process
     memset(&a, 0, sizeof a);
     a.cfg = *config;
     a.time_scale = 1.0f;
-    a.show_hud = config->hud;
+    // A recording leaves the HUD out: its wall-clock figures would differ between two recordings.
+    a.show_hud = config->hud && !config->record_path;
     tools_init(&a.tl);
     hud_init(&a.hd);
     if (!a.cfg.headless && !display_available())
@@ -1236,77 +1572,28 @@ int app_run(const app_config *config)
         return 1;
     }
     char err[1024] = "";
+    bool ready = true;
     if (a.cfg.script && !parse_script(&a, a.cfg.script, err, sizeof err))
     {
         fprintf(stderr, "sandbox: %s\n", err);
-        free(a.script);
-        return 1;
+        ready = false;
     }
-    if (!a.cfg.headless && !open_window(&a))
+    // Each of these says on stderr why it failed.
+    ready = ready && (!a.cfg.reel || load_reel(&a));
+    ready = ready && (a.cfg.headless || open_window(&a));
+    int status = 1;
+    if (ready)
     {
-        close_window(&a);
-        free(a.script);
-        return 1;
+        list_scenes(&a);
+        status = a.reel_on ? run_reel(&a) : run_scenes(&a);
     }
-    list_scenes(&a);
-    scene_slot first;
-    memset(&first, 0, sizeof first);
-    first.builtin = LEVEL_BUILTIN_DEFAULT;
-    if (a.cfg.input_path)
-        snprintf(first.path, sizeof first.path, "%s", a.cfg.input_path);
-    else if (a.cfg.scene_name)
-    {
-        int b = 0;
-        while (b < LEVEL_BUILTIN_COUNT && strcmp(level_builtin_name((level_builtin)b), a.cfg.scene_name) != 0)
-            b++;
-        if (b == LEVEL_BUILTIN_COUNT)
-        {
-            fprintf(stderr, "sandbox: --scene %s: unknown built-in scene (default, first, boxes)\n",
-                    a.cfg.scene_name);
-            close_window(&a);
-            free(a.script);
-            return 1;
-        }
-        first.builtin = (level_builtin)b;
-        a.scene_index = b;
-    }
-    if (!a.cfg.input_path && !a.cfg.scene_name)
-    {
-        // The default scene is scenes/default.json where it can be found, else the built-in one.
-        for (int i = 0; i < a.scene_count; i++)
-        {
-            const char *slash = strrchr(a.scenes[i].path, '/');
-            if (slash && strcmp(slash + 1, "default.json") == 0)
-            {
-                first = a.scenes[i];
-                a.scene_index = i;
-            }
-        }
-    }
-    bool default_file = !a.cfg.input_path && !a.cfg.scene_name && first.path[0];
-    if (default_file && !load_scene(&a, &first, err, sizeof err))
-    {
-        // The default scene file is only the preferred default: fall back to the built-in one.
-        show_error(&a, err);
-        memset(&first, 0, sizeof first);
-        first.builtin = LEVEL_BUILTIN_DEFAULT;
-        a.scene_index = LEVEL_BUILTIN_DEFAULT;
-    }
-    int status = 0;
-    if (a.lv.world)
-        status = a.cfg.headless ? run_headless(&a) : run_window(&a);
-    else if (!load_scene(&a, &first, err, sizeof err))
-    {
-        fprintf(stderr, "sandbox: %s\n", err);
-        status = 1;
-    }
-    else
-        status = a.cfg.headless ? run_headless(&a) : run_window(&a);
     if (a.tl.model_mesh >= 0 && a.r)
         renderer_remove_mesh(a.r, a.tl.model_mesh);
     level_unload(&a.lv, a.r);
     obj_free(a.projectile_model);
+    reel_free(a.reel_data);
     free(a.readback);
+    free(a.frame_rgb);
     if (!a.cfg.headless)
         close_window(&a);
     free(a.script);

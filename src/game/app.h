@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The application: the command-line configuration (filled by main.c) and app_run, which owns the SDL
 // window and GL context, the event pump, the fixed-step physics loop with interpolated drawing, the
-// tools, camera and HUD; or, with --headless, steps the physics alone and prints per-step statistics.
+// tools, camera and HUD, the demo reel and recording; or, with --headless, steps the physics alone and
+// prints per-step statistics.
 #pragma once
 
 #include <stdbool.h> // bool
@@ -34,6 +35,10 @@ typedef struct app_config
     bool shadows;                // on unless --no-shadows
     bool timing;                 // --timing: print frame, physics and render times at exit
     bool hud;                    // on unless --no-hud
+    bool reel;                   // --reel [FILE]: play the demo reel
+    const char *reel_path;       // its file; NULL: scenes/reel.json
+    const char *record_path;     // --record FILE.mp4 | FOLDER/: record the frames (a video or PNG files)
+    int fps;                     // --fps N: frames per second of the recording (default 60)
 } app_config;
 
 app_config app_default_config(void);

@@ -68,11 +68,29 @@ static const help_row HELP_ROWS[] = {
     {"F7", "GJK simplex and EPA polytope of the pair under the pointer"},
     {"F8 / F9 / F10", "HUD / shadows / debug lines through geometry"},
     {"F1", "this help"},
+    {"DEMO REEL (--reel)", NULL},
+    {"Right / Page Down", "next segment"},
+    {"Left / Page Up", "previous segment"},
+    {"R", "restart the segment"},
+    {"P or Space", "pause the reel"},
 };
 #define HELP_ROW_COUNT ((int)(sizeof HELP_ROWS / sizeof HELP_ROWS[0]))
 // Gap between the key and action columns, and indent of rows under a title (unit: px at scale 1).
 #define HELP_COLUMN_GAP 24.0f
 #define HELP_INDENT 12.0f
+// The reel's caption at a frame height of CAPTION_REFERENCE_HEIGHT: text scales of the title, the line
+// and the status line, margin from the frame's edges and padding inside the panel (unit: px); other
+// heights scale all of it in proportion.
+#define CAPTION_REFERENCE_HEIGHT 720.0f
+#define CAPTION_TITLE_SCALE 3.0f
+#define CAPTION_LINE_SCALE 2.0f
+#define CAPTION_STATUS_SCALE 1.5f
+#define CAPTION_MARGIN 16.0f
+#define CAPTION_PADDING 10.0f
+// Space between the caption's lines, as a fraction of the line above's height.
+#define CAPTION_LINE_GAP 0.35f
+static const uint32_t CAPTION_PANEL_RGBA = 0x000000b0u;
+static const uint32_t CAPTION_STATUS_RGBA = 0xa8b4c0ffu;
 
 void hud_init(hud *h)
 {
@@ -205,5 +223,41 @@ void hud_draw_help(renderer *r, int width, int height, float ui_scale)
         if (HELP_ROWS[i].action)
             renderer_text(r, x + (HUD_PADDING + key_w + HELP_COLUMN_GAP) * scale, ty, scale, TEXT_RGBA,
                           HELP_ROWS[i].action);
+    }
+}
+
+void hud_draw_caption(renderer *r, const char *title, const char *line, const char *status, int width,
+                      int height)
+{
+    const char *texts[3] = {title ? title : "", line ? line : "", status ? status : ""};
+    const float scales[3] = {CAPTION_TITLE_SCALE, CAPTION_LINE_SCALE, CAPTION_STATUS_SCALE};
+    const uint32_t colours[3] = {TITLE_RGBA, TEXT_RGBA, CAPTION_STATUS_RGBA};
+    float k = (float)height / CAPTION_REFERENCE_HEIGHT;
+    float margin = CAPTION_MARGIN * k, padding = CAPTION_PADDING * k;
+    // One factor for all three lines: the widest must fit inside the margins.
+    float widest = 0.0f;
+    for (int i = 0; i < 3; i++)
+    {
+        float w = renderer_text_width(texts[i], scales[i] * k);
+        widest = w > widest ? w : widest;
+    }
+    float room = (float)width - 2.0f * (margin + padding);
+    if (widest > room && widest > 0.0f)
+        k *= room / widest;
+    float panel_w = 0.0f, panel_h = 2.0f * padding;
+    for (int i = 0; i < 3; i++)
+    {
+        float w = renderer_text_width(texts[i], scales[i] * k);
+        panel_w = w > panel_w ? w : panel_w;
+        panel_h += renderer_text_height(texts[i], scales[i] * k) * (i < 2 ? 1.0f + CAPTION_LINE_GAP : 1.0f);
+    }
+    panel_w += 2.0f * padding;
+    float x = margin, y = (float)height - margin - panel_h;
+    renderer_rect(r, x, y, panel_w, panel_h, CAPTION_PANEL_RGBA);
+    y += padding;
+    for (int i = 0; i < 3; i++)
+    {
+        renderer_text(r, x + padding, y, scales[i] * k, colours[i], texts[i]);
+        y += renderer_text_height(texts[i], scales[i] * k) * (1.0f + CAPTION_LINE_GAP);
     }
 }

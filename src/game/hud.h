@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The heads-up display: frame time, physics time per stage, bodies awake and asleep, contacts, calendar
-// events per frame, time scale, the throw charge, messages (errors stay on screen), and the help overlay
-// (F1) listing every key and mouse action. Figures are smoothed so they can be read. Draws through the
-// renderer's text and rectangles; knows nothing of SDL.
+// events per frame, time scale, the throw charge, messages (errors stay on screen), the help overlay
+// (F1) listing every key and mouse action, and the demo reel's captions. Figures are smoothed so they can be
+// read. Draws through the renderer's text and rectangles; knows nothing of SDL.
 #pragma once
 
 #include "render/renderer.h"
@@ -59,3 +59,8 @@ void hud_message(hud *h, bool is_error, const char *text);
 void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, int height, float ui_scale);
 // Draws the help overlay listing every key and mouse action.
 void hud_draw_help(renderer *r, int width, int height, float ui_scale);
+// Draws the demo reel's caption at the bottom of the frame: the title, its line of explanation and a status
+// line (segment, time, time scale, physics figures). Sized from the frame's height, so that recordings
+// of any size show the same layout; shrunk where a line would not fit the width.
+void hud_draw_caption(renderer *r, const char *title, const char *line, const char *status, int width,
+                      int height);

@@ -10,7 +10,7 @@
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
 
-#include <math.h>   // ceil, cbrt
+#include <math.h>   // ceil, cbrt, fabsf
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // calloc, realloc, free
 #include <string.h> // memset, strcmp
@@ -438,6 +438,71 @@ bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, s
     }
     }
     return spawn_scene(lv, &rs, ok, tag, err, err_size);
+}
+
+// Recipe scenes' dynamic bodies go from the box colour at restitution 0 to this one at restitution 1
+// (sRGB), so that a restitution ladder reads as a ramp and a pile keeps the box colour.
+#define BOUNCY_RGBA 0x38b8d8ffu
+
+static uint32_t mix_rgba(uint32_t a, uint32_t b, float t)
+{
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    uint32_t out = 0;
+    for (int shift = 8; shift < 32; shift += 8)
+    {
+        float ca = (float)((a >> shift) & 0xffu), cb = (float)((b >> shift) & 0xffu);
+        out |= (uint32_t)(ca + (cb - ca) * t + 0.5f) << shift;
+    }
+    return out | 0xffu;
+}
+
+bool level_load_recipe(level *lv, const char *name, uint32_t seed, char *err, size_t err_size)
+{
+    memset(lv, 0, sizeof *lv);
+    recipe_scene rs;
+    if (!recipe_build(name, seed, &rs))
+    {
+        snprintf(err, err_size, "recipe scene \"%s\": unknown, or out of memory", name ? name : "(null)");
+        recipe_scene_free(&rs);
+        return false;
+    }
+    ph_world_def wdef = spawn_world_def(&rs);
+    ph_body_id *ids = calloc((size_t)(rs.item_count > 0 ? rs.item_count : 1), sizeof *ids);
+    bool ok = ids && level_begin_world(lv, &wdef, seed, err, err_size);
+    if (ok && spawn_recipe(lv->world, &rs, ids) != PH_OK)
+    {
+        snprintf(err, err_size, "recipe scene \"%s\": %s", name, ph_world_last_error(lv->world).message);
+        ok = false;
+    }
+    if (ok)
+    {
+        snprintf(lv->name, sizeof lv->name, "%s", name);
+        level_adopt_new_bodies(lv, LEVEL_TAG_BOX);
+        for (int i = 0; i < rs.item_count; i++)
+        {
+            const recipe_item *it = &rs.items[i];
+            level_body *b = level_get_body(lv, ids[i]);
+            if (!b)
+                continue;
+            if (it->type != RECIPE_STATIC)
+                b->rgba = mix_rgba(b->rgba, BOUNCY_RGBA, it->material.restitution);
+            else
+            {
+                // A static box whose top is the plane y = 0 is drawn as the renderer's ground plane.
+                bool ground = it->shape == RECIPE_BOX &&
+                              fabsf(it->position[1] + it->half_extents[1]) < LEVEL_GROUND_PLANE_TOLERANCE;
+                b->tag = (uint8_t)(ground ? LEVEL_TAG_GROUND : LEVEL_TAG_SCENE);
+                b->rgba = LEVEL_STATIC_RGBA;
+            }
+        }
+    }
+    else if (!ids)
+        snprintf(err, err_size, "recipe scene \"%s\": out of memory", name);
+    free(ids);
+    recipe_scene_free(&rs);
+    if (!ok)
+        level_unload(lv, NULL);
+    return ok;
 }
 
 bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size)

@@ -61,6 +61,8 @@ const char *level_builtin_name(level_builtin which);
 
 // Colour of static scenery without a colour of its own (sRGB 0xRRGGBBAA).
 #define LEVEL_STATIC_RGBA 0x8a8d91ffu
+// A static box floor whose top is this close to y = 0 is taken for the ground plane (unit: m).
+#define LEVEL_GROUND_PLANE_TOLERANCE 1e-4f
 
 // Per-body game state, indexed by the body's slot (id.index1 - 1).
 typedef struct level_body
@@ -72,7 +74,8 @@ typedef struct level_body
     uint8_t tag;       // level_tag
 } level_body;
 
-struct obj_model; // assets/obj.h
+struct obj_model;  // assets/obj.h
+struct scene_desc; // assets/scene.h
 
 typedef struct level
 {
@@ -98,6 +101,17 @@ bool level_load_builtin(level *lv, level_builtin which, int box_count, uint32_t 
                         size_t err_size);
 // Loads a .json scene or an .obj model / .obj scene. r may be NULL (headless: no render meshes).
 bool level_load_file(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size);
+// Builds a level from a scene already parsed (assets/scene.h): its world, camera and bodies. desc stays
+// the caller's. False with a message, lv left empty.
+bool level_load_scene(level *lv, const struct scene_desc *desc, renderer *r, uint32_t seed, char *err,
+                      size_t err_size);
+// Adds the bodies of every entry of desc to the level's world (the reel's spawn action); gravity and
+// time step stay the level's. False with a message (the bodies of the failed entry are not made).
+bool level_add_scene(level *lv, const struct scene_desc *desc, renderer *r, char *err, size_t err_size);
+// Builds a named scene of src/recipes (recipe_scene_names(): pile1000, restitution_ladder, spinner, ...)
+// with its gravity, time step and sleeping. Dynamic bodies are coloured from blue (restitution 0) to red
+// (restitution 1), so bouncier bodies can be told apart. False with a message, lv left empty.
+bool level_load_recipe(level *lv, const char *name, uint32_t seed, char *err, size_t err_size);
 // Makes a model throwable in the level's world: its convex hull as world geometry in *out_geom and, when
 // *inout_mesh is -1 and r is given, its render mesh about the hull's centre of mass (the body origin) in
 // *inout_mesh. False with a message on failure.

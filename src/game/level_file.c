@@ -21,8 +21,6 @@
 static const vec3s FIT_DIRECTION = {{0.45f, 0.45f, 0.77f}};
 // Smallest radius a fitted view assumes (unit: m), so a single pebble is not filled edge to edge.
 #define FIT_MIN_RADIUS 2.0f
-// A floor whose top is this close to y = 0 is taken for the ground plane (unit: m).
-#define GROUND_PLANE_TOLERANCE 1e-4f
 // sRGB encoding of linear colours (IEC 61966-2-1): linear part below the threshold, power law above.
 #define SRGB_LINEAR_LIMIT 0.0031308f
 #define SRGB_LINEAR_SLOPE 12.92f
@@ -72,7 +70,7 @@ static bool adopt_models(level *lv, const model_set *set, level_tag tag, rendere
             // A static box floor (the default ground of an .obj scene) whose top is the plane y = 0 is
             // the renderer's ground plane, drawn with its grid instead of a second coplanar surface.
             ph_aabb bb = ph_body_get_bounds(lv->world, mb->body);
-            if (fabsf(bb.hi.y) < GROUND_PLANE_TOLERANCE)
+            if (fabsf(bb.hi.y) < LEVEL_GROUND_PLANE_TOLERANCE)
                 b->tag = (uint8_t)LEVEL_TAG_GROUND;
             b->rgba = LEVEL_STATIC_RGBA;
         }
@@ -167,6 +165,41 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
     return true;
 }
 
+bool level_add_scene(level *lv, const scene_desc *desc, renderer *r, char *err, size_t err_size)
+{
+    report_warnings(lv, &desc->warnings);
+    model_set set = {0};
+    asset_warnings warnings;
+    memset(&warnings, 0, sizeof warnings);
+    asset_error aerr;
+    memset(&aerr, 0, sizeof aerr);
+    bool ok = scene_build(lv->world, desc, &set, &warnings, &aerr);
+    report_warnings(lv, &warnings);
+    if (!ok)
+        level_set_error(err, err_size, aerr.text);
+    ok = ok && adopt_models(lv, &set, LEVEL_TAG_SCENE, r, err, err_size);
+    model_set_free(&set);
+    return ok;
+}
+
+bool level_load_scene(level *lv, const scene_desc *desc, renderer *r, uint32_t seed, char *err,
+                      size_t err_size)
+{
+    ph_world_def wdef = scene_world_def(desc);
+    if (!level_begin_world(lv, &wdef, seed, err, err_size))
+        return false;
+    // A long path is cut short on the HUD (the return value is checked to tell the compiler so).
+    if (snprintf(lv->name, sizeof lv->name, "%s", desc->file) < 0)
+        lv->name[0] = '\0';
+    lv->camera_eye = desc->camera.position;
+    lv->camera_target = desc->camera.target;
+    lv->camera_fov = desc->camera.fov;
+    if (level_add_scene(lv, desc, r, err, err_size))
+        return true;
+    level_unload(lv, r);
+    return false;
+}
+
 static bool load_json(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size)
 {
     asset_error aerr;
@@ -178,29 +211,8 @@ static bool load_json(level *lv, const char *path, renderer *r, uint32_t seed, c
         level_set_error(err, err_size, aerr.text);
         return false;
     }
-    ph_world_def wdef = scene_world_def(desc);
-    if (!level_begin_world(lv, &wdef, seed, err, err_size))
-    {
-        scene_free(desc);
-        return false;
-    }
-    snprintf(lv->name, sizeof lv->name, "%s", path);
-    lv->camera_eye = desc->camera.position;
-    lv->camera_target = desc->camera.target;
-    lv->camera_fov = desc->camera.fov;
-    report_warnings(lv, &desc->warnings);
-    model_set set = {0};
-    asset_warnings warnings;
-    memset(&warnings, 0, sizeof warnings);
-    bool ok = scene_build(lv->world, desc, &set, &warnings, &aerr);
-    report_warnings(lv, &warnings);
-    if (!ok)
-        level_set_error(err, err_size, aerr.text);
-    ok = ok && adopt_models(lv, &set, LEVEL_TAG_SCENE, r, err, err_size);
-    model_set_free(&set);
+    bool ok = level_load_scene(lv, desc, r, seed, err, err_size);
     scene_free(desc);
-    if (!ok)
-        level_unload(lv, r);
     return ok;
 }
 

@@ -4,6 +4,7 @@
 // Unusable arguments print one clear message on stderr and exit with status 1.
 
 #include "game/app.h"
+#include "game/record.h"
 
 #include <errno.h>  // errno, ERANGE
 #include <stdint.h> // INT32_MAX, UINT32_MAX
@@ -35,6 +36,13 @@ static const char USAGE[] =
     "                      move X Y | down X Y BUTTON | up X Y BUTTON | key NAME | keydown NAME |\n"
     "                      keyup NAME | wheel CLICKS | drop FILE   (X Y in window points, BUTTON\n"
     "                      left|middle|right, NAME an SDL key name such as F1, Space, Left Ctrl)\n"
+    "  --reel [FILE]       play the demo reel (scenes/reel.json, or FILE); it loops; Right / Left skip,\n"
+    "                      Space pauses\n"
+    "  --record OUT        record the frames instead of showing them: OUT.mp4 (any name ffmpeg knows) is\n"
+    "                      H.264 in yuv420p through the ffmpeg program, OUT/ (a trailing slash) numbered\n"
+    "                      PNG files; each frame advances exactly 1/fps s of simulated time. With --reel it\n"
+    "                      ends with the reel, otherwise it needs --frames N; --size sets the video's size\n"
+    "  --fps N             frames per second of the recording (default 60, at most 240)\n"
     "  --help              this text\n"
     "\n"
     "Without a display run headless (SDL_VIDEODRIVER=offscreen sandbox --frames 120 --screenshot out.png)\n"
@@ -86,6 +94,7 @@ static int usage_error(const char *what, const char *arg)
 int main(int argc, char **argv)
 {
     app_config cfg = app_default_config();
+    bool fps_given = false;
     for (int i = 1; i < argc; i++)
     {
         const char *a = argv[i];
@@ -125,8 +134,26 @@ int main(int argc, char **argv)
             cfg.scene_name = "boxes";
             i++;
         }
+        else if (strcmp(a, "--fps") == 0)
+        {
+            if (!parse_int(next, 1, RECORD_MAX_FPS, &v))
+                return usage_error("--fps needs a whole number in 1..240, got", next ? next : "nothing");
+            cfg.fps = (int)v;
+            fps_given = true;
+            i++;
+        }
+        else if (strcmp(a, "--reel") == 0)
+        {
+            cfg.reel = true;
+            // The reel file is optional: a following argument that is not an option is taken for it.
+            if (next && strncmp(next, "--", 2) != 0)
+            {
+                cfg.reel_path = next;
+                i++;
+            }
+        }
         else if (strcmp(a, "--screenshot") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--script") == 0 ||
-                 strcmp(a, "--scene") == 0)
+                 strcmp(a, "--scene") == 0 || strcmp(a, "--record") == 0)
         {
             if (!next || !*next)
                 return usage_error("missing value after", a);
@@ -136,6 +163,8 @@ int main(int argc, char **argv)
                 cfg.report_path = next;
             else if (strcmp(a, "--script") == 0)
                 cfg.script = next;
+            else if (strcmp(a, "--record") == 0)
+                cfg.record_path = next;
             else
                 cfg.scene_name = next;
             i++;
@@ -157,7 +186,14 @@ int main(int argc, char **argv)
         else
             cfg.input_path = a;
     }
-    if (cfg.headless && (cfg.screenshot_path || cfg.script))
-        return usage_error("--headless has no window: --screenshot and --script need one", NULL);
+    if (cfg.headless && (cfg.screenshot_path || cfg.script || cfg.reel || cfg.record_path))
+        return usage_error("--headless has no window: --screenshot, --script, --reel and --record need one",
+                           NULL);
+    if (cfg.reel && (cfg.input_path || cfg.scene_name))
+        return usage_error("--reel plays the scenes of its own file: give no scene, model or --scene", NULL);
+    if (cfg.record_path && !cfg.reel && cfg.frames == 0)
+        return usage_error("--record without --reel needs --frames N (it would never end)", NULL);
+    if (fps_given && !cfg.record_path)
+        return usage_error("--fps is the recording's frame rate: it needs --record", NULL);
     return app_run(&cfg);
 }

@@ -69,30 +69,50 @@ float tools_charge_speed(const tools *t)
     return TOOLS_MIN_THROW_SPEED + (TOOLS_MAX_THROW_SPEED - TOOLS_MIN_THROW_SPEED) * f;
 }
 
+tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir, float speed)
+{
+    dir = ph_safe_normalize(dir, (ph_vec3){{0.0f, 0.0f, -1.0f}});
+    tools_throw_def def = {
+        .projectile = t->projectile,
+        .position = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE)),
+        .direction = dir,
+        .speed = speed,
+        .size = t->projectile == TOOLS_PROJECTILE_SPHERE ? 2.0f * TOOLS_SPHERE_RADIUS : 2.0f * TOOLS_BOX_HALF,
+        .density = TOOLS_PROJECTILE_DENSITY,
+    };
+    return def;
+}
+
 ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
 {
-    float speed = tools_charge_speed(t);
+    tools_throw_def def = tools_default_throw(t, origin, dir, tools_charge_speed(t));
     t->charging = false;
     t->charge_seconds = 0.0f;
-    dir = ph_safe_normalize(dir, (ph_vec3){{0.0f, 0.0f, -1.0f}});
-    ph_body_def def = ph_default_body_def();
-    def.type = PH_BODY_DYNAMIC;
-    def.position = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE));
-    def.linear_velocity = glms_vec3_scale(dir, speed);
-    def.material.density = TOOLS_PROJECTILE_DENSITY;
-    tools_projectile kind = t->projectile;
+    return tools_throw_body(t, lv, &def, err, err_size);
+}
+
+ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *def, char *err, size_t err_size)
+{
+    ph_vec3 dir = ph_safe_normalize(def->direction, (ph_vec3){{0.0f, 0.0f, -1.0f}});
+    ph_body_def body = ph_default_body_def();
+    body.type = PH_BODY_DYNAMIC;
+    body.position = def->position;
+    body.linear_velocity = glms_vec3_scale(dir, def->speed);
+    body.material.density = def->density;
+    tools_projectile kind = def->projectile;
     if (kind == TOOLS_PROJECTILE_MODEL && PH_ID_IS_NULL(t->model_geom))
     {
         snprintf(err, err_size, "no model loaded: drop an .obj file on the window (throwing a box)");
         kind = TOOLS_PROJECTILE_BOX;
     }
+    float half = 0.5f * def->size;
     if (kind == TOOLS_PROJECTILE_SPHERE)
-        def.shape = ph_make_sphere(TOOLS_SPHERE_RADIUS);
+        body.shape = ph_make_sphere(half);
     else if (kind == TOOLS_PROJECTILE_MODEL)
-        def.shape = ph_make_geom_shape(PH_SHAPE_HULL, t->model_geom);
+        body.shape = ph_make_geom_shape(PH_SHAPE_HULL, t->model_geom);
     else
-        def.shape = ph_make_box((ph_vec3){{TOOLS_BOX_HALF, TOOLS_BOX_HALF, TOOLS_BOX_HALF}});
-    ph_body_id id = ph_body_create(lv->world, &def);
+        body.shape = ph_make_box((ph_vec3){{half, half, half}});
+    ph_body_id id = ph_body_create(lv->world, &body);
     if (PH_ID_IS_NULL(id))
     {
         snprintf(err, err_size, "throw failed: %s", ph_world_last_error(lv->world).message);

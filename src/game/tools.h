@@ -44,11 +44,30 @@ void tools_init(tools *t);
 const char *tools_projectile_name(tools_projectile p);
 void tools_next_projectile(tools *t);
 
+// One thrown body: what the player's throw and the demo reel's "throw" action both make.
+typedef struct tools_throw_def
+{
+    tools_projectile projectile; // box, sphere, or the loaded model (a box when none is loaded)
+    ph_vec3 position;            // start of the body's centre (unit: m)
+    ph_vec3 direction;           // need not be unit; zero throws along -z
+    float speed;                 // (unit: m/s)
+    float size;                  // box edge or sphere diameter (unit: m); the model keeps its own size
+    float density;               // (unit: kg/m^3)
+} tools_throw_def;
+
+// The player's throw from a camera ray: the current projectile, starting a metre along the ray (clear of
+// the near plane), at speed, with the projectiles' own size and steel's density.
+tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir, float speed);
+
 // Throwing: begin on press, advance while held, release throws along (origin, dir) and returns the body.
 void tools_begin_charge(tools *t);
 void tools_update_charge(tools *t, float dt_seconds);
 float tools_charge_speed(const tools *t);
 ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);
+// Creates the body of def in the level (tagged as a projectile, or a model). Returns it, or a null id
+// with a message in err; a model projectile without a loaded model throws a box and says so in err.
+ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *def, char *err,
+                            size_t err_size);
 
 // Grabbing: begin picks the dynamic body under the ray (false when none), move follows the pointer's ray,
 // apply adds the spring force before each physics step, end lets go.

@@ -277,8 +277,10 @@ static bool ensure_msaa(renderer *r, int samples)
         samples = 0;
     // Without multisampling the window's framebuffer is used directly, unless its depth buffer is too
     // coarse for a 0.1 m .. 500 m perspective: then a single-sample target with a 24-bit depth buffer.
-    bool shallow_depth = r->default_depth_bits < MIN_DEPTH_BITS;
-    if ((samples == 0 && !shallow_depth) || r->default_fb_multisampled)
+    // The off-screen target has its own 24-bit depth buffer and no samples.
+    bool offscreen = r->offscreen_fbo != 0;
+    bool shallow_depth = !offscreen && r->default_depth_bits < MIN_DEPTH_BITS;
+    if ((samples == 0 && !shallow_depth) || (!offscreen && r->default_fb_multisampled))
     {
         free_msaa(r);
         return false;
@@ -306,6 +308,46 @@ static bool ensure_msaa(renderer *r, int samples)
     r->msaa_samples = samples;
     r->msaa_width = r->width;
     r->msaa_height = r->height;
+    return true;
+}
+
+static void free_offscreen(renderer *r)
+{
+    if (r->offscreen_fbo)
+        glDeleteFramebuffers(1, &r->offscreen_fbo);
+    if (r->offscreen_color)
+        glDeleteRenderbuffers(1, &r->offscreen_color);
+    if (r->offscreen_depth)
+        glDeleteRenderbuffers(1, &r->offscreen_depth);
+    r->offscreen_fbo = r->offscreen_color = r->offscreen_depth = 0;
+}
+
+bool renderer_set_offscreen(renderer *r, int width, int height)
+{
+    if (!r)
+        return false;
+    free_offscreen(r);
+    if (width <= 0 || height <= 0)
+        return true;
+    glGenFramebuffers(1, &r->offscreen_fbo);
+    glGenRenderbuffers(1, &r->offscreen_color);
+    glGenRenderbuffers(1, &r->offscreen_depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->offscreen_color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->offscreen_depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen_fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->offscreen_color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->offscreen_depth);
+    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!ok)
+    {
+        free_offscreen(r);
+        return false;
+    }
+    r->width = width;
+    r->height = height;
     return true;
 }
 
@@ -496,6 +538,7 @@ void renderer_destroy(renderer *r)
     if (r->shadow_depth)
         glDeleteTextures(1, &r->shadow_depth);
     free_msaa(r);
+    free_offscreen(r);
     free(r->pending.data);
     free(r->sorted.data);
     free(r->lines.data);
@@ -510,7 +553,8 @@ void renderer_destroy(renderer *r)
 
 void renderer_resize(renderer *r, int width, int height)
 {
-    if (!r || width <= 0 || height <= 0)
+    // The off-screen target keeps its own size whatever the window does.
+    if (!r || width <= 0 || height <= 0 || r->offscreen_fbo)
         return;
     r->width = width;
     r->height = height;
@@ -928,7 +972,7 @@ void renderer_draw(renderer *r, const render_options *opts)
 
     // Main target.
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
-    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa_fbo : 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa_fbo : r->offscreen_fbo);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];
     render_rgba_bytes(opts->clear_rgba, clear);
@@ -1011,10 +1055,10 @@ void renderer_draw(renderer *r, const render_options *opts)
     if (msaa)
     {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa_fbo);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->offscreen_fbo);
         glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
                           GL_NEAREST);
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen_fbo);
     }
 
     if (r->text.count > 0)

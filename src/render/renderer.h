@@ -109,8 +109,16 @@ typedef struct render_stats
 renderer *renderer_create(const char *base_path, char *err, size_t err_size);
 void renderer_destroy(renderer *r);
 
-// The drawable size in pixels (SDL_GL_GetDrawableSize), > 0; call on every resize.
+// The drawable size in pixels (SDL_GL_GetDrawableSize), > 0; call on every resize. Ignored while an
+// off-screen target is set (renderer_set_offscreen).
 void renderer_resize(renderer *r, int width, int height);
+// Draws every later frame into a target of width x height pixels that the renderer owns, instead of the
+// window, and reads frames back from it (renderer_read_rgb, renderer_screenshot). Video recording uses it:
+// the frames' size then depends on neither the window's size nor its pixel density, and no pixel of
+// them can be lost to another window covering this one. Width or height <= 0 goes back to the window
+// (call renderer_resize with the drawable size then). Returns false, drawing into the window as before,
+// when the target cannot be made.
+bool renderer_set_offscreen(renderer *r, int width, int height);
 
 // Starts a frame: clears the instance, debug and text lists and sets the camera. Also polls the
 // shader files about once a second and reloads those that changed (see renderer_shader_error).
@@ -202,8 +210,8 @@ void renderer_rect(renderer *r, float x, float y, float w, float h, uint32_t rgb
 
 // ---- Readback and test hooks ---------------------------------------------------------------------------
 
-// Writes the window's framebuffer as drawn by the last renderer_draw (call before swapping buffers) to a
-// PNG. Returns false with a message in err.
+// Writes the window's framebuffer (or the off-screen target) as drawn by the last renderer_draw (call
+// before swapping buffers) to a PNG. Returns false with a message in err.
 bool renderer_screenshot(renderer *r, const char *png_path, char *err, size_t err_size);
 // Reads the framebuffer as tightly packed RGB, top row first (for video frames). out must hold
 // width * height * 3 bytes; returns false when out_size is too small.

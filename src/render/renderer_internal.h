@@ -168,6 +168,9 @@ struct renderer
     bool default_fb_multisampled;
     int default_depth_bits; // of the window's framebuffer
 
+    // renderer_set_offscreen: the frame's final target instead of the window (0: the window).
+    GLuint offscreen_fbo, offscreen_color, offscreen_depth;
+
     render_stats stats;
 };
 
