@@ -1127,6 +1127,8 @@ static bool write_report(app *a, float alpha)
     fprintf(f, "size %d %d\nframes %lld\nsteps %lld\ngl_errors %d\neye %.4f %.4f %.4f\nfov %.4f\n", a->width,
             a->height, a->frame_index, a->total_steps, a->r ? gl_error_count() : 0, (double)a->cam.eye.x,
             (double)a->cam.eye.y, (double)a->cam.eye.z, (double)glm_deg(a->cam.fov_y));
+    if (a->lv.world)
+        fprintf(f, "state_hash %016llx\n", (unsigned long long)ph_world_hash(a->lv.world));
     if (a->reel_on)
         fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
                 a->reel.segments_started, (double)reel_segment_time(&a->reel));

@@ -137,6 +137,94 @@ files)
         [ "$status" -eq 1 ] && grep -q "$(basename "$f"):[0-9]" "$out/err.txt" || { echo "FAIL: expected status 1 and file:line"; exit 1; }
     done
     ;;
+reel_record)
+    # Issue 7: a two-second segment recorded with no display is an H.264 video in yuv420p of exactly 120
+    # frames of 320x180 (ffprobe decodes the file and counts the frames).
+    rm -f "$out/reel.mp4"
+    run --reel "$src/tests/gl/reel_short.json" --record "$out/reel.mp4" --size 320x180
+    info=$(ffprobe -v error -count_frames -select_streams v:0 \
+        -show_entries stream=codec_name,width,height,pix_fmt,nb_read_frames -of default=noprint_wrappers=1 \
+        "$out/reel.mp4")
+    echo "$info"
+    for want in codec_name=h264 width=320 height=180 pix_fmt=yuv420p nb_read_frames=120; do
+        echo "$info" | grep -qx "$want" || { echo "FAIL: expected $want"; exit 1; }
+    done
+    ;;
+reel_frames)
+    # The same build records the same frames: two recordings of the segment (every reel action, the replay
+    # included) as PNG files are identical file for file, and the picture does change during the segment.
+    rm -rf "$out/frames1" "$out/frames2"
+    run --reel "$src/tests/gl/reel_short.json" --record "$out/frames1/" --size 320x180
+    run --reel "$src/tests/gl/reel_short.json" --record "$out/frames2/" --size 320x180
+    n1=$(ls "$out/frames1" | wc -l)
+    n2=$(ls "$out/frames2" | wc -l)
+    echo "frames: $n1 and $n2 (need 120 each)"
+    [ "$n1" -eq 120 ] && [ "$n2" -eq 120 ]
+    differ=0
+    for f in "$out"/frames1/*.png; do
+        cmp -s "$f" "$out/frames2/$(basename "$f")" || { echo "differs: $(basename "$f")"; differ=$((differ + 1)); }
+    done
+    echo "frames that differ between the two recordings: $differ"
+    [ "$differ" -eq 0 ]
+    if cmp -s "$out/frames1/frame_000000.png" "$out/frames1/frame_000119.png"; then
+        echo "FAIL: the first and the last frame are the same picture"
+        exit 1
+    fi
+    ;;
+reel_replay)
+    # A replay at 1x from reel time 0.5 s, started at 1.0 s, re-simulates the segment's history (two throws,
+    # one before and one after 0.5 s): 59 ticks later the world is where the first play was after 89 steps.
+    # The "history" segment plays the same scene and throws without the replay; one step more must change
+    # the hash (so that the comparison can fail).
+    run --reel "$src/tests/gl/reel_replay.json" --frames 90 $common --report "$out/history.txt"
+    run --reel "$src/tests/gl/reel_replay.json" --frames 91 $common --report "$out/history_more.txt"
+    run --reel "$src/tests/gl/reel_replay.json" --frames 120 $common --script "0 key Right" \
+        --report "$out/replay.txt"
+    h=$(grep '^state_hash' "$out/history.txt")
+    m=$(grep '^state_hash' "$out/history_more.txt")
+    r=$(grep '^state_hash' "$out/replay.txt")
+    echo "history after 89 steps: $h; after 90: $m; replayed: $r"
+    grep -qx "reel_segment 1" "$out/replay.txt" || { echo "FAIL: the replay segment did not play"; exit 1; }
+    [ -n "$h" ] && [ "$h" = "$r" ] && [ "$h" != "$m" ]
+    ;;
+reel_keys)
+    # Right, Right, Left skip to the second segment (four starts in all); Space then pauses the reel, so
+    # its time stays at the two ticks it had played. Without keys the three 0.5 s segments loop: frame 100
+    # (reel time 100/60 s) is back in the first segment.
+    run --reel "$src/tests/gl/reel_keys.json" --frames 12 $common --report "$out/keys.txt" \
+        --script "2 key Right; 4 key Right; 6 key Left; 8 key Space"
+    grep '^reel_' "$out/keys.txt"
+    grep -qx "reel_segment 1" "$out/keys.txt" && grep -qx "reel_segments_started 4" "$out/keys.txt" &&
+        grep -qx "reel_time 0.0333" "$out/keys.txt" || { echo "FAIL: skip or pause"; exit 1; }
+    run --reel "$src/tests/gl/reel_keys.json" --frames 101 $common --report "$out/loop.txt"
+    grep '^reel_' "$out/loop.txt"
+    grep -qx "reel_segment 0" "$out/loop.txt" && grep -qx "reel_segments_started 4" "$out/loop.txt" ||
+        { echo "FAIL: the reel did not loop"; exit 1; }
+    ;;
+reel_errors)
+    # A reel file with an unknown scene or a camera keyframe out of order is rejected with a message that
+    # names the segment; recording without ffmpeg, at an odd size for yuv420p, or without an end are
+    # rejected too. Each exits with status 1 and a message.
+    check_error() {
+        want=$1
+        shift
+        set +e
+        "$@" 2>"$out/err.txt" >/dev/null
+        status=$?
+        set -e
+        echo "status $status: $(head -c 300 "$out/err.txt")"
+        [ "$status" -eq 1 ] && grep -qF "$want" "$out/err.txt" || { echo "FAIL: expected status 1 and '$want'"; exit 1; }
+    }
+    check_error 'segments[1] ("broken scene"): unknown scene "no_such_scene"' \
+        "$sandbox" --reel "$src/tests/gl/reel_bad_scene.json"
+    check_error 'segments[1] ("bad camera"): camera[2].t: must be greater than camera[1].t' \
+        "$sandbox" --reel "$src/tests/gl/reel_bad_keyframe.json"
+    check_error "the ffmpeg program was not found" \
+        env PATH=/nonexistent "$sandbox" --reel "$src/tests/gl/reel_short.json" --record "$out/none.mp4" $common
+    check_error "needs an even width and height" \
+        "$sandbox" --reel "$src/tests/gl/reel_short.json" --record "$out/odd.mp4" --size 321x180
+    check_error "needs --frames N" "$sandbox" --record "$out/forever.mp4"
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
