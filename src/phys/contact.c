@@ -19,6 +19,13 @@
 // An old contact point this close to a new one hands over its impulse when feature ids differ (unit: m).
 #define CONTACT_MATCH_DISTANCE 0.01f
 #define CONTACT_MESH_QUERY_MAX 4096 // most triangles one mesh query may return per part
+// Contact recycling: a convex pair keeps its manifold while its relative pose stays within this distance
+// of the pose the manifold was built at (unit: m; rotation counted as the distance it moves the farthest
+// point of either body). It bounds the error: a feature that is not in the kept manifold can have come at
+// most this much closer. Half the default speculative margin (Box3D allows 5 cm) ...
+#define CONTACT_RECYCLE_DISTANCE PH_CONTACT_RECYCLE_DISTANCE
+// ... and neither body has turned by more than this angle since (unit: rad; 3 degrees).
+#define CONTACT_RECYCLE_ANGLE 0.05f
 
 typedef struct mesh_collect
 {
@@ -160,6 +167,76 @@ static float pair_motion(const ph_world *world, int a, int b, float dt)
     return (lin + ang) * dt;
 }
 
+// Contact recycling (the idea of Box2D v3.2 / Box3D, "contact recycling"; the persistent manifolds of
+// PhysX and Bullet are its ancestors). A manifold built for a pair that then barely moves is kept: the
+// world normal stays, each point's anchors turn with their body, and the separation follows the bodies'
+// motion exactly as the solver's sub-steps measure it, s = s0 + n . ((c_b + r_b) - (c_a + r_a)). Two
+// things come of it. The narrow phase is skipped for resting contacts, most of a stack's pairs. And the
+// contact points stay on the same material points of the bodies from step to step, so every point acts
+// as one spring whose rest position does not move: rebuilding the manifold each step re-seats the points
+// on the current surfaces and loses part of the restoring torque of a leaning stack, which is what made
+// tall columns buckle. Pairs with compound or mesh parts and fast pairs always run the narrow phase.
+static bool can_recycle(const ph_world *world, const ph_contact *c, float motion)
+{
+    if (!c->recyclable || c->child_a >= 0 || c->child_b >= 0 || motion > world->def.speculative_margin)
+        return false;
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    // cos^2 of half the largest angle: |dot(q, q0)| = cos(angle / 2).
+    float limit = cosf(0.5f * CONTACT_RECYCLE_ANGLE);
+    limit *= limit;
+    float da = glms_quat_dot(ba->xf.q, c->built_q_a), db = glms_quat_dot(bb->xf.q, c->built_q_b);
+    if (da * da < limit || db * db < limit)
+        return false;
+    ph_quat inv_a = glms_quat_conjugate(ba->xf.q);
+    ph_vec3 offset = glms_quat_rotatev(inv_a, glms_vec3_sub(bb->center, ba->center));
+    float moved = glms_vec3_distance(offset, c->built_offset);
+    // Relative rotation since the build: twice the vector part of q_rel q_rel0^-1 is about its angle.
+    ph_quat rel = glms_quat_mul(inv_a, bb->xf.q),
+            rel0 = glms_quat_mul(glms_quat_conjugate(c->built_q_a), c->built_q_b);
+    ph_quat turn = glms_quat_mul(rel, glms_quat_conjugate(rel0));
+    float angle = 2.0f * sqrtf(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z);
+    // The points lie on the moving bodies; a static body's own extent (a whole floor) does not count.
+    float reach =
+        fmaxf(ba->inv_mass > 0.0f ? ba->bound_radius : 0.0f, bb->inv_mass > 0.0f ? bb->bound_radius : 0.0f);
+    return moved + angle * reach < CONTACT_RECYCLE_DISTANCE;
+}
+
+// Moves a kept manifold's points with their bodies and updates their separations.
+static void recycle(const ph_world *world, ph_contact *c)
+{
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    ph_quat turn_a = glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a));
+    ph_quat turn_b = glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b));
+    ph_vec3 n = c->manifold.normal;
+    for (int i = 0; i < c->manifold.point_count; i++)
+    {
+        ph_vec3 pa = glms_vec3_add(ba->center, glms_quat_rotatev(turn_a, c->built_anchor_a[i]));
+        ph_vec3 pb = glms_vec3_add(bb->center, glms_quat_rotatev(turn_b, c->built_anchor_b[i]));
+        ph_manifold_point *mp = &c->manifold.points[i];
+        mp->separation = c->built_separation[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), n);
+        mp->point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
+    }
+}
+
+// Records the state a freshly built manifold belongs to, for recycling.
+static void remember_build(const ph_world *world, ph_contact *c)
+{
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    c->recyclable = c->child_a < 0 && c->child_b < 0 && c->manifold.point_count > 0;
+    if (!c->recyclable)
+        return;
+    c->built_q_a = ba->xf.q;
+    c->built_q_b = bb->xf.q;
+    c->built_offset = glms_quat_rotatev(glms_quat_conjugate(ba->xf.q), glms_vec3_sub(bb->center, ba->center));
+    for (int i = 0; i < c->manifold.point_count; i++)
+    {
+        const ph_manifold_point *mp = &c->manifold.points[i];
+        c->built_anchor_a[i] = glms_vec3_sub(mp->point, ba->center);
+        c->built_anchor_b[i] = glms_vec3_sub(mp->point, bb->center);
+        c->built_separation[i] = mp->separation;
+    }
+}
+
 void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2)
 {
     // Pick the axis least aligned with n so the cross product is well conditioned (0.57735 = 1/sqrt 3:
@@ -269,7 +346,7 @@ bool ph_contacts_update(ph_step_context *ctx)
     unsigned long long t1 = ph_ticks();
 
     // Narrow phase: a manifold per contact, impulses matched by feature id.
-    int manifolds = 0, points = 0;
+    int manifolds = 0, points = 0, recycled = 0;
     for (int k = 0; k < set->count; k++)
     {
         ph_contact *c = &set->items[k];
@@ -284,13 +361,22 @@ bool ph_contacts_update(ph_step_context *ctx)
         c->friction = sqrtf(ba->material.friction * bb->material.friction);
         c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
                                                                              : bb->material.restitution;
-        ph_contact old;
-        old.manifold.point_count = c->manifold.point_count;
-        memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
-        memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
-        memcpy(old.tangent_impulse, c->tangent_impulse, sizeof old.tangent_impulse);
-        ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
-        match_impulses(c, &old);
+        if (can_recycle(world, c, motion))
+        {
+            recycle(world, c);
+            recycled++;
+        }
+        else
+        {
+            ph_contact old;
+            old.manifold.point_count = c->manifold.point_count;
+            memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
+            memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
+            memcpy(old.tangent_impulse, c->tangent_impulse, sizeof old.tangent_impulse);
+            ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
+            match_impulses(c, &old);
+            remember_build(world, c);
+        }
         if (c->manifold.point_count > 0)
         {
             manifolds++;
@@ -304,6 +390,7 @@ bool ph_contacts_update(ph_step_context *ctx)
         }
     }
     unsigned long long t2 = ph_ticks();
+    set->recycled_count = recycled;
     ctx->stats->manifold_count = manifolds;
     ctx->stats->contact_point_count = points;
     ctx->stats->ms_stage[PH_STAGE_MANIFOLD] += ph_ticks_to_ms(t1 - t0);

@@ -30,6 +30,14 @@ typedef struct ph_contact
     float normal_impulse[PH_MAX_MANIFOLD_POINTS];     // accumulated (unit: N s)
     float tangent_impulse[PH_MAX_MANIFOLD_POINTS][2]; // along the manifold's tangents
     ph_gjk_cache cache;
+    // Recycling (contact.c): the state the manifold was built in, so that while the pair barely moves its
+    // points can follow the bodies instead of running the narrow phase again.
+    bool recyclable;              // a convex pair whose last manifold was built, not recycled
+    ph_quat built_q_a, built_q_b; // body orientations then
+    ph_vec3 built_offset;         // B's centre of mass in A's frame then (unit: m)
+    ph_vec3 built_anchor_a[PH_MAX_MANIFOLD_POINTS]; // points from A's centre of mass, world axes (unit: m)
+    ph_vec3 built_anchor_b[PH_MAX_MANIFOLD_POINTS]; // points from B's centre of mass, world axes (unit: m)
+    float built_separation[PH_MAX_MANIFOLD_POINTS]; // (unit: m)
 } ph_contact;
 
 typedef struct ph_contact_set
@@ -42,6 +50,7 @@ typedef struct ph_contact_set
     ph_contact *candidates; // this step's expanded pairs (key fields only)
     int candidate_count;
     int candidate_capacity;
+    int recycled_count; // manifolds of this step carried over from an earlier one (no narrow phase)
 } ph_contact_set;
 
 void ph_contact_set_destroy(ph_contact_set *set);
@@ -51,6 +60,8 @@ bool ph_contacts_update(ph_step_context *ctx);
 // The contact of the pair of convex bodies (slots a < b; their whole shapes, not compound or mesh parts),
 // or NULL when there is none this step. Binary search over the sorted set.
 const ph_contact *ph_contacts_find(const ph_contact_set *set, int a, int b);
+// Largest error of a recycled manifold's separations (unit: m); see contact.c.
+#define PH_CONTACT_RECYCLE_DISTANCE 0.01f
 // Drops every contact of body slot (called when it is removed).
 void ph_contacts_remove_body(ph_contact_set *set, int slot);
 // Two unit tangents completing the manifold normal n to a right-handed basis (deterministic).
