@@ -129,6 +129,12 @@ static int api_rejects_bad_world_defs_and_calls(void)
     wd = ph_default_world_def();
     wd.internal_cookie = 1;
     ENSURE(ph_world_create(&wd) == NULL);
+    wd = ph_default_world_def();
+    wd.max_substeps = wd.substeps - 1; // the most sub-steps below the least
+    ENSURE(ph_world_create(&wd) == NULL);
+    wd = ph_default_world_def();
+    wd.substeps = 0;
+    ENSURE(ph_world_create(&wd) == NULL);
     ENSURE(ph_world_create(NULL) == NULL);
     ENSURE(ph_byte_count() == start);
 

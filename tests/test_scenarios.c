@@ -97,6 +97,45 @@ static int scenario_pyramid10_stands(void)
     return stack_stands("pyramid10");
 }
 
+// 40 unit cubes in one column (physbench's column40): with the default 6 sub-steps at 60 Hz the soft
+// contacts are too soft for it and it buckled within 10 s; the solver now sees the column and stiffens
+// its contacts (solver.c, plan_substeps).
+static int scenario_column40_stands(void)
+{
+    return stack_stands("column40");
+}
+
+// The solver's view of columns (ph_step_stats.longest_column / solver_substeps) on shared recipes: a
+// tower counts all its boxes, a pyramid (every box on two) counts one, no gravity counts none; only the
+// 40-column needs more than the default sub-steps.
+static int column_after(const char *name, int *out_substeps)
+{
+    scene_run run;
+    if (scene_start(&run, name, false) != 0)
+        return -1;
+    for (int s = 0; s < 30; s++)
+        ph_world_step(run.world);
+    const ph_step_stats *st = ph_world_get_stats(run.world);
+    int n = st->longest_column;
+    *out_substeps = st->solver_substeps;
+    scene_end(&run);
+    return n;
+}
+
+static int scenario_column_detection(void)
+{
+    int sub;
+    ENSURE(column_after("tower10", &sub) == 10);
+    ENSURE(sub == ph_default_world_def().substeps);
+    ENSURE(column_after("pyramid10", &sub) == 1);
+    ENSURE(sub == ph_default_world_def().substeps);
+    ENSURE(column_after("spinner", &sub) == 0);
+    ENSURE(column_after("column40", &sub) == 40);
+    fprintf(stderr, "column40: %d sub-steps\n", sub);
+    ENSURE(sub > ph_default_world_def().substeps && sub <= ph_default_world_def().max_substeps);
+    return 0;
+}
+
 static ph_world *ground_world(float restitution, float friction, ph_quat tilt)
 {
     ph_world_def wd = ph_default_world_def();
@@ -247,6 +286,8 @@ static int scenario_spinner(void)
 
 const test_case test_scenarios_cases[] = {
     {"scenario_tower10_stands", scenario_tower10_stands},
+    {"scenario_column40_stands", scenario_column40_stands},
+    {"scenario_column_detection", scenario_column_detection},
     {"scenario_pyramid10_stands", scenario_pyramid10_stands},
     {"scenario_bounce", scenario_bounce},
     {"scenario_slope", scenario_slope},

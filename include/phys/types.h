@@ -77,8 +77,9 @@ typedef struct ph_world_def
     ph_vec3 gravity;       // (unit: m/s^2); default (0, -9.81, 0)
     float time_step;       // fixed step of ph_world_step (unit: s); default 1/60
     int solver_iterations; // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
-    int substeps;          // solver sub-steps per step; default 6 (see solver.c)
-    float contact_hertz;   // contact softness stiffness (unit: Hz); default 60
+    int substeps;          // solver sub-steps per step, at least; default 6 (see solver.c)
+    int max_substeps;    // most sub-steps a step takes to keep tall columns standing; >= substeps; default 16
+    float contact_hertz; // contact softness stiffness (unit: Hz); default 60
     float speculative_margin;     // contacts are made this far apart (unit: m); default 0.02
     int calendar_event_budget;    // most time-of-impact events per step; default 64
     int calendar_events_per_pair; // most events per pair per step; default 8
@@ -115,6 +116,8 @@ typedef struct ph_step_stats
     int contact_point_count;
     int calendar_events;      // time-of-impact events resolved this step
     int calendar_substeps;    // advances from one event to the next
+    int solver_substeps;      // solver sub-steps this step (more than def.substeps for a tall column)
+    int longest_column;       // bodies in the longest chain each resting on a single body
     int calendar_budget_hits; // times the budget ran out and the clamp fallback was used
     int gjk_iteration_limit_hits;
     int epa_fallbacks; // EPA overflow or degenerate results

@@ -20,6 +20,8 @@
 // Defaults (types_internal.h): 6 sub-steps at 60 Hz. Measured on the recipes: 4 sub-steps at 30 Hz let a
 // 10-box tower rock by 3 cm (the soft contacts sag g / w^2 per box weight and a tall stack's rocking
 // mode is barely damped); 60 Hz needs the 6 sub-steps to stay clear of the quarter-rate stiffness limit.
+// Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
+// and past a height that depends on the contact frequency it buckles under its own weight.
 // Data layout: the body states are one array of 96-byte structs; the constraints one flat array built in
 // the step arena, each row with its angular terms precomputed, so the inner loops are dot products and
 // scaled adds over contiguous memory.
@@ -45,6 +47,17 @@
 #define SOLVER_MAX_HERTZ_FRACTION 0.25f
 // Contacts against static bodies are twice as stiff (the static side cannot share the correction).
 #define SOLVER_STATIC_HERTZ_SCALE 2.0f
+// Columns (plan_substeps): a contact whose normal is within this cosine of the vertical supports the body
+// above it (45 degrees).
+#define SOLVER_SUPPORT_COS 0.7071f
+// Contact frequency at which a column of n unit cubes, each standing on one cube, buckles under its own
+// weight, divided by n^1.5 (unit: Hz). From the eigenvalues of the chain of blocks on rotational springs
+// of stiffness m_eff w^2 sum(r^2) per joint under gravity: 15 Hz at n = 10, 44 Hz at 20, 126 Hz at 40, all
+// within 2% of 0.5 n^1.5; the simulated columns start to lean at the same frequencies. For blocks of
+// another height a the frequency scales as 1 / sqrt(a) (the chain's equations are scale-free in g / a).
+#define SOLVER_COLUMN_HERTZ 0.5f
+// The frequency the step asks for, as a multiple of the buckling frequency.
+#define SOLVER_COLUMN_MARGIN 2.0f
 // A body turning faster than this angle per step has its world inverse inertia, and the rows of its
 // contacts, rebuilt every sub-step (unit: rad). An impulse applied through the inertia of an orientation
 // the body has left is not energy-consistent (the angular velocity it gives is not the one its momentum
@@ -175,6 +188,8 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
     softness soft = make_soft(contact_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
     softness static_soft =
         make_soft(SOLVER_STATIC_HERTZ_SCALE * contact_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
+    // Stored impulses are per sub-step: when this step's sub-step differs from the last one's, so do they.
+    float impulse_scale = world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f;
     int n = 0;
     for (int k = 0; k < world->contacts.count; k++)
     {
@@ -209,9 +224,9 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
             cp->rb = glms_vec3_sub(mp->point, cb);
             cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
             cp->max_normal_impulse = 0.0f;
-            make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, c->normal_impulse[i]);
-            make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, c->tangent_impulse[i][0]);
-            make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, c->tangent_impulse[i][1]);
+            make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, impulse_scale * c->normal_impulse[i]);
+            make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, impulse_scale * c->tangent_impulse[i][0]);
+            make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, impulse_scale * c->tangent_impulse[i][1]);
             cp->approach = row_speed(&cp->n, sa, sb, con->normal);
             cp->approach_gap = fmaxf(mp->separation, 0.0f);
         }
@@ -402,6 +417,109 @@ static void store_impulses(ph_world *world, const constraint *cons, int count)
     }
 }
 
+// The longest chain of dynamic bodies each resting on a single body (a column), and the height it spans
+// along gravity. A body resting on two or more bodies (a pyramid, a wall in running bond) starts a new
+// chain: its support is as wide as the bodies under it, and such structures do not buckle like a column.
+static int longest_column(ph_step_context *ctx, float *out_height)
+{
+    ph_world *world = ctx->world;
+    *out_height = 0.0f;
+    float g = glms_vec3_norm(world->def.gravity);
+    int slots = world->body_ids.slot_count;
+    if (g <= 0.0f || slots == 0)
+        return 0;
+    ph_vec3 up = glms_vec3_scale(world->def.gravity, -1.0f / g);
+    // support[slot]: -1 no support yet, -2 several, else the one supporting slot. depth: chain length.
+    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 2 * sizeof(int));
+    if (!support)
+        return 0;
+    int *depth = support + slots;
+    for (int i = 0; i < slots; i++)
+    {
+        support[i] = -1;
+        depth[i] = 0;
+    }
+    for (int k = 0; k < world->contacts.count; k++)
+    {
+        const ph_contact *c = &world->contacts.items[k];
+        if (c->manifold.point_count == 0)
+            continue;
+        float along = glms_vec3_dot(c->manifold.normal, up); // normal from a to b
+        int below = along > SOLVER_SUPPORT_COS ? c->a : along < -SOLVER_SUPPORT_COS ? c->b : -1;
+        if (below < 0)
+            continue;
+        int above = below == c->a ? c->b : c->a;
+        if (world->bodies[above].type != PH_BODY_DYNAMIC)
+            continue;
+        support[above] = support[above] == -1 || support[above] == below ? below : -2;
+    }
+    // Chain lengths, following each body's single support down; depth -1 marks a body on the current path,
+    // so a cycle of supports (possible only in a tangle) ends the chain instead of looping.
+    int best = 0;
+    float best_height = 0.0f;
+    for (int start = 0; start < slots; start++)
+    {
+        if (depth[start] != 0 || world->bodies[start].type != PH_BODY_DYNAMIC || support[start] == -1)
+            continue;
+        int path = start, length = 0;
+        while (path >= 0 && depth[path] == 0 && world->bodies[path].type == PH_BODY_DYNAMIC)
+        {
+            depth[path] = -1;
+            length++;
+            path = support[path] >= 0 ? support[path] : -1;
+        }
+        int base = path >= 0 && depth[path] > 0 ? depth[path] : 0;
+        // Number the path from its foot up.
+        int d = base + length;
+        for (int s = start; s >= 0 && depth[s] == -1; s = support[s] >= 0 ? support[s] : -1)
+            depth[s] = d--;
+        if (base + length > best)
+        {
+            best = base + length;
+            // Height from the chain's foot to its top along gravity.
+            int foot = start;
+            while (support[foot] >= 0 && world->bodies[support[foot]].type == PH_BODY_DYNAMIC &&
+                   depth[support[foot]] == depth[foot] - 1)
+                foot = support[foot];
+            best_height =
+                glms_vec3_dot(glms_vec3_sub(world->bodies[start].center, world->bodies[foot].center), up);
+        }
+    }
+    ph_arena_free(ctx->arena, support);
+    *out_height = best_height;
+    return best;
+}
+
+// Sub-steps and contact frequency of this step. A column of n blocks of height a (the chain's rise per
+// block) buckles below SOLVER_COLUMN_HERTZ n^1.5 / sqrt(a / 1 m); the step asks for SOLVER_COLUMN_MARGIN
+// times that, and since the frequency is capped at a quarter of the sub-step rate it takes the sub-steps
+// that allows, up to def.max_substeps. Scenes without a tall column keep def.substeps and def.contact_hertz.
+static float plan_substeps(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    float rise = 0.0f;
+    int n = longest_column(ctx, &rise);
+    ctx->stats->longest_column = n;
+    float hertz = world->def.contact_hertz;
+    if (n > 1 && rise > 0.0f)
+    {
+        float block = rise / (float)(n - 1);
+        float need = SOLVER_COLUMN_MARGIN * SOLVER_COLUMN_HERTZ * powf((float)n, 1.5f) / sqrtf(block);
+        if (need > hertz)
+        {
+            int substeps = (int)ceilf(need * ctx->dt / SOLVER_MAX_HERTZ_FRACTION);
+            substeps = substeps < world->def.substeps       ? world->def.substeps
+                       : substeps > world->def.max_substeps ? world->def.max_substeps
+                                                            : substeps;
+            ctx->substeps = substeps;
+            ctx->h = ctx->dt / (float)substeps;
+            hertz = need;
+        }
+    }
+    ctx->stats->solver_substeps = ctx->substeps;
+    return fminf(hertz, SOLVER_MAX_HERTZ_FRACTION / ctx->h);
+}
+
 bool ph_solve(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -415,8 +533,7 @@ bool ph_solve(ph_step_context *ctx)
     if (!ok)
         ph_log(PH_LOG_ERROR, "The step could not allocate %d contact constraints; contacts are skipped.",
                max_cons);
-    float substep_rate = 1.0f / ctx->h;
-    float hertz = fminf(world->def.contact_hertz, SOLVER_MAX_HERTZ_FRACTION * substep_rate);
+    float hertz = plan_substeps(ctx);
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
@@ -480,6 +597,7 @@ bool ph_solve(ph_step_context *ctx)
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.
     store_impulses(world, cons, count);
+    world->last_h = ctx->h;
     restitution(states, cons, count, ctx->h);
 
     for (int i = 0; i < ctx->awake_count; i++)

@@ -74,6 +74,7 @@ ph_world_def ph_default_world_def(void)
     d.time_step = PH_DEFAULT_TIME_STEP;
     d.solver_iterations = PH_DEFAULT_SOLVER_ITERATIONS;
     d.substeps = PH_DEFAULT_SUBSTEPS;
+    d.max_substeps = PH_DEFAULT_MAX_SUBSTEPS;
     d.contact_hertz = PH_DEFAULT_CONTACT_HERTZ;
     d.speculative_margin = PH_DEFAULT_SPECULATIVE_MARGIN;
     d.calendar_event_budget = PH_DEFAULT_CALENDAR_BUDGET;

@@ -14,6 +14,7 @@
 #define PH_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)
 #define PH_DEFAULT_SOLVER_ITERATIONS 1      // soft iterations per sub-step (relax adds one more)
 #define PH_DEFAULT_SUBSTEPS 6
+#define PH_DEFAULT_MAX_SUBSTEPS 16
 #define PH_DEFAULT_CONTACT_HERTZ 60.0f      // (unit: Hz); with 6 sub-steps, a quarter of the limit
 #define PH_DEFAULT_SPECULATIVE_MARGIN 0.02f // (unit: m)
 #define PH_DEFAULT_CALENDAR_BUDGET 64

@@ -149,6 +149,12 @@ static bool check_world_def(const ph_world_def *def)
                WORLD_MAX_SUBSTEPS);
         return false;
     }
+    if (def->max_substeps < def->substeps || def->max_substeps > WORLD_MAX_SUBSTEPS)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.max_substeps is %d; it must be in [def.substeps = %d, %d].", fn,
+               def->max_substeps, def->substeps, WORLD_MAX_SUBSTEPS);
+        return false;
+    }
     if (def->solver_iterations < 1 || def->solver_iterations > WORLD_MAX_ITERATIONS)
     {
         ph_log(PH_LOG_ERROR, "%s: def.solver_iterations is %d; it must be in [1, %d].", fn,
