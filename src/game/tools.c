@@ -93,11 +93,10 @@ ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *e
 
 ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *def, char *err, size_t err_size)
 {
-    ph_vec3 dir = ph_safe_normalize(def->direction, (ph_vec3){{0.0f, 0.0f, -1.0f}});
     ph_body_def body = ph_default_body_def();
     body.type = PH_BODY_DYNAMIC;
     body.position = def->position;
-    body.linear_velocity = glms_vec3_scale(dir, def->speed);
+    body.linear_velocity = glms_vec3_scale(def->direction, def->speed);
     body.material.density = def->density;
     tools_projectile kind = def->projectile;
     if (kind == TOOLS_PROJECTILE_MODEL && PH_ID_IS_NULL(t->model_geom))

@@ -49,7 +49,7 @@ typedef struct tools_throw_def
 {
     tools_projectile projectile; // box, sphere, or the loaded model (a box when none is loaded)
     ph_vec3 position;            // start of the body's centre (unit: m)
-    ph_vec3 direction;           // need not be unit; zero throws along -z
+    ph_vec3 direction;           // unit (used as given: the velocity is direction * speed)
     float speed;                 // (unit: m/s)
     float size;                  // box edge or sphere diameter (unit: m); the model keeps its own size
     float density;               // (unit: kg/m^3)
