@@ -37,6 +37,9 @@
 // Sweeps over the normal rows of one manifold per iteration. One sweep hands most of an impact to the
 // first point and tips a landing box into a spin; a few local sweeps share it out like a block solve.
 #define SOLVER_NORMAL_PASSES 3
+// Only manifolds closing faster than this get the extra passes; resting contacts, warm-started with the
+// impulses that already share their load, converge with one (unit: m/s).
+#define SOLVER_IMPACT_SPEED 0.1f
 // Sweeps of the restitution pass.
 #define SOLVER_RESTITUTION_PASSES 16
 // Damping ratio of the soft contact spring (heavily over-damped: no oscillation).
@@ -101,6 +104,7 @@ typedef struct constraint
     int contact; // index into world->contacts.items
     float friction, restitution;
     float accel_n; // relative normal acceleration from gravity, b against a (unit: m/s^2)
+    int passes;    // normal sweeps per biased iteration: SOLVER_NORMAL_PASSES for an impact, else 1
     softness soft;
     constraint_point points[PH_MAX_MANIFOLD_POINTS];
 } constraint;
@@ -215,6 +219,7 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
         float gb = sb->inv_mass > 0.0f && bb->type == PH_BODY_DYNAMIC ? bb->gravity_scale : 0.0f;
         con->accel_n = (gb - ga) * dot3(world->def.gravity, con->normal);
         con->point_count = c->manifold.point_count;
+        con->passes = 1;
         ph_vec3 ca = world->bodies[c->a].center, cb = world->bodies[c->b].center;
         for (int i = 0; i < con->point_count; i++)
         {
@@ -228,6 +233,8 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
             make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, impulse_scale * c->tangent_impulse[i][0]);
             make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, impulse_scale * c->tangent_impulse[i][1]);
             cp->approach = row_speed(&cp->n, sa, sb, con->normal);
+            if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
+                con->passes = SOLVER_NORMAL_PASSES;
             cp->approach_gap = fmaxf(mp->separation, 0.0f);
         }
     }
@@ -302,15 +309,17 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         ph_vec3 n = con->normal;
         float total_normal = 0.0f;
         // Current separations from the motion so far (the anchors move with their body's rotation); they
-        // change only when positions are integrated, so once per call.
+        // change only when positions are integrated, so once per call. n . (R r) = (R^T n) . r: the normal
+        // is turned into each body's step-start frame once for all the points.
         float sep[PH_MAX_MANIFOLD_POINTS];
+        float shift = dot3(dp, n);
+        ph_vec3 na = rotate(glms_quat_conjugate(sa->dq), n), nb = rotate(glms_quat_conjugate(sb->dq), n);
         for (int i = 0; i < con->point_count; i++)
         {
             const constraint_point *cp = &con->points[i];
-            ph_vec3 d = glms_vec3_add(dp, glms_vec3_sub(rotate(sb->dq, cp->rb), rotate(sa->dq, cp->ra)));
-            sep[i] = dot3(d, n) + cp->base_separation;
+            sep[i] = shift + dot3(cp->rb, nb) - dot3(cp->ra, na) + cp->base_separation;
         }
-        int passes = con->point_count > 1 && use_bias ? SOLVER_NORMAL_PASSES : 1;
+        int passes = use_bias ? con->passes : 1;
         for (int pass = 0; pass < passes; pass++)
             for (int j = 0; j < con->point_count; j++)
             {
