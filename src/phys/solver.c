@@ -171,18 +171,40 @@ static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, p
     r->impulse = impulse;
 }
 
-// Relative velocity of B against A along a row's direction d.
-static inline float row_speed(const row *r, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 d)
+// The velocities of a constraint's two bodies, copied into locals while its rows are solved and written
+// back once: through the state pointers every row's update would be stored and reloaded (the compiler
+// must assume the two states may alias), which cost more than the arithmetic.
+typedef struct pair_velocity
 {
-    return dot3(sb->v, d) - dot3(sa->v, d) + dot3(sb->w, r->rdb) - dot3(sa->w, r->rda);
+    ph_vec3 va, wa, vb, wb;
+    float inv_mass_a, inv_mass_b;
+} pair_velocity;
+
+static inline pair_velocity load_pair(const ph_body_state *sa, const ph_body_state *sb)
+{
+    return (pair_velocity){sa->v, sa->w, sb->v, sb->w, sa->inv_mass, sb->inv_mass};
 }
 
-static inline void row_apply(const row *r, ph_body_state *sa, ph_body_state *sb, ph_vec3 d, float impulse)
+static inline void store_pair(const pair_velocity *p, ph_body_state *sa, ph_body_state *sb)
 {
-    sa->v = madd(sa->v, d, -impulse * sa->inv_mass);
-    sa->w = madd(sa->w, r->irda, -impulse);
-    sb->v = madd(sb->v, d, impulse * sb->inv_mass);
-    sb->w = madd(sb->w, r->irdb, impulse);
+    sa->v = p->va;
+    sa->w = p->wa;
+    sb->v = p->vb;
+    sb->w = p->wb;
+}
+
+// Relative velocity of B against A along a row's direction d.
+static inline float row_speed(const row *r, const pair_velocity *p, ph_vec3 d)
+{
+    return dot3(p->vb, d) - dot3(p->va, d) + dot3(p->wb, r->rdb) - dot3(p->wa, r->rda);
+}
+
+static inline void row_apply(const row *r, pair_velocity *p, ph_vec3 d, float impulse)
+{
+    p->va = madd(p->va, d, -impulse * p->inv_mass_a);
+    p->wa = madd(p->wa, r->irda, -impulse);
+    p->vb = madd(p->vb, d, impulse * p->inv_mass_b);
+    p->wb = madd(p->wb, r->irdb, impulse);
 }
 
 // Builds the constraints of touching or speculative contacts with at least one awake dynamic body.
@@ -232,7 +254,8 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
             make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, impulse_scale * c->normal_impulse[i]);
             make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, impulse_scale * c->tangent_impulse[i][0]);
             make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, impulse_scale * c->tangent_impulse[i][1]);
-            cp->approach = row_speed(&cp->n, sa, sb, con->normal);
+            pair_velocity pv = load_pair(sa, sb);
+            cp->approach = row_speed(&cp->n, &pv, con->normal);
             if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
                 con->passes = SOLVER_NORMAL_PASSES;
             cp->approach_gap = fmaxf(mp->separation, 0.0f);
@@ -286,13 +309,15 @@ static void warm_start(ph_body_state *states, constraint *cons, int count)
     {
         constraint *con = &cons[k];
         ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+        pair_velocity pv = load_pair(sa, sb);
         for (int i = 0; i < con->point_count; i++)
         {
             constraint_point *cp = &con->points[i];
-            row_apply(&cp->n, sa, sb, con->normal, cp->n.impulse);
-            row_apply(&cp->t1, sa, sb, con->t1, cp->t1.impulse);
-            row_apply(&cp->t2, sa, sb, con->t2, cp->t2.impulse);
+            row_apply(&cp->n, &pv, con->normal, cp->n.impulse);
+            row_apply(&cp->t1, &pv, con->t1, cp->t1.impulse);
+            row_apply(&cp->t2, &pv, con->t2, cp->t2.impulse);
         }
+        store_pair(&pv, sa, sb);
     }
 }
 
@@ -307,7 +332,6 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         ph_body_state *sa = &states[con->a], *sb = &states[con->b];
         ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
         ph_vec3 n = con->normal;
-        float total_normal = 0.0f;
         // Current separations from the motion so far (the anchors move with their body's rotation); they
         // change only when positions are integrated, so once per call. n . (R r) = (R^T n) . r: the normal
         // is turned into each body's step-start frame once for all the points.
@@ -319,6 +343,7 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
             const constraint_point *cp = &con->points[i];
             sep[i] = shift + dot3(cp->rb, nb) - dot3(cp->ra, na) + cp->base_separation;
         }
+        pair_velocity pv = load_pair(sa, sb);
         int passes = use_bias ? con->passes : 1;
         for (int pass = 0; pass < passes; pass++)
             for (int j = 0; j < con->point_count; j++)
@@ -337,7 +362,7 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
                     mass_scale = con->soft.mass_scale;
                     impulse_scale = con->soft.impulse_scale;
                 }
-                float vn = row_speed(&cp->n, sa, sb, n);
+                float vn = row_speed(&cp->n, &pv, n);
                 float impulse = -cp->n.mass * mass_scale * (vn + bias) - impulse_scale * cp->n.impulse;
                 float total = maxf(cp->n.impulse + impulse, 0.0f);
                 impulse = total - cp->n.impulse;
@@ -348,18 +373,15 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
                     cp->approach = vn; // not yet closed this step: the free approach speed and gap
                     cp->approach_gap = fmaxf(s, 0.0f);
                 }
-                if (pass == passes - 1)
-                    total_normal += total;
-                row_apply(&cp->n, sa, sb, n, impulse);
+                row_apply(&cp->n, &pv, n, impulse);
             }
         // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
         // warm-started tangent impulses, which would otherwise keep spinning a body that left contact.
-        (void)total_normal;
         for (int i = 0; i < con->point_count; i++)
         {
             constraint_point *cp = &con->points[i];
-            float l1 = cp->t1.impulse - cp->t1.mass * row_speed(&cp->t1, sa, sb, con->t1);
-            float l2 = cp->t2.impulse - cp->t2.mass * row_speed(&cp->t2, sa, sb, con->t2);
+            float l1 = cp->t1.impulse - cp->t1.mass * row_speed(&cp->t1, &pv, con->t1);
+            float l2 = cp->t2.impulse - cp->t2.mass * row_speed(&cp->t2, &pv, con->t2);
             // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
             float limit = con->friction * cp->n.impulse;
             float len2 = l1 * l1 + l2 * l2;
@@ -369,11 +391,12 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
                 l1 *= scale;
                 l2 *= scale;
             }
-            row_apply(&cp->t1, sa, sb, con->t1, l1 - cp->t1.impulse);
-            row_apply(&cp->t2, sa, sb, con->t2, l2 - cp->t2.impulse);
+            row_apply(&cp->t1, &pv, con->t1, l1 - cp->t1.impulse);
+            row_apply(&cp->t2, &pv, con->t2, l2 - cp->t2.impulse);
             cp->t1.impulse = l1;
             cp->t2.impulse = l2;
         }
+        store_pair(&pv, sa, sb);
     }
 }
 
@@ -388,6 +411,7 @@ static void restitution(ph_body_state *states, constraint *cons, int count, floa
             if (con->restitution == 0.0f)
                 continue;
             ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+            pair_velocity pv = load_pair(sa, sb);
             for (int i = 0; i < con->point_count; i++)
             {
                 constraint_point *cp = &con->points[i];
@@ -401,13 +425,14 @@ static void restitution(ph_body_state *states, constraint *cons, int count, floa
                 float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
                 float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
                 float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
-                float vn = row_speed(&cp->n, sa, sb, con->normal);
+                float vn = row_speed(&cp->n, &pv, con->normal);
                 float impulse = -cp->n.mass * (vn + con->restitution * impact);
                 float total = maxf(cp->n.impulse + impulse, 0.0f);
                 impulse = total - cp->n.impulse;
                 cp->n.impulse = total;
-                row_apply(&cp->n, sa, sb, con->normal, impulse);
+                row_apply(&cp->n, &pv, con->normal, impulse);
             }
+            store_pair(&pv, sa, sb);
         }
 }
 
@@ -565,7 +590,10 @@ bool ph_solve(ph_step_context *ctx)
         }
     }
 
+    // Zeroed: static bodies' slots are never written and must read as "not refreshed".
     uint8_t *refreshed = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1));
+    if (refreshed)
+        memset(refreshed, 0, (size_t)(slots > 0 ? slots : 1));
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
