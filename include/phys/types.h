@@ -77,7 +77,7 @@ typedef struct ph_world_def
     ph_vec3 gravity;       // (unit: m/s^2); default (0, -9.81, 0)
     float time_step;       // fixed step of ph_world_step (unit: s); default 1/60
     int solver_iterations; // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
-    int substeps;          // solver sub-steps per step, at least; default 6 (see solver.c)
+    int substeps;          // solver sub-steps per step, at least; default 5 (see solver.c)
     int max_substeps;    // most sub-steps a step takes to keep tall columns standing; >= substeps; default 16
     float contact_hertz; // contact softness stiffness (unit: Hz); default 60
     float speculative_margin;     // contacts are made this far apart (unit: m); default 0.02

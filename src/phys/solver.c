@@ -17,9 +17,11 @@
 //     velocity -e * v_approach with the impulse clamped >= 0 never adds energy for e <= 1.
 // Accumulated impulses are clamped (normal >= 0; friction inside the Coulomb cone |f_t| <= mu f_n) and
 // warm-started from the previous step (matched through feature ids in contact.c).
-// Defaults (types_internal.h): 6 sub-steps at 60 Hz. Measured on the recipes: 4 sub-steps at 30 Hz let a
-// 10-box tower rock by 3 cm (the soft contacts sag g / w^2 per box weight and a tall stack's rocking
-// mode is barely damped); 60 Hz needs the 6 sub-steps to stay clear of the quarter-rate stiffness limit.
+// Defaults (types_internal.h): 5 sub-steps, contacts at 60 Hz (static ones twice that, both capped at a
+// quarter of the sub-step rate, 75 Hz). Measured on the recipes: 4 sub-steps at 30 Hz let a 10-box tower
+// rock by 3 cm (the soft contacts sag g / w^2 per box weight and a tall stack's rocking mode is barely
+// damped); 4 sub-steps at 60 Hz let pyramid20 gain energy; 5 hold it to 1 mm. Static contacts used to
+// take twice the frequency uncapped, which needed 6 sub-steps to stay calm.
 // Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
 // and past a height that depends on the contact frequency it buckles under its own weight.
 // Data layout: the body states are one array of 96-byte structs; the constraints one flat array built in
@@ -212,8 +214,9 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
 {
     ph_world *world = ctx->world;
     softness soft = make_soft(contact_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
-    softness static_soft =
-        make_soft(SOLVER_STATIC_HERTZ_SCALE * contact_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
+    // Static contacts are stiffer but obey the same cap: past a quarter of the sub-step rate they jitter.
+    float static_hertz = fminf(SOLVER_STATIC_HERTZ_SCALE * contact_hertz, SOLVER_MAX_HERTZ_FRACTION / ctx->h);
+    softness static_soft = make_soft(static_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
     // Stored impulses are per sub-step: when this step's sub-step differs from the last one's, so do they.
     float impulse_scale = world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f;
     int n = 0;

@@ -13,9 +13,9 @@
 #define PH_STANDARD_GRAVITY 9.81f           // (unit: m/s^2)
 #define PH_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)
 #define PH_DEFAULT_SOLVER_ITERATIONS 1      // soft iterations per sub-step (relax adds one more)
-#define PH_DEFAULT_SUBSTEPS 6
+#define PH_DEFAULT_SUBSTEPS 5
 #define PH_DEFAULT_MAX_SUBSTEPS 16
-#define PH_DEFAULT_CONTACT_HERTZ 60.0f      // (unit: Hz); with 6 sub-steps, a quarter of the limit
+#define PH_DEFAULT_CONTACT_HERTZ 60.0f      // (unit: Hz); with 5 sub-steps, under the 75 Hz limit
 #define PH_DEFAULT_SPECULATIVE_MARGIN 0.02f // (unit: m)
 #define PH_DEFAULT_CALENDAR_BUDGET 64
 #define PH_DEFAULT_CALENDAR_PER_PAIR 8
