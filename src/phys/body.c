@@ -9,7 +9,7 @@
 #define BODY_GYRO_MIN_SPEED 1e-3f
 // Fixed-point passes of the implicit gyroscopic update.
 #define BODY_GYRO_PASSES 2
-// Most rotation of a body in one sub-step (unit: rad): pi/4, 283 rad/s at 6 sub-steps of a 60 Hz step.
+// Most rotation of a body in one sub-step (unit: rad): pi/4, 236 rad/s at 5 sub-steps of a 60 Hz step.
 #define BODY_MAX_ROTATION (0.25f * GLM_PIf)
 
 void ph_body_sync_transform(ph_body *body)
