@@ -25,22 +25,41 @@ static const float EPA_FLAT_TOLERANCE = 1e-10f;
 // Horizon edges: each visible face contributes at most 3.
 #define EPA_MAX_EDGES (3 * PH_EPA_MAX_FACES)
 
+// A triangle of the polytope. Neighbours are packed as 4 * face + edge, the edge (v[e], v[e + 1]) of
+// the neighbour that runs the other way; the adjacency makes the horizon a walk over the visible faces
+// alone (as in Bullet's and Jolt's EPA) instead of a search over all faces and edges.
 typedef struct epa_face
 {
-    int v[3];
     ph_vec3 n;  // outward unit normal (zero for a face too thin to have one)
     float dist; // dot(n, vertex): distance of the plane from the origin (FLT_MAX if no normal)
+    int v[3];   // counter-clockwise seen from outside
+    int adj[3]; // across edge (v[e], v[e + 1])
+    int stamp;  // the iteration that found this face visible
     bool alive;
 } epa_face;
 
 typedef struct epa_polytope
 {
     ph_simplex_vertex verts[PH_EPA_MAX_VERTICES];
+    // The hull vertex each support came from (-1: not a hull, or not known), to warm-start the next one.
+    int start_a[PH_EPA_MAX_VERTICES], start_b[PH_EPA_MAX_VERTICES];
     int vert_count;
     epa_face faces[PH_EPA_MAX_FACES];
-    int face_count;
+    // dist of each live face with a normal, FLT_MAX otherwise: the closest-face scan reads this array only.
+    float key[PH_EPA_MAX_FACES];
+    int face_count;                   // slots in use or freed, 0..PH_EPA_MAX_FACES
+    int free_faces[PH_EPA_MAX_FACES]; // freed slots, reused first
+    int free_count;
     float extent; // largest vertex norm, for the relative tolerances (unit: m)
 } epa_polytope;
+
+static void reset(epa_polytope *p)
+{
+    p->vert_count = 0;
+    p->face_count = 0;
+    p->free_count = 0;
+    p->extent = 0.0f;
+}
 
 static int add_vertex(epa_polytope *p, ph_simplex_vertex v)
 {
@@ -48,11 +67,14 @@ static int add_vertex(epa_polytope *p, ph_simplex_vertex v)
         return -1;
     p->extent = glm_max(p->extent, glms_vec3_norm(v.w));
     p->verts[p->vert_count] = v;
+    p->start_a[p->vert_count] = -1;
+    p->start_b[p->vert_count] = -1;
     return p->vert_count++;
 }
 
-static void set_plane(epa_polytope *p, epa_face *f)
+static void set_plane(epa_polytope *p, int slot)
 {
+    epa_face *f = &p->faces[slot];
     ph_vec3 a = p->verts[f->v[0]].w, b = p->verts[f->v[1]].w, c = p->verts[f->v[2]].w;
     ph_vec3 n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
     float len2 = glms_vec3_norm2(n);
@@ -61,32 +83,35 @@ static void set_plane(epa_polytope *p, epa_face *f)
     {
         f->n = glms_vec3_zero();
         f->dist = FLT_MAX;
+        p->key[slot] = FLT_MAX;
         return;
     }
     f->n = glms_vec3_scale(n, 1.0f / sqrtf(len2));
     // The projection of the centroid is less sensitive to which vertex is used.
     f->dist = glms_vec3_dot(f->n, glms_vec3_add(glms_vec3_add(a, b), c)) * (1.0f / 3.0f);
+    p->key[slot] = f->dist;
+}
+
+static int face_slot(epa_polytope *p)
+{
+    if (p->free_count > 0)
+        return p->free_faces[--p->free_count];
+    if (p->face_count >= PH_EPA_MAX_FACES)
+        return -1;
+    return p->face_count++;
 }
 
 // Adds face (i, j, k); with an interior point given, winds it so that its normal points away from it.
 static int add_face(epa_polytope *p, int i, int j, int k, const ph_vec3 *interior)
 {
-    int slot = -1;
-    for (int f = 0; f < p->face_count && slot < 0; f++)
-    {
-        if (!p->faces[f].alive)
-            slot = f;
-    }
+    int slot = face_slot(p);
     if (slot < 0)
-    {
-        if (p->face_count >= PH_EPA_MAX_FACES)
-            return -1;
-        slot = p->face_count++;
-    }
+        return -1;
     epa_face *f = &p->faces[slot];
     f->v[0] = i;
     f->v[1] = j;
     f->v[2] = k;
+    f->stamp = -1;
     f->alive = true;
     if (interior)
     {
@@ -98,8 +123,34 @@ static int add_face(epa_polytope *p, int i, int j, int k, const ph_vec3 *interio
             f->v[2] = j;
         }
     }
-    set_plane(p, f);
+    set_plane(p, slot);
     return slot;
+}
+
+// Links the faces of the start polytope: every edge a -> b meets one edge b -> a. False when the winding
+// left the surface open (a start polytope too flat to orient), which ends EPA with a degenerate status.
+static bool link_faces(epa_polytope *p)
+{
+    for (int f = 0; f < p->face_count; f++)
+    {
+        for (int e = 0; e < 3; e++)
+        {
+            int a = p->faces[f].v[e], b = p->faces[f].v[(e + 1) % 3];
+            int found = -1;
+            for (int g = 0; g < p->face_count && found < 0; g++)
+            {
+                for (int ge = 0; ge < 3 && found < 0; ge++)
+                {
+                    if (p->faces[g].v[ge] == b && p->faces[g].v[(ge + 1) % 3] == a)
+                        found = 4 * g + ge;
+                }
+            }
+            if (found < 0)
+                return false;
+            p->faces[f].adj[e] = found;
+        }
+    }
+    return true;
 }
 
 typedef struct epa_result
@@ -231,9 +282,7 @@ static bool build_start(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, const
                 *r = touching(glms_vec3_negate(n), &down, -glms_vec3_dot(down.w, n));
             return false;
         }
-        p->vert_count = 0;
-        p->face_count = 0;
-        p->extent = 0.0f;
+        reset(p);
         for (int i = 0; i < 3; i++)
             add_vertex(p, v[i]);
         int iu = add_vertex(p, up), id = add_vertex(p, down);
@@ -245,9 +294,7 @@ static bool build_start(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, const
         }
         return true;
     }
-    p->vert_count = 0;
-    p->face_count = 0;
-    p->extent = 0.0f;
+    reset(p);
     ph_vec3 c = glms_vec3_zero();
     for (int i = 0; i < 4; i++)
     {
@@ -267,9 +314,9 @@ static int closest_face(const epa_polytope *p)
     float best_dist = FLT_MAX;
     for (int f = 0; f < p->face_count; f++)
     {
-        if (p->faces[f].alive && p->faces[f].dist < best_dist)
+        if (p->key[f] < best_dist)
         {
-            best_dist = p->faces[f].dist;
+            best_dist = p->key[f];
             best = f;
         }
     }
@@ -301,10 +348,124 @@ static void face_witness(const epa_polytope *p, const epa_face *f, epa_result *r
     r->depth = glm_max(f->dist, 0.0f);
 }
 
+// A horizon edge a -> b of a visible face, and the hidden face across it (packed 4 * face + edge).
 typedef struct epa_edge
 {
     int a, b;
+    int outer;
 } epa_edge;
+
+// Walks the faces that see w, depth first from the visible face f0 across the edges of each face in
+// turn, stamping them; every edge into a hidden face is a horizon edge. Entering each face through one
+// edge and leaving through the next two in counter-clockwise order lists the horizon as one closed
+// counter-clockwise loop (checked: numerically non-convex corners can break it). The visible faces go to
+// visible (their count to *out_visible). Returns the edge count, or -1 when the horizon is not a simple
+// loop or does not fit.
+static int find_horizon(epa_polytope *p, int f0, ph_vec3 w, float vis_tol, int stamp, epa_edge *edges,
+                        int *visible, int *out_visible)
+{
+    typedef struct frame
+    {
+        int face, entry, k;
+    } frame;
+    frame stack[PH_EPA_MAX_FACES];
+    int top = 1, count = 0;
+    // The first face leaves through all three edges (k = 1..3 after entry 2), the others through two.
+    stack[0] = (frame){f0, 2, 1};
+    p->faces[f0].stamp = stamp;
+    visible[0] = f0;
+    int visible_count = 1;
+    while (top > 0)
+    {
+        frame *fr = &stack[top - 1];
+        if (fr->k > (top == 1 ? 3 : 2))
+        {
+            top--;
+            continue;
+        }
+        int e = (fr->entry + fr->k) % 3;
+        fr->k++;
+        const epa_face *face = &p->faces[fr->face];
+        int packed = face->adj[e];
+        epa_face *g = &p->faces[packed >> 2];
+        if (g->stamp == stamp)
+            continue;
+        if (glms_vec3_dot(g->n, glms_vec3_sub(w, p->verts[g->v[0]].w)) > vis_tol)
+        {
+            if (top >= PH_EPA_MAX_FACES)
+                return -1;
+            g->stamp = stamp;
+            visible[visible_count++] = packed >> 2;
+            stack[top++] = (frame){packed >> 2, packed & 3, 1};
+            continue;
+        }
+        if (count >= EPA_MAX_EDGES)
+            return -1;
+        edges[count++] = (epa_edge){face->v[e], face->v[(e + 1) % 3], packed};
+    }
+    *out_visible = visible_count;
+    if (count < 3)
+        return -1;
+    for (int k = 0; k < count; k++)
+    {
+        if (edges[k].b != edges[(k + 1) % count].a)
+            return -1;
+    }
+    return count;
+}
+
+// Replaces the visible faces by the fan from vertex wi over the horizon. False (polytope unchanged) when
+// the fan does not fit.
+static bool rebuild(epa_polytope *p, int wi, const int *visible, int visible_count, const epa_edge *edges,
+                    int count)
+{
+    if (count > p->free_count + visible_count + (PH_EPA_MAX_FACES - p->face_count))
+        return false;
+    for (int i = 0; i < visible_count; i++)
+    {
+        p->faces[visible[i]].alive = false;
+        p->key[visible[i]] = FLT_MAX;
+        p->free_faces[p->free_count++] = visible[i];
+    }
+    int slots[EPA_MAX_EDGES];
+    for (int k = 0; k < count; k++)
+        slots[k] = add_face(p, edges[k].a, edges[k].b, wi, NULL);
+    // Edge 0 of each new face is its horizon edge, edge 1 (b -> w) meets edge 2 (w -> a) of the next.
+    for (int k = 0; k < count; k++)
+    {
+        epa_face *f = &p->faces[slots[k]];
+        f->adj[0] = edges[k].outer;
+        p->faces[edges[k].outer >> 2].adj[edges[k].outer & 3] = 4 * slots[k];
+        f->adj[1] = 4 * slots[(k + 1) % count] + 2;
+        f->adj[2] = 4 * slots[(k + count - 1) % count] + 1;
+    }
+    return true;
+}
+
+// Hill-climbing starts for the support along face f's normal: the new support lies above the face, so
+// the hull vertices that its own vertices came from are a few moves from it (against the last query's
+// answer, which can be across the hull: the closest face jumps around as the polytope grows).
+static void warm_start(const epa_polytope *p, const epa_face *f, ph_gjk_proxy *a, ph_gjk_proxy *b)
+{
+    ph_vec3 na = a->identity ? glms_vec3_negate(f->n) : glms_mat3_mulv(a->rot_t, glms_vec3_negate(f->n));
+    ph_vec3 nb = b->identity ? f->n : glms_mat3_mulv(b->rot_t, f->n);
+    float best_a = -FLT_MAX, best_b = -FLT_MAX;
+    for (int i = 0; i < 3; i++)
+    {
+        int v = f->v[i];
+        float sa = glms_vec3_dot(p->verts[v].local_a, na), sb = glms_vec3_dot(p->verts[v].local_b, nb);
+        if (p->start_a[v] >= 0 && sa > best_a)
+        {
+            best_a = sa;
+            a->hull_start = p->start_a[v];
+        }
+        if (p->start_b[v] >= 0 && sb > best_b)
+        {
+            best_b = sb;
+            b->hull_start = p->start_b[v];
+        }
+    }
+}
 
 static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int *out_iterations)
 {
@@ -312,17 +473,24 @@ static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int 
     memset(&r, 0, sizeof r);
     r.status = PH_EPA_MAX_ITERATIONS;
     epa_edge edges[EPA_MAX_EDGES];
+    int visible[PH_EPA_MAX_FACES], visible_count = 0;
     int iter = 0;
     int f = closest_face(p);
-    for (; iter < PH_EPA_ITERATION_LIMIT; iter++)
+    // A start polytope whose faces could not be wound into a closed surface (too flat to orient) is not
+    // expanded; its closest face is the estimate.
+    int limit = link_faces(p) ? PH_EPA_ITERATION_LIMIT : 0;
+    if (limit == 0)
+        r.status = PH_EPA_DEGENERATE;
+    for (; iter < limit; iter++)
     {
         f = closest_face(p);
-        if (f < 0 || p->faces[f].dist == FLT_MAX)
+        if (f < 0)
         {
             r.status = PH_EPA_DEGENERATE;
             break;
         }
         epa_face *face = &p->faces[f];
+        warm_start(p, face, a, b);
         ph_simplex_vertex w = ph_gjk_support(a, b, face->n);
         float dw = glms_vec3_dot(w.w, face->n);
         float extent = glm_max(p->extent, glms_vec3_norm(w.w));
@@ -331,56 +499,32 @@ static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int 
             r.status = PH_EPA_OK;
             break;
         }
-        int wi = add_vertex(p, w);
-        if (wi < 0)
+        // The faces that see w (the closest one always does: dw > its distance) are replaced by the fan
+        // from w over their horizon.
+        int count =
+            find_horizon(p, f, w.w, EPA_VISIBILITY_TOLERANCE * extent, iter, edges, visible, &visible_count);
+        if (count < 0)
         {
-            r.status = PH_EPA_OVERFLOW;
+            // Rounding made the visible region other than a disc: the polytope so far is the answer.
+            r.status = PH_EPA_DEGENERATE;
             break;
         }
-        // Remove every face that sees w (the closest one always does: dw > its distance) and collect
-        // the horizon: edges of removed faces whose twin was not removed.
-        int edge_count = 0;
-        float vis_tol = EPA_VISIBILITY_TOLERANCE * extent;
-        bool overflow = false;
-        for (int g = 0; g < p->face_count && !overflow; g++)
+        int wi = add_vertex(p, w);
+        if (wi >= 0)
         {
-            epa_face *fg = &p->faces[g];
-            if (!fg->alive)
-                continue;
-            bool visible = g == f || glms_vec3_dot(fg->n, glms_vec3_sub(w.w, p->verts[fg->v[0]].w)) > vis_tol;
-            if (!visible)
-                continue;
-            fg->alive = false;
-            for (int e = 0; e < 3; e++)
-            {
-                int ea = fg->v[e], eb = fg->v[(e + 1) % 3];
-                int twin = -1;
-                for (int k = 0; k < edge_count && twin < 0; k++)
-                {
-                    if (edges[k].a == eb && edges[k].b == ea)
-                        twin = k;
-                }
-                if (twin >= 0)
-                    edges[twin] = edges[--edge_count];
-                else if (edge_count < EPA_MAX_EDGES)
-                    edges[edge_count++] = (epa_edge){ea, eb};
-                else
-                    overflow = true;
-            }
+            p->start_a[wi] = a->hull_start;
+            p->start_b[wi] = b->hull_start;
         }
-        for (int k = 0; k < edge_count && !overflow; k++)
-            overflow = add_face(p, edges[k].a, edges[k].b, wi, NULL) < 0;
-        if (overflow)
+        if (wi < 0 || !rebuild(p, wi, visible, visible_count, edges, count))
         {
             r.status = PH_EPA_OVERFLOW;
-            f = closest_face(p);
             break;
         }
     }
     *out_iterations = iter;
-    if (r.status == PH_EPA_MAX_ITERATIONS)
+    if (r.status != PH_EPA_OK)
         f = closest_face(p);
-    if (f >= 0 && p->faces[f].dist != FLT_MAX)
+    if (f >= 0)
     {
         ph_epa_status status = r.status;
         face_witness(p, &p->faces[f], &r);
