@@ -61,7 +61,7 @@ bool renderer_read_rgb(renderer *r, uint8_t *out, size_t out_size)
     size_t row = (size_t)r->width * RGB_BYTES;
     if (out_size < row * (size_t)r->height)
         return false;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->offscreen_fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->offscreen.fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, r->width, r->height, GL_RGB, GL_UNSIGNED_BYTE, out);
     // GL's rows start at the bottom; images start at the top. Swap rows in place.

@@ -255,15 +255,41 @@ static bool create_shadow_map(renderer *r, int size)
     return ok;
 }
 
+static void free_target(render_target *t)
+{
+    if (t->fbo)
+        glDeleteFramebuffers(1, &t->fbo);
+    if (t->color)
+        glDeleteRenderbuffers(1, &t->color);
+    if (t->depth)
+        glDeleteRenderbuffers(1, &t->depth);
+    t->fbo = t->color = t->depth = 0;
+}
+
+// Makes a target of width x height with an RGBA8 colour and a 24-bit depth buffer, multisampled when
+// samples > 0. False (and nothing made) when the GL cannot complete it.
+static bool create_target(render_target *t, int samples, int width, int height)
+{
+    glGenFramebuffers(1, &t->fbo);
+    glGenRenderbuffers(1, &t->color);
+    glGenRenderbuffers(1, &t->depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, t->color);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+    glBindRenderbuffer(GL_RENDERBUFFER, t->depth);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, t->depth);
+    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!ok)
+        free_target(t);
+    return ok;
+}
+
 static void free_msaa(renderer *r)
 {
-    if (r->msaa_fbo)
-        glDeleteFramebuffers(1, &r->msaa_fbo);
-    if (r->msaa_color)
-        glDeleteRenderbuffers(1, &r->msaa_color);
-    if (r->msaa_depth)
-        glDeleteRenderbuffers(1, &r->msaa_depth);
-    r->msaa_fbo = r->msaa_color = r->msaa_depth = 0;
+    free_target(&r->msaa);
     r->msaa_samples = r->msaa_width = r->msaa_height = 0;
 }
 
@@ -278,74 +304,33 @@ static bool ensure_msaa(renderer *r, int samples)
     // Without multisampling the window's framebuffer is used directly, unless its depth buffer is too
     // coarse for a 0.1 m .. 500 m perspective: then a single-sample target with a 24-bit depth buffer.
     // The off-screen target has its own 24-bit depth buffer and no samples.
-    bool offscreen = r->offscreen_fbo != 0;
+    bool offscreen = r->offscreen.fbo != 0;
     bool shallow_depth = !offscreen && r->default_depth_bits < MIN_DEPTH_BITS;
     if ((samples == 0 && !shallow_depth) || (!offscreen && r->default_fb_multisampled))
     {
         free_msaa(r);
         return false;
     }
-    if (r->msaa_fbo && r->msaa_samples == samples && r->msaa_width == r->width && r->msaa_height == r->height)
+    if (r->msaa.fbo && r->msaa_samples == samples && r->msaa_width == r->width && r->msaa_height == r->height)
         return true;
     free_msaa(r);
-    glGenFramebuffers(1, &r->msaa_fbo);
-    glGenRenderbuffers(1, &r->msaa_color);
-    glGenRenderbuffers(1, &r->msaa_depth);
-    glBindRenderbuffer(GL_RENDERBUFFER, r->msaa_color);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, r->width, r->height);
-    glBindRenderbuffer(GL_RENDERBUFFER, r->msaa_depth);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, r->width, r->height);
-    glBindFramebuffer(GL_FRAMEBUFFER, r->msaa_fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->msaa_color);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->msaa_depth);
-    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (!ok)
-    {
-        free_msaa(r);
+    if (!create_target(&r->msaa, samples, r->width, r->height))
         return false;
-    }
     r->msaa_samples = samples;
     r->msaa_width = r->width;
     r->msaa_height = r->height;
     return true;
 }
 
-static void free_offscreen(renderer *r)
-{
-    if (r->offscreen_fbo)
-        glDeleteFramebuffers(1, &r->offscreen_fbo);
-    if (r->offscreen_color)
-        glDeleteRenderbuffers(1, &r->offscreen_color);
-    if (r->offscreen_depth)
-        glDeleteRenderbuffers(1, &r->offscreen_depth);
-    r->offscreen_fbo = r->offscreen_color = r->offscreen_depth = 0;
-}
-
 bool renderer_set_offscreen(renderer *r, int width, int height)
 {
     if (!r)
         return false;
-    free_offscreen(r);
+    free_target(&r->offscreen);
     if (width <= 0 || height <= 0)
         return true;
-    glGenFramebuffers(1, &r->offscreen_fbo);
-    glGenRenderbuffers(1, &r->offscreen_color);
-    glGenRenderbuffers(1, &r->offscreen_depth);
-    glBindRenderbuffer(GL_RENDERBUFFER, r->offscreen_color);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-    glBindRenderbuffer(GL_RENDERBUFFER, r->offscreen_depth);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-    glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen_fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->offscreen_color);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->offscreen_depth);
-    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (!ok)
-    {
-        free_offscreen(r);
+    if (!create_target(&r->offscreen, 0, width, height))
         return false;
-    }
     r->width = width;
     r->height = height;
     return true;
@@ -538,7 +523,7 @@ void renderer_destroy(renderer *r)
     if (r->shadow_depth)
         glDeleteTextures(1, &r->shadow_depth);
     free_msaa(r);
-    free_offscreen(r);
+    free_target(&r->offscreen);
     free(r->pending.data);
     free(r->sorted.data);
     free(r->lines.data);
@@ -554,7 +539,7 @@ void renderer_destroy(renderer *r)
 void renderer_resize(renderer *r, int width, int height)
 {
     // The off-screen target keeps its own size whatever the window does.
-    if (!r || width <= 0 || height <= 0 || r->offscreen_fbo)
+    if (!r || width <= 0 || height <= 0 || r->offscreen.fbo)
         return;
     r->width = width;
     r->height = height;
@@ -972,7 +957,7 @@ void renderer_draw(renderer *r, const render_options *opts)
 
     // Main target.
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
-    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa_fbo : r->offscreen_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : r->offscreen.fbo);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];
     render_rgba_bytes(opts->clear_rgba, clear);
@@ -1054,11 +1039,11 @@ void renderer_draw(renderer *r, const render_options *opts)
 
     if (msaa)
     {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa_fbo);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->offscreen_fbo);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa.fbo);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->offscreen.fbo);
         glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
                           GL_NEAREST);
-        glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen_fbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
     }
 
     if (r->text.count > 0)

@@ -110,6 +110,12 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
+// A framebuffer with one colour and one depth renderbuffer: the multisampled target, the off-screen target.
+typedef struct render_target
+{
+    GLuint fbo, color, depth;
+} render_target;
+
 struct renderer
 {
     char base_path[SHADER_PATH_MAX];
@@ -161,15 +167,15 @@ struct renderer
     GLuint shadow_fbo, shadow_depth;
     int shadow_size;
 
-    GLuint msaa_fbo, msaa_color, msaa_depth;
+    render_target msaa;
     int msaa_samples, msaa_width, msaa_height;
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;
     int default_depth_bits; // of the window's framebuffer
 
-    // renderer_set_offscreen: the frame's final target instead of the window (0: the window).
-    GLuint offscreen_fbo, offscreen_color, offscreen_depth;
+    // renderer_set_offscreen: the frame's final target instead of the window (fbo 0: the window).
+    render_target offscreen;
 
     render_stats stats;
 };
