@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Replays every input the fuzzers ever crashed on (tests/data/fuzz-obj-* and tests/data/fuzz-scene-*)
-// through the same code the fuzz targets run (tests/fuzz/fuzz_targets.h). Under ASan + UBSan (the test
-// build) a regression is a sanitizer report; the test also checks that each input was found and read.
+// Replays every input the fuzzers ever crashed on (tests/data/fuzz-<target>-*, one test per target: obj,
+// mtl, model, scene) through the same code the fuzz targets run (tests/fuzz/fuzz_targets.h). Under ASan +
+// UBSan (the test build) a regression is a sanitizer report; the test also checks that each input was found
+// and read.
 #define _POSIX_C_SOURCE 200809L // opendir, readdir
 
 #include "fuzz/fuzz_targets.h"
@@ -49,24 +50,25 @@ static int replay(const char *prefix, int (*run)(const uint8_t *, size_t), int *
     return 0;
 }
 
-static int fuzz_regression_obj(void)
-{
-    int count = 0;
-    ENSURE(replay("fuzz-obj-", fuzz_obj_input, &count) == 0);
-    printf("fuzz_regression_obj: %d inputs replayed\n", count);
-    return 0;
-}
+// One test per fuzz target; the name says which files it replays.
+#define FUZZ_REGRESSION(target)                                                                              \
+    static int fuzz_regression_##target(void)                                                                \
+    {                                                                                                        \
+        int count = 0;                                                                                       \
+        ENSURE(replay("fuzz-" #target "-", fuzz_##target##_input, &count) == 0);                             \
+        printf("fuzz_regression_" #target ": %d inputs replayed\n", count);                                  \
+        return 0;                                                                                            \
+    }
 
-static int fuzz_regression_scene(void)
-{
-    int count = 0;
-    ENSURE(replay("fuzz-scene-", fuzz_scene_input, &count) == 0);
-    printf("fuzz_regression_scene: %d inputs replayed\n", count);
-    return 0;
-}
+FUZZ_REGRESSION(obj)
+FUZZ_REGRESSION(mtl)
+FUZZ_REGRESSION(model)
+FUZZ_REGRESSION(scene)
 
 const test_case test_fuzz_regression_cases[] = {
     {"fuzz_regression_obj", fuzz_regression_obj},
+    {"fuzz_regression_mtl", fuzz_regression_mtl},
+    {"fuzz_regression_model", fuzz_regression_model},
     {"fuzz_regression_scene", fuzz_regression_scene},
     {0},
 };

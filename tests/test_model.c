@@ -647,6 +647,9 @@ static int model_scene_build_is_atomic(void)
     ph_body_id before = ph_body_create(world, &def);
     ENSURE(!PH_ID_IS_NULL(before));
     ENSURE(!scene_build(world, desc, &set, NULL, &err));
+    // The error names the scene file and the entry, then the model's own message.
+    ENSURE(strncmp(err.text, SANDBOX_SOURCE_DIR "/tests/data/atomic.json: entries[1] (bad_flat.obj): ",
+                   strlen(SANDBOX_SOURCE_DIR "/tests/data/atomic.json: entries[1] (bad_flat.obj): ")) == 0);
     ENSURE(strstr(err.text, "bad_flat.obj") && strstr(err.text, "flat"));
     ENSURE(set.body_count == 0 && ph_world_get_body_count(world) == 1 && ph_body_is_valid(world, before));
     model_set_free(&set);

@@ -7,11 +7,13 @@
 #define _POSIX_C_SOURCE 200809L // mkdtemp, getpid
 
 #include "assets/obj.h"
+#include "assets/text.h"
 #include "test.h"
 
+#include <stdint.h> // int32_t, INT32_MIN
 #include <stdio.h>  // fopen, fwrite
-#include <stdlib.h> // malloc, free, mkdtemp
-#include <string.h> // strstr, strlen
+#include <stdlib.h> // malloc, free, mkdtemp, strtof
+#include <string.h> // strstr, strlen, memcpy
 #include <unistd.h> // getpid, unlink, rmdir
 
 static obj_model *parse_text(const char *text, asset_error *err)
@@ -103,6 +105,81 @@ static int obj_number_precision(void)
         ENSURE_NEAR(got, want, fabsf(want) * 1.2e-7f);
     }
     obj_free(m);
+    return 0;
+}
+
+// The hand-written number parser (text.h) against strtof on random decimal strings of every shape:
+// signs, leading zeros, no integer or no fraction part, long mantissas, exponents to +-45 (float
+// overflow, underflow and subnormals). The float it gives is within one ulp of strtof's correctly
+// rounded one (the double it computes first is rounded again), and equal almost always.
+static int obj_number_random_vs_strtof(void)
+{
+    uint64_t rng = test_seed();
+    const int trials = 200000;
+    int exact = 0;
+    char s[96];
+    for (int t = 0; t < trials; t++)
+    {
+        int len = 0;
+        uint64_t r = test_rand_u64(&rng);
+        if (r % 3 == 0)
+            s[len++] = (r / 3) % 2 ? '-' : '+';
+        int int_digits = (int)(test_rand_u64(&rng) % 12), frac_digits = (int)(test_rand_u64(&rng) % 12);
+        if (test_rand_u64(&rng) % 8 == 0)
+            int_digits += 15; // past the 19 digits the mantissa keeps
+        bool point = frac_digits > 0 || int_digits == 0 || test_rand_u64(&rng) % 4 == 0;
+        if (int_digits == 0 && frac_digits == 0)
+            frac_digits = 1;
+        bool leading_zeros = test_rand_u64(&rng) % 4 == 0;
+        for (int i = 0; i < int_digits; i++)
+            s[len++] = (char)('0' + (leading_zeros && i < 3 ? 0 : test_rand_u64(&rng) % 10));
+        if (point)
+            s[len++] = '.';
+        for (int i = 0; i < frac_digits; i++)
+            s[len++] = (char)('0' + (leading_zeros && i < 4 ? 0 : test_rand_u64(&rng) % 10));
+        if (test_rand_u64(&rng) % 2)
+        {
+            s[len++] = test_rand_u64(&rng) % 2 ? 'e' : 'E';
+            uint64_t x = test_rand_u64(&rng);
+            if (x % 3)
+                s[len++] = x % 3 == 1 ? '-' : '+';
+            len += snprintf(s + len, sizeof s - (size_t)len, "%d", (int)(test_rand_u64(&rng) % 46));
+        }
+        s[len] = '\0';
+
+        double v = 0.0;
+        const char *end = text_parse_number(s, s + len, &v);
+        char *want_end = NULL;
+        float want = strtof(s, &want_end);
+        float got = (float)v;
+        if (end != s + len || want_end != s + len)
+        {
+            fprintf(stderr, "'%s': parsed %d bytes, strtof %d\n", s, end ? (int)(end - s) : -1,
+                    (int)(want_end - s));
+            ENSURE(0);
+        }
+        if (isinf(want) || isinf(got))
+        {
+            ENSURE(got == want);
+            exact++;
+            continue;
+        }
+        // Distance in ulps: the ordered integer images of two floats of the same sign (zero of either
+        // sign counts as the same).
+        int32_t a, b;
+        memcpy(&a, &got, sizeof a);
+        memcpy(&b, &want, sizeof b);
+        a = a < 0 ? INT32_MIN - a : a;
+        b = b < 0 ? INT32_MIN - b : b;
+        int64_t ulps = (int64_t)a - (int64_t)b;
+        if (ulps < -1 || ulps > 1)
+        {
+            fprintf(stderr, "'%s': got %.9g, strtof %.9g\n", s, (double)got, (double)want);
+            ENSURE(0);
+        }
+        exact += ulps == 0;
+    }
+    ENSURE(exact >= trials - trials / 1000);
     return 0;
 }
 
@@ -355,9 +432,12 @@ static double tri_area_along(const float *a, const float *b, const float *c, con
 static int obj_triangulate_concave_random(void)
 {
     uint64_t rng = test_seed();
-    for (int trial = 0; trial < 200; trial++)
+    for (int trial = 0; trial < 206; trial++)
     {
-        int n = 4 + (int)(test_rand_u64(&rng) % 40);
+        // Mostly small polygons; the last few have hundreds to thousands of corners, many of them
+        // reflex (the clipper tests only those).
+        int n = trial < 200 ? 4 + (int)(test_rand_u64(&rng) % 40)
+                            : 200 + (int)(test_rand_u64(&rng) % (unsigned)(trial == 205 ? 3800 : 1000));
         ph_quat q = test_rand_quat(&rng);
         ph_vec3 offset = test_rand_vec3(&rng, -50.0f, 50.0f);
         size_t cap = (size_t)n * 64 + 64;
@@ -366,7 +446,8 @@ static int obj_triangulate_concave_random(void)
         text[0] = '\0';
         size_t len = 0;
         double area = 0.0;
-        float px[64], py[64];
+        float *px = malloc(2 * (size_t)n * sizeof(float)), *py = px + n;
+        ENSURE(px);
         for (int i = 0; i < n; i++)
         {
             float angle = 2.0f * GLM_PIf * ((float)i + test_rand_float(&rng, 0.1f, 0.9f)) / (float)n;
@@ -389,6 +470,7 @@ static int obj_triangulate_concave_random(void)
         asset_error err;
         obj_model *m = parse_text(text, &err);
         free(text);
+        free(px);
         ENSURE(m);
         ENSURE(m->triangle_count == n - 2);
         ph_vec3 nz = glms_quat_rotatev(q, ph_v3(0.0f, 0.0f, 1.0f));
@@ -442,6 +524,59 @@ static int obj_triangulate_l_shape(void)
     // A degenerate polygon (all corners on a line) still gives n - 2 triangles and no error.
     m = parse_text("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nv 4 0 0\nf 1 2 3 4 5\n", &err);
     ENSURE(m && m->triangle_count == 3);
+    obj_free(m);
+    return 0;
+}
+
+// Self-intersecting polygons (random points in space, a bow tie, corners repeated) have no right
+// triangulation, but they still give n - 2 triangles over their own corners and no error; the largest
+// one also exercises the clipper's work budget.
+static int obj_triangulate_self_intersecting(void)
+{
+    uint64_t rng = test_seed();
+    const int sizes[] = {4, 5, 9, 50, 700, OBJ_MAX_FACE_CORNERS};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    {
+        int n = sizes[s];
+        size_t cap = (size_t)n * 48 + 64;
+        char *text = malloc(cap);
+        ENSURE(text);
+        size_t len = 0;
+        for (int i = 0; i < n; i++)
+        {
+            ph_vec3 p = test_rand_vec3(&rng, -1.0f, 1.0f);
+            len += (size_t)snprintf(text + len, cap - len, "v %.6f %.6f %.6f\n", (double)p.x, (double)p.y,
+                                    (double)p.z);
+        }
+        len += (size_t)snprintf(text + len, cap - len, "f");
+        for (int i = 0; i < n; i++)
+            len += (size_t)snprintf(text + len, cap - len, " %d", i + 1);
+        snprintf(text + len, cap - len, "\n");
+        asset_error err;
+        obj_model *m = parse_text(text, &err);
+        free(text);
+        ENSURE(m && m->face_count == 1 && m->triangle_count == n - 2);
+        // Every corner of the polygon is used, none twice as the clipped tip.
+        int *used = calloc((size_t)n, sizeof(int));
+        ENSURE(used);
+        for (int t = 0; t < m->triangle_count; t++)
+            for (int k = 0; k < 3; k++)
+            {
+                int v = m->triangles[t].corner[k].position;
+                ENSURE(v >= 0 && v < n);
+                used[v] = 1;
+            }
+        int count = 0;
+        for (int i = 0; i < n; i++)
+            count += used[i];
+        free(used);
+        ENSURE(count == n);
+        obj_free(m);
+    }
+    // A bow tie and a polygon that visits a corner twice.
+    asset_error err;
+    obj_model *m = parse_text("v 0 0 0\nv 1 1 0\nv 1 0 0\nv 0 1 0\nf 1 2 3 4\nf 1 3 2 1 4 2\n", &err);
+    ENSURE(m && m->triangle_count == 6);
     obj_free(m);
     return 0;
 }
@@ -737,6 +872,7 @@ static int obj_shared_geometry(void)
 const test_case test_obj_cases[] = {
     {"obj_vertex_forms", obj_vertex_forms},
     {"obj_number_precision", obj_number_precision},
+    {"obj_number_random_vs_strtof", obj_number_random_vs_strtof},
     {"obj_face_forms", obj_face_forms},
     {"obj_negative_indices", obj_negative_indices},
     {"obj_objects_groups_materials", obj_objects_groups_materials},
@@ -745,6 +881,7 @@ const test_case test_obj_cases[] = {
     {"obj_limits", obj_limits},
     {"obj_triangulate_concave_random", obj_triangulate_concave_random},
     {"obj_triangulate_l_shape", obj_triangulate_l_shape},
+    {"obj_triangulate_self_intersecting", obj_triangulate_self_intersecting},
     {"obj_materials_and_warnings", obj_materials_and_warnings},
     {"obj_streaming_matches_memory", obj_streaming_matches_memory},
     {"obj_data_files", obj_data_files},

@@ -206,7 +206,13 @@ static int scene_models_loaded(void)
     scene_free(d);
 
     d = parse("{\"entries\": [{\"model\": \"no_such_model.obj\"}]}", true, &err);
-    ENSURE(!d && strstr(err.text, "scenes/no_such_model.obj: cannot open"));
+    ENSURE(!d && strstr(err.text, "scenes/test.json: entries[0].model: ") &&
+           strstr(err.text, "scenes/no_such_model.obj: cannot open"));
+    // A malformed model: the scene file and entry, then the model's "file:line: message".
+    d = parse("{\"entries\": [{\"generator\": \"box\"}, {\"obj_scene\": \"../tests/data/bad_nan.obj\"}]}",
+              true, &err);
+    ENSURE(!d && strstr(err.text, "scenes/test.json: entries[1].obj_scene: ") &&
+           strstr(err.text, "tests/data/bad_nan.obj:4: v: NaN coordinate"));
     return 0;
 }
 

@@ -496,7 +496,10 @@ static bool add_shape_body(ph_world *world, const obj_model *m, const model_shap
     ph_body_id body = ph_body_create(world, &def);
     if (PH_ID_IS_NULL(body))
     {
-        asset_error_set(err, m->name, 0, "%s: %s", name, ph_world_last_error(world).message);
+        // Name the body when it is not the whole file.
+        bool same = strcmp(name, m->name) == 0;
+        asset_error_set(err, m->name, 0, "%s%s%s", same ? "" : name, same ? "" : ": ",
+                        ph_world_last_error(world).message);
         return false;
     }
     model_mesh_options mo = model_mesh_default_options();

@@ -27,6 +27,10 @@
 #define OBJ_MAX_MATERIALS 4096
 // Relative size below which a polygon's Newell normal counts as zero (the polygon has no area).
 #define OBJ_DEGENERATE_AREA 1e-12
+// Point-in-ear tests one polygon may make: OBJ_EAR_BUDGET_PER_CORNER2 * n^2 + OBJ_EAR_BUDGET_MIN. Simple
+// polygons stay far below it; past it the clipper stops testing (see triangulate).
+#define OBJ_EAR_BUDGET_PER_CORNER2 2
+#define OBJ_EAR_BUDGET_MIN 65536
 // Default material colour (Kd) when a material does not give one, and default opacity.
 #define OBJ_DEFAULT_DIFFUSE 0.8f
 #define OBJ_DEFAULT_OPACITY 1.0f
@@ -111,7 +115,7 @@ typedef struct parser
     int corner_cap;
     double *xy; // projected 2D polygon, 2 per corner
     int xy_cap;
-    int *links; // prev/next of the ear-clipping ring, 2 per corner
+    int *links; // the ear clipper's rings and flags, 5 per corner
     int link_cap;
     char *join; // a logical line joined from continuation lines
     int join_cap;
@@ -316,12 +320,76 @@ static inline bool same_point(const double *a, const double *b)
     return a[0] == b[0] && a[1] == b[1];
 }
 
+// The ring of reflex corners of the ear clipper: insert, remove, and re-classify corner k after a
+// neighbour was clipped.
+static void reflex_insert(int *rprev, int *rnext, int *reflex, int *head, int k)
+{
+    reflex[k] = 1;
+    if (*head < 0)
+    {
+        rprev[k] = rnext[k] = k;
+        *head = k;
+        return;
+    }
+    int h = *head, t = rprev[h];
+    rnext[t] = k;
+    rprev[k] = t;
+    rnext[k] = h;
+    rprev[h] = k;
+}
+
+static void reflex_remove(int *rprev, int *rnext, int *reflex, int *head, int k)
+{
+    reflex[k] = 0;
+    if (rnext[k] == k)
+    {
+        *head = -1;
+        return;
+    }
+    rnext[rprev[k]] = rnext[k];
+    rprev[rnext[k]] = rprev[k];
+    if (*head == k)
+        *head = rnext[k];
+}
+
+static void reflex_update(const double *xy, const int *prev, const int *next, int *rprev, int *rnext,
+                          int *reflex, int *head, int k)
+{
+    bool now = cross2(xy + 2 * prev[k], xy + 2 * k, xy + 2 * next[k]) <= 0.0;
+    if (now && !reflex[k])
+        reflex_insert(rprev, rnext, reflex, head, k);
+    else if (!now && reflex[k])
+        reflex_remove(rprev, rnext, reflex, head, k);
+}
+
+// The corner of the ring through start with the largest turn to the left.
+static int most_convex(const double *xy, const int *prev, const int *next, int start)
+{
+    int best = start, k = start;
+    double best_cross = -(double)INFINITY;
+    do
+    {
+        double cr = cross2(xy + 2 * prev[k], xy + 2 * k, xy + 2 * next[k]);
+        if (cr > best_cross)
+        {
+            best_cross = cr;
+            best = k;
+        }
+        k = next[k];
+    } while (k != start);
+    return best;
+}
+
 // Triangulates a polygon of n >= 4 corners by ear clipping (Eberly, "Triangulation by Ear Clipping",
 // 2002). The polygon is projected onto the plane of its Newell normal (Newell's method: the normal of
 // the best-fit plane of a possibly non-planar polygon, from the sum of edge cross terms; Sutherland et
 // al. 1974), with the 2D axes chosen so that the polygon's winding is counter-clockwise. An ear is a
-// convex corner whose triangle holds no other corner. When rounding or a self-intersecting polygon
-// leaves no ear, the most convex corner is clipped anyway, so n - 2 triangles always come out.
+// convex corner whose triangle holds no other corner; only reflex corners can lie inside an ear of a
+// simple polygon, so only they are tested (kept in their own ring), which makes a convex polygon linear
+// and a polygon with r reflex corners O(n r). When rounding or a self-intersecting polygon leaves no
+// ear, the most convex corner is clipped anyway, so n - 2 triangles always come out; and once the ear
+// tests pass a budget of O(n^2) work (only a self-intersecting polygon gets there), every later step
+// clips the most convex corner, so no input costs more than O(n^2).
 static bool triangulate(parser *ps, const obj_corner *c, int n)
 {
     double nx = 0.0, ny = 0.0, nz = 0.0, scale = 0.0;
@@ -368,10 +436,11 @@ static bool triangulate(parser *ps, const obj_corner *c, int n)
     double vx = ny * uz - nz * uy, vy = nz * ux - nx * uz, vz = nx * uy - ny * ux;
 
     if (!reserve((void **)&ps->xy, &ps->xy_cap, 2 * n, sizeof(double)) ||
-        !reserve((void **)&ps->links, &ps->link_cap, 2 * n, sizeof(int)))
+        !reserve((void **)&ps->links, &ps->link_cap, 5 * n, sizeof(int)))
         return out_of_memory(ps);
     double *xy = ps->xy;
-    int *prev = ps->links, *next = ps->links + n;
+    // The ring of corners (prev, next), the ring of reflex corners (rprev, rnext) and a reflex flag.
+    int *prev = ps->links, *next = prev + n, *rprev = next + n, *rnext = rprev + n, *reflex = rnext + n;
     for (int i = 0; i < n; i++)
     {
         const float *p = ps->positions + 3 * c[i].position;
@@ -380,38 +449,43 @@ static bool triangulate(parser *ps, const obj_corner *c, int n)
         prev[i] = (i + n - 1) % n;
         next[i] = (i + 1) % n;
     }
+    int reflex_head = -1;
+    for (int i = 0; i < n; i++)
+    {
+        reflex[i] = 0;
+        if (cross2(xy + 2 * prev[i], xy + 2 * i, xy + 2 * next[i]) <= 0.0)
+            reflex_insert(rprev, rnext, reflex, &reflex_head, i);
+    }
 
+    long long budget = OBJ_EAR_BUDGET_PER_CORNER2 * (long long)n * n + OBJ_EAR_BUDGET_MIN;
     int remaining = n, i = 0, misses = 0;
     while (remaining > 3)
     {
         int a = prev[i], b = next[i];
-        bool ear = cross2(xy + 2 * a, xy + 2 * i, xy + 2 * b) > 0.0;
-        for (int k = next[b]; ear && k != a; k = next[k])
+        bool ear = budget > 0 && !reflex[i];
+        if (ear && reflex_head >= 0)
         {
-            const double *pk = xy + 2 * k;
-            // Corners coinciding with the ear's own corners (a polygon touching itself) do not block it.
-            if (same_point(pk, xy + 2 * a) || same_point(pk, xy + 2 * i) || same_point(pk, xy + 2 * b))
-                continue;
-            if (in_triangle(xy + 2 * a, xy + 2 * i, xy + 2 * b, pk))
-                ear = false;
-        }
-        if (!ear && misses >= remaining)
-        {
-            // A full turn without an ear: clip the most convex corner.
-            int best = i;
-            double best_cross = -(double)INFINITY;
-            int k = i;
+            const double *pa = xy + 2 * a, *pi = xy + 2 * i, *pb = xy + 2 * b;
+            int k = reflex_head;
             do
             {
-                double cr = cross2(xy + 2 * prev[k], xy + 2 * k, xy + 2 * next[k]);
-                if (cr > best_cross)
+                const double *pk = xy + 2 * k;
+                budget--;
+                // Corners coinciding with the ear's own corners (a polygon touching itself) do not block it.
+                if (k != a && k != b && !same_point(pk, pa) && !same_point(pk, pi) && !same_point(pk, pb) &&
+                    in_triangle(pa, pi, pb, pk))
                 {
-                    best_cross = cr;
-                    best = k;
+                    ear = false;
+                    break;
                 }
-                k = next[k];
-            } while (k != i);
-            i = best;
+                k = rnext[k];
+            } while (k != reflex_head);
+        }
+        budget--;
+        if (!ear && (misses >= remaining || budget <= 0))
+        {
+            // A full turn without an ear (or the budget spent): clip the most convex corner.
+            i = most_convex(xy, prev, next, i);
             a = prev[i];
             b = next[i];
             ear = true;
@@ -420,11 +494,16 @@ static bool triangulate(parser *ps, const obj_corner *c, int n)
         {
             if (!emit_triangle(ps, &c[a], &c[i], &c[b]))
                 return false;
+            if (reflex[i])
+                reflex_remove(rprev, rnext, reflex, &reflex_head, i);
             next[a] = b;
             prev[b] = a;
             remaining--;
             misses = 0;
-            i = a; // the neighbours' convexity changed: look there first
+            // The neighbours' convexity changed: update their flags and look there first.
+            reflex_update(xy, prev, next, rprev, rnext, reflex, &reflex_head, a);
+            reflex_update(xy, prev, next, rprev, rnext, reflex, &reflex_head, b);
+            i = a;
         }
         else
         {

@@ -448,8 +448,14 @@ static bool load_entry_model(loader *ld, scene_desc *desc, scene_entry *e, int i
             return true;
         }
     obj_model *m = NULL;
-    if (!obj_load(e->path, NULL, &m, ld->json.err))
-        return false;
+    asset_error model_err;
+    if (!obj_load(e->path, NULL, &m, &model_err))
+    {
+        // The model's own "file:line: message", after the scene file and the entry that names it.
+        char p[SCENE_PATH_TEXT];
+        snprintf(p, sizeof p, "entries[%d].%s", index, e->kind == SCENE_ENTRY_MODEL ? "model" : "obj_scene");
+        return json_fail(&ld->json, p, "%s", model_err.text);
+    }
     e->model = m;
     for (int i = 0; i < m->kept_warning_count; i++)
         asset_error_warn(&desc->warnings, ld->json.file, 0, "entries[%d]: %s", index, m->warnings[i]);

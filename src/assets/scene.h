@@ -114,7 +114,7 @@ scene_options scene_default_options(void);
 
 // Reads, parses and validates the scene at path, with its models. On failure returns false, stores
 // NULL and fills err ("path: entries[2].scale: must be > 0, got 0"; a model's own errors keep their
-// "file:line: message" form).
+// "file:line: message" form after the entry: "path: entries[4].model: models/x.obj:12: ...").
 bool scene_load(const char *path, const scene_options *options, scene_desc **out_desc, asset_error *err);
 // The same from memory; name is used in messages and model paths are joined against its folder.
 bool scene_parse(const char *buf, size_t len, const char *name, const scene_options *options,
@@ -126,6 +126,7 @@ ph_world_def scene_world_def(const scene_desc *desc);
 
 // Creates the bodies of every entry in world and appends them to out (with render meshes for model
 // entries). Gravity and time step are the caller's (scene_world_def, ph_world_set_gravity). On an
-// engine failure the bodies made so far are destroyed, false is returned and err is filled.
+// engine failure the bodies made so far are destroyed, false is returned and err is filled with the
+// file and the entry ("path: entries[3] (crate): ...").
 bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_warnings *warnings,
                  asset_error *err);

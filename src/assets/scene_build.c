@@ -83,7 +83,7 @@ static bool build_generator(ph_world *world, const scene_entry *e, model_set *ou
     if (!generate(e, &rs))
     {
         recipe_scene_free(&rs);
-        asset_error_set(err, file, 0, "entries[%d]: out of memory", index);
+        asset_error_set(err, file, 0, "entries[%d] (%s): out of memory", index, e->name);
         return false;
     }
     const ph_body_def defaults = ph_default_body_def();
@@ -111,7 +111,8 @@ static bool build_generator(ph_world *world, const scene_entry *e, model_set *ou
         {
             if (!PH_ID_IS_NULL(body))
                 ph_body_destroy(world, body);
-            asset_error_set(err, file, 0, "entries[%d]: %s", index, ph_world_last_error(world).message);
+            asset_error_set(err, file, 0, "entries[%d] (%s): %s", index, e->name,
+                            ph_world_last_error(world).message);
             recipe_scene_free(&rs);
             return false;
         }
@@ -132,12 +133,13 @@ bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_
     for (int i = 0; i < desc->entry_count; i++)
     {
         const scene_entry *e = &desc->entries[i];
+        asset_error entry_err;
         bool ok = true;
         if (e->kind == SCENE_ENTRY_GENERATOR)
             ok = build_generator(world, e, out, err, desc->file, i);
         else if (!e->model)
         {
-            asset_error_set(err, desc->file, 0, "entries[%d]: the model %s was not loaded", i, e->path);
+            asset_error_set(&entry_err, e->path, 0, "not loaded");
             ok = false;
         }
         else if (e->kind == SCENE_ENTRY_MODEL)
@@ -156,7 +158,7 @@ bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_
             o.angular_velocity = e->angular_velocity;
             o.material = to_material(&e->material);
             o.name = e->name;
-            ok = model_physics_add_body(world, e->model, &o, out, warnings, err);
+            ok = model_physics_add_body(world, e->model, &o, out, warnings, &entry_err);
         }
         else
         {
@@ -164,8 +166,10 @@ bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_
             o.scale = e->scale[0];
             o.offset = e->position;
             o.material = to_material(&e->material);
-            ok = model_physics_add_scene(world, e->model, &o, out, warnings, err);
+            ok = model_physics_add_scene(world, e->model, &o, out, warnings, &entry_err);
         }
+        if (!ok && e->kind != SCENE_ENTRY_GENERATOR)
+            asset_error_set(err, desc->file, 0, "entries[%d] (%s): %s", i, e->name, entry_err.text);
         if (!ok)
         {
             // Undo this call's bodies: a scene is built whole or not at all.

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// What one fuzz input exercises, shared by the libFuzzer targets (fuzz_obj.c, fuzz_scene.c) and by the
-// replay of saved crashes in tests/test_fuzz_regression.c, so a regression file is run through exactly
-// the code that crashed. Nothing here touches files: materials and models are not loaded.
+// What one fuzz input exercises, shared by the libFuzzer targets (fuzz_obj.c, fuzz_mtl.c, fuzz_model.c,
+// fuzz_scene.c) and by the replay of saved crashes in tests/test_fuzz_regression.c, so a regression file
+// is run through exactly the code that crashed. Nothing here touches files: materials and models are
+// not loaded.
 #pragma once
 
 #include "assets/model_mesh.h"
+#include "assets/model_physics.h"
 #include "assets/obj.h"
 #include "assets/scene.h"
+
+#include "phys/phys.h"
 
 #include <stddef.h> // size_t
 #include <stdint.h> // uint8_t
@@ -16,9 +20,12 @@
 // are tested (test_obj.c obj_limits).
 #define FUZZ_MAX_VERTICES (1 << 16)
 #define FUZZ_MAX_TRIANGLES (1 << 17)
+// The model target builds convex hulls (qhull) and meshes of every object: smaller models keep it fast.
+#define FUZZ_MODEL_MAX_VERTICES 2048
+#define FUZZ_MODEL_MAX_TRIANGLES 4096
 
-// Parses the bytes as .obj (and as .mtl); on success builds the render mesh of the whole model and of
-// each object. Returns 1 when the .obj parsed, 0 otherwise.
+// Parses the bytes as .obj; on success builds the render mesh of the whole model and of each object.
+// Returns 1 when the .obj parsed, 0 otherwise.
 static inline int fuzz_obj_input(const uint8_t *data, size_t size)
 {
     obj_options opt = obj_default_options();
@@ -40,10 +47,49 @@ static inline int fuzz_obj_input(const uint8_t *data, size_t size)
         }
         obj_free(m);
     }
-    mtl_library *lib = NULL;
-    if (mtl_parse((const char *)data, size, "fuzz.mtl", &lib, &err))
-        mtl_free(lib);
     return parsed;
+}
+
+// Parses the bytes as a .mtl material library. Returns 1 when it parsed.
+static inline int fuzz_mtl_input(const uint8_t *data, size_t size)
+{
+    mtl_library *lib = NULL;
+    asset_error err;
+    int parsed = mtl_parse((const char *)data, size, "fuzz.mtl", &lib, &err) ? 1 : 0;
+    mtl_free(lib);
+    return parsed;
+}
+
+// Parses the bytes as .obj and turns the model into bodies the ways the game does: as an .obj scene
+// (every object a hull, compound or static mesh by its name, flat ones static, the default ground),
+// then as one dynamic hull and as one compound of its groups. Errors are expected (flat models have no
+// hull); crashes, leaks and sanitizer reports are not. Returns 1 when the .obj parsed.
+static inline int fuzz_model_input(const uint8_t *data, size_t size)
+{
+    obj_options opt = obj_default_options();
+    opt.load_materials = false;
+    opt.max_vertices = FUZZ_MODEL_MAX_VERTICES;
+    opt.max_triangles = FUZZ_MODEL_MAX_TRIANGLES;
+    obj_model *m = NULL;
+    asset_error err;
+    if (!obj_parse((const char *)data, size, "fuzz.obj", &opt, &m, &err))
+        return 0;
+    ph_world_def wdef = ph_default_world_def();
+    ph_world *world = ph_world_create(&wdef);
+    if (world)
+    {
+        model_set set = {0};
+        asset_warnings warnings = {0};
+        model_physics_add_scene(world, m, NULL, &set, &warnings, &err);
+        model_body_options o = model_default_body_options();
+        model_physics_add_body(world, m, &o, &set, &warnings, &err);
+        o.shape.kind = MODEL_SHAPE_COMPOUND;
+        model_physics_add_body(world, m, &o, &set, &warnings, &err);
+        model_set_free(&set);
+        ph_world_destroy(world);
+    }
+    obj_free(m);
+    return 1;
 }
 
 // Parses the bytes as a scene file (models are not loaded). Returns 1 when it parsed.
