@@ -82,9 +82,8 @@ float ph_convex_extent(const ph_convex *s)
     }
 }
 
-// Rotation matrix of q (column-major). Uses s = 2 / |q|^2, which keeps it a rotation for a quaternion of
-// any length without a square root.
-static ph_mat3 quat_matrix(ph_quat q)
+// Uses s = 2 / |q|^2, which keeps it a rotation for a quaternion of any length without a square root.
+ph_mat3 ph_quat_to_mat3(ph_quat q)
 {
     float s = 2.0f / (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
     float xs = q.x * s, ys = q.y * s, zs = q.z * s;
@@ -111,7 +110,7 @@ void ph_gjk_proxy_init(ph_gjk_proxy *p, const ph_convex *shape, ph_transform xf,
 {
     p->shape = shape;
     p->xf = xf;
-    p->rot = quat_matrix(xf.q);
+    p->rot = ph_quat_to_mat3(xf.q);
     p->rot_t = transpose(p->rot);
     p->identity = false;
     p->hull_start = -1;
@@ -131,8 +130,8 @@ void ph_gjk_pair_init(ph_gjk_proxy *pa, ph_gjk_proxy *pb, const ph_convex *a, ph
     pa->radius = pa->core ? a->radius : 0.0f;
     pa->identity = true;
     // B in A's frame: rotation Ra^T Rb, translation Ra^T (pb - pa).
-    ph_mat3 ra_t = transpose(quat_matrix(xa.q));
-    ph_mat3 rb = quat_matrix(xb.q);
+    ph_mat3 ra_t = transpose(ph_quat_to_mat3(xa.q));
+    ph_mat3 rb = ph_quat_to_mat3(xb.q);
     pb->shape = b;
     pb->rot = glms_mat3_mul(ra_t, rb);
     pb->rot_t = transpose(pb->rot);

@@ -23,6 +23,8 @@ typedef struct ph_gjk_proxy
     bool identity;  // xf is the identity (the first shape of a pair posed in its own frame)
 } ph_gjk_proxy;
 
+// Rotation matrix of q (column-major), without a square root (cglm's glms_quat_mat3 normalises q first).
+ph_mat3 ph_quat_to_mat3(ph_quat q);
 // True when the shape's parameters are finite and usable (positive sizes, a built hull).
 bool ph_convex_is_valid(const ph_convex *shape);
 // True when the transform is finite and its quaternion has unit length within a loose tolerance.

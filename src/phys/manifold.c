@@ -106,15 +106,29 @@ typedef struct poly_view
     ph_hull_face own_faces[6];
 } poly_view;
 
+static int box_support_index(ph_vec3 d)
+{
+    return (d.x >= 0.0f ? 1 : 0) | (d.y >= 0.0f ? 2 : 0) | (d.z >= 0.0f ? 4 : 0);
+}
+
+// Corner i of the box with half extents h: the signs of bits 0, 1, 2 for x, y, z.
+static ph_vec3 box_corner(ph_vec3 h, int i)
+{
+    return ph_v3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
+}
+
 // Fills the view in place (it points into itself). False for a shape that is not a usable polyhedron.
 static bool view_init(poly_view *v, const ph_convex *s)
 {
-    memset(v, 0, sizeof *v);
     if (s->type == PH_SHAPE_BOX)
     {
+        // Every field but the unused own arrays is set: no memset of the whole view on the common path.
+        v->hull = NULL;
+        v->centroid = glms_vec3_zero();
+        v->flat = false;
         ph_vec3 h = s->half_extents;
         for (int i = 0; i < 8; i++)
-            v->own_verts[i] = ph_v3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
+            v->own_verts[i] = box_corner(h, i);
         for (int f = 0; f < 6; f++)
         {
             int axis = f / 2;
@@ -136,6 +150,7 @@ static bool view_init(poly_view *v, const ph_convex *s)
         v->half = h;
         return true;
     }
+    memset(v, 0, sizeof *v);
     if (s->type == PH_SHAPE_TRIANGLE)
     {
         ph_vec3 n = glms_vec3_cross(glms_vec3_sub(s->tri[1], s->tri[0]), glms_vec3_sub(s->tri[2], s->tri[0]));
@@ -189,7 +204,7 @@ static bool view_init(poly_view *v, const ph_convex *s)
 static int view_support(const poly_view *v, ph_vec3 d, int *start)
 {
     if (v->is_box)
-        return (d.x >= 0.0f ? 1 : 0) | (d.y >= 0.0f ? 2 : 0) | (d.z >= 0.0f ? 4 : 0);
+        return box_support_index(d);
     if (v->hull)
         return ph_hull_support_index(v->hull, d, start);
     int best = 0;
@@ -208,6 +223,8 @@ static int view_support(const poly_view *v, ph_vec3 d, int *start)
 
 static float view_extent(const poly_view *v)
 {
+    if (v->is_box)
+        return glms_vec3_norm(v->half);
     float r2 = 0.0f;
     for (int i = 0; i < v->vert_count; i++)
         r2 = glm_max(r2, glms_vec3_norm2(glms_vec3_sub(v->verts[i], v->centroid)));
@@ -230,8 +247,8 @@ static ph_vec3 rel_apply(const rel_pose *p, ph_vec3 x)
 static rel_pose rel_between(ph_transform to, ph_transform from)
 {
     rel_pose p;
-    ph_mat3 rt = glms_mat3_transpose(glms_quat_mat3(to.q));
-    p.r = glms_mat3_mul(rt, glms_quat_mat3(from.q));
+    ph_mat3 rt = glms_mat3_transpose(ph_quat_to_mat3(to.q));
+    p.r = glms_mat3_mul(rt, ph_quat_to_mat3(from.q));
     p.t = glms_mat3_mulv(rt, glms_vec3_sub(from.p, to.p));
     return p;
 }
@@ -648,14 +665,15 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
         reduce_to_four(cand, cand_count, n, keep);
         kept = PH_MAX_MANIFOLD_POINTS;
     }
-    ph_vec3 nw = glms_quat_rotatev(xf_ref.q, n);
+    ph_mat3 rot = ph_quat_to_mat3(xf_ref.q);
+    ph_vec3 nw = glms_mat3_mulv(rot, n);
     m->normal = ref_is_b ? glms_vec3_negate(nw) : nw;
     for (int i = 0; i < kept; i++)
     {
         const candidate *c = &cand[keep[i]];
         // Midway between the incident point and its projection on the reference plane.
         ph_vec3 mid = glms_vec3_sub(c->p, glms_vec3_scale(n, 0.5f * c->sep));
-        add_point(m, ph_transform_point(xf_ref, mid), c->sep, c->id);
+        add_point(m, glms_vec3_add(xf_ref.p, glms_mat3_mulv(rot, mid)), c->sep, c->id);
     }
 }
 
@@ -666,11 +684,14 @@ static float min_extent(const poly_view *a, const poly_view *b)
 
 // ---- Polyhedron pairs -----------------------------------------------------------------------------------
 
-// Box-box SAT in closed form (Gottschalk's OBB test): faces of A, faces of B, then the 9 edge directions.
-static bool box_box_sat(const poly_view *a, const poly_view *b, const rel_pose *rel, float margin,
-                        sat_result *fa, sat_result *fb, sat_result *fe)
+// Box-box SAT in closed form (Gottschalk's OBB test; Ericson, Real-Time Collision Detection, 4.4.1): faces
+// of A, faces of B, then the 9 edge directions. With R = rel->r (B's axes in A's frame) the axis e_i x c_j
+// has length sqrt(1 - R_ij^2) and its projections are sums of two entries of |R| each, so no axis is formed
+// or normalised unless it wins. The supporting edges of the winning edge axis are found only when it
+// beats both face axes, the only case in which a caller uses them.
+static bool box_box_sat(ph_vec3 ha, ph_vec3 hb, const rel_pose *rel, float margin, sat_result *fa,
+                        sat_result *fb, sat_result *fe)
 {
-    ph_vec3 ha = a->half, hb = b->half;
     ph_mat3 r = rel->r;
     ph_vec3 t = rel->t;
     ph_mat3 absr;
@@ -708,45 +729,57 @@ static bool box_box_sat(const poly_view *a, const poly_view *b, const rel_pose *
         return false;
     fe->kind = SAT_EDGES;
     fe->sep = -FLT_MAX;
+    // The best separation is kept as the fraction best_s / best_len and compared cross-multiplied, so that
+    // no division sits on the loop's dependency chain.
+    int best_i = -1, best_j = -1;
+    float best_s = -1.0f, best_len = 0.0f, best_tu = 0.0f;
     for (int i = 0; i < 3; i++)
     {
-        ph_vec3 ei = glms_vec3_zero();
-        ei.raw[i] = 1.0f;
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int j = 0; j < 3; j++)
         {
-            ph_vec3 u = glms_vec3_cross(ei, r.col[j]);
-            float len = glms_vec3_norm(u);
-            if (!(len > PARALLEL_EDGE_TOLERANCE))
+            int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            ph_vec3 c = r.col[j];
+            // e_i x c_j has components 0, -c[i2], c[i1] at i, i1, i2.
+            float len2 = c.raw[i1] * c.raw[i1] + c.raw[i2] * c.raw[i2];
+            if (!(len2 > PARALLEL_EDGE_TOLERANCE * PARALLEL_EDGE_TOLERANCE))
                 continue;
-            u = glms_vec3_scale(u, 1.0f / len);
-            float ra = fabsf(u.x) * ha.x + fabsf(u.y) * ha.y + fabsf(u.z) * ha.z;
-            float rb = fabsf(glms_vec3_dot(u, r.col[0])) * hb.x + fabsf(glms_vec3_dot(u, r.col[1])) * hb.y +
-                       fabsf(glms_vec3_dot(u, r.col[2])) * hb.z;
-            float tu = glms_vec3_dot(u, t);
-            float s = fabsf(tu) - ra - rb;
-            if (s > fe->sep)
+            float len = sqrtf(len2);
+            float ra = ha.raw[i1] * absr.col[j].raw[i2] + ha.raw[i2] * absr.col[j].raw[i1];
+            float rb = hb.raw[j1] * absr.col[j2].raw[i] + hb.raw[j2] * absr.col[j1].raw[i];
+            float tu = t.raw[i2] * c.raw[i1] - t.raw[i1] * c.raw[i2];
+            float s = fabsf(tu) - ra - rb; // times len
+            if (best_i < 0 || s * best_len > best_s * len)
             {
-                fe->sep = s;
-                fe->axis = tu >= 0.0f ? u : glms_vec3_negate(u);
-                fe->index_a = i;
-                fe->index_b = j;
+                best_s = s;
+                best_i = i;
+                best_j = j;
+                best_len = len;
+                best_tu = tu;
             }
         }
     }
+    if (best_i >= 0)
+        fe->sep = best_s / best_len;
     if (fe->sep > margin)
         return false;
-    if (fe->sep > -FLT_MAX)
+    if (best_i >= 0 && fe->sep > glm_max(fa->sep, fb->sep))
     {
+        int i = best_i, j = best_j, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        ph_vec3 c = r.col[j];
+        ph_vec3 u = glms_vec3_zero();
+        u.raw[i1] = -c.raw[i2] / best_len;
+        u.raw[i2] = c.raw[i1] / best_len;
+        fe->axis = best_tu >= 0.0f ? u : glms_vec3_negate(u);
         // The supporting edges: A's along axis i through its support vertex in +axis, B's along its axis j
         // through its support vertex in -axis.
-        int i = fe->index_a, j = fe->index_b;
-        int va = view_support(a, fe->axis, NULL) & ~(1 << i);
+        int va = box_support_index(fe->axis) & ~(1 << i);
         ph_mat3 rt = glms_mat3_transpose(r);
-        int vb = view_support(b, glms_mat3_mulv(rt, glms_vec3_negate(fe->axis)), NULL) & ~(1 << j);
-        fe->ea0 = a->verts[va];
-        fe->ea1 = a->verts[va | (1 << i)];
-        fe->eb0 = rel_apply(rel, b->verts[vb]);
-        fe->eb1 = rel_apply(rel, b->verts[vb | (1 << j)]);
+        int vb = box_support_index(glms_mat3_mulv(rt, glms_vec3_negate(fe->axis))) & ~(1 << j);
+        fe->ea0 = box_corner(ha, va);
+        fe->ea1 = box_corner(ha, va | (1 << i));
+        fe->eb0 = rel_apply(rel, box_corner(hb, vb));
+        fe->eb1 = rel_apply(rel, box_corner(hb, vb | (1 << j)));
         // Edge ids: the axis and the start vertex (a box edge is fixed by both).
         fe->index_a = i * 8 + va;
         fe->index_b = j * 8 + vb;
@@ -826,6 +859,29 @@ static void normal_from_gjk_epa(const poly_view *a, const ph_convex *ca, ph_tran
         single_point(m, pa, pb, n, sep, ID_SINGLE | 1u);
 }
 
+// The separating-axis test of two polyhedra (B posed in A's frame by rel): the best face of A, face of B
+// and edge pair. False as soon as one axis separates them by more than margin (the others are then unset).
+static bool run_sat(const poly_view *a, const poly_view *b, const rel_pose *rel, float margin, sat_result *fa,
+                    sat_result *fb, sat_result *fe)
+{
+    memset(fa, 0, sizeof *fa);
+    memset(fb, 0, sizeof *fb);
+    memset(fe, 0, sizeof *fe);
+    if (a->is_box && b->is_box)
+        return box_box_sat(a->half, b->half, rel, margin, fa, fb, fe);
+    rel_pose inv = rel_inverse(rel);
+    fa->kind = SAT_FACE_A;
+    face_query(a, b, rel, margin, &fa->sep, &fa->index_a);
+    if (fa->sep > margin)
+        return false;
+    fb->kind = SAT_FACE_B;
+    face_query(b, a, &inv, margin, &fb->sep, &fb->index_b);
+    if (fb->sep > margin)
+        return false;
+    edge_query(a, b, rel, fe);
+    return fe->sep <= margin;
+}
+
 static void collide_single(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
                            float margin, ph_gjk_cache *cache, ph_manifold *m);
 
@@ -864,29 +920,8 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
         return;
     }
     sat_result fa, fb, fe;
-    memset(&fa, 0, sizeof fa);
-    memset(&fb, 0, sizeof fb);
-    memset(&fe, 0, sizeof fe);
-    if (both_boxes)
-    {
-        if (!box_box_sat(&a, &b, &rel, margin, &fa, &fb, &fe))
-            return;
-    }
-    else
-    {
-        rel_pose inv = rel_inverse(&rel);
-        fa.kind = SAT_FACE_A;
-        face_query(&a, &b, &rel, margin, &fa.sep, &fa.index_a);
-        if (fa.sep > margin)
-            return;
-        fb.kind = SAT_FACE_B;
-        face_query(&b, &a, &inv, margin, &fb.sep, &fb.index_b);
-        if (fb.sep > margin)
-            return;
-        edge_query(&a, &b, &rel, &fe);
-        if (fe.sep > margin)
-            return;
-    }
+    if (!run_sat(&a, &b, &rel, margin, &fa, &fb, &fe))
+        return;
 
     float size = min_extent(&a, &b);
     float bias = FEATURE_BIAS * size;
@@ -1238,4 +1273,112 @@ void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, 
             cache->simplex.v[i].w = glms_vec3_negate(mirrored.simplex.v[i].w);
         }
     }
+}
+
+// ---- Penetration ----------------------------------------------------------------------------------------
+
+// Face f's outward normal (a box's from its index: face 2k is -axis k, 2k + 1 is +axis k).
+static ph_vec3 view_face_normal(const poly_view *v, int f)
+{
+    if (!v->is_box)
+        return v->faces[f].normal;
+    ph_vec3 n = glms_vec3_zero();
+    n.raw[f / 2] = (f & 1) ? 1.0f : -1.0f;
+    return n;
+}
+
+static ph_vec3 view_support_point(const poly_view *v, ph_vec3 d)
+{
+    if (v->is_box)
+        return box_corner(v->half, box_support_index(d));
+    return v->verts[view_support(v, d, NULL)];
+}
+
+// Witness points and normal of SAT's deepest axis (A's frame; A's world rotation ra and position pa turn
+// them to world). A face axis is met by the other shape's deepest vertex, projected on the face plane for
+// the first shape's witness; an edge pair by the closest points of its two edges, which SAT's
+// Minkowski-face pruning (or, for boxes, the supporting edges) puts inside both segments. Reads only the
+// half extents of boxes.
+static void sat_witness(const poly_view *a, const poly_view *b, const rel_pose *rel, const sat_result *s,
+                        const ph_mat3 *ra, ph_vec3 pa_world, ph_epa_output *out)
+{
+    float depth = glm_max(-s->sep, 0.0f);
+    ph_vec3 n, pa, pb;
+    if (s->kind == SAT_EDGES)
+    {
+        n = s->axis;
+        closest_segments(s->ea0, s->ea1, s->eb0, s->eb1, &pa, &pb);
+    }
+    else if (s->kind == SAT_FACE_A)
+    {
+        n = view_face_normal(a, s->index_a);
+        pb = rel_apply(
+            rel, view_support_point(b, glms_mat3_mulv(glms_mat3_transpose(rel->r), glms_vec3_negate(n))));
+        pa = glms_vec3_add(pb, glms_vec3_scale(n, depth));
+    }
+    else
+    {
+        n = glms_vec3_negate(glms_mat3_mulv(rel->r, view_face_normal(b, s->index_b)));
+        pa = view_support_point(a, n);
+        pb = glms_vec3_sub(pa, glms_vec3_scale(n, depth));
+    }
+    out->status = PH_EPA_OK;
+    out->depth = depth;
+    out->normal = glms_mat3_mulv(*ra, n);
+    out->point_a = glms_vec3_add(pa_world, glms_mat3_mulv(*ra, pa));
+    out->point_b = glms_vec3_add(pa_world, glms_mat3_mulv(*ra, pb));
+}
+
+ph_epa_status ph_penetration(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
+                             ph_gjk_cache *cache, ph_epa_output *out)
+{
+    if (!out)
+        return PH_EPA_DEGENERATE;
+    memset(out, 0, sizeof *out);
+    out->normal = ph_v3(0.0f, 1.0f, 0.0f);
+    if (!ph_convex_is_valid(a) || !ph_convex_is_valid(b) || !ph_transform_is_valid(xa) ||
+        !ph_transform_is_valid(xb))
+    {
+        out->status = PH_EPA_DEGENERATE;
+        return out->status;
+    }
+    // Solid polyhedra with few edge pairs: SAT's largest separation over the face normals and the edge pairs
+    // that form faces of the Minkowski difference is exactly the depth (triangles, having no inside, go to
+    // EPA, which reports their flat cases). Two boxes need no vertex or face arrays: their views are the
+    // half extents alone.
+    poly_view va, vb;
+    bool boxes = a->type == PH_SHAPE_BOX && b->type == PH_SHAPE_BOX;
+    bool sat = false;
+    if (boxes)
+    {
+        va.is_box = vb.is_box = true;
+        va.half = a->half_extents;
+        vb.half = b->half_extents;
+        sat = true;
+    }
+    else if ((a->type == PH_SHAPE_BOX || a->type == PH_SHAPE_HULL) &&
+             (b->type == PH_SHAPE_BOX || b->type == PH_SHAPE_HULL))
+    {
+        sat = view_init(&va, a) && view_init(&vb, b) && va.edge_count * vb.edge_count <= SAT_EDGE_PAIR_BUDGET;
+    }
+    if (!sat)
+        return ph_epa_penetration(a, xa, b, xb, cache && cache->simplex.count > 0 ? &cache->simplex : NULL,
+                                  out);
+    ph_mat3 ra = ph_quat_to_mat3(xa.q), ra_t = glms_mat3_transpose(ra);
+    rel_pose rel;
+    rel.r = glms_mat3_mul(ra_t, ph_quat_to_mat3(xb.q));
+    rel.t = glms_mat3_mulv(ra_t, glms_vec3_sub(xb.p, xa.p));
+    sat_result fa, fb, fe;
+    bool overlap = boxes ? box_box_sat(va.half, vb.half, &rel, 0.0f, &fa, &fb, &fe)
+                         : run_sat(&va, &vb, &rel, 0.0f, &fa, &fb, &fe);
+    if (!overlap)
+    {
+        out->status = PH_EPA_SEPARATED;
+        return out->status;
+    }
+    const sat_result *best = fa.sep >= fb.sep ? &fa : &fb;
+    if (fe.sep > best->sep)
+        best = &fe;
+    sat_witness(&va, &vb, &rel, best, &ra, xa.p, out);
+    return out->status;
 }
