@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Narrow-phase benchmark: our GJK intersection, GJK distance, EPA penetration and contact manifold
-// against libccd (Debian's libccd 2.1: ccdGJKIntersect, ccdGJKPenetration, ccdMPRPenetration) on the
-// same fixed-seed random pairs (rotated boxes; hulls of 32 random points; half of the pairs
-// overlapping), with accuracy against the brute-force references of tests/reference. libccd gets the
-// same support code our GJK uses (branch-free box corners, hill climbing over hull vertices), so the
-// comparison is of the algorithms. One JSON object per line; no assertions.
+// Narrow-phase benchmark: our GJK intersection, GJK distance, EPA penetration, exact penetration
+// (ph_penetration) and contact manifold against libccd (Debian's libccd 2.1: ccdGJKIntersect,
+// ccdGJKPenetration, ccdMPRPenetration) on the same fixed-seed random pairs (rotated boxes; hulls of 32
+// random points; half of the pairs overlapping), with accuracy against the brute-force references of
+// tests/reference. libccd gets the same support code our GJK uses (branch-free box corners, hill climbing
+// over hull vertices), so the comparison is of the algorithms. One JSON object per line; no assertions.
 // Usage: collide_bench [box_pairs] [hull_pairs]
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
@@ -229,6 +229,7 @@ typedef enum query_kind
     Q_OURS_EPA,
     Q_CCD_EPA,
     Q_CCD_MPR,
+    Q_OURS_PENETRATION,
     Q_OURS_MANIFOLD
 } query_kind;
 
@@ -284,6 +285,19 @@ static timing run(query_kind kind, bench_pair *pairs, int first, int count, doub
                 is_value = out.status != PH_EPA_SEPARATED;
                 if (check && !is_value)
                     t.failed++;
+                break;
+            }
+            case Q_OURS_PENETRATION:
+            {
+                ph_epa_output out;
+                ph_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
+                value = (double)out.depth;
+                reference = -p->separation;
+                is_value = out.status != PH_EPA_SEPARATED;
+                if (check && !is_value)
+                    t.failed++;
+                if (check && is_value && !ph_is_finite_vec3(out.normal))
+                    t.not_finite++;
                 break;
             }
             case Q_CCD_EPA:
@@ -365,6 +379,17 @@ static void report(const char *shapes, int box_or_hull_pairs, bench_pair *pairs)
            "\"max_err_ours\":%.3g,\"max_err_libccd\":%.3g,\"failed_libccd\":%d,\"inexact_libccd\":%d,"
            "\"note\":\"ours is EPA; libccd is ccdMPRPenetration\"}\n",
            shapes, over, oe.ns, cm.ns, oe.ns / cm.ns, oe.max_err, cm.max_err, cm.failed, cm.inexact);
+
+    timing op = run(Q_OURS_PENETRATION, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
+    printf("{\"query\":\"penetration\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,"
+           "\"ratio\":%.3f,\"max_err_ours\":%.3g,\"max_err_libccd\":%.3g,\"failed_ours\":%d,\"failed_"
+           "libccd\":%d,"
+           "\"nan_ours\":%d,\"inexact_ours\":%d,\"inexact_libccd\":%d,\"note\":\"ours: ph_penetration (exact "
+           "depth, "
+           "normal and witness points: SAT for boxes and small hulls, GJK+EPA otherwise); libccd: "
+           "ccdMPRPenetration\"}\n",
+           shapes, over, op.ns, cm.ns, op.ns / cm.ns, op.max_err, cm.max_err, op.failed, cm.failed,
+           op.not_finite, op.inexact, cm.inexact);
 
     timing om = run(Q_OURS_MANIFOLD, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
     printf(

@@ -590,12 +590,13 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
 {
     const ph_hull_face *rf = &ref->faces[ref_face];
     ph_vec3 n = rf->normal;
-    // Incident face: the most anti-parallel to n.
+    // Incident face: the most anti-parallel to n (compared in the incident shape's frame).
+    ph_vec3 n_inc = glms_mat3_mulv(glms_mat3_transpose(rel->r), n);
     int inc_face = 0;
     float min_dot = FLT_MAX;
     for (int f = 0; f < inc->face_count; f++)
     {
-        float d = glms_vec3_dot(glms_mat3_mulv(rel->r, inc->faces[f].normal), n);
+        float d = glms_vec3_dot(inc->faces[f].normal, n_inc);
         if (d < min_dot)
         {
             min_dot = d;
