@@ -42,6 +42,9 @@ static const float PARALLEL_SIN = 0.02f;
 // Edge pairs whose cross product is shorter than this fraction of |ea||eb| are parallel: their axis is
 // covered by the face normals.
 static const float PARALLEL_EDGE_TOLERANCE = 1e-5f;
+// ph_penetration takes an edge pair over a face only when its separation is larger by this fraction of the
+// smaller shape's size (float rounding of axes computed two ways); the depth error is at most this much.
+static const float PENETRATION_EDGE_BIAS = 1e-5f;
 // Pairs of polyhedra with more edge pairs than this take the GJK/EPA route to the normal instead of SAT
 // (box-box: 144, box-triangle: 36; a box against a 20-vertex hull already has about 500).
 #define SAT_EDGE_PAIR_BUDGET 150
@@ -1377,8 +1380,10 @@ ph_epa_status ph_penetration(const ph_convex *a, ph_transform xa, const ph_conve
         out->status = PH_EPA_SEPARATED;
         return out->status;
     }
+    // An edge axis must beat the faces by more than rounding: parallel boxes have edge axes equal to face
+    // axes, whose supporting "edges" do not meet.
     const sat_result *best = fa.sep >= fb.sep ? &fa : &fb;
-    if (fe.sep > best->sep)
+    if (fe.sep > best->sep + PENETRATION_EDGE_BIAS * min_extent(&va, &vb))
         best = &fe;
     sat_witness(&va, &vb, &rel, best, &ra, xa.p, out);
     return out->status;
