@@ -458,9 +458,10 @@ static void store_impulses(ph_world *world, const constraint *cons, int count)
     }
 }
 
-// The longest chain of dynamic bodies each resting on a single body (a column), and the height it spans
-// along gravity. A body resting on two or more bodies (a pyramid, a wall in running bond) starts a new
-// chain: its support is as wide as the bodies under it, and such structures do not buckle like a column.
+// The longest free-standing column: a chain of dynamic bodies each touching only the one body it rests on
+// and at most one body resting on it, and the height the chain spans along gravity. A body resting on two
+// or more bodies (a pyramid, a wall in running bond) or leaning on a neighbour (a pile) breaks the chain:
+// its support is wider than its own base, and such structures do not buckle like a column.
 static int longest_column(ph_step_context *ctx, float *out_height)
 {
     ph_world *world = ctx->world;
@@ -471,20 +472,23 @@ static int longest_column(ph_step_context *ctx, float *out_height)
         return 0;
     ph_vec3 up = glms_vec3_scale(world->def.gravity, -1.0f / g);
     // support[slot]: -1 no support yet, -2 several, else the one supporting slot. depth: chain length.
-    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 2 * sizeof(int));
+    // touching: contacts with points; carried: bodies resting on it.
+    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 4 * sizeof(int));
     if (!support)
         return 0;
-    int *depth = support + slots;
+    int *depth = support + slots, *touching = depth + slots, *carried = touching + slots;
     for (int i = 0; i < slots; i++)
     {
         support[i] = -1;
-        depth[i] = 0;
+        depth[i] = touching[i] = carried[i] = 0;
     }
     for (int k = 0; k < world->contacts.count; k++)
     {
         const ph_contact *c = &world->contacts.items[k];
         if (c->manifold.point_count == 0)
             continue;
+        touching[c->a]++;
+        touching[c->b]++;
         float along = glms_vec3_dot(c->manifold.normal, up); // normal from a to b
         int below = along > SOLVER_SUPPORT_COS ? c->a : along < -SOLVER_SUPPORT_COS ? c->b : -1;
         if (below < 0)
@@ -493,6 +497,13 @@ static int longest_column(ph_step_context *ctx, float *out_height)
         if (world->bodies[above].type != PH_BODY_DYNAMIC)
             continue;
         support[above] = support[above] == -1 || support[above] == below ? below : -2;
+        carried[below]++;
+    }
+    // Only bodies touching nothing but their support and at most one body on top stay in a column.
+    for (int i = 0; i < slots; i++)
+    {
+        if (support[i] >= 0 && (carried[i] > 1 || touching[i] != 1 + carried[i]))
+            support[i] = -2;
     }
     // Chain lengths, following each body's single support down; depth -1 marks a body on the current path,
     // so a cycle of supports (possible only in a tangle) ends the chain instead of looping.
