@@ -130,6 +130,30 @@ static int scenario_column_detection(void)
     ENSURE(column_after("pyramid10", &sub) == 1);
     ENSURE(sub == ph_default_world_def().substeps);
     ENSURE(column_after("spinner", &sub) == 0);
+    // Six boxes stacked against a wall that touches each of them: leaning, not free-standing.
+    ph_world_def wd = ph_default_world_def();
+    wd.enable_sleep = false;
+    ph_world *w = ph_world_create(&wd);
+    ENSURE(w != NULL);
+    ph_body_def d = ph_default_body_def();
+    d.shape = ph_make_box(ph_v3(20.0f, 0.5f, 20.0f));
+    d.position = ph_v3(0.0f, -0.5f, 0.0f);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d.shape = ph_make_box(ph_v3(0.5f, 5.0f, 2.0f));
+    d.position = ph_v3(1.0f, 5.0f, 0.0f);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    for (int i = 0; i < 6; i++)
+    {
+        d.position = ph_v3(0.0f, 0.5f + (float)i, 0.0f);
+        ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    }
+    for (int s = 0; s < 30; s++)
+        ph_world_step(w);
+    int leaning = ph_world_get_stats(w)->longest_column;
+    ph_world_destroy(w);
+    ENSURE(leaning == 1);
     ENSURE(column_after("column40", &sub) == 40);
     fprintf(stderr, "column40: %d sub-steps\n", sub);
     ENSURE(sub > ph_default_world_def().substeps && sub <= ph_default_world_def().max_substeps);
