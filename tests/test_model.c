@@ -652,6 +652,15 @@ static int model_scene_build_is_atomic(void)
                    strlen(SANDBOX_SOURCE_DIR "/tests/data/atomic.json: entries[1] (bad_flat.obj): ")) == 0);
     ENSURE(strstr(err.text, "bad_flat.obj") && strstr(err.text, "flat"));
     ENSURE(set.body_count == 0 && ph_world_get_body_count(world) == 1 && ph_body_is_valid(world, before));
+    // As an .obj scene the same file loads: its one (unnamed) object becomes static, with a warning that
+    // names the file, the line of its first face and the object.
+    obj_model *flat = load_path(SANDBOX_SOURCE_DIR "/tests/data/bad_flat.obj");
+    ENSURE(flat);
+    asset_warnings warnings = {0};
+    ENSURE(model_physics_add_scene(world, flat, NULL, &set, &warnings, &err));
+    ENSURE(set.body_count == 2 && ph_body_get_type(world, set.bodies[0].body) == PH_BODY_STATIC);
+    ENSURE(warnings.count == 1 && strstr(warnings.text[0], "bad_flat.obj:6: object '(unnamed)' is flat"));
+    obj_free(flat);
     model_set_free(&set);
     ph_world_destroy(world);
     scene_free(desc);

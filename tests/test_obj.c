@@ -209,6 +209,8 @@ static int obj_face_forms(void)
     // Faces outside any o/g make one implicit object and group named "".
     ENSURE(m->object_count == 1 && m->group_count == 1);
     ENSURE(strcmp(m->objects[0].name, "") == 0 && m->objects[0].face_count == 5);
+    // They keep the line of their first face, so that warnings about them can name one.
+    ENSURE(m->objects[0].line == 10 && m->groups[0].line == 10);
     obj_free(m);
     return 0;
 }

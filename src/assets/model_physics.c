@@ -337,16 +337,20 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
         free(pts);
         if (s != PH_OK)
         {
-            // Name the part by its group (or object) when one starts at this triangle.
+            // Name the part by its group (or object): the one that spans exactly its triangles.
             const char *name = "";
             int line = 0;
-            for (int g = 0; g < m->group_count; g++)
-                if (m->groups[g].first_triangle == ranges[i][0] &&
-                    m->groups[g].triangle_count == ranges[i][1])
-                {
-                    name = m->groups[g].name;
-                    line = m->groups[g].line;
-                }
+            for (int pass = 0; pass < 2 && !line; pass++)
+            {
+                const obj_range *rs = pass == 0 ? m->groups : m->objects;
+                int rn = pass == 0 ? m->group_count : m->object_count;
+                for (int g = 0; g < rn && !line; g++)
+                    if (rs[g].first_triangle == ranges[i][0] && rs[g].triangle_count == ranges[i][1])
+                    {
+                        name = rs[g].name[0] ? rs[g].name : "(unnamed)";
+                        line = rs[g].line;
+                    }
+            }
             asset_error_warn(warnings, m->name, line, "compound part '%s' skipped: %s", name,
                              status_reason(s));
             continue;
@@ -583,7 +587,8 @@ typedef enum object_plan
 } object_plan;
 
 // Decides what an object of an .obj scene becomes (see model_physics.h).
-static object_plan plan_object(const obj_model *m, const obj_range *r, float scale, asset_warnings *warnings)
+static object_plan plan_object(const obj_model *m, const obj_range *r, const char *label, float scale,
+                               asset_warnings *warnings)
 {
     bool is_static = has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND);
     float s3[3] = {scale, scale, scale};
@@ -607,7 +612,7 @@ static object_plan plan_object(const obj_model *m, const obj_range *r, float sca
     {
         asset_error_warn(warnings, m->name, r->line,
                          "object '%s' is flat (no volume), so it cannot move: it becomes static geometry",
-                         r->name);
+                         label);
         return PLAN_STATIC_MESH;
     }
     return has_prefix(r->name, MODEL_PREFIX_COMPOUND) ? PLAN_DYNAMIC_COMPOUND : PLAN_DYNAMIC_HULL;
@@ -651,7 +656,7 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
                 }
         if (has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND))
             named_static = true;
-        object_plan plan = plan_object(model, r, o.scale, warnings);
+        object_plan plan = plan_object(model, r, label, o.scale, warnings);
         model_shape_options so = model_default_shape_options();
         so.kind = plan == PLAN_STATIC_MESH
                       ? MODEL_SHAPE_MESH

@@ -272,12 +272,13 @@ static bool begin_group(parser *ps, const char *name, size_t n, int line)
     return true;
 }
 
-// Faces outside any `o` (or `g`) go into an implicit one named "", made at the first such face.
+// Faces outside any `o` (or `g`) go into an implicit one named "", made at the first such face (whose
+// line it keeps, so that messages about it can name a line).
 static bool ensure_ranges(parser *ps)
 {
-    if (!ps->object_open && !begin_object(ps, "", 0, 0, true))
+    if (!ps->object_open && !begin_object(ps, "", 0, ps->line, true))
         return false;
-    if (!ps->group_open && !begin_group(ps, "", 0, 0))
+    if (!ps->group_open && !begin_group(ps, "", 0, ps->line))
         return false;
     range_build *g = &ps->groups[ps->group_count - 1];
     if (g->range.object < 0)

@@ -48,7 +48,7 @@ typedef struct obj_range
     int first_triangle; // triangles [first_triangle, first_triangle + triangle_count)
     int triangle_count;
     int object; // for a group: the object it sits in; for an object: its own index
-    int line;   // line of the `o`/`g` statement (0 for an implicit one)
+    int line;   // line of the `o`/`g` statement (for an implicit one: of its first face)
 } obj_range;
 
 typedef struct obj_material
