@@ -426,6 +426,25 @@ static double tri_area_along(const float *a, const float *b, const float *c, con
     return 0.5 * (cx * n[0] + cy * n[1] + cz * n[2]);
 }
 
+// Parses one polygon: its corners as `v` lines, then one face through them all in order.
+static obj_model *parse_polygon(const ph_vec3 *points, int n, asset_error *err)
+{
+    size_t cap = (size_t)n * 64 + 64, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "v %.9g %.9g %.9g\n", (double)points[i].x,
+                                (double)points[i].y, (double)points[i].z);
+    len += (size_t)snprintf(text + len, cap - len, "f");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, cap - len, " %d", i + 1);
+    snprintf(text + len, cap - len, "\n");
+    obj_model *m = parse_text(text, err);
+    free(text);
+    return m;
+}
+
 // A random simple polygon (star-shaped around its centre, so simple by construction, and concave
 // wherever the radius dips), rotated and moved in 3D. Its triangulation must have n - 2 triangles, each
 // with positive area along the polygon's normal, and their areas must add up to the polygon's area
@@ -442,14 +461,10 @@ static int obj_triangulate_concave_random(void)
                             : 200 + (int)(test_rand_u64(&rng) % (unsigned)(trial == 205 ? 3800 : 1000));
         ph_quat q = test_rand_quat(&rng);
         ph_vec3 offset = test_rand_vec3(&rng, -50.0f, 50.0f);
-        size_t cap = (size_t)n * 64 + 64;
-        char *text = malloc(cap);
-        ENSURE(text);
-        text[0] = '\0';
-        size_t len = 0;
         double area = 0.0;
         float *px = malloc(2 * (size_t)n * sizeof(float)), *py = px + n;
-        ENSURE(px);
+        ph_vec3 *points = malloc((size_t)n * sizeof(ph_vec3));
+        ENSURE(px && points);
         for (int i = 0; i < n; i++)
         {
             float angle = 2.0f * GLM_PIf * ((float)i + test_rand_float(&rng, 0.1f, 0.9f)) / (float)n;
@@ -461,18 +476,12 @@ static int obj_triangulate_concave_random(void)
         {
             int j = (i + 1) % n;
             area += 0.5 * ((double)px[i] * (double)py[j] - (double)px[j] * (double)py[i]);
-            ph_vec3 p = glms_vec3_add(glms_quat_rotatev(q, ph_v3(px[i], py[i], 0.0f)), offset);
-            len += (size_t)snprintf(text + len, cap - len, "v %.9g %.9g %.9g\n", (double)p.x, (double)p.y,
-                                    (double)p.z);
+            points[i] = glms_vec3_add(glms_quat_rotatev(q, ph_v3(px[i], py[i], 0.0f)), offset);
         }
-        len += (size_t)snprintf(text + len, cap - len, "f");
-        for (int i = 0; i < n; i++)
-            len += (size_t)snprintf(text + len, cap - len, " %d", i + 1);
-        snprintf(text + len, cap - len, "\n");
         asset_error err;
-        obj_model *m = parse_text(text, &err);
-        free(text);
+        obj_model *m = parse_polygon(points, n, &err);
         free(px);
+        free(points);
         ENSURE(m);
         ENSURE(m->triangle_count == n - 2);
         ph_vec3 nz = glms_quat_rotatev(q, ph_v3(0.0f, 0.0f, 1.0f));
@@ -540,23 +549,13 @@ static int obj_triangulate_self_intersecting(void)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     {
         int n = sizes[s];
-        size_t cap = (size_t)n * 48 + 64;
-        char *text = malloc(cap);
-        ENSURE(text);
-        size_t len = 0;
+        ph_vec3 *points = malloc((size_t)n * sizeof(ph_vec3));
+        ENSURE(points);
         for (int i = 0; i < n; i++)
-        {
-            ph_vec3 p = test_rand_vec3(&rng, -1.0f, 1.0f);
-            len += (size_t)snprintf(text + len, cap - len, "v %.6f %.6f %.6f\n", (double)p.x, (double)p.y,
-                                    (double)p.z);
-        }
-        len += (size_t)snprintf(text + len, cap - len, "f");
-        for (int i = 0; i < n; i++)
-            len += (size_t)snprintf(text + len, cap - len, " %d", i + 1);
-        snprintf(text + len, cap - len, "\n");
+            points[i] = test_rand_vec3(&rng, -1.0f, 1.0f);
         asset_error err;
-        obj_model *m = parse_text(text, &err);
-        free(text);
+        obj_model *m = parse_polygon(points, n, &err);
+        free(points);
         ENSURE(m && m->face_count == 1 && m->triangle_count == n - 2);
         // Every corner of the polygon is used, none twice as the clipped tip.
         int *used = calloc((size_t)n, sizeof(int));

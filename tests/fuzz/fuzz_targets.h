@@ -24,17 +24,25 @@
 #define FUZZ_MODEL_MAX_VERTICES 2048
 #define FUZZ_MODEL_MAX_TRIANGLES 4096
 
+// Parses the bytes as .obj without reading material files, within the given limits; NULL on an error.
+static inline obj_model *fuzz_parse_obj(const uint8_t *data, size_t size, int max_vertices, int max_triangles)
+{
+    obj_options opt = obj_default_options();
+    opt.load_materials = false;
+    opt.max_vertices = max_vertices;
+    opt.max_triangles = max_triangles;
+    obj_model *m = NULL;
+    asset_error err;
+    obj_parse((const char *)data, size, "fuzz.obj", &opt, &m, &err);
+    return m;
+}
+
 // Parses the bytes as .obj; on success builds the render mesh of the whole model and of each object.
 // Returns 1 when the .obj parsed, 0 otherwise.
 static inline int fuzz_obj_input(const uint8_t *data, size_t size)
 {
-    obj_options opt = obj_default_options();
-    opt.load_materials = false;
-    opt.max_vertices = FUZZ_MAX_VERTICES;
-    opt.max_triangles = FUZZ_MAX_TRIANGLES;
-    obj_model *m = NULL;
-    asset_error err;
-    int parsed = obj_parse((const char *)data, size, "fuzz.obj", &opt, &m, &err) ? 1 : 0;
+    obj_model *m = fuzz_parse_obj(data, size, FUZZ_MAX_VERTICES, FUZZ_MAX_TRIANGLES);
+    int parsed = m != NULL;
     if (m)
     {
         model_mesh_free(model_mesh_build(m, NULL));
@@ -66,14 +74,10 @@ static inline int fuzz_mtl_input(const uint8_t *data, size_t size)
 // hull); crashes, leaks and sanitizer reports are not. Returns 1 when the .obj parsed.
 static inline int fuzz_model_input(const uint8_t *data, size_t size)
 {
-    obj_options opt = obj_default_options();
-    opt.load_materials = false;
-    opt.max_vertices = FUZZ_MODEL_MAX_VERTICES;
-    opt.max_triangles = FUZZ_MODEL_MAX_TRIANGLES;
-    obj_model *m = NULL;
-    asset_error err;
-    if (!obj_parse((const char *)data, size, "fuzz.obj", &opt, &m, &err))
+    obj_model *m = fuzz_parse_obj(data, size, FUZZ_MODEL_MAX_VERTICES, FUZZ_MODEL_MAX_TRIANGLES);
+    if (!m)
         return 0;
+    asset_error err;
     ph_world_def wdef = ph_default_world_def();
     ph_world *world = ph_world_create(&wdef);
     if (world)
