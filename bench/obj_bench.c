@@ -10,8 +10,8 @@
 //   2. Load to ready: for each model (default every .obj in ../shared/testdata/obj), the time from the
 //      file name to a world holding its body: obj_load, the convex hull (model_physics_add_body with the
 //      default dynamic hull, which also builds the render mesh), and one ph_world_step; and the same
-//      for the .obj-scene path that `sandbox FILE.obj` takes (model_physics_add_scene). Median of --runs
-//      after one cold run, which is reported too.
+//      for the .obj-scene path that `sandbox FILE.obj` takes (model_physics_add_scene). Medians of --runs
+//      (at least 5) after one cold run, which is reported too; the total also in CPU time.
 // Options: --mb N (size of the generated file), --runs N, --keep (leave the file in /tmp), --no-parse,
 // --no-models, and model paths instead of the shared folder.
 #define _POSIX_C_SOURCE 200809L // clock_gettime, getpid, opendir
@@ -179,13 +179,13 @@ static int bench_parse(int mb, int runs, bool keep)
 
 typedef struct ready_times
 {
-    double load, body, step, total;
+    double load, body, step, total, cpu;
 } ready_times;
 
 // One load of path to a world holding its body (scene: every object, as `sandbox FILE.obj` does).
 static bool load_to_ready(const char *path, bool scene, ready_times *out, int *out_bodies)
 {
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     obj_model *m = NULL;
     asset_error err;
     if (!obj_load(path, NULL, &m, &err))
@@ -210,14 +210,14 @@ static bool load_to_ready(const char *path, bool scene, ready_times *out, int *o
     double t2 = now_s();
     if (ok)
         ph_world_step(world);
-    double t3 = now_s();
+    double t3 = now_s(), c3 = cpu_s();
     if (!ok)
         fprintf(stderr, "obj_bench: %s: %s\n", scene ? "scene" : "hull", err.text);
     *out_bodies = set.body_count;
     model_set_free(&set);
     ph_world_destroy(world);
     obj_free(m);
-    *out = (ready_times){t1 - t0, t2 - t1, t3 - t2, t3 - t0};
+    *out = (ready_times){t1 - t0, t2 - t1, t3 - t2, t3 - t0, c3 - c0};
     return ok;
 }
 
@@ -241,33 +241,34 @@ static int bench_model(const char *path, int runs)
                    scene ? "obj_scene" : "hull");
             continue;
         }
-        double *load = malloc((size_t)runs * 4 * sizeof(double));
-        if (!load)
+        // Per run: load, bodies, first step, total, CPU total; the median of each.
+        double *times = malloc((size_t)runs * 5 * sizeof(double));
+        if (!times)
             return 1;
-        double *body = load + runs, *step = body + runs, *total = step + runs;
         for (int r = 0; r < runs; r++)
         {
             if (!load_to_ready(path, scene != 0, &t, &bodies))
             {
-                free(load);
+                free(times);
                 return 1;
             }
-            load[r] = t.load;
-            body[r] = t.body;
-            step[r] = t.step;
-            total[r] = t.total;
+            const double row[5] = {t.load, t.body, t.step, t.total, t.cpu};
+            for (int k = 0; k < 5; k++)
+                times[k * runs + r] = row[k];
         }
-        qsort(load, (size_t)runs, sizeof(double), compare_double);
-        qsort(body, (size_t)runs, sizeof(double), compare_double);
-        qsort(step, (size_t)runs, sizeof(double), compare_double);
-        qsort(total, (size_t)runs, sizeof(double), compare_double);
-        int mid = runs / 2;
-        printf("{\"bench\":\"obj_ready\",\"file\":\"%s\",\"bytes\":%ld,\"path\":\"%s\",\"bodies\":%d,"
-               "\"cold_ms\":%.3f,\"load_ms\":%.3f,\"bodies_ms\":%.3f,\"first_step_ms\":%.3f,\"total_ms\":%."
-               "3f}\n",
-               path, bytes, scene ? "obj_scene" : "hull", bodies, 1e3 * cold.total, 1e3 * load[mid],
-               1e3 * body[mid], 1e3 * step[mid], 1e3 * total[mid]);
-        free(load);
+        double median[5];
+        for (int k = 0; k < 5; k++)
+        {
+            qsort(times + k * runs, (size_t)runs, sizeof(double), compare_double);
+            median[k] = 1e3 * times[k * runs + runs / 2];
+        }
+        printf(
+            "{\"bench\":\"obj_ready\",\"file\":\"%s\",\"bytes\":%ld,\"path\":\"%s\",\"bodies\":%d,"
+            "\"cold_ms\":%.3f,\"load_ms\":%.3f,\"bodies_ms\":%.3f,\"first_step_ms\":%.3f,\"total_ms\":%.3f,"
+            "\"total_cpu_ms\":%.3f}\n",
+            path, bytes, scene ? "obj_scene" : "hull", bodies, 1e3 * cold.total, median[0], median[1],
+            median[2], median[3], median[4]);
+        free(times);
     }
     return 0;
 }

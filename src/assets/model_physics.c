@@ -7,6 +7,7 @@
 #include "assets/model_physics.h"
 
 #include <math.h>   // fabsf, sqrtf, isfinite
+#include <stdint.h> // INT32_MAX, int64_t
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // malloc, realloc, free, qsort
 #include <string.h> // strncmp, strlen, memcpy
@@ -119,24 +120,49 @@ static int compare_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-// The distinct positions used by triangles [first, first + count), scaled. Returns the count (0 when
-// out of memory); *out_points is malloc'd. When out_remap is not NULL it receives, per corner of the
-// range, the index of its point (for meshes).
+// The distinct positions used by triangles [first, first + count), in increasing index order, scaled.
+// Returns the count (0 when out of memory); *out_points is malloc'd. When out_remap is not NULL it
+// receives, per corner of the range, the index of its point (for meshes). An object's positions usually
+// form a block of the file: a table over that span maps each to its point in linear time; when the span
+// is much wider than the range (indices from all over the file), sorting the indices costs less.
 static int range_points(const obj_model *m, int first, int count, const float scale[3], ph_vec3 **out_points,
                         int **out_remap)
 {
     int corners = 3 * count;
-    int *ids = malloc((size_t)corners * sizeof(int));
     *out_points = NULL;
+    int lo = INT32_MAX, hi = -1;
+    for (int i = 0; i < corners; i++)
+    {
+        int v = m->triangles[first + i / 3].corner[i % 3].position;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    bool by_table = (int64_t)hi - lo < 4 * (int64_t)corners;
+    size_t ids_len = by_table ? (size_t)(hi - lo + 1) : (size_t)corners;
+    int *ids = malloc(ids_len * sizeof(int));
     if (!ids)
         return 0;
-    for (int i = 0; i < corners; i++)
-        ids[i] = m->triangles[first + i / 3].corner[i % 3].position;
-    qsort(ids, (size_t)corners, sizeof(int), compare_int);
     int n = 0;
-    for (int i = 0; i < corners; i++)
-        if (n == 0 || ids[n - 1] != ids[i])
-            ids[n++] = ids[i];
+    if (by_table)
+    {
+        // ids[v - lo]: the point of position v, or -1 when the range does not use it.
+        for (size_t i = 0; i < ids_len; i++)
+            ids[i] = -1;
+        for (int i = 0; i < corners; i++)
+            ids[m->triangles[first + i / 3].corner[i % 3].position - lo] = 0;
+        for (size_t i = 0; i < ids_len; i++)
+            if (ids[i] == 0)
+                ids[i] = n++ + 1; // 1-based while counting, so 0 still means "used, unnumbered"
+    }
+    else
+    {
+        for (int i = 0; i < corners; i++)
+            ids[i] = m->triangles[first + i / 3].corner[i % 3].position;
+        qsort(ids, (size_t)corners, sizeof(int), compare_int);
+        for (int i = 0; i < corners; i++)
+            if (n == 0 || ids[n - 1] != ids[i])
+                ids[n++] = ids[i];
+    }
     ph_vec3 *pts = malloc((size_t)n * sizeof(ph_vec3));
     int *remap = out_remap ? malloc((size_t)corners * sizeof(int)) : NULL;
     if (!pts || (out_remap && !remap))
@@ -146,21 +172,23 @@ static int range_points(const obj_model *m, int first, int count, const float sc
         free(remap);
         return 0;
     }
-    for (int i = 0; i < n; i++)
+    for (size_t i = 0, k = 0; i < (by_table ? ids_len : (size_t)n); i++)
     {
-        const float *p = m->positions + 3 * ids[i];
-        pts[i] = ph_v3(p[0] * scale[0], p[1] * scale[1], p[2] * scale[2]);
+        if (by_table && ids[i] < 0)
+            continue;
+        const float *p = m->positions + 3 * (by_table ? lo + (int)i : ids[i]);
+        pts[k++] = ph_v3(p[0] * scale[0], p[1] * scale[1], p[2] * scale[2]);
+    }
+    for (int i = 0; remap && i < corners; i++)
+    {
+        int key = m->triangles[first + i / 3].corner[i % 3].position;
+        if (by_table)
+            remap[i] = ids[key - lo] - 1;
+        else
+            remap[i] = (int)((const int *)bsearch(&key, ids, (size_t)n, sizeof(int), compare_int) - ids);
     }
     if (remap)
-    {
-        for (int i = 0; i < corners; i++)
-        {
-            int key = m->triangles[first + i / 3].corner[i % 3].position;
-            const int *hit = bsearch(&key, ids, (size_t)n, sizeof(int), compare_int);
-            remap[i] = (int)(hit - ids);
-        }
         *out_remap = remap;
-    }
     free(ids);
     *out_points = pts;
     return n;
@@ -248,36 +276,50 @@ static bool options_range(const obj_model *m, const model_shape_options *o, int 
 
 // ---- Shapes ----------------------------------------------------------------------------------------
 
-static bool build_hull_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
-                             int count, model_shape *out, asset_error *err)
+// Adds the built part's hull to the world as a hull shape centred on its centre of mass (the part's
+// hull is freed either way).
+static bool part_shape(ph_world *world, const obj_model *m, part *p, model_shape *out, asset_error *err)
 {
-    ph_vec3 *pts = NULL;
-    int n = range_points(m, first, count, o->scale, &pts, NULL);
-    if (n == 0)
-    {
-        asset_error_set(err, m->name, 0, "out of memory");
-        return false;
-    }
-    part p;
-    ph_status s = part_build(pts, n, o->vertex_budget, o->density, &p);
-    free(pts);
-    if (s != PH_OK)
-    {
-        asset_error_set(err, m->name, 0, "cannot make a convex hull: %s", status_reason(s));
-        return false;
-    }
-    ph_geom_id g = part_add(world, &p);
-    ph_hull_free(p.hull);
+    ph_geom_id g = part_add(world, p);
+    ph_hull_free(p->hull);
+    p->hull = NULL;
     if (PH_ID_IS_NULL(g))
     {
         asset_error_set(err, m->name, 0, "%s", ph_world_last_error(world).message);
         return false;
     }
     out->shape = ph_make_geom_shape(PH_SHAPE_HULL, g);
-    out->origin = p.mass.center;
-    out->mass = p.mass;
+    out->origin = p->mass.center;
+    out->mass = p->mass;
     out->mass.center = glms_vec3_zero();
     return true;
+}
+
+// The hull of the (scaled) points of triangles [first, first + count), measured at density.
+static ph_status range_part(const obj_model *m, int first, int count, const float scale[3], int budget,
+                            float density, part *out)
+{
+    ph_vec3 *pts = NULL;
+    int n = range_points(m, first, count, scale, &pts, NULL);
+    out->hull = NULL;
+    if (n == 0)
+        return PH_ERR_OUT_OF_MEMORY;
+    ph_status s = part_build(pts, n, budget, density, out);
+    free(pts);
+    return s;
+}
+
+static bool build_hull_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
+                             int count, model_shape *out, asset_error *err)
+{
+    part p;
+    ph_status s = range_part(m, first, count, o->scale, o->vertex_budget, o->density, &p);
+    if (s != PH_OK)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a convex hull: %s", status_reason(s));
+        return false;
+    }
+    return part_shape(world, m, &p, out, err);
 }
 
 // The parts of a compound: the `g` groups inside the range, or its `o` objects when it has fewer than
@@ -325,16 +367,14 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
     ph_mass_properties total = {0};
     for (int i = 0; ok && i < range_count; i++)
     {
-        ph_vec3 *pts = NULL;
-        int n = range_points(m, ranges[i][0], ranges[i][1], o->scale, &pts, NULL);
-        if (n == 0)
+        ph_status s = range_part(m, ranges[i][0], ranges[i][1], o->scale, o->vertex_budget, o->density,
+                                 &parts[part_count]);
+        if (s == PH_ERR_OUT_OF_MEMORY)
         {
             asset_error_set(err, m->name, 0, "out of memory");
             ok = false;
             break;
         }
-        ph_status s = part_build(pts, n, o->vertex_budget, o->density, &parts[part_count]);
-        free(pts);
         if (s != PH_OK)
         {
             // Name the part by its group (or object): the one that spans exactly its triangles.
@@ -586,36 +626,40 @@ typedef enum object_plan
     PLAN_STATIC_MESH
 } object_plan;
 
-// Decides what an object of an .obj scene becomes (see model_physics.h).
+// Decides what an object of an .obj scene becomes (see model_physics.h). For the hull plans *out_part
+// holds the object's hull measured at density, ready for part_shape (built once, not again).
 static object_plan plan_object(const obj_model *m, const obj_range *r, const char *label, float scale,
-                               asset_warnings *warnings)
+                               float density, asset_warnings *warnings, part *out_part)
 {
     bool is_static = has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND);
     float s3[3] = {scale, scale, scale};
-    ph_vec3 *pts = NULL;
-    int n = range_points(m, r->first_triangle, r->triangle_count, s3, &pts, NULL);
-    part p;
-    ph_status status = n > 0 ? part_build(pts, n, PH_HULL_MAX_VERTICES, 1.0f, &p) : PH_ERR_OUT_OF_MEMORY;
-    free(pts);
+    ph_status status =
+        range_part(m, r->first_triangle, r->triangle_count, s3, PH_HULL_MAX_VERTICES, density, out_part);
     bool solid = status == PH_OK;
-    float hull_volume = solid ? p.mass.volume : 0.0f;
-    if (solid)
-        ph_hull_free(p.hull);
+    object_plan plan;
     if (is_static)
     {
         float mesh_volume = range_volume(m, r->first_triangle, r->triangle_count, scale);
+        float hull_volume = solid ? out_part->mass.volume : 0.0f;
         bool convex =
             solid && fabsf(mesh_volume - hull_volume) <= MODEL_CONVEX_VOLUME_TOLERANCE * hull_volume;
-        return convex ? PLAN_STATIC_HULL : PLAN_STATIC_MESH;
+        plan = convex ? PLAN_STATIC_HULL : PLAN_STATIC_MESH;
     }
-    if (!solid)
+    else if (!solid)
     {
         asset_error_warn(warnings, m->name, r->line,
                          "object '%s' is flat (no volume), so it cannot move: it becomes static geometry",
                          label);
-        return PLAN_STATIC_MESH;
+        plan = PLAN_STATIC_MESH;
     }
-    return has_prefix(r->name, MODEL_PREFIX_COMPOUND) ? PLAN_DYNAMIC_COMPOUND : PLAN_DYNAMIC_HULL;
+    else
+        plan = has_prefix(r->name, MODEL_PREFIX_COMPOUND) ? PLAN_DYNAMIC_COMPOUND : PLAN_DYNAMIC_HULL;
+    if (solid && plan != PLAN_DYNAMIC_HULL && plan != PLAN_STATIC_HULL)
+    {
+        ph_hull_free(out_part->hull);
+        out_part->hull = NULL;
+    }
+    return plan;
 }
 
 bool model_physics_add_scene(ph_world *world, const obj_model *model, const model_scene_options *options,
@@ -627,9 +671,13 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
         asset_error_set(err, model ? model->name : "(null)", 0, "no world, model or model set");
         return false;
     }
-    if (!(o.scale > 0.0f) || !isfinite(o.scale) || !ph_is_finite_vec3(o.offset))
+    if (!(o.scale > 0.0f) || !isfinite(o.scale) || !ph_is_finite_vec3(o.offset) ||
+        !(o.material.density > 0.0f) || !isfinite(o.material.density))
     {
-        asset_error_set(err, model->name, 0, "scale must be finite and > 0 and the offset finite");
+        asset_error_set(
+            err, model->name, 0,
+            "scale and density must be finite and > 0 and the offset finite (scale %g, density %g)",
+            (double)o.scale, (double)o.material.density);
         return false;
     }
     int mark = out->body_count;
@@ -656,18 +704,24 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
                 }
         if (has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND))
             named_static = true;
-        object_plan plan = plan_object(model, r, label, o.scale, warnings);
-        model_shape_options so = model_default_shape_options();
-        so.kind = plan == PLAN_STATIC_MESH
-                      ? MODEL_SHAPE_MESH
-                      : (plan == PLAN_DYNAMIC_COMPOUND ? MODEL_SHAPE_COMPOUND : MODEL_SHAPE_HULL);
-        so.scale[0] = so.scale[1] = so.scale[2] = o.scale;
-        so.first_triangle = r->first_triangle;
-        so.triangle_count = r->triangle_count;
-        so.density = o.material.density;
+        part hull_part;
+        object_plan plan = plan_object(model, r, label, o.scale, o.material.density, warnings, &hull_part);
         model_shape shape;
         asset_error shape_err;
-        if (!model_physics_build_shape(world, model, &so, &shape, warnings, &shape_err))
+        bool built;
+        if (plan == PLAN_DYNAMIC_HULL || plan == PLAN_STATIC_HULL)
+            built = part_shape(world, model, &hull_part, &shape, &shape_err);
+        else
+        {
+            model_shape_options so = model_default_shape_options();
+            so.kind = plan == PLAN_STATIC_MESH ? MODEL_SHAPE_MESH : MODEL_SHAPE_COMPOUND;
+            so.scale[0] = so.scale[1] = so.scale[2] = o.scale;
+            so.first_triangle = r->first_triangle;
+            so.triangle_count = r->triangle_count;
+            so.density = o.material.density;
+            built = model_physics_build_shape(world, model, &so, &shape, warnings, &shape_err);
+        }
+        if (!built)
         {
             asset_error_set(err, model->name, r->line, "object '%s': %s", label, shape_err.text);
             set_rollback(world, out, mark);
