@@ -870,6 +870,61 @@ static int obj_shared_geometry(void)
     return 0;
 }
 
+// The shared .mtl files parsed on their own (cornell_box.mtl: 5 materials, LF; spider.mtl: 5 materials,
+// Windows texture paths, no newline at the end), and their colours reaching the models that use them.
+static int obj_shared_materials(void)
+{
+    const struct
+    {
+        const char *file;
+        int count;
+        const char *name;
+        float kd[3];
+    } expect[] = {
+        {"cornell_box.mtl", 5, "green", {0.0f, 1.0f, 0.0f}},
+        {"spider.mtl", 5, "Skin", {0.827451f, 0.792157f, 0.772549f}},
+    };
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/obj/%s", SHARED_TESTDATA_DIR, expect[i].file);
+        FILE *f = fopen(path, "rb");
+        ENSURE(f);
+        char buf[4096];
+        size_t len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        ENSURE(len > 0 && len < sizeof buf);
+        mtl_library *lib = NULL;
+        asset_error err;
+        ENSURE(mtl_parse(buf, len, path, &lib, &err));
+        ENSURE(lib->material_count == expect[i].count);
+        int found = 0;
+        for (int k = 0; k < lib->material_count; k++)
+        {
+            if (strcmp(lib->materials[k].name, expect[i].name) != 0)
+                continue;
+            found++;
+            for (int c = 0; c < 3; c++)
+                ENSURE_NEAR(lib->materials[k].diffuse[c], expect[i].kd[c], 1e-6f);
+            ENSURE_NEAR(lib->materials[k].opacity, 1.0f, 0.0f);
+        }
+        mtl_free(lib);
+        ENSURE(found == 1);
+    }
+    obj_model *m = load_shared("spider.obj");
+    ENSURE(m && m->material_count == 4);
+    int skin = 0;
+    for (int k = 0; k < m->material_count; k++)
+        if (strcmp(m->materials[k].name, "Skin") == 0)
+        {
+            skin++;
+            ENSURE_NEAR(m->materials[k].diffuse[0], 0.827451f, 1e-6f);
+        }
+    ENSURE(skin == 1);
+    obj_free(m);
+    return 0;
+}
+
 const test_case test_obj_cases[] = {
     {"obj_vertex_forms", obj_vertex_forms},
     {"obj_number_precision", obj_number_precision},
@@ -888,5 +943,6 @@ const test_case test_obj_cases[] = {
     {"obj_data_files", obj_data_files},
     {"obj_shared_counts", obj_shared_counts},
     {"obj_shared_geometry", obj_shared_geometry},
+    {"obj_shared_materials", obj_shared_materials},
     {0},
 };
