@@ -696,22 +696,30 @@ static float min_extent(const poly_view *a, const poly_view *b)
 static bool box_box_sat(ph_vec3 ha, ph_vec3 hb, const rel_pose *rel, float margin, sat_result *fa,
                         sat_result *fb, sat_result *fe)
 {
-    ph_mat3 r = rel->r;
-    ph_vec3 t = rel->t;
-    ph_mat3 absr;
-    for (int c = 0; c < 3; c++)
-        absr.col[c] = glms_vec3_abs(r.col[c]);
+    // Plain arrays with loops of constant trip count, which the compiler unrolls into straight-line code:
+    // m[i][j] = R_ij, the component along A's axis i of B's axis j.
+    float m[3][3], am[3][3];
+    const float a_h[3] = {ha.x, ha.y, ha.z}, b_h[3] = {hb.x, hb.y, hb.z};
+    const float t[3] = {rel->t.x, rel->t.y, rel->t.z};
+    for (int i = 0; i < 3; i++)
+    {
+        for (int j = 0; j < 3; j++)
+        {
+            m[i][j] = rel->r.col[j].raw[i];
+            am[i][j] = fabsf(m[i][j]);
+        }
+    }
     fa->kind = SAT_FACE_A;
     fa->sep = -FLT_MAX;
     for (int k = 0; k < 3; k++)
     {
         // Radius of B along A's axis k: sum_j |R_kj| hb_j.
-        float rb = absr.col[0].raw[k] * hb.x + absr.col[1].raw[k] * hb.y + absr.col[2].raw[k] * hb.z;
-        float s = fabsf(t.raw[k]) - ha.raw[k] - rb;
+        float rb = am[k][0] * b_h[0] + am[k][1] * b_h[1] + am[k][2] * b_h[2];
+        float s = fabsf(t[k]) - a_h[k] - rb;
         if (s > fa->sep)
         {
             fa->sep = s;
-            fa->index_a = 2 * k + (t.raw[k] > 0.0f ? 1 : 0);
+            fa->index_a = 2 * k + (t[k] > 0.0f ? 1 : 0);
         }
     }
     if (fa->sep > margin)
@@ -720,9 +728,9 @@ static bool box_box_sat(ph_vec3 ha, ph_vec3 hb, const rel_pose *rel, float margi
     fb->sep = -FLT_MAX;
     for (int j = 0; j < 3; j++)
     {
-        float ra = glms_vec3_dot(absr.col[j], ha);
-        float tj = glms_vec3_dot(r.col[j], t); // B's centre relative to A along B's axis j
-        float s = fabsf(tj) - hb.raw[j] - ra;
+        float ra = am[0][j] * a_h[0] + am[1][j] * a_h[1] + am[2][j] * a_h[2];
+        float tj = m[0][j] * t[0] + m[1][j] * t[1] + m[2][j] * t[2]; // B's centre from A along B's axis j
+        float s = fabsf(tj) - b_h[j] - ra;
         if (s > fb->sep)
         {
             fb->sep = s;
@@ -735,23 +743,23 @@ static bool box_box_sat(ph_vec3 ha, ph_vec3 hb, const rel_pose *rel, float margi
     fe->sep = -FLT_MAX;
     // The best separation is kept as the fraction best_s / best_len and compared cross-multiplied, so that
     // no division sits on the loop's dependency chain.
+    static const int NEXT[3] = {1, 2, 0}, PREV[3] = {2, 0, 1};
     int best_i = -1, best_j = -1;
     float best_s = -1.0f, best_len = 0.0f, best_tu = 0.0f;
     for (int i = 0; i < 3; i++)
     {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        int i1 = NEXT[i], i2 = PREV[i];
         for (int j = 0; j < 3; j++)
         {
-            int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-            ph_vec3 c = r.col[j];
-            // e_i x c_j has components 0, -c[i2], c[i1] at i, i1, i2.
-            float len2 = c.raw[i1] * c.raw[i1] + c.raw[i2] * c.raw[i2];
+            int j1 = NEXT[j], j2 = PREV[j];
+            // e_i x c_j has components 0, -R_i2j, R_i1j at i, i1, i2.
+            float len2 = m[i1][j] * m[i1][j] + m[i2][j] * m[i2][j];
             if (!(len2 > PARALLEL_EDGE_TOLERANCE * PARALLEL_EDGE_TOLERANCE))
                 continue;
             float len = sqrtf(len2);
-            float ra = ha.raw[i1] * absr.col[j].raw[i2] + ha.raw[i2] * absr.col[j].raw[i1];
-            float rb = hb.raw[j1] * absr.col[j2].raw[i] + hb.raw[j2] * absr.col[j1].raw[i];
-            float tu = t.raw[i2] * c.raw[i1] - t.raw[i1] * c.raw[i2];
+            float ra = a_h[i1] * am[i2][j] + a_h[i2] * am[i1][j];
+            float rb = b_h[j1] * am[i][j2] + b_h[j2] * am[i][j1];
+            float tu = t[i2] * m[i1][j] - t[i1] * m[i2][j];
             float s = fabsf(tu) - ra - rb; // times len
             if (best_i < 0 || s * best_len > best_s * len)
             {
@@ -769,16 +777,15 @@ static bool box_box_sat(ph_vec3 ha, ph_vec3 hb, const rel_pose *rel, float margi
         return false;
     if (best_i >= 0 && fe->sep > glm_max(fa->sep, fb->sep))
     {
-        int i = best_i, j = best_j, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        ph_vec3 c = r.col[j];
+        int i = best_i, j = best_j, i1 = NEXT[i], i2 = PREV[i];
         ph_vec3 u = glms_vec3_zero();
-        u.raw[i1] = -c.raw[i2] / best_len;
-        u.raw[i2] = c.raw[i1] / best_len;
+        u.raw[i1] = -m[i2][j] / best_len;
+        u.raw[i2] = m[i1][j] / best_len;
         fe->axis = best_tu >= 0.0f ? u : glms_vec3_negate(u);
         // The supporting edges: A's along axis i through its support vertex in +axis, B's along its axis j
         // through its support vertex in -axis.
         int va = box_support_index(fe->axis) & ~(1 << i);
-        ph_mat3 rt = glms_mat3_transpose(r);
+        ph_mat3 rt = glms_mat3_transpose(rel->r);
         int vb = box_support_index(glms_mat3_mulv(rt, glms_vec3_negate(fe->axis))) & ~(1 << j);
         fe->ea0 = box_corner(ha, va);
         fe->ea1 = box_corner(ha, va | (1 << i));
