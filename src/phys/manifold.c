@@ -696,8 +696,8 @@ static float min_extent(const poly_view *a, const poly_view *b)
 static bool box_box_sat(ph_vec3 ha, ph_vec3 hb, const rel_pose *rel, float margin, sat_result *fa,
                         sat_result *fb, sat_result *fe)
 {
-    // Plain arrays with loops of constant trip count, which the compiler unrolls into straight-line code:
-    // m[i][j] = R_ij, the component along A's axis i of B's axis j.
+    // Plain float arrays (not the vector unions) keep the operands in registers: m[i][j] = R_ij, the
+    // component along A's axis i of B's axis j.
     float m[3][3], am[3][3];
     const float a_h[3] = {ha.x, ha.y, ha.z}, b_h[3] = {hb.x, hb.y, hb.z};
     const float t[3] = {rel->t.x, rel->t.y, rel->t.z};
