@@ -349,6 +349,8 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
         }
         pair_velocity pv = load_pair(sa, sb);
         int passes = use_bias ? con->passes : 1;
+        // The approach speed before a point closes matters to restitution only.
+        bool track_approach = !use_bias && con->restitution > 0.0f;
         for (int pass = 0; pass < passes; pass++)
             for (int j = 0; j < con->point_count; j++)
             {
@@ -372,7 +374,7 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
                 impulse = total - cp->n.impulse;
                 cp->n.impulse = total;
                 cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
-                if (!use_bias && cp->max_normal_impulse == 0.0f)
+                if (track_approach && cp->max_normal_impulse == 0.0f)
                 {
                     cp->approach = vn; // not yet closed this step: the free approach speed and gap
                     cp->approach_gap = fmaxf(s, 0.0f);
