@@ -1566,7 +1566,13 @@ int app_run(const app_config *config)
     a.show_hud = config->hud && !config->record_path;
     tools_init(&a.tl);
     hud_init(&a.hd);
-    if (!a.cfg.headless && !display_available())
+    if (!a.cfg.headless && !display_available() && a.cfg.record_path)
+    {
+        // A recording shows nothing: without a display, SDL's offscreen driver still makes a GL context
+        // (through EGL, on Mesa's software rasteriser when there is no GPU).
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    }
+    else if (!a.cfg.headless && !display_available())
     {
         fprintf(stderr,
                 "sandbox: no display found: run 'SDL_VIDEODRIVER=offscreen sandbox --frames 120 "
