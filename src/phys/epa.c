@@ -24,6 +24,9 @@ static const float EPA_VISIBILITY_TOLERANCE = 1e-7f;
 static const float EPA_FLAT_TOLERANCE = 1e-10f;
 // Horizon edges: each visible face contributes at most 3.
 #define EPA_MAX_EDGES (3 * PH_EPA_MAX_FACES)
+// The edge after edge e of a triangle, and the one after that, without a division: MOD3[e + k] for e + k
+// <= 5.
+static const int MOD3[6] = {0, 1, 2, 0, 1, 2};
 
 // A triangle of the polytope. Neighbours are packed as 4 * face + edge, the edge (v[e], v[e + 1]) of
 // the neighbour that runs the other way; the adjacency makes the horizon a walk over the visible faces
@@ -127,27 +130,33 @@ static int add_face(epa_polytope *p, int i, int j, int k, const ph_vec3 *interio
     return slot;
 }
 
-// Links the faces of the start polytope: every edge a -> b meets one edge b -> a. False when the winding
-// left the surface open (a start polytope too flat to orient), which ends EPA with a degenerate status.
+// Links the faces of the start polytope (at most 5 vertices): every edge a -> b meets one edge b -> a,
+// found through a table of the directed edges. False when the winding left the surface open (a start
+// polytope too flat to orient), which ends EPA with a degenerate status.
 static bool link_faces(epa_polytope *p)
 {
+    enum
+    {
+        START_VERTICES = 5
+    };
+    int directed[START_VERTICES * START_VERTICES];
+    for (int k = 0; k < START_VERTICES * START_VERTICES; k++)
+        directed[k] = -1;
+    if (p->vert_count > START_VERTICES)
+        return false;
+    for (int f = 0; f < p->face_count; f++)
+    {
+        for (int e = 0; e < 3; e++)
+            directed[p->faces[f].v[e] * START_VERTICES + p->faces[f].v[MOD3[e + 1]]] = 4 * f + e;
+    }
     for (int f = 0; f < p->face_count; f++)
     {
         for (int e = 0; e < 3; e++)
         {
-            int a = p->faces[f].v[e], b = p->faces[f].v[(e + 1) % 3];
-            int found = -1;
-            for (int g = 0; g < p->face_count && found < 0; g++)
-            {
-                for (int ge = 0; ge < 3 && found < 0; ge++)
-                {
-                    if (p->faces[g].v[ge] == b && p->faces[g].v[(ge + 1) % 3] == a)
-                        found = 4 * g + ge;
-                }
-            }
-            if (found < 0)
+            int twin = directed[p->faces[f].v[MOD3[e + 1]] * START_VERTICES + p->faces[f].v[e]];
+            if (twin < 0)
                 return false;
-            p->faces[f].adj[e] = found;
+            p->faces[f].adj[e] = twin;
         }
     }
     return true;
@@ -383,7 +392,7 @@ static int find_horizon(epa_polytope *p, int f0, ph_vec3 w, float vis_tol, int s
             top--;
             continue;
         }
-        int e = (fr->entry + fr->k) % 3;
+        int e = MOD3[fr->entry + fr->k];
         fr->k++;
         const epa_face *face = &p->faces[fr->face];
         int packed = face->adj[e];
@@ -401,16 +410,18 @@ static int find_horizon(epa_polytope *p, int f0, ph_vec3 w, float vis_tol, int s
         }
         if (count >= EPA_MAX_EDGES)
             return -1;
-        edges[count++] = (epa_edge){face->v[e], face->v[(e + 1) % 3], packed};
+        edges[count++] = (epa_edge){face->v[e], face->v[MOD3[e + 1]], packed};
     }
     *out_visible = visible_count;
     if (count < 3)
         return -1;
-    for (int k = 0; k < count; k++)
+    for (int k = 0; k + 1 < count; k++)
     {
-        if (edges[k].b != edges[(k + 1) % count].a)
+        if (edges[k].b != edges[k + 1].a)
             return -1;
     }
+    if (edges[count - 1].b != edges[0].a)
+        return -1;
     return count;
 }
 
@@ -436,8 +447,8 @@ static bool rebuild(epa_polytope *p, int wi, const int *visible, int visible_cou
         epa_face *f = &p->faces[slots[k]];
         f->adj[0] = edges[k].outer;
         p->faces[edges[k].outer >> 2].adj[edges[k].outer & 3] = 4 * slots[k];
-        f->adj[1] = 4 * slots[(k + 1) % count] + 2;
-        f->adj[2] = 4 * slots[(k + count - 1) % count] + 1;
+        f->adj[1] = 4 * slots[k + 1 < count ? k + 1 : 0] + 2;
+        f->adj[2] = 4 * slots[k > 0 ? k - 1 : count - 1] + 1;
     }
     return true;
 }
@@ -479,6 +490,7 @@ static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int 
     // A start polytope whose faces could not be wound into a closed surface (too flat to orient) is not
     // expanded; its closest face is the estimate.
     int limit = link_faces(p) ? PH_EPA_ITERATION_LIMIT : 0;
+    bool hulls = a->shape->type == PH_SHAPE_HULL || b->shape->type == PH_SHAPE_HULL;
     if (limit == 0)
         r.status = PH_EPA_DEGENERATE;
     for (; iter < limit; iter++)
@@ -490,7 +502,8 @@ static epa_result expand(epa_polytope *p, ph_gjk_proxy *a, ph_gjk_proxy *b, int 
             break;
         }
         epa_face *face = &p->faces[f];
-        warm_start(p, face, a, b);
+        if (hulls)
+            warm_start(p, face, a, b);
         ph_simplex_vertex w = ph_gjk_support(a, b, face->n);
         float dw = glms_vec3_dot(w.w, face->n);
         float extent = glm_max(p->extent, glms_vec3_norm(w.w));
