@@ -12,7 +12,7 @@
 set -eu
 build=${1:?usage: run_fuzz.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:-60}
-shift 2 || shift $#
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 targets=${*:-obj mtl model scene}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/tests/fuzz/corpus-work"
