@@ -234,6 +234,54 @@ static float view_extent(const poly_view *v)
     return sqrtf(r2);
 }
 
+// Face and vertex accessors that serve full views and the half-extents-only views of two boxes (set up by
+// box_views): a box's vertex i and face f follow the layout above.
+static ph_vec3 view_vertex(const poly_view *v, int i)
+{
+    return v->is_box ? box_corner(v->half, i) : v->verts[i];
+}
+
+// Face f's outward normal (a box's from its index: face 2k is -axis k, 2k + 1 is +axis k).
+static ph_vec3 view_face_normal(const poly_view *v, int f)
+{
+    if (!v->is_box)
+        return v->faces[f].normal;
+    ph_vec3 n = glms_vec3_zero();
+    n.raw[f / 2] = (f & 1) ? 1.0f : -1.0f;
+    return n;
+}
+
+static float view_face_offset(const poly_view *v, int f)
+{
+    return v->is_box ? v->half.raw[f / 2] : v->faces[f].offset;
+}
+
+// The vertex loop of face f: its first index, its length in *out_count.
+static const int *view_face_loop(const poly_view *v, int f, int *out_count)
+{
+    if (v->is_box)
+    {
+        *out_count = 4;
+        return BOX_FACE_INDICES + 4 * f;
+    }
+    *out_count = v->faces[f].index_count;
+    return v->face_indices + v->faces[f].first_index;
+}
+
+// Views of two boxes for the closed-form SAT and the face contact, which read the half extents alone: no
+// vertex, face or edge arrays are built.
+static void box_views(poly_view *a, const ph_convex *ca, poly_view *b, const ph_convex *cb)
+{
+    a->is_box = b->is_box = true;
+    a->half = ca->half_extents;
+    b->half = cb->half_extents;
+    a->hull = b->hull = NULL;
+    a->flat = b->flat = false;
+    a->centroid = b->centroid = glms_vec3_zero();
+    a->face_count = b->face_count = 6;
+    a->vert_count = b->vert_count = 8;
+}
+
 // A relative pose: x_to = r * x_from + t.
 typedef struct rel_pose
 {
@@ -591,15 +639,15 @@ static void reduce_to_four(const candidate *c, int count, ph_vec3 n, int keep[4]
 static void face_contact(const poly_view *ref, const poly_view *inc, const rel_pose *rel, int ref_face,
                          ph_transform xf_ref, bool ref_is_b, float margin, ph_manifold *m)
 {
-    const ph_hull_face *rf = &ref->faces[ref_face];
-    ph_vec3 n = rf->normal;
+    ph_vec3 n = view_face_normal(ref, ref_face);
+    float ref_offset = view_face_offset(ref, ref_face);
     // Incident face: the most anti-parallel to n (compared in the incident shape's frame).
     ph_vec3 n_inc = glms_mat3_mulv(glms_mat3_transpose(rel->r), n);
     int inc_face = 0;
     float min_dot = FLT_MAX;
     for (int f = 0; f < inc->face_count; f++)
     {
-        float d = glms_vec3_dot(inc->faces[f].normal, n_inc);
+        float d = glms_vec3_dot(view_face_normal(inc, f), n_inc);
         if (d < min_dot)
         {
             min_dot = d;
@@ -608,22 +656,23 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
     }
     _Static_assert(CLIP_CAPACITY > PH_HULL_MAX_VERTICES, "clip buffers hold any face");
     clip_vertex buf0[CLIP_CAPACITY], buf1[CLIP_CAPACITY];
-    const ph_hull_face *fi = &inc->faces[inc_face];
+    int inc_count, ref_count;
+    const int *inc_loop = view_face_loop(inc, inc_face, &inc_count);
     int count = 0;
-    for (int k = 0; k < fi->index_count && count < PH_HULL_MAX_VERTICES; k++)
+    for (int k = 0; k < inc_count && count < PH_HULL_MAX_VERTICES; k++)
     {
-        int v = inc->face_indices[fi->first_index + k];
-        buf0[count].p = rel_apply(rel, inc->verts[v]);
+        int v = inc_loop[k];
+        buf0[count].p = rel_apply(rel, view_vertex(inc, v));
         buf0[count].feature = clip_feature(CLIP_VERTEX, v, 0);
         buf0[count].next_edge = v;
         buf0[count].next_side = -1;
         count++;
     }
     clip_vertex *in = buf0, *out = buf1;
-    const int *loop = ref->face_indices + rf->first_index;
-    for (int k = 0; k < rf->index_count && count > 0; k++)
+    const int *loop = view_face_loop(ref, ref_face, &ref_count);
+    for (int k = 0; k < ref_count && count > 0; k++)
     {
-        ph_vec3 v0 = ref->verts[loop[k]], v1 = ref->verts[loop[(k + 1) % rf->index_count]];
+        ph_vec3 v0 = view_vertex(ref, loop[k]), v1 = view_vertex(ref, loop[k + 1 < ref_count ? k + 1 : 0]);
         // Side plane through the edge, facing out of the face (counter-clockwise loop seen along n).
         ph_vec3 side = glms_vec3_cross(glms_vec3_sub(v1, v0), n);
         count = clip_polygon(in, count, out, side, glms_vec3_dot(side, v0), k);
@@ -637,7 +686,7 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
     uint32_t base = (uint32_t)ref_face | (ref_is_b ? ID_REF_B : 0u);
     for (int i = 0; i < count; i++)
     {
-        float s = glms_vec3_dot(n, in[i].p) - rf->offset;
+        float s = glms_vec3_dot(n, in[i].p) - ref_offset;
         if (s <= margin)
         {
             cand[cand_count].p = in[i].p;
@@ -652,8 +701,8 @@ static void face_contact(const poly_view *ref, const poly_view *inc, const rel_p
         // incident shape's deepest vertex along -n (the one that set SAT's separation) is the contact then.
         ph_mat3 rt = glms_mat3_transpose(rel->r);
         int v = view_support(inc, glms_mat3_mulv(rt, glms_vec3_negate(n)), NULL);
-        ph_vec3 p = rel_apply(rel, inc->verts[v]);
-        float sep = glms_vec3_dot(n, p) - rf->offset;
+        ph_vec3 p = rel_apply(rel, view_vertex(inc, v));
+        float sep = glms_vec3_dot(n, p) - ref_offset;
         if (sep <= margin)
         {
             cand[0].p = p;
@@ -900,7 +949,9 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
                               float margin, ph_gjk_cache *cache, ph_manifold *m)
 {
     poly_view a, b;
-    if (!view_init(&a, ca) || !view_init(&b, cb))
+    if (ca->type == PH_SHAPE_BOX && cb->type == PH_SHAPE_BOX)
+        box_views(&a, ca, &b, cb);
+    else if (!view_init(&a, ca) || !view_init(&b, cb))
     {
         // A sliver triangle has no reliable face plane to clip against: one point from GJK or EPA.
         collide_single(ca, xa, cb, xb, margin, cache, m);
@@ -1288,21 +1339,9 @@ void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, 
 
 // ---- Penetration ----------------------------------------------------------------------------------------
 
-// Face f's outward normal (a box's from its index: face 2k is -axis k, 2k + 1 is +axis k).
-static ph_vec3 view_face_normal(const poly_view *v, int f)
-{
-    if (!v->is_box)
-        return v->faces[f].normal;
-    ph_vec3 n = glms_vec3_zero();
-    n.raw[f / 2] = (f & 1) ? 1.0f : -1.0f;
-    return n;
-}
-
 static ph_vec3 view_support_point(const poly_view *v, ph_vec3 d)
 {
-    if (v->is_box)
-        return box_corner(v->half, box_support_index(d));
-    return v->verts[view_support(v, d, NULL)];
+    return view_vertex(v, view_support(v, d, NULL));
 }
 
 // Witness points and normal of SAT's deepest axis (A's frame; A's world rotation ra and position pa turn
@@ -1362,9 +1401,7 @@ ph_epa_status ph_penetration(const ph_convex *a, ph_transform xa, const ph_conve
     bool sat = false;
     if (boxes)
     {
-        va.is_box = vb.is_box = true;
-        va.half = a->half_extents;
-        vb.half = b->half_extents;
+        box_views(&va, a, &vb, b);
         sat = true;
     }
     else if ((a->type == PH_SHAPE_BOX || a->type == PH_SHAPE_HULL) &&
