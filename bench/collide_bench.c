@@ -5,7 +5,10 @@
 // ccdGJKPenetration, ccdMPRPenetration) on the same fixed-seed random pairs (rotated boxes; hulls of 32
 // random points; half of the pairs overlapping), with accuracy against the brute-force references of
 // tests/reference. libccd gets the same support code our GJK uses (branch-free box corners, hill climbing
-// over hull vertices), so the comparison is of the algorithms. One JSON object per line; no assertions.
+// over hull vertices), so the comparison is of the algorithms. The machine is shared: every query is timed
+// in CPU time of the process (time spent descheduled does not count), over passes interleaved with the other
+// queries' passes (a change of load shows in all of them alike), and the fastest pass is kept. One JSON
+// object per line; no assertions.
 // Usage: collide_bench [box_pairs] [hull_pairs]
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
@@ -24,8 +27,9 @@
 #define DEFAULT_HULL_PAIRS 10000
 #define HULL_POINTS 32
 #define HULL_COUNT 16
-// Timing passes per query; the fastest pass is reported (the others absorb cache and frequency warm-up).
-#define PASSES 3
+// Timing passes per query, interleaved across queries; the fastest pass is reported (the others absorb cache
+// and frequency warm-up and the load of other processes).
+#define PASSES 5
 // libccd's EPA tolerance for the accuracy columns, and its default (also timed).
 static const double CCD_TOLERANCE_ACCURATE = 1e-8;
 static const double CCD_TOLERANCE_DEFAULT = 1e-4;
@@ -83,7 +87,7 @@ static ph_quat random_quat(void)
 static double now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -233,135 +237,175 @@ typedef enum query_kind
     Q_OURS_MANIFOLD
 } query_kind;
 
-static timing run(query_kind kind, bench_pair *pairs, int first, int count, double ccd_tolerance)
+typedef struct query
 {
+    query_kind kind;
+    int first, count; // the pairs it runs on
+    double ccd_tolerance;
     timing t;
-    memset(&t, 0, sizeof t);
-    t.ns = 1e30;
-    ccd_t ccd = make_ccd(ccd_tolerance);
-    for (int pass = 0; pass < PASSES; pass++)
+} query;
+
+// One timing pass of query q (the first also checks the answers into q->t).
+static void run_pass(query *q, bench_pair *pairs, bool check)
+{
+    query_kind kind = q->kind;
+    int first = q->first, count = q->count;
+    timing t = q->t;
+    ccd_t ccd = make_ccd(q->ccd_tolerance);
+    double start = now_ns();
+    for (int i = first; i < first + count; i++)
     {
-        bool check = pass == 0;
-        double start = now_ns();
-        for (int i = first; i < first + count; i++)
+        bench_pair *p = &pairs[i];
+        double value = 0.0, reference = 0.0;
+        bool is_value = false;
+        switch (kind)
         {
-            bench_pair *p = &pairs[i];
-            double value = 0.0, reference = 0.0;
-            bool is_value = false;
-            switch (kind)
+        case Q_OURS_INTERSECT:
+        {
+            bool hit = ph_gjk_intersect(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL);
+            t.checksum += hit;
+            if (check && hit != (p->separation < 0.0))
+                t.wrong++;
+            break;
+        }
+        case Q_CCD_INTERSECT:
+        {
+            p->oa.hull_start = p->ob.hull_start = -1;
+            bool hit = ccdGJKIntersect(&p->oa, &p->ob, &ccd) != 0;
+            t.checksum += hit;
+            if (check && hit != (p->separation < 0.0))
+                t.wrong++;
+            break;
+        }
+        case Q_OURS_DISTANCE:
+        {
+            ph_gjk_output out;
+            ph_gjk_distance(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
+            value = (double)out.distance;
+            reference = p->distance;
+            is_value = true;
+            break;
+        }
+        case Q_OURS_EPA:
+        {
+            ph_epa_output out;
+            ph_epa_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
+            value = (double)out.depth;
+            reference = -p->separation;
+            is_value = out.status != PH_EPA_SEPARATED;
+            if (check && !is_value)
+                t.failed++;
+            break;
+        }
+        case Q_OURS_PENETRATION:
+        {
+            ph_epa_output out;
+            ph_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
+            value = (double)out.depth;
+            reference = -p->separation;
+            is_value = out.status != PH_EPA_SEPARATED;
+            if (check && !is_value)
+                t.failed++;
+            if (check && is_value && !ph_is_finite_vec3(out.normal))
+                t.not_finite++;
+            break;
+        }
+        case Q_CCD_EPA:
+        case Q_CCD_MPR:
+        {
+            ccd_real_t depth = 0.0;
+            ccd_vec3_t dir, pos;
+            p->oa.hull_start = p->ob.hull_start = -1;
+            int rc = kind == Q_CCD_EPA ? ccdGJKPenetration(&p->oa, &p->ob, &ccd, &depth, &dir, &pos)
+                                       : ccdMPRPenetration(&p->oa, &p->ob, &ccd, &depth, &dir, &pos);
+            value = depth;
+            if (check && rc == 0 && (!isfinite(dir.v[0]) || !isfinite(dir.v[1]) || !isfinite(dir.v[2])))
+                t.not_finite++;
+            reference = -p->separation;
+            is_value = rc == 0;
+            if (check && rc != 0)
+                t.failed++;
+            break;
+        }
+        case Q_OURS_MANIFOLD:
+        {
+            ph_manifold m;
+            ph_collide_convex(&p->a, p->oa.xf, &p->b, p->ob.xf, 0.0f, NULL, &m);
+            value = m.point_count > 0 ? (double)m.points[0].separation : 0.0;
+            break;
+        }
+        }
+        if (is_value)
+        {
+            t.checksum += value;
+            if (check)
             {
-            case Q_OURS_INTERSECT:
-            {
-                bool hit = ph_gjk_intersect(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL);
-                t.checksum += hit;
-                if (check && hit != (p->separation < 0.0))
-                    t.wrong++;
-                break;
-            }
-            case Q_CCD_INTERSECT:
-            {
-                p->oa.hull_start = p->ob.hull_start = -1;
-                bool hit = ccdGJKIntersect(&p->oa, &p->ob, &ccd) != 0;
-                t.checksum += hit;
-                if (check && hit != (p->separation < 0.0))
-                    t.wrong++;
-                break;
-            }
-            case Q_OURS_DISTANCE:
-            {
-                ph_gjk_output out;
-                ph_gjk_distance(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
-                value = (double)out.distance;
-                reference = p->distance;
-                is_value = true;
-                break;
-            }
-            case Q_OURS_EPA:
-            {
-                ph_epa_output out;
-                ph_epa_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
-                value = (double)out.depth;
-                reference = -p->separation;
-                is_value = out.status != PH_EPA_SEPARATED;
-                if (check && !is_value)
-                    t.failed++;
-                break;
-            }
-            case Q_OURS_PENETRATION:
-            {
-                ph_epa_output out;
-                ph_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
-                value = (double)out.depth;
-                reference = -p->separation;
-                is_value = out.status != PH_EPA_SEPARATED;
-                if (check && !is_value)
-                    t.failed++;
-                if (check && is_value && !ph_is_finite_vec3(out.normal))
+                if (!isfinite(value))
                     t.not_finite++;
-                break;
-            }
-            case Q_CCD_EPA:
-            case Q_CCD_MPR:
-            {
-                ccd_real_t depth = 0.0;
-                ccd_vec3_t dir, pos;
-                p->oa.hull_start = p->ob.hull_start = -1;
-                int rc = kind == Q_CCD_EPA ? ccdGJKPenetration(&p->oa, &p->ob, &ccd, &depth, &dir, &pos)
-                                           : ccdMPRPenetration(&p->oa, &p->ob, &ccd, &depth, &dir, &pos);
-                value = depth;
-                if (check && rc == 0 && (!isfinite(dir.v[0]) || !isfinite(dir.v[1]) || !isfinite(dir.v[2])))
-                    t.not_finite++;
-                reference = -p->separation;
-                is_value = rc == 0;
-                if (check && rc != 0)
-                    t.failed++;
-                break;
-            }
-            case Q_OURS_MANIFOLD:
-            {
-                ph_manifold m;
-                ph_collide_convex(&p->a, p->oa.xf, &p->b, p->ob.xf, 0.0f, NULL, &m);
-                value = m.point_count > 0 ? (double)m.points[0].separation : 0.0;
-                break;
-            }
-            }
-            if (is_value)
-            {
-                t.checksum += value;
-                if (check)
-                {
-                    if (!isfinite(value))
-                        t.not_finite++;
-                    double err = fabs(value - reference) / p->size;
-                    t.max_err = err > t.max_err ? err : t.max_err;
-                    t.inexact += err > ACCURACY_TOLERANCE;
-                }
+                double err = fabs(value - reference) / p->size;
+                t.max_err = err > t.max_err ? err : t.max_err;
+                t.inexact += err > ACCURACY_TOLERANCE;
             }
         }
-        double ns = (now_ns() - start) / (double)count;
-        t.ns = ns < t.ns ? ns : t.ns;
     }
-    return t;
+    double ns = (now_ns() - start) / (double)count;
+    t.ns = ns < t.ns ? ns : t.ns;
+    q->t = t;
+}
+
+static void run_all(query *queries, int count, bench_pair *pairs)
+{
+    for (int i = 0; i < count; i++)
+    {
+        memset(&queries[i].t, 0, sizeof queries[i].t);
+        queries[i].t.ns = 1e30;
+    }
+    for (int pass = 0; pass < PASSES; pass++)
+    {
+        for (int i = 0; i < count; i++)
+            run_pass(&queries[i], pairs, pass == 0);
+    }
 }
 
 static void report(const char *shapes, int box_or_hull_pairs, bench_pair *pairs)
 {
     int over = box_or_hull_pairs / 2, apart = box_or_hull_pairs - over;
-    timing oi = run(Q_OURS_INTERSECT, pairs, 0, box_or_hull_pairs, CCD_TOLERANCE_DEFAULT);
-    timing ci = run(Q_CCD_INTERSECT, pairs, 0, box_or_hull_pairs, CCD_TOLERANCE_DEFAULT);
+    enum
+    {
+        OI,
+        CI,
+        OD,
+        OE,
+        CE,
+        CD,
+        CM,
+        OP,
+        OM,
+        QUERY_COUNT
+    };
+    query q[QUERY_COUNT] = {
+        [OI] = {Q_OURS_INTERSECT, 0, box_or_hull_pairs, CCD_TOLERANCE_DEFAULT, {0}},
+        [CI] = {Q_CCD_INTERSECT, 0, box_or_hull_pairs, CCD_TOLERANCE_DEFAULT, {0}},
+        [OD] = {Q_OURS_DISTANCE, over, apart, CCD_TOLERANCE_DEFAULT, {0}},
+        [OE] = {Q_OURS_EPA, 0, over, CCD_TOLERANCE_DEFAULT, {0}},
+        [CE] = {Q_CCD_EPA, 0, over, CCD_TOLERANCE_ACCURATE, {0}},
+        [CD] = {Q_CCD_EPA, 0, over, CCD_TOLERANCE_DEFAULT, {0}},
+        [CM] = {Q_CCD_MPR, 0, over, CCD_TOLERANCE_DEFAULT, {0}},
+        [OP] = {Q_OURS_PENETRATION, 0, over, CCD_TOLERANCE_DEFAULT, {0}},
+        [OM] = {Q_OURS_MANIFOLD, 0, over, CCD_TOLERANCE_DEFAULT, {0}},
+    };
+    run_all(q, QUERY_COUNT, pairs);
+    timing oi = q[OI].t, ci = q[CI].t, od = q[OD].t, oe = q[OE].t, ce = q[CE].t, cd = q[CD].t, cm = q[CM].t,
+           op = q[OP].t, om = q[OM].t;
     printf("{\"query\":\"gjk_intersect\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,"
            "\"ratio\":%.3f,\"wrong_ours\":%d,\"wrong_libccd\":%d}\n",
            shapes, box_or_hull_pairs, oi.ns, ci.ns, oi.ns / ci.ns, oi.wrong, ci.wrong);
 
-    timing od = run(Q_OURS_DISTANCE, pairs, over, apart, CCD_TOLERANCE_DEFAULT);
     printf("{\"query\":\"gjk_distance\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":null,"
            "\"ratio\":null,\"max_err_ours\":%.3g,\"max_err_libccd\":null,"
            "\"note\":\"libccd 2.1 has no distance query; reference: brute-force feature pairs\"}\n",
            shapes, apart, od.ns, od.max_err);
 
-    timing oe = run(Q_OURS_EPA, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
-    timing ce = run(Q_CCD_EPA, pairs, 0, over, CCD_TOLERANCE_ACCURATE);
-    timing cd = run(Q_CCD_EPA, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
     printf("{\"query\":\"epa\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,\"ratio\":%"
            ".3f,"
            "\"ns_libccd_default_tol\":%.1f,\"ratio_default_tol\":%.3f,\"max_err_ours\":%.3g,\"max_err_"
@@ -373,14 +417,12 @@ static void report(const char *shapes, int box_or_hull_pairs, bench_pair *pairs)
            cd.max_err, ce.not_finite, cd.not_finite, oe.failed, ce.failed, cd.failed, oe.inexact, ce.inexact,
            cd.inexact);
 
-    timing cm = run(Q_CCD_MPR, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
     printf("{\"query\":\"mpr\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,\"ratio\":%"
            ".3f,"
            "\"max_err_ours\":%.3g,\"max_err_libccd\":%.3g,\"failed_libccd\":%d,\"inexact_libccd\":%d,"
            "\"note\":\"ours is EPA; libccd is ccdMPRPenetration\"}\n",
            shapes, over, oe.ns, cm.ns, oe.ns / cm.ns, oe.max_err, cm.max_err, cm.failed, cm.inexact);
 
-    timing op = run(Q_OURS_PENETRATION, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
     printf("{\"query\":\"penetration\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,"
            "\"ratio\":%.3f,\"max_err_ours\":%.3g,\"max_err_libccd\":%.3g,\"failed_ours\":%d,\"failed_"
            "libccd\":%d,"
@@ -391,7 +433,6 @@ static void report(const char *shapes, int box_or_hull_pairs, bench_pair *pairs)
            shapes, over, op.ns, cm.ns, op.ns / cm.ns, op.max_err, cm.max_err, op.failed, cm.failed,
            op.not_finite, op.inexact, cm.inexact);
 
-    timing om = run(Q_OURS_MANIFOLD, pairs, 0, over, CCD_TOLERANCE_DEFAULT);
     printf(
         "{\"query\":\"manifold\",\"shapes\":\"%s\",\"pairs\":%d,\"ns_ours\":%.1f,\"ns_libccd\":%.1f,"
         "\"ratio\":%.3f,\"note\":\"ours: full contact manifold (normal and up to 4 clipped points); libccd: "
