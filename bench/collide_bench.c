@@ -287,23 +287,15 @@ static void run_pass(query *q, bench_pair *pairs, bool check)
             break;
         }
         case Q_OURS_EPA:
-        {
-            ph_epa_output out;
-            ph_epa_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
-            value = (double)out.depth;
-            reference = -p->separation;
-            is_value = out.status != PH_EPA_SEPARATED;
-            if (check && !is_value)
-                t.failed++;
-            break;
-        }
         case Q_OURS_PENETRATION:
         {
             ph_epa_output out;
-            ph_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
+            ph_epa_status st = kind == Q_OURS_EPA
+                                   ? ph_epa_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out)
+                                   : ph_penetration(&p->a, p->oa.xf, &p->b, p->ob.xf, NULL, &out);
             value = (double)out.depth;
             reference = -p->separation;
-            is_value = out.status != PH_EPA_SEPARATED;
+            is_value = st != PH_EPA_SEPARATED;
             if (check && !is_value)
                 t.failed++;
             if (check && is_value && !ph_is_finite_vec3(out.normal))

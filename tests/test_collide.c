@@ -4,28 +4,11 @@
 // coincident centres; 1 mm to 1 km), randomised agreement with the reference separating-axis test on box,
 // box-hull and hull-hull pairs, agreement with EPA on every convex type, warm caches giving the cold answer,
 // and invalid input.
+#include "reference/geometry_fixtures.h"
 #include "reference/sat_reference.h"
 #include "test.h"
 
 #include "phys/collision.h"
-
-// Depths are compared to this fraction of the shapes' size (the 1e-4 relative).
-static const float REL_TOL = 1e-4f;
-static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
-#define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
-
-static ph_transform pose(ph_vec3 p, ph_quat q)
-{
-    ph_transform t;
-    t.p = p;
-    t.q = q;
-    return t;
-}
-
-static ph_vec3 dvec(const double d[3])
-{
-    return ph_v3((float)d[0], (float)d[1], (float)d[2]);
-}
 
 static void print_output(const char *label, ph_epa_status st, const ph_epa_output *out)
 {
@@ -116,23 +99,6 @@ static int penetration_box_analytic(void)
     return 0;
 }
 
-static ph_hull *random_hull(uint64_t *rng, int points, float scale)
-{
-    ph_vec3 pts[64];
-    for (int i = 0; i < points; i++)
-    {
-        ph_vec3 p;
-        do
-            p = test_rand_vec3(rng, -1.0f, 1.0f);
-        while (glms_vec3_norm2(p) > 1.0f);
-        pts[i] = ph_v3(p.x * scale, p.y * 0.7f * scale, p.z * 0.9f * scale);
-    }
-    ph_hull_def def = ph_default_hull_def();
-    def.points = pts;
-    def.point_count = points;
-    return ph_hull_build(&def, NULL);
-}
-
 typedef struct agreement
 {
     int overlapping, separated;
@@ -219,7 +185,8 @@ static int penetration_random_vs_sat(void)
     {
         float s = SCALES[h % SCALE_COUNT];
         // Hulls of 5 to 34 points: the smallest take SAT against a box, the others GJK and EPA.
-        ph_hull *ha = random_hull(&rng, 5 + h, s), *hb = random_hull(&rng, 5 + (h * 7) % 30, s);
+        ph_hull *ha = random_hull(&rng, 5 + h, s, 0.7f, 0.9f),
+                *hb = random_hull(&rng, 5 + (h * 7) % 30, s, 0.7f, 0.9f);
         ENSURE(ha && hb);
         ph_convex a = ph_convex_hull(ha), b = ph_convex_hull(hb);
         for (int i = 0; i < 400; i++)
@@ -251,7 +218,7 @@ static int penetration_random_vs_sat(void)
 static int penetration_all_types_and_cache(void)
 {
     uint64_t rng = test_seed() ^ 0x83ull;
-    ph_hull *hull = random_hull(&rng, 20, 0.6f);
+    ph_hull *hull = random_hull(&rng, 20, 0.6f, 0.7f, 0.9f);
     ENSURE(hull);
     ph_convex shapes[4] = {ph_convex_sphere(0.5f), ph_convex_capsule(0.3f, 0.3f),
                            ph_convex_box(ph_v3(0.5f, 0.4f, 0.3f)), ph_convex_hull(hull)};

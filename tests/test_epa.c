@@ -2,28 +2,11 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // EPA penetration: analytic depths and normals (boxes, spheres, capsules, hulls; rotated, deep, coincident
 // centres; 1 mm to 1 km) and randomised agreement with the reference separating-axis test.
+#include "reference/geometry_fixtures.h"
 #include "reference/sat_reference.h"
 #include "test.h"
 
 #include "phys/collision.h"
-
-// Depths are compared to this fraction of the shapes' size (the 1e-4 relative).
-static const float REL_TOL = 1e-4f;
-static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
-#define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
-
-static ph_transform pose(ph_vec3 p, ph_quat q)
-{
-    ph_transform t;
-    t.p = p;
-    t.q = q;
-    return t;
-}
-
-static ph_vec3 dvec(const double d[3])
-{
-    return ph_v3((float)d[0], (float)d[1], (float)d[2]);
-}
 
 // EPA from GJK's simplex, the way the narrow phase calls it.
 static ph_epa_status penetration(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
@@ -190,23 +173,6 @@ static int epa_box_box_random_vs_sat(void)
     return 0;
 }
 
-static ph_hull *random_hull(uint64_t *rng, int points, float scale)
-{
-    ph_vec3 pts[64];
-    for (int i = 0; i < points; i++)
-    {
-        ph_vec3 p;
-        do
-            p = test_rand_vec3(rng, -1.0f, 1.0f);
-        while (glms_vec3_norm2(p) > 1.0f);
-        pts[i] = ph_v3(p.x * scale, p.y * 0.7f * scale, p.z * 0.9f * scale);
-    }
-    ph_hull_def def = ph_default_hull_def();
-    def.points = pts;
-    def.point_count = points;
-    return ph_hull_build(&def, NULL);
-}
-
 // A box as a hull: corners plus coplanar face and edge points the hull builder merges.
 static ph_hull *hull_box(ph_vec3 h)
 {
@@ -276,7 +242,8 @@ static int epa_hull_random_vs_sat(void)
     for (int h = 0; h < 60; h++)
     {
         float s = SCALES[h % SCALE_COUNT];
-        ph_hull *ha = random_hull(&rng, 8 + h % 25, s), *hb = random_hull(&rng, 8 + (h * 7) % 25, s);
+        ph_hull *ha = random_hull(&rng, 8 + h % 25, s, 0.7f, 0.9f),
+                *hb = random_hull(&rng, 8 + (h * 7) % 25, s, 0.7f, 0.9f);
         ENSURE(ha && hb);
         ph_convex a = ph_convex_hull(ha), b = ph_convex_hull(hb);
         for (int i = 0; i < 100; i++)

@@ -2,28 +2,11 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // GJK distance and intersection: analytic distances at scales from 1 mm to 1 km, randomised agreement
 // with the brute-force feature-pair distance of tests/reference, warm starting, degenerate input.
+#include "reference/geometry_fixtures.h"
 #include "reference/sat_reference.h"
 #include "test.h"
 
 #include "phys/collision.h"
-
-// Distances are compared to this fraction of the shapes' size (the 1e-4 relative).
-static const float REL_TOL = 1e-4f;
-static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
-#define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
-
-static ph_transform pose(ph_vec3 p, ph_quat q)
-{
-    ph_transform t;
-    t.p = p;
-    t.q = q;
-    return t;
-}
-
-static ph_vec3 dvec(const double d[3])
-{
-    return ph_v3((float)d[0], (float)d[1], (float)d[2]);
-}
 
 // Two spheres: distance |c| - r1 - r2, closest points on the line of centres.
 static int gjk_sphere_sphere_analytic(void)
@@ -322,24 +305,6 @@ static int gjk_degenerate_cases(void)
     return 0;
 }
 
-static ph_hull *random_hull(uint64_t *rng, int points, float scale)
-{
-    ph_vec3 pts[64];
-    for (int i = 0; i < points; i++)
-    {
-        // Points in a squashed ball so the hulls are neither boxes nor spheres.
-        ph_vec3 p;
-        do
-            p = test_rand_vec3(rng, -1.0f, 1.0f);
-        while (glms_vec3_norm2(p) > 1.0f);
-        pts[i] = ph_v3(p.x * scale, p.y * 0.6f * scale, p.z * 0.8f * scale);
-    }
-    ph_hull_def def = ph_default_hull_def();
-    def.points = pts;
-    def.point_count = points;
-    return ph_hull_build(&def, NULL);
-}
-
 // A box as a hull: the 8 corners plus face centres and edge midpoints (coplanar points the hull merges).
 static ph_hull *hull_box(ph_vec3 h)
 {
@@ -414,7 +379,8 @@ static int gjk_hull_random_vs_brute(void)
     for (int h = 0; h < 100; h++)
     {
         float s = SCALES[h % SCALE_COUNT];
-        ph_hull *ha = random_hull(&rng, 12 + h % 20, s), *hb = random_hull(&rng, 8 + h % 24, s);
+        ph_hull *ha = random_hull(&rng, 12 + h % 20, s, 0.6f, 0.8f),
+                *hb = random_hull(&rng, 8 + h % 24, s, 0.6f, 0.8f);
         ENSURE(ha && hb);
         ph_convex a = ph_convex_hull(ha), b = ph_convex_hull(hb);
         ph_convex ball = ph_convex_sphere(0.2f * s);
@@ -464,7 +430,7 @@ static int gjk_hull_random_vs_brute(void)
 static int gjk_large_and_thin_vs_reference(void)
 {
     uint64_t rng = test_seed() ^ 0x57ull;
-    ph_hull *hull = random_hull(&rng, 24, 1.0f);
+    ph_hull *hull = random_hull(&rng, 24, 1.0f, 0.6f, 0.8f);
     ENSURE(hull);
     ph_convex h = ph_convex_hull(hull);
     int over = 0, apart = 0;

@@ -3,22 +3,11 @@
 // Contact manifolds: resting boxes (4 points, right depths), the 45-degree octagon reduced to 4, feature
 // ids stable under tiny motion, speculative points within the margin, triangles, spheres and capsules,
 // every pair of convex types through the dispatch table, and the SAT normal against the reference.
+#include "reference/geometry_fixtures.h"
 #include "reference/sat_reference.h"
 #include "test.h"
 
 #include "phys/collision.h"
-
-static const float REL_TOL = 1e-4f;
-static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
-#define SCALE_COUNT ((int)(sizeof SCALES / sizeof SCALES[0]))
-
-static ph_transform pose(ph_vec3 p, ph_quat q)
-{
-    ph_transform t;
-    t.p = p;
-    t.q = q;
-    return t;
-}
 
 static void print_manifold(const char *label, const ph_manifold *m)
 {
@@ -317,28 +306,11 @@ static int manifold_rounded(void)
     return 0;
 }
 
-static ph_hull *make_hull(uint64_t *rng, int points, float scale)
-{
-    ph_vec3 pts[64];
-    for (int i = 0; i < points; i++)
-    {
-        ph_vec3 p;
-        do
-            p = test_rand_vec3(rng, -1.0f, 1.0f);
-        while (glms_vec3_norm2(p) > 1.0f);
-        pts[i] = glms_vec3_scale(p, scale);
-    }
-    ph_hull_def def = ph_default_hull_def();
-    def.points = pts;
-    def.point_count = points;
-    return ph_hull_build(&def, NULL);
-}
-
 // Every pair of convex types: a contact with the normal from A towards B when overlapping, none when far.
 static int manifold_dispatch_all_pairs(void)
 {
     uint64_t rng = test_seed() ^ 0x72ull;
-    ph_hull *hull = make_hull(&rng, 20, 0.6f);
+    ph_hull *hull = random_hull(&rng, 20, 0.6f, 1.0f, 1.0f);
     ENSURE(hull);
     ph_convex shapes[5] = {
         ph_convex_sphere(0.5f), ph_convex_capsule(0.3f, 0.3f), ph_convex_box(ph_v3(0.5f, 0.4f, 0.3f)),
@@ -398,7 +370,7 @@ static int manifold_normal_vs_sat(void)
     ph_hull *hulls[8];
     for (int h = 0; h < 8; h++)
     {
-        hulls[h] = make_hull(&rng, 8 + 4 * h, 1.0f);
+        hulls[h] = random_hull(&rng, 8 + 4 * h, 1.0f, 1.0f, 1.0f);
         ENSURE(hulls[h]);
     }
     for (int i = 0; i < 20000; i++)
@@ -458,7 +430,7 @@ static int manifold_normal_vs_sat(void)
 static int manifold_robust_random(void)
 {
     uint64_t rng = test_seed() ^ 0x74ull;
-    ph_hull *hull = make_hull(&rng, 24, 1.0f);
+    ph_hull *hull = random_hull(&rng, 24, 1.0f, 1.0f, 1.0f);
     ENSURE(hull);
     int contacts = 0;
     for (int i = 0; i < 20000; i++)
