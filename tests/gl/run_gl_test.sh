@@ -206,16 +206,17 @@ reel_keys)
 reel_errors)
     # A reel file with an unknown scene or a camera keyframe out of order is rejected with a message that
     # names the segment; recording without ffmpeg, at an odd size for yuv420p, or without an end are
-    # rejected too. Each exits with status 1 and a message.
+    # rejected too. Each exits with status 1 and a message. (reel_err.txt: the tests run in parallel and
+    # share the output folder.)
     check_error() {
         want=$1
         shift
         set +e
-        "$@" 2>"$out/err.txt" >/dev/null
+        "$@" 2>"$out/reel_err.txt" >/dev/null
         status=$?
         set -e
-        echo "status $status: $(head -c 300 "$out/err.txt")"
-        [ "$status" -eq 1 ] && grep -qF "$want" "$out/err.txt" || { echo "FAIL: expected status 1 and '$want'"; exit 1; }
+        echo "status $status: $(head -c 300 "$out/reel_err.txt")"
+        [ "$status" -eq 1 ] && grep -qF "$want" "$out/reel_err.txt" || { echo "FAIL: expected status 1 and '$want'"; exit 1; }
     }
     check_error 'segments[1] ("broken scene"): unknown scene "no_such_scene"' \
         "$sandbox" --reel "$src/tests/gl/reel_bad_scene.json"
