@@ -44,7 +44,7 @@ static const float PARALLEL_SIN = 0.02f;
 static const float PARALLEL_EDGE_TOLERANCE = 1e-5f;
 // ph_penetration takes an edge pair over a face only when its separation is larger by this fraction of the
 // smaller shape's size (float rounding of axes computed two ways); the depth error is at most this much.
-static const float PENETRATION_EDGE_BIAS = 1e-5f;
+static const float PENETRATION_EDGE_BIAS = 1e-6f;
 // Pairs of polyhedra with more edge pairs than this take the GJK/EPA route to the normal instead of SAT
 // (box-box: 144, box-triangle: 36; a box against a 20-vertex hull already has about 500).
 #define SAT_EDGE_PAIR_BUDGET 150
