@@ -97,20 +97,20 @@ bad_input)
     for args in "--headless no-such-scene.json" "no-such-model.obj" "--size 0x10" "--frames -3" "--bogus" \
         "--script '1 fly 2 3'" "--scene nowhere"; do
         set +e
-        eval "\"$sandbox\" $args" 2>"$out/err.txt" >/dev/null
+        eval "\"$sandbox\" $args" 2>"$out/${name}_err.txt" >/dev/null
         status=$?
         set -e
-        echo "sandbox $args -> status $status: $(head -c 200 "$out/err.txt")"
+        echo "sandbox $args -> status $status: $(head -c 200 "$out/${name}_err.txt")"
         [ "$status" -eq 1 ] || { echo "FAIL: expected status 1"; exit 1; }
-        [ -s "$out/err.txt" ] || { echo "FAIL: no message on stderr"; exit 1; }
+        [ -s "$out/${name}_err.txt" ] || { echo "FAIL: no message on stderr"; exit 1; }
     done
     # Without a display and without SDL_VIDEODRIVER the sandbox says how to run headless.
     set +e
-    env -u SDL_VIDEODRIVER -u DISPLAY -u WAYLAND_DISPLAY "$sandbox" 2>"$out/err.txt"
+    env -u SDL_VIDEODRIVER -u DISPLAY -u WAYLAND_DISPLAY "$sandbox" 2>"$out/${name}_err.txt"
     status=$?
     set -e
-    echo "no display -> status $status: $(cat "$out/err.txt")"
-    [ "$status" -eq 1 ] && grep -q "SDL_VIDEODRIVER=offscreen" "$out/err.txt" && grep -q "xvfb-run" "$out/err.txt"
+    echo "no display -> status $status: $(cat "$out/${name}_err.txt")"
+    [ "$status" -eq 1 ] && grep -q "SDL_VIDEODRIVER=offscreen" "$out/${name}_err.txt" && grep -q "xvfb-run" "$out/${name}_err.txt"
     ;;
 files)
     # Every scene in scenes/ (the reel's own excepted) and every model in models/ loads and simulates
@@ -130,11 +130,11 @@ files)
     grep -q "^body [0-9]* model " "$out/drop.txt" || { echo "FAIL: the dropped model is not in the level"; exit 1; }
     for f in "$src"/tests/data/bad_index.obj "$src"/tests/data/bad_nan.obj; do
         set +e
-        "$sandbox" --headless "$f" 2>"$out/err.txt" >/dev/null
+        "$sandbox" --headless "$f" 2>"$out/${name}_err.txt" >/dev/null
         status=$?
         set -e
-        echo "$(basename "$f") -> status $status: $(cat "$out/err.txt")"
-        [ "$status" -eq 1 ] && grep -q "$(basename "$f"):[0-9]" "$out/err.txt" || { echo "FAIL: expected status 1 and file:line"; exit 1; }
+        echo "$(basename "$f") -> status $status: $(cat "$out/${name}_err.txt")"
+        [ "$status" -eq 1 ] && grep -q "$(basename "$f"):[0-9]" "$out/${name}_err.txt" || { echo "FAIL: expected status 1 and file:line"; exit 1; }
     done
     ;;
 reel_record)
