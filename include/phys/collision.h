@@ -300,9 +300,10 @@ ph_epa_status ph_epa_penetration_traced(const ph_convex *a, ph_transform xa, con
 // (PH_EPA_SEPARATED when the shapes do not overlap; touching overlaps with depth 0). Boxes and hulls with
 // few edge pairs (box-box, box against a small hull) take the separating-axis test: the largest
 // separation over the face normals and the edge-pair axes that form faces of the Minkowski difference is
-// the depth, exact to float rounding, in closed form for two boxes. Other pairs run GJK and EPA (rounded
-// shapes on their cores). cache may be NULL; when its simplex is set, GJK starts from it. Bounded memory on
-// the stack; PH_EPA_DEGENERATE for invalid shapes or transforms.
+// the depth (to float rounding, within 1e-6 of the size), in closed form for two boxes. Other pairs run GJK
+// and EPA, converged to 1e-5 of the depth (rounded shapes on their cores). cache may be NULL; when its
+// simplex is set, GJK starts from it (the cache is read, not written). Bounded memory on the stack;
+// PH_EPA_DEGENERATE for invalid shapes or transforms.
 ph_epa_status ph_penetration(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
                              ph_gjk_cache *cache, ph_epa_output *out);
 
