@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Replays every input the fuzzers ever crashed on (tests/data/fuzz-<target>-*, one test per target: obj,
-// mtl, model, scene) through the same code the fuzz targets run (tests/fuzz/fuzz_targets.h). Under ASan +
-// UBSan (the test build) a regression is a sanitizer report; the test also checks that each input was found
-// and read.
+// Replays every input the fuzzers ever failed on, crash or timeout (tests/data/fuzz-<target>-*, one test
+// per target: obj, mtl, model, scene) through the same code the fuzz targets run
+// (tests/fuzz/fuzz_targets.h). Under ASan + UBSan (the test build) a regression is a sanitizer report;
+// the test also checks that each input was found and read.
 #define _POSIX_C_SOURCE 200809L // opendir, readdir
 
 #include "fuzz/fuzz_targets.h"
