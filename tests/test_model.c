@@ -455,6 +455,42 @@ static int model_obj_scene_room(void)
     return 0;
 }
 
+// Static objects of an .obj scene: a convex closed one collides as a hull, anything else as a triangle
+// mesh: a cube written inside out (the exact test: its mesh volume is minus its hull's), an L-shaped
+// prism and the bowl (caught by the quick test, without building a hull).
+static int model_obj_scene_static_shapes(void)
+{
+    obj_model *m =
+        parse("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+              "o static_cube\nf 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 4 8 7 3\nf 1 5 8 4\nf 2 3 7 6\n"
+              "o static_inside_out\nf 2 3 4 1\nf 8 7 6 5\nf 5 6 2 1\nf 3 7 8 4\nf 4 8 5 1\nf 6 7 3 2\n"
+              // An L (corners (0,0) (2,0) (2,1) (1,1) (1,2) (0,2)) extruded from z = 0 to 1.
+              "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+              "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+              "o ground_l\nf 14 13 12 11 10 9\nf 15 16 17 18 19 20\nf 9 10 16 15\nf 10 11 17 16\n"
+              "f 11 12 18 17\nf 12 13 19 18\nf 13 14 20 19\nf 14 9 15 20\n");
+    obj_model *bowl = load_path(SANDBOX_SOURCE_DIR "/models/bowl.obj");
+    ENSURE(m && m->object_count == 3 && bowl);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    ENSURE(model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
+    ENSURE(model_physics_add_scene(world, bowl, NULL, &set, &warnings, &err));
+    ENSURE(set.body_count == 4 && warnings.count == 0); // no default ground: the objects are static
+    const ph_shape_type want[4] = {PH_SHAPE_HULL, PH_SHAPE_MESH, PH_SHAPE_MESH, PH_SHAPE_MESH};
+    for (int i = 0; i < 4; i++)
+    {
+        ENSURE(ph_body_get_type(world, set.bodies[i].body) == PH_BODY_STATIC);
+        ENSURE(ph_body_get_shape(world, set.bodies[i].body).type == want[i]);
+    }
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    obj_free(bowl);
+    return 0;
+}
+
 // Shared multi-object files as .obj scenes: test_map01 (7 closed convex objects, none named static)
 // lands on a default ground; the cornell box's flat walls become static with warnings, its empty
 // front wall is skipped with a warning.
@@ -677,6 +713,7 @@ const test_case test_model_cases[] = {
     {"model_hull_cube_mass", model_hull_cube_mass},
     {"model_compound_chair", model_compound_chair},
     {"model_obj_scene_room", model_obj_scene_room},
+    {"model_obj_scene_static_shapes", model_obj_scene_static_shapes},
     {"model_obj_scene_shared", model_obj_scene_shared},
     {"model_rests_on_static_mesh", model_rests_on_static_mesh},
     {"model_scene_every_entry", model_scene_every_entry},

@@ -618,6 +618,63 @@ static float range_volume(const obj_model *m, int first, int count, float scale)
     return (float)v * scale * scale * scale;
 }
 
+// A corner clearly in front of one of the object's own triangle planes (by this fraction of its
+// bounding-box diagonal) proves it is not a convex solid with outward faces.
+#define MODEL_CONCAVE_DEPTH 1e-3
+// Triangles and corners the quick concavity test samples (each spread evenly over the object).
+#define MODEL_CONCAVE_SAMPLES 64
+
+// The quick answer for a static object: true when a sampled corner lies clearly in front of a sampled
+// triangle's plane, so the object is concave (or inside out) and becomes a triangle mesh without
+// building its hull (a hull over the engine's vertex budget costs tens of ms to simplify). False means
+// "not decided": the exact test compares the mesh's volume with its hull's.
+static bool clearly_concave(const obj_model *m, const obj_range *r)
+{
+    const obj_triangle *tris = m->triangles + r->first_triangle;
+    int count = r->triangle_count;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = 0; t < count; t++)
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+            {
+                double x = (double)m->positions[3 * tris[t].corner[c].position + k];
+                lo[k] = fmin(lo[k], x);
+                hi[k] = fmax(hi[k], x);
+            }
+    double diagonal = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                           (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    int step = count > MODEL_CONCAVE_SAMPLES ? count / MODEL_CONCAVE_SAMPLES : 1;
+    int corner_step = 3 * count > MODEL_CONCAVE_SAMPLES ? 3 * count / MODEL_CONCAVE_SAMPLES : 1;
+    for (int t = 0; t < count; t += step)
+    {
+        const float *a = m->positions + 3 * tris[t].corner[0].position;
+        const float *b = m->positions + 3 * tris[t].corner[1].position;
+        const float *c = m->positions + 3 * tris[t].corner[2].position;
+        double u[3], v[3], n[3];
+        for (int k = 0; k < 3; k++)
+        {
+            u[k] = (double)b[k] - (double)a[k];
+            v[k] = (double)c[k] - (double)a[k];
+        }
+        n[0] = u[1] * v[2] - u[2] * v[1];
+        n[1] = u[2] * v[0] - u[0] * v[2];
+        n[2] = u[0] * v[1] - u[1] * v[0];
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (!(len > 0.0))
+            continue;
+        for (int i = 0; i < 3 * count; i += corner_step)
+        {
+            const float *p = m->positions + 3 * tris[i / 3].corner[i % 3].position;
+            double d = (n[0] * ((double)p[0] - (double)a[0]) + n[1] * ((double)p[1] - (double)a[1]) +
+                        n[2] * ((double)p[2] - (double)a[2])) /
+                       len;
+            if (d > MODEL_CONCAVE_DEPTH * diagonal)
+                return true;
+        }
+    }
+    return false;
+}
+
 typedef enum object_plan
 {
     PLAN_DYNAMIC_HULL,
@@ -632,6 +689,9 @@ static object_plan plan_object(const obj_model *m, const obj_range *r, const cha
                                float density, asset_warnings *warnings, part *out_part)
 {
     bool is_static = has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND);
+    out_part->hull = NULL;
+    if (is_static && clearly_concave(m, r))
+        return PLAN_STATIC_MESH;
     float s3[3] = {scale, scale, scale};
     ph_status status =
         range_part(m, r->first_triangle, r->triangle_count, s3, PH_HULL_MAX_VERTICES, density, out_part);
