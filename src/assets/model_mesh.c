@@ -118,6 +118,22 @@ static unsigned hash_vertex(const mesh_vertex *v)
     return h;
 }
 
+// The file's normal of a corner, scaled (normals transform with the inverse transpose of the scale)
+// into out when not NULL. False when the corner has none, or a zero or non-finite one.
+static bool file_normal(const obj_model *model, const obj_corner *corner, const float scale[3], float *out)
+{
+    if (corner->normal < 0 || corner->normal >= model->normal_count)
+        return false;
+    const float *fn = model->normals + 3 * corner->normal;
+    float n[3];
+    for (int k = 0; k < 3; k++)
+        n[k] = scale[k] != 0.0f ? fn[k] / scale[k] : 0.0f;
+    float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    if (out)
+        memcpy(out, n, sizeof n);
+    return len2 > 0.0f && isfinite(len2);
+}
+
 model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *options)
 {
     model_mesh_options opt = options ? *options : model_mesh_default_options();
@@ -164,7 +180,11 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
         offsets[i + 1] += offsets[i];
     for (int i = 0; i < corners; i++)
         incident[offsets[corner_local[i]] + fill[corner_local[i]]++] = i;
-    for (int t = 0; t < count; t++)
+    // Face normals and corner angles are only needed when some corner has no usable normal of its own.
+    bool need_normals = false;
+    for (int i = 0; i < corners && !need_normals; i++)
+        need_normals = !file_normal(model, &tris[i / 3].corner[i % 3], opt.scale, NULL);
+    for (int t = 0; need_normals && t < count; t++)
     {
         const float *a = local_p + 3 * corner_local[3 * t];
         const float *b = local_p + 3 * corner_local[3 * t + 1];
@@ -201,17 +221,7 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
         const obj_corner *corner = &tri->corner[i % 3];
         mesh_vertex v;
         memcpy(v.p, local_p + 3 * corner_local[i], sizeof v.p);
-        bool have_normal = false;
-        if (corner->normal >= 0 && corner->normal < model->normal_count)
-        {
-            // Normals transform with the inverse transpose of the scale.
-            const float *fn = model->normals + 3 * corner->normal;
-            for (int k = 0; k < 3; k++)
-                v.n[k] = opt.scale[k] != 0.0f ? fn[k] / opt.scale[k] : 0.0f;
-            float len2 = v.n[0] * v.n[0] + v.n[1] * v.n[1] + v.n[2] * v.n[2];
-            have_normal = len2 > 0.0f && isfinite(len2);
-        }
-        if (!have_normal)
+        if (!file_normal(model, corner, opt.scale, v.n))
         {
             const float *own = face_n + 3 * t;
             bool flat = model->has_smoothing && tri->smoothing == 0;
