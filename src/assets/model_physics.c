@@ -632,7 +632,8 @@ static bool clearly_concave(const obj_model *m, const obj_range *r)
 {
     const obj_triangle *tris = m->triangles + r->first_triangle;
     int count = r->triangle_count;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double lo[3] = {(double)INFINITY, (double)INFINITY, (double)INFINITY};
+    double hi[3] = {-(double)INFINITY, -(double)INFINITY, -(double)INFINITY};
     for (int t = 0; t < count; t++)
         for (int c = 0; c < 3; c++)
             for (int k = 0; k < 3; k++)
