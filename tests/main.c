@@ -2,12 +2,22 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The test runner: `phys_tests` runs every case; `phys_tests PREFIX` runs the cases whose area or
 // case name starts with PREFIX (`phys_tests gjk`, `phys_tests gjk_box_box`). It ends with the plain
-// summary line "N passed, N failed" and exits non-zero when a case failed or none ran.
+// summary line "N passed, N failed, N skipped" and exits 1 when a case failed or none ran, TEST_SKIPPED
+// (77, ctest's skip code for these tests) when some were skipped and none failed, else 0.
+#define _POSIX_C_SOURCE 200809L // stat
+
 #include "test.h"
 #include "test_registry.h"
 
-#include <stdlib.h> // getenv, strtoull
-#include <string.h> // strncmp, strlen
+#include <stdlib.h>   // getenv, strtoull
+#include <string.h>   // strncmp, strlen
+#include <sys/stat.h> // stat, S_ISDIR
+
+bool test_shared_testdata_present(void)
+{
+    struct stat st;
+    return stat(SHARED_TESTDATA_DIR, &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 uint64_t test_seed(void)
 {
@@ -69,7 +79,7 @@ static int matches(const char *prefix, const char *area, const char *name)
 int main(int argc, char **argv)
 {
     const char *prefix = argc > 1 ? argv[1] : "";
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (size_t a = 0; a < sizeof test_areas / sizeof test_areas[0]; a++)
     {
         for (const test_case *t = test_areas[a].cases; t->name; t++)
@@ -77,14 +87,18 @@ int main(int argc, char **argv)
             if (!matches(prefix, test_areas[a].name, t->name))
                 continue;
             int rc = t->fn();
-            printf("%-6s %s\n", rc == 0 ? "ok" : "FAIL", t->name);
+            printf("%-6s %s\n", rc == 0 ? "ok" : rc == TEST_SKIPPED ? "SKIP" : "FAIL", t->name);
             fflush(stdout);
             if (rc == 0)
                 passed++;
+            else if (rc == TEST_SKIPPED)
+                skipped++;
             else
                 failed++;
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return (failed == 0 && passed > 0) ? 0 : 1;
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    if (failed > 0 || passed + skipped == 0)
+        return 1;
+    return skipped > 0 ? TEST_SKIPPED : 0;
 }

@@ -7,9 +7,10 @@
 
 #include "phys/math.h"
 
-#include <math.h>   // fabs
-#include <stdint.h> // uint64_t
-#include <stdio.h>  // fprintf
+#include <math.h>    // fabs
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint64_t
+#include <stdio.h>   // fprintf
 
 typedef int (*test_fn)(void);
 typedef struct test_case
@@ -22,6 +23,23 @@ typedef struct test_area
     const char *name;
     const test_case *cases;
 } test_area;
+
+// A case returns TEST_SKIPPED when what it needs is not there (the runner reports it as skipped, never
+// as passed; ctest shows the area as skipped when none of its cases failed).
+#define TEST_SKIPPED 77
+// Whether ../shared/testdata (real files written by others, read in place) sits beside the checkout.
+bool test_shared_testdata_present(void);
+// Cases that read ../shared/testdata start with this: without the folder they are skipped, with a line
+// saying why.
+#define REQUIRE_SHARED_TESTDATA()                                                                            \
+    do                                                                                                       \
+    {                                                                                                        \
+        if (!test_shared_testdata_present())                                                                 \
+        {                                                                                                    \
+            fprintf(stderr, "skipped: %s not found beside the checkout\n", SHARED_TESTDATA_DIR);             \
+            return TEST_SKIPPED;                                                                             \
+        }                                                                                                    \
+    } while (0)
 
 // The seed of the random inputs of the running test: PH_TEST_SEED in the environment, else fixed.
 uint64_t test_seed(void);

@@ -522,6 +522,7 @@ static int model_points(const obj_model *m, int first, int count, ph_vec3 *out, 
 
 static int hull_real_models(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     const char *files[] = {"cube.obj",       "low_poly_bunny.obj", "cornell_box.obj", "spot_control_mesh.obj",
                            "test_map01.obj", "spider.obj"};
     enum

@@ -476,6 +476,7 @@ static ph_mass_properties model_mass(const obj_model *m, int first, int count, p
 
 static int mass_real_models(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     obj_model *bunny = load_shared("low_poly_bunny.obj");
     ENSURE(bunny != NULL);
     ph_mass_properties hb;
