@@ -71,6 +71,41 @@ static int dynamics_sleep_and_wake(void)
     return 0;
 }
 
+// A quiet awake box that comes to rest 1 cm from a sleeping one (inside the speculative margin, not
+// touching: another island) must not wake it; it used to, every step, so that a pile next to a late
+// arrival could never sleep. A box moving at it still wakes it before they touch, so that the impact is
+// not lost on a body that acts as static.
+static int dynamics_quiet_neighbour_does_not_wake(void)
+{
+    ph_world *w = ground_world();
+    ph_body_id sleeper = box_at(w, ph_v3(0, 0.5f, 0));
+    steps(w, DYN_SETTLE_STEPS);
+    ENSURE(!ph_body_is_awake(w, sleeper));
+    ph_body_id neighbour = box_at(w, ph_v3(1.01f, 0.5f, 0)); // faces 1 cm apart
+    int woken_steps = 0;
+    for (int s = 0; s < DYN_SETTLE_STEPS; s++)
+    {
+        ph_world_step(w);
+        woken_steps += ph_body_is_awake(w, sleeper) ? 1 : 0;
+    }
+    fprintf(stderr, "quiet neighbour: sleeper awake in %d of %d steps; neighbour asleep: %d\n", woken_steps,
+            DYN_SETTLE_STEPS, !ph_body_is_awake(w, neighbour));
+    ENSURE(woken_steps == 0);
+    ENSURE(!ph_body_is_awake(w, neighbour)); // and the neighbour fell asleep on its own
+    // A box sliding at the pair wakes them.
+    ph_body_id thrown = box_at(w, ph_v3(-3.0f, 0.5f, 0));
+    ENSURE(ph_body_set_linear_velocity(w, thrown, ph_v3(8, 0, 0)) == PH_OK);
+    bool woke = false;
+    for (int s = 0; s < 60 && !woke; s++)
+    {
+        ph_world_step(w);
+        woke = ph_body_is_awake(w, sleeper);
+    }
+    ENSURE(woke);
+    ph_world_destroy(w);
+    return 0;
+}
+
 static int dynamics_kinematic_pushes(void)
 {
     ph_world *w = ground_world();
@@ -382,6 +417,7 @@ static int dynamics_contact_recycling(void)
 }
 
 const test_case test_dynamics_cases[] = {
+    {"dynamics_quiet_neighbour_does_not_wake", dynamics_quiet_neighbour_does_not_wake},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},
     {"dynamics_sleep_and_wake", dynamics_sleep_and_wake},

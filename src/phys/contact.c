@@ -295,6 +295,22 @@ static void match_impulses(ph_contact *c, const ph_contact *old)
     }
 }
 
+bool ph_contact_is_touching(const ph_contact *c)
+{
+    for (int i = 0; i < c->manifold.point_count; i++)
+        if (c->manifold.points[i].separation < PH_CONTACT_TOUCH_DISTANCE)
+            return true;
+    return false;
+}
+
+// Faster than the sleep thresholds.
+static bool is_moving(const ph_world *world, int slot)
+{
+    const ph_body_state *st = &world->states[slot];
+    return glms_vec3_norm2(st->v) > PH_SLEEP_LINEAR_SPEED * PH_SLEEP_LINEAR_SPEED ||
+           glms_vec3_norm2(st->w) > PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
+}
+
 bool ph_contacts_update(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -381,11 +397,16 @@ bool ph_contacts_update(ph_step_context *ctx)
         {
             manifolds++;
             points += c->manifold.point_count;
-            // A touching awake body wakes a sleeping one (and its whole island).
+            // An awake body wakes a sleeping one (and its whole island) when they touch, or before they
+            // touch when it is on the move (a speculative contact, so that the impact is not lost on a
+            // body that acts as static for a step). A quiet awake neighbour a few millimetres away does
+            // not: it is in another island, and waking the sleeper every time it settled would keep a
+            // pile awake for ever.
             bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
-            if (wa && !bb->awake && bb->type != PH_BODY_STATIC)
+            bool touch = ph_contact_is_touching(c);
+            if (wa && !bb->awake && bb->type != PH_BODY_STATIC && (touch || is_moving(world, c->a)))
                 ph_world_wake_island(world, c->b);
-            else if (wb && !ba->awake && ba->type != PH_BODY_STATIC)
+            else if (wb && !ba->awake && ba->type != PH_BODY_STATIC && (touch || is_moving(world, c->b)))
                 ph_world_wake_island(world, c->a);
         }
     }

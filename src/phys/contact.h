@@ -60,6 +60,10 @@ bool ph_contacts_update(ph_step_context *ctx);
 // The contact of the pair of convex bodies (slots a < b; their whole shapes, not compound or mesh parts),
 // or NULL when there is none this step. Binary search over the sorted set.
 const ph_contact *ph_contacts_find(const ph_contact_set *set, int a, int b);
+// A contact point closer than this makes a touching contact (unit: m): it joins its bodies into one island
+// and wakes a sleeping body; speculative points further apart do neither (unless the awake body moves).
+#define PH_CONTACT_TOUCH_DISTANCE 0.005f
+bool ph_contact_is_touching(const ph_contact *c);
 // Largest error of a recycled manifold's separations (unit: m); see contact.c.
 #define PH_CONTACT_RECYCLE_DISTANCE 0.01f
 // Drops every contact of body slot (called when it is removed).

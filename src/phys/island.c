@@ -8,10 +8,6 @@
 #include "core.h"
 #include "world.h"
 
-// A contact point closer than this joins its bodies into one island (unit: m); speculative points
-// further apart do not.
-#define ISLAND_TOUCH_DISTANCE 0.005f
-
 static int find(int *parent, int x)
 {
     while (parent[x] != x)
@@ -29,14 +25,6 @@ static void join(int *parent, int a, int b)
         parent[rb] = ra;
     else if (rb < ra)
         parent[ra] = rb;
-}
-
-static bool touching(const ph_contact *c)
-{
-    for (int i = 0; i < c->manifold.point_count; i++)
-        if (c->manifold.points[i].separation < ISLAND_TOUCH_DISTANCE)
-            return true;
-    return false;
 }
 
 int ph_islands_update(ph_step_context *ctx)
@@ -77,7 +65,7 @@ int ph_islands_update(ph_step_context *ctx)
         const ph_body *a = &world->bodies[c->a], *b = &world->bodies[c->b];
         if (a->type == PH_BODY_STATIC || b->type == PH_BODY_STATIC || !a->awake || !b->awake)
             continue;
-        if (touching(c))
+        if (ph_contact_is_touching(c))
             join(parent, c->a, c->b);
     }
     for (int i = 0; i < ctx->awake_count; i++)
