@@ -207,6 +207,7 @@ static int model_mesh_normals_colours_scale(void)
 // The shared cube has one normal per side: 6 sides x 9 positions = 54 distinct vertices.
 static int model_mesh_shared_cube(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     obj_model *m = NULL;
     asset_error err;
     ENSURE(obj_load(SHARED_TESTDATA_DIR "/obj/cube.obj", NULL, &m, &err));
@@ -253,6 +254,7 @@ static int is_positive_definite(ph_mat3 m)
 // and the centre of mass is the body origin (the world hull's centroid is at zero).
 static int model_hull_contains_vertices(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     const char *files[] = {"cube.obj",       "low_poly_bunny.obj", "cornell_box.obj", "spot_control_mesh.obj",
                            "test_map01.obj", "spider.obj"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
@@ -319,6 +321,7 @@ static int model_hull_contains_vertices(void)
 // The shared cube's hull: volume 8, centre at the origin, inertia of a 2 m cube (m a^2 / 6 with a = 2).
 static int model_hull_cube_mass(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     obj_model *m = load_path(SHARED_TESTDATA_DIR "/obj/cube.obj");
     ENSURE(m);
     ph_world *world = new_world();
@@ -496,6 +499,7 @@ static int model_obj_scene_static_shapes(void)
 // front wall is skipped with a warning.
 static int model_obj_scene_shared(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     obj_model *m = load_path(SHARED_TESTDATA_DIR "/obj/test_map01.obj");
     ENSURE(m);
     ph_world *world = new_world();

@@ -774,6 +774,7 @@ static double model_volume(const obj_model *m, int first, int count)
 // triangles are sum(face size - 2) over those faces.
 static int obj_shared_counts(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     struct
     {
         const char *file;
@@ -814,6 +815,7 @@ static int obj_shared_counts(void)
 // Geometry facts from SOURCES.md: volumes by the divergence theorem and the bunny's bounding box.
 static int obj_shared_geometry(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     obj_model *m = load_shared("cube.obj");
     ENSURE(m);
     ENSURE_NEAR(model_volume(m, 0, m->triangle_count), 8.0, 1e-9);
@@ -874,6 +876,7 @@ static int obj_shared_geometry(void)
 // Windows texture paths, no newline at the end), and their colours reaching the models that use them.
 static int obj_shared_materials(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     const struct
     {
         const char *file;

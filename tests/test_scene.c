@@ -192,6 +192,7 @@ static int scene_errors(void)
 // is named, and a file named twice is parsed once.
 static int scene_models_loaded(void)
 {
+    REQUIRE_SHARED_TESTDATA();
     asset_error err;
     scene_desc *d = parse("{\"entries\": [{\"model\": \"" SHARED_TESTDATA_DIR "/obj/cube.obj\"},"
                           " {\"model\": \"" SHARED_TESTDATA_DIR "/obj/cube.obj\", \"position\": [0, 3, 0]},"
