@@ -36,6 +36,21 @@ static void steps(ph_world *w, int n)
         ph_world_step(w);
 }
 
+// A box sent from `from` at velocity v wakes `sleeper` within a second.
+static bool thrown_box_wakes(ph_world *w, ph_vec3 from, ph_vec3 v, ph_body_id sleeper)
+{
+    ph_body_id thrown = box_at(w, from);
+    if (ph_body_set_linear_velocity(w, thrown, v) != PH_OK)
+        return false;
+    for (int s = 0; s < 60; s++)
+    {
+        ph_world_step(w);
+        if (ph_body_is_awake(w, sleeper))
+            return true;
+    }
+    return false;
+}
+
 static int dynamics_sleep_and_wake(void)
 {
     ph_world *w = ground_world();
@@ -58,15 +73,7 @@ static int dynamics_sleep_and_wake(void)
     // A thrown awake box wakes the sleeping one it hits.
     steps(w, DYN_SETTLE_STEPS);
     ENSURE(!ph_body_is_awake(w, other));
-    ph_body_id thrown = box_at(w, ph_v3(2, 0.5f, 0));
-    ph_body_set_linear_velocity(w, thrown, ph_v3(6, 0, 0));
-    bool woke = false;
-    for (int s = 0; s < 60 && !woke; s++)
-    {
-        ph_world_step(w);
-        woke = ph_body_is_awake(w, other);
-    }
-    ENSURE(woke);
+    ENSURE(thrown_box_wakes(w, ph_v3(2, 0.5f, 0), ph_v3(6, 0, 0), other));
     ph_world_destroy(w);
     return 0;
 }
@@ -93,15 +100,7 @@ static int dynamics_quiet_neighbour_does_not_wake(void)
     ENSURE(woken_steps == 0);
     ENSURE(!ph_body_is_awake(w, neighbour)); // and the neighbour fell asleep on its own
     // A box sliding at the pair wakes them.
-    ph_body_id thrown = box_at(w, ph_v3(-3.0f, 0.5f, 0));
-    ENSURE(ph_body_set_linear_velocity(w, thrown, ph_v3(8, 0, 0)) == PH_OK);
-    bool woke = false;
-    for (int s = 0; s < 60 && !woke; s++)
-    {
-        ph_world_step(w);
-        woke = ph_body_is_awake(w, sleeper);
-    }
-    ENSURE(woke);
+    ENSURE(thrown_box_wakes(w, ph_v3(-3.0f, 0.5f, 0), ph_v3(8, 0, 0), sleeper));
     ph_world_destroy(w);
     return 0;
 }
