@@ -7,7 +7,8 @@
 //      obj_parse on the bytes in memory (the parser alone) and obj_load on the file (streamed in 1 MiB
 //      chunks, page cache warm) and reports MB/s (10^6 bytes per second), best of --runs, by the wall
 //      clock and per CPU second of the process (steadier on a busy machine).
-//   2. Load to ready: for each model (default every .obj in ../shared/testdata/obj), the time from the
+//   2. Load to ready: for each model (default every .obj in ../shared/testdata/obj, then a generated
+//      closed blob the size of the Stanford bunny, 72,000 triangles, see write_blob), the time from the
 //      file name to a world holding its body: obj_load, the convex hull (model_physics_add_body with the
 //      default dynamic hull, which also builds the render mesh), and one ph_world_step; and the same
 //      for the .obj-scene path that `sandbox FILE.obj` takes (model_physics_add_scene). Medians of --runs
@@ -273,6 +274,39 @@ static int bench_model(const char *path, int runs)
     return 0;
 }
 
+// A closed organic blob the size of the Stanford bunny (bun_zipper: 35,947 vertices, 69,451 triangles):
+// a 150 x 240 latitude-longitude sphere with bumps, 36,240 vertices and 72,000 triangles in `v//vn`
+// form, written to path. The shared folder holds only a low-poly bunny; this is the full-size case.
+static bool write_blob(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    const int lat = 150, lon = 240;
+    fprintf(f, "# obj_bench: bunny-sized blob\n");
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i <= lat; i++)
+            for (int j = 0; j < lon; j++)
+            {
+                double th = 3.14159265358979 * i / lat, ph = 2.0 * 3.14159265358979 * j / lon;
+                double r = 1.0 + 0.25 * sin(3.0 * th) * cos(4.0 * ph) + 0.1 * sin(7.0 * ph + 2.0 * th);
+                double x = r * sin(th) * cos(ph), y = 1.3 * r * cos(th), z = r * sin(th) * sin(ph);
+                double l = sqrt(x * x + y * y + z * z);
+                if (pass == 0)
+                    fprintf(f, "v %.6f %.6f %.6f\n", x, y, z);
+                else
+                    fprintf(f, "vn %.6f %.6f %.6f\n", x / l, y / l, z / l);
+            }
+    for (int i = 0; i < lat; i++)
+        for (int j = 0; j < lon; j++)
+        {
+            int a = i * lon + j + 1, b = i * lon + (j + 1) % lon + 1, c = b + lon, d = a + lon;
+            fprintf(f, "f %d//%d %d//%d %d//%d\nf %d//%d %d//%d %d//%d\n", a, a, c, c, b, b, a, a, d, d, c,
+                    c);
+        }
+    return fclose(f) == 0;
+}
+
 static int compare_path(const void *a, const void *b)
 {
     return strcmp((const char *)a, (const char *)b);
@@ -334,9 +368,18 @@ int main(int argc, char **argv)
     if (!models)
         return 0;
     if (path_count == 0)
-        path_count = list_shared(paths, MAX_MODELS);
-    for (int i = 0; i < path_count; i++)
-        if (bench_model(paths[i], runs < 5 ? 5 : runs) != 0)
-            return 1;
-    return 0;
+    {
+        path_count = list_shared(paths, MAX_MODELS - 1);
+        snprintf(paths[path_count], sizeof paths[0], "/tmp/obj_bench_blob_%d.obj", (int)getpid());
+        if (write_blob(paths[path_count]))
+            path_count++;
+        else
+            fprintf(stderr, "obj_bench: cannot write %s\n", paths[path_count]);
+    }
+    int status = 0;
+    for (int i = 0; i < path_count && status == 0; i++)
+        status = bench_model(paths[i], runs < 5 ? 5 : runs);
+    if (path_count > 0 && strncmp(paths[path_count - 1], "/tmp/obj_bench_blob_", 20) == 0 && !keep)
+        unlink(paths[path_count - 1]);
+    return status;
 }
