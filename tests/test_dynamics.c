@@ -415,7 +415,38 @@ static int dynamics_contact_recycling(void)
     return 0;
 }
 
+// Bodies of any size spin: a 500 m box of water (inertia ~1e19 kg m^2) and a 1 mm one. The inverse
+// inertia of the large one used to overflow in float (the determinant) and come out zero, so it could
+// not rotate at all.
+static int dynamics_huge_and_tiny_bodies_spin(void)
+{
+    const float halves[] = {250.0f, 0.0005f};
+    for (int k = 0; k < 2; k++)
+    {
+        ph_world_def wd = ph_default_world_def();
+        wd.gravity = ph_v3(0.0f, 0.0f, 0.0f);
+        ph_world *w = ph_world_create(&wd);
+        ENSURE(w != NULL);
+        ph_body_def d = ph_default_body_def();
+        d.type = PH_BODY_DYNAMIC;
+        d.shape = ph_make_box(ph_v3(halves[k], 0.5f * halves[k], 0.25f * halves[k]));
+        d.angular_damping = 0.0f;
+        d.angular_velocity = ph_v3(0.0f, 1.0f, 0.0f); // about a principal axis: stays 1 rad/s
+        ph_body_id id = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(id));
+        for (int s = 0; s < 10; s++)
+            ph_world_step(w);
+        float spin = glms_vec3_norm(ph_body_get_angular_velocity(w, id));
+        fprintf(stderr, "box of half %g m: spin after 10 steps %.6f rad/s\n", (double)halves[k],
+                (double)spin);
+        ENSURE_NEAR(spin, 1.0f, 1e-4f);
+        ph_world_destroy(w);
+    }
+    return 0;
+}
+
 const test_case test_dynamics_cases[] = {
+    {"dynamics_huge_and_tiny_bodies_spin", dynamics_huge_and_tiny_bodies_spin},
     {"dynamics_quiet_neighbour_does_not_wake", dynamics_quiet_neighbour_does_not_wake},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},

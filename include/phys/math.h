@@ -108,6 +108,18 @@ static inline ph_mat3 ph_skew(ph_vec3 v)
     return m;
 }
 
+// The inverse of an inertia tensor of any magnitude (unit: 1/(kg m^2)); non-finite entries when it is
+// singular. cglm's glms_mat3_inv divides by the determinant, which grows as the cube of the entries and
+// overflows float past about 7e12 kg m^2 (a 200 m box of water), leaving an all-zero inverse; here the
+// matrix is scaled to entries near 1 first, and the inverse scaled back.
+static inline ph_mat3 ph_inverse_inertia(ph_mat3 inertia)
+{
+    float scale = fabsf(inertia.col[0].raw[0]) + fabsf(inertia.col[1].raw[1]) + fabsf(inertia.col[2].raw[2]);
+    if (!(scale > 0.0f) || !ph_is_finite_float(scale))
+        return glms_mat3_inv(inertia);
+    return glms_mat3_scale(glms_mat3_inv(glms_mat3_scale(inertia, 1.0f / scale)), 1.0f / scale);
+}
+
 // The world-space inverse inertia R * I_body^-1 * R^T for orientation q (unit: 1/(kg m^2)).
 static inline ph_mat3 ph_world_inv_inertia(ph_quat q, ph_mat3 inv_inertia_body)
 {

@@ -611,7 +611,7 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         body->mass = mp.mass;
         body->inv_mass = 1.0f / mp.mass;
         body->inertia_local = mp.inertia;
-        body->inv_inertia_local = glms_mat3_inv(mp.inertia);
+        body->inv_inertia_local = ph_inverse_inertia(mp.inertia);
         if (!ph_is_finite_vec3(body->inv_inertia_local.col[0]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[1]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[2]))
