@@ -270,7 +270,14 @@ static void prepare_projectile_model(app *a)
     char err[1024] = "";
     if (!level_model_projectile(&a->lv, a->projectile_model, a->r, &a->tl.model_geom, &a->tl.model_mesh, err,
                                 sizeof err))
-        show_error(a, err);
+    {
+        // The model itself is in the level (as static geometry if it is flat); only throwing it is not
+        // possible, so this is a warning and the projectile stays a box or a sphere.
+        char text[1200];
+        snprintf(text, sizeof text, "warning: %s; it cannot be thrown", err);
+        fprintf(stderr, "sandbox: %s\n", text);
+        hud_message(&a->hd, false, text);
+    }
 }
 
 // Loads the scene in a slot (or the file path), replacing the level only when the new one loaded, so a
