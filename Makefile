@@ -53,7 +53,10 @@ build-werror/CMakeCache.txt: | deps
 test-release: deps build-werror/CMakeCache.txt
 	@cmake --build build-werror -j $(JOBS)
 
+# Configures again: Bullet and libccd may have been installed just now, after build/ was first configured
+# without them (CMake looks again for what it did not find).
 bench: bench-deps build/CMakeCache.txt
+	@cmake -S . -B build > /dev/null
 	@cmake --build build -j $(JOBS)
 	@bench/run_bench.sh
 
