@@ -288,6 +288,31 @@ static double kinetic_energy(ph_world *w, ph_body_id id)
            0.5 * (double)glms_vec3_dot(av, iw);
 }
 
+// A world without gravity holding one undamped box of half extents `half`, orientation q and spin w
+// (rad/s); NULL when either could not be made.
+static ph_world *free_box_world(ph_vec3 half, ph_quat q, ph_vec3 w, ph_body_id *out_id)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0.0f, 0.0f, 0.0f);
+    ph_world *world = ph_world_create(&wd);
+    if (!world)
+        return NULL;
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_box(half);
+    d.angular_damping = 0.0f;
+    d.linear_damping = 0.0f;
+    d.orientation = q;
+    d.angular_velocity = w;
+    *out_id = ph_body_create(world, &d);
+    if (PH_ID_IS_NULL(*out_id))
+    {
+        ph_world_destroy(world);
+        return NULL;
+    }
+    return world;
+}
+
 // A free asymmetric box spun about a random (non-principal) axis, from slow to far faster than one
 // sub-step can follow (1000 rad/s turns it 2.8 rad per sub-step): its energy must never grow. The
 // implicit gyroscopic update used to land on orientations of higher energy at such speeds, and a box
@@ -298,20 +323,11 @@ static int dynamics_fast_spin_energy(void)
     uint64_t rng = test_seed();
     for (int k = 0; k < (int)(sizeof spins / sizeof spins[0]); k++)
     {
-        ph_world_def wd = ph_default_world_def();
-        wd.gravity = ph_v3(0.0f, 0.0f, 0.0f);
-        ph_world *w = ph_world_create(&wd);
+        ph_quat q = test_rand_quat(&rng);
+        ph_vec3 spin = glms_vec3_scale(glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f)), spins[k]);
+        ph_body_id id;
+        ph_world *w = free_box_world(ph_v3(0.05f, 0.25f, 0.75f), q, spin, &id);
         ENSURE(w != NULL);
-        ph_body_def d = ph_default_body_def();
-        d.type = PH_BODY_DYNAMIC;
-        d.shape = ph_make_box(ph_v3(0.05f, 0.25f, 0.75f));
-        d.angular_damping = 0.0f;
-        d.linear_damping = 0.0f;
-        d.orientation = test_rand_quat(&rng);
-        d.angular_velocity =
-            glms_vec3_scale(glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f)), spins[k]);
-        ph_body_id id = ph_body_create(w, &d);
-        ENSURE(!PH_ID_IS_NULL(id));
         double e0 = kinetic_energy(w, id), prev = e0;
         for (int s = 0; s < 120; s++)
         {
@@ -423,17 +439,11 @@ static int dynamics_huge_and_tiny_bodies_spin(void)
     const float halves[] = {250.0f, 0.0005f};
     for (int k = 0; k < 2; k++)
     {
-        ph_world_def wd = ph_default_world_def();
-        wd.gravity = ph_v3(0.0f, 0.0f, 0.0f);
-        ph_world *w = ph_world_create(&wd);
+        // Spun about a principal axis: it keeps 1 rad/s.
+        ph_body_id id;
+        ph_world *w = free_box_world(ph_v3(halves[k], 0.5f * halves[k], 0.25f * halves[k]),
+                                     glms_quat_identity(), ph_v3(0.0f, 1.0f, 0.0f), &id);
         ENSURE(w != NULL);
-        ph_body_def d = ph_default_body_def();
-        d.type = PH_BODY_DYNAMIC;
-        d.shape = ph_make_box(ph_v3(halves[k], 0.5f * halves[k], 0.25f * halves[k]));
-        d.angular_damping = 0.0f;
-        d.angular_velocity = ph_v3(0.0f, 1.0f, 0.0f); // about a principal axis: stays 1 rad/s
-        ph_body_id id = ph_body_create(w, &d);
-        ENSURE(!PH_ID_IS_NULL(id));
         for (int s = 0; s < 10; s++)
             ph_world_step(w);
         float spin = glms_vec3_norm(ph_body_get_angular_velocity(w, id));

@@ -117,7 +117,8 @@ typedef struct ph_step_stats
     int calendar_events;      // time-of-impact events resolved this step
     int calendar_substeps;    // advances from one event to the next
     int solver_substeps;      // solver sub-steps this step (more than def.substeps for a tall column)
-    int longest_column;       // bodies in the longest chain each resting on a single body
+    int longest_column;       // bodies in the longest free-standing column (each touching only the one
+                              // body it rests on and at most one resting on it)
     int calendar_budget_hits; // times the budget ran out and the clamp fallback was used
     int gjk_iteration_limit_hits;
     int epa_fallbacks; // EPA overflow or degenerate results

@@ -40,14 +40,10 @@
 #define CAL_RESTITUTION_THRESHOLD 1.0f
 // Sequential-impulse passes over the manifold of one event.
 #define CAL_RESPONSE_ITERATIONS 8
-// Smallest per-pair counter table (a power of two); it is sized to twice the most events a step can
-// process, so probing stays short and the table never fills.
+// Smallest per-pair counter table (a power of two; see pair_entry).
 #define CAL_MIN_PAIR_TABLE 64
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
 #define CAL_MAX_PARTS 64
-
-typedef ph_cal_event cal_event;
-typedef ph_cal_pair_count pair_count;
 
 typedef struct cal_state
 {
@@ -55,7 +51,8 @@ typedef struct cal_state
     ph_world *world;
     ph_calendar *cal; // heap and pair table storage
     int heap_count;
-    int pair_mask; // pair table size - 1
+    int max_events; // hard bound on the events of the step
+    int pair_mask;  // pair table size - 1; 0 until the first event sets the table up
     bool out_of_memory;
     int processed;
     int resolved;
@@ -66,7 +63,7 @@ typedef struct cal_state
 
 // ---- Heap ordered by (time, a, b) so equal times pop in a deterministic order. ---------------------------
 
-static bool earlier(const cal_event *x, const cal_event *y)
+static bool earlier(const ph_cal_event *x, const ph_cal_event *y)
 {
     if (x->t != y->t)
         return x->t < y->t;
@@ -77,12 +74,12 @@ static bool earlier(const cal_event *x, const cal_event *y)
 
 // The heap grows (through the counted allocator) when a step predicts more events than any step before;
 // once the world has warmed up it never allocates. False only when out of memory.
-static bool heap_push(cal_state *cs, cal_event e)
+static bool heap_push(cal_state *cs, ph_cal_event e)
 {
     ph_calendar *cal = cs->cal;
     if (!ph_array_reserve(cal->heap, cal->heap_capacity, cs->heap_count + 1))
         return false;
-    cal_event *heap = cal->heap;
+    ph_cal_event *heap = cal->heap;
     int i = cs->heap_count++;
     while (i > 0)
     {
@@ -96,16 +93,16 @@ static bool heap_push(cal_state *cs, cal_event e)
     return true;
 }
 
-static cal_event heap_pop(cal_state *cs)
+static ph_cal_event heap_pop(cal_state *cs)
 {
-    cal_event *heap = cs->cal->heap;
-    cal_event top = heap[0];
-    cal_event last = heap[--cs->heap_count];
+    ph_cal_event *heap = cs->cal->heap;
+    ph_cal_event top = heap[0];
+    ph_cal_event last = heap[--cs->heap_count];
     int i = 0;
     for (;;)
     {
         int l = 2 * i + 1, r = l + 1, m = i;
-        const cal_event *best = &last;
+        const ph_cal_event *best = &last;
         if (l < cs->heap_count && earlier(&heap[l], best))
         {
             m = l;
@@ -261,13 +258,27 @@ static void parts_of(const ph_world *world, int slot, ph_aabb other_box, part_li
 
 // ---- Prediction -------------------------------------------------------------------------------------
 
-static pair_count *pair_entry(cal_state *cs, int a, int b)
+// The counter of pair (a, b). The table is set up by the step's first event, so steps without fast bodies
+// never touch it; it holds twice the most events a step can process, so it never fills. NULL only when
+// out of memory (the event is then clamped).
+static ph_cal_pair_count *pair_entry(cal_state *cs, int a, int b)
 {
+    if (cs->pair_mask == 0)
+    {
+        int table = CAL_MIN_PAIR_TABLE;
+        while (table < 2 * cs->max_events)
+            table *= 2;
+        ph_calendar *cal = cs->cal;
+        if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
+            return NULL;
+        memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
+        cs->pair_mask = table - 1;
+    }
     uint64_t key = ((uint64_t)(uint32_t)(a + 1) << 32) | (uint32_t)(b + 1);
     uint64_t h = key * 0x9e3779b97f4a7c15ull; // Fibonacci hashing
     for (int probe = 0; probe <= cs->pair_mask; probe++)
     {
-        pair_count *e = &cs->cal->pairs[(h + (uint64_t)probe) & (uint64_t)cs->pair_mask];
+        ph_cal_pair_count *e = &cs->cal->pairs[(h + (uint64_t)probe) & (uint64_t)cs->pair_mask];
         if (e->key == key || e->key == 0)
         {
             e->key = key;
@@ -317,7 +328,7 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     part_list pa, pb;
     parts_of(world, a, swept_bounds(world, bb, tc), &pa);
     parts_of(world, b, swept_bounds(world, ba, tc), &pb);
-    cal_event best = {2.0f, a, b, -1, -1, ba->version, bb->version};
+    ph_cal_event best = {2.0f, a, b, -1, -1, ba->version, bb->version};
     for (int i = 0; i < pa.count; i++)
     {
         for (int j = 0; j < pb.count; j++)
@@ -571,7 +582,7 @@ static void restart_sweep(cal_state *cs, int slot, float t, bool frozen)
     b->version++;
 }
 
-static void record(cal_state *cs, const cal_event *e, const ph_manifold *m, bool clamped)
+static void record(cal_state *cs, const ph_cal_event *e, const ph_manifold *m, bool clamped)
 {
     ph_world *world = cs->world;
     ph_calendar *cal = &world->calendar;
@@ -589,7 +600,7 @@ static void record(cal_state *cs, const cal_event *e, const ph_manifold *m, bool
     out->clamped = clamped;
 }
 
-static void resolve(cal_state *cs, const cal_event *e, bool clamp)
+static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
 {
     ph_world *world = cs->world;
     // The manifold of the two parts at the event time.
@@ -672,17 +683,7 @@ bool ph_calendar_run(ph_step_context *ctx)
         b->version = 0;
     }
     // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
-    int max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
-    int table = CAL_MIN_PAIR_TABLE;
-    while (table < 2 * max_events)
-        table *= 2;
-    if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
-    {
-        freeze_all(&cs, 0.0f);
-        return false;
-    }
-    cs.pair_mask = table - 1;
-    memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
+    cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
 
     for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
@@ -692,13 +693,13 @@ bool ph_calendar_run(ph_step_context *ctx)
     }
     if (cs.out_of_memory)
         freeze_all(&cs, 0.0f);
-    while (cs.heap_count > 0 && cs.processed < max_events)
+    while (cs.heap_count > 0 && cs.processed < cs.max_events)
     {
-        cal_event e = heap_pop(&cs);
+        ph_cal_event e = heap_pop(&cs);
         if (e.version_a != world->bodies[e.a].version || e.version_b != world->bodies[e.b].version)
             continue; // stale: one of the bodies changed its motion after this prediction
         cs.processed++;
-        pair_count *pc = pair_entry(&cs, e.a, e.b);
+        ph_cal_pair_count *pc = pair_entry(&cs, e.a, e.b);
         bool clamp = cs.resolved >= world->def.calendar_event_budget || !pc ||
                      pc->count >= world->def.calendar_events_per_pair;
         if (pc)
@@ -712,7 +713,7 @@ bool ph_calendar_run(ph_step_context *ctx)
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
     {
-        cal_event e = heap_pop(&cs);
+        ph_cal_event e = heap_pop(&cs);
         if (e.version_a != world->bodies[e.a].version || e.version_b != world->bodies[e.b].version)
             continue;
         restart_sweep(&cs, e.a, e.t, true);

@@ -246,6 +246,7 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
         con->point_count = c->manifold.point_count;
         con->passes = 1;
         ph_vec3 ca = world->bodies[c->a].center, cb = world->bodies[c->b].center;
+        pair_velocity pv = load_pair(sa, sb);
         for (int i = 0; i < con->point_count; i++)
         {
             const ph_manifold_point *mp = &c->manifold.points[i];
@@ -257,7 +258,6 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
             make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, impulse_scale * c->normal_impulse[i]);
             make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, impulse_scale * c->tangent_impulse[i][0]);
             make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, impulse_scale * c->tangent_impulse[i][1]);
-            pair_velocity pv = load_pair(sa, sb);
             cp->approach = row_speed(&cp->n, &pv, con->normal);
             if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
                 con->passes = SOLVER_NORMAL_PASSES;
@@ -412,7 +412,11 @@ static void solve(ph_body_state *states, constraint *cons, int count, float inv_
 // points of a face does not distribute evenly; a few sweeps converge the face's points together.
 static void restitution(ph_body_state *states, constraint *cons, int count, float h)
 {
-    for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES; pass++)
+    // Whether any point bounces does not change between sweeps: when the first finds none, the step is done.
+    bool bouncing = true;
+    for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES && bouncing; pass++)
+    {
+        bouncing = false;
         for (int k = 0; k < count; k++)
         {
             constraint *con = &cons[k];
@@ -425,6 +429,7 @@ static void restitution(ph_body_state *states, constraint *cons, int count, floa
                 constraint_point *cp = &con->points[i];
                 if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
                     continue;
+                bouncing = true;
                 // The contact closed inside the next sub-step, after falling the gap under the constant
                 // relative acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free
                 // flight), not the speed at the sub-step's start.
@@ -442,6 +447,7 @@ static void restitution(ph_body_state *states, constraint *cons, int count, floa
             }
             store_pair(&pv, sa, sb);
         }
+    }
 }
 
 static void store_impulses(ph_world *world, const constraint *cons, int count)
