@@ -12,6 +12,18 @@
 // Most rotation of a body in one sub-step (unit: rad): pi/4, 236 rad/s at 5 sub-steps of a 60 Hz step.
 #define BODY_MAX_ROTATION (0.25f * GLM_PIf)
 
+bool ph_inertia_is_isotropic(ph_mat3 inertia)
+{
+    float mean = (inertia.col[0].raw[0] + inertia.col[1].raw[1] + inertia.col[2].raw[2]) / 3.0f;
+    if (!(mean > 0.0f))
+        return false;
+    float deviation = 0.0f;
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+            deviation = fmaxf(deviation, fabsf(inertia.col[c].raw[r] - (r == c ? mean : 0.0f)));
+    return deviation <= 1e-6f * mean;
+}
+
 void ph_body_sync_transform(ph_body *body)
 {
     body->xf.p = glms_vec3_sub(body->center, glms_quat_rotatev(body->xf.q, body->local_center));
@@ -66,7 +78,8 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     // The torque-free flow also keeps the kinetic energy T = w.L / 2. When a sub-step turns the body far
     // (hundreds of rad/s after a violent impact), the fixed point lands on an orientation of higher
     // energy; the excess is numerical and is taken out, so a tumbling body can never gain energy.
-    if (glms_vec3_dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+    // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
+    if (!body->isotropic && glms_vec3_dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
     {
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
         ph_vec3 l = glms_mat3_mulv(ph_world_inv_inertia(q1, body->inertia_local), w); // R I R^T w

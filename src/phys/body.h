@@ -59,7 +59,18 @@ typedef struct ph_body
     ph_body_type type;
     bool awake;
     bool enable_sleep;
+    bool isotropic; // inertia a multiple of the identity (cube, sphere): no gyroscopic torque, and the
+                    // world inertia is the local one in any orientation
 } ph_body;
+
+// Whether an inertia tensor is a multiple of the identity to within float rounding (1e-6 of its scale).
+bool ph_inertia_is_isotropic(ph_mat3 inertia);
+
+// The world inverse inertia of a dynamic body at orientation q: R I^-1 R^T, or I^-1 itself when isotropic.
+static inline ph_mat3 ph_body_world_inv_inertia(const ph_body *body, ph_quat q)
+{
+    return body->isotropic ? body->inv_inertia_local : ph_world_inv_inertia(q, body->inv_inertia_local);
+}
 
 // Recomputes xf from the centre of mass and orientation: xf.p = center - q * local_center.
 void ph_body_sync_transform(ph_body *body);

@@ -612,6 +612,7 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         body->inv_mass = 1.0f / mp.mass;
         body->inertia_local = mp.inertia;
         body->inv_inertia_local = ph_inverse_inertia(mp.inertia);
+        body->isotropic = ph_inertia_is_isotropic(mp.inertia);
         if (!ph_is_finite_vec3(body->inv_inertia_local.col[0]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[1]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[2]))
@@ -678,9 +679,8 @@ static void set_body_state(ph_world *world, int slot)
     st->dq = glms_quat_identity();
     st->dp = glms_vec3_zero();
     st->inv_mass = moving ? b->inv_mass : 0.0f;
-    st->inv_inertia = moving && b->type == PH_BODY_DYNAMIC
-                          ? ph_world_inv_inertia(b->xf.q, b->inv_inertia_local)
-                          : glms_mat3_zero();
+    st->inv_inertia =
+        moving && b->type == PH_BODY_DYNAMIC ? ph_body_world_inv_inertia(b, b->xf.q) : glms_mat3_zero();
     if (!moving)
     {
         st->v = glms_vec3_zero();
