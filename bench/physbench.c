@@ -6,7 +6,8 @@
 // ph_world_step, reads the per-stage times and counters from ph_world_get_stats(), samples every
 // body through the public API, and prints one JSON line through bench_metrics.c with
 // "engine":"ours". Engine only: no
-// SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --list.
+// SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --scalar (the
+// one-constraint-at-a-time solver even where the 8-lane one runs), --list.
 #include "bench_metrics.h"
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
@@ -20,6 +21,9 @@
 
 // Most --scene options on one command line.
 #define MAX_SCENES 64
+
+// --scalar: the solver one constraint at a time (world def enable_simd off).
+static bool scalar_solver;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
 
@@ -63,6 +67,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     }
     int steps = steps_override > 0 ? steps_override : scene.steps;
     ph_world_def def = spawn_world_def(&scene);
+    def.enable_simd = !scalar_solver;
     ph_world *world = ph_world_create(&def);
     ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
     bench_state *states = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *states);
@@ -121,7 +126,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--list]\n"
+    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--scalar] [--list]\n"
                     "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
 }
 
@@ -138,6 +143,8 @@ int main(int argc, char **argv)
             steps = (int)strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--scalar") == 0)
+            scalar_solver = true;
         else if (strcmp(argv[i], "--list") == 0)
         {
             for (const char *const *n = bench_scene_names; *n; n++)

@@ -79,12 +79,14 @@ typedef struct ph_world_def
     int solver_iterations; // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
     int substeps;          // solver sub-steps per step, at least; default 5 (see solver.c)
     int max_substeps;    // most sub-steps a step takes to keep tall columns standing; >= substeps; default 16
-    float contact_hertz; // contact softness stiffness (unit: Hz); default 60
+    float contact_hertz; // contact softness stiffness (unit: Hz); default 45
     float speculative_margin;     // contacts are made this far apart (unit: m); default 0.02
     int calendar_event_budget;    // most time-of-impact events per step; default 64
     int calendar_events_per_pair; // most events per pair per step; default 8
     bool enable_sleep;            // default true
     bool enable_calendar;         // in-frame time-of-impact sub-stepping; default true
+    bool enable_simd; // the 8-lane contact solver where the CPU has AVX2 and FMA; default true. The step is
+                      // then deterministic per machine kind, not across kinds (the sweep order differs).
     uint32_t internal_cookie;
 } ph_world_def;
 
@@ -117,6 +119,7 @@ typedef struct ph_step_stats
     int calendar_events;      // time-of-impact events resolved this step
     int calendar_substeps;    // advances from one event to the next
     int solver_substeps;      // solver sub-steps this step (more than def.substeps for a tall column)
+    int solver_colors;        // constraint colours of the 8-lane solver (0 when it did not run)
     int longest_column;       // bodies in the longest free-standing column (each touching only the one
                               // body it rests on and at most one resting on it)
     int calendar_budget_hits; // times the budget ran out and the clamp fallback was used

@@ -17,11 +17,15 @@
 //     velocity -e * v_approach with the impulse clamped >= 0 never adds energy for e <= 1.
 // Accumulated impulses are clamped (normal >= 0; friction inside the Coulomb cone |f_t| <= mu f_n) and
 // warm-started from the previous step (matched through feature ids in contact.c).
-// Defaults (types_internal.h): 5 sub-steps, contacts at 60 Hz (static ones twice that, both capped at a
+// Defaults (types_internal.h): 5 sub-steps, contacts at 45 Hz (static ones twice that, both capped at a
 // quarter of the sub-step rate, 75 Hz). Measured on the recipes: 4 sub-steps at 30 Hz let a 10-box tower
 // rock by 3 cm (the soft contacts sag g / w^2 per box weight and a tall stack's rocking mode is barely
-// damped); 4 sub-steps at 60 Hz let pyramid20 gain energy; 5 hold it to 1 mm. Static contacts used to
-// take twice the frequency uncapped, which needed 6 sub-steps to stay calm.
+// damped). Too stiff a spring for the sub-step is worse: between bodies that both move, past about
+// w h = 1.1 (w = 2 pi hertz) the Gauss-Seidel sweep feeds energy into a slow mode. pyramid20 (a wall one
+// box thick) then rocks out of its plane with growing amplitude: at 60 Hz (w h = 1.26) it stayed calm
+// only when the contacts were solved bottom row first, and in most other orders reached 40 J; at 55 Hz it
+// grew slowly; at 50 and 45 Hz it settled in every order tried. 45 Hz keeps a margin. Contacts with a
+// static body (one moving body, no such coupling) stay calm up to the 0.25 cap (w h = 1.57).
 // Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
 // and past a height that depends on the contact frequency it buckles under its own weight.
 // Data layout: the body states are one array of 96-byte structs; the constraints one flat array built in
@@ -30,6 +34,7 @@
 #include "solver.h"
 
 #include "core.h"
+#include "solver_internal.h"
 #include "world.h"
 
 #include <string.h> // memset
@@ -46,8 +51,6 @@
 #define SOLVER_RESTITUTION_PASSES 16
 // Damping ratio of the soft contact spring (heavily over-damped: no oscillation).
 #define SOLVER_CONTACT_DAMPING_RATIO 10.0f
-// Fastest speed at which the soft contact pushes overlapping bodies apart (unit: m/s).
-#define SOLVER_MAX_PUSH_SPEED 3.0f
 // The spring may not be stiffer than a quarter of the sub-step rate, or the integration goes unstable.
 #define SOLVER_MAX_HERTZ_FRACTION 0.25f
 // Contacts against static bodies are twice as stiff (the static side cannot share the correction).
@@ -69,47 +72,6 @@
 // asks for); below this angle the error is second order and too small to matter, so resting and slowly
 // turning bodies keep the cheaper step-start values.
 #define SOLVER_INERTIA_REFRESH_ANGLE 0.05f
-
-typedef struct softness
-{
-    float bias_rate; // (unit: 1/s)
-    float mass_scale;
-    float impulse_scale;
-} softness;
-
-// One row of a point (normal or a tangent): the direction's angular parts precomputed at preparation,
-// with the inertia of the start of the step (as Box2D; the error is second order in the rotation over a
-// step), so the inner loops are dot products and scaled adds only.
-typedef struct row
-{
-    ph_vec3 rda, rdb;   // ra x d, rb x d
-    ph_vec3 irda, irdb; // I_a^-1 (ra x d), I_b^-1 (rb x d)
-    float mass;         // effective mass along d (unit: kg)
-    float impulse;      // accumulated (unit: N s)
-} row;
-
-typedef struct constraint_point
-{
-    ph_vec3 ra, rb;           // anchors from the centres of mass at the start of the step (unit: m)
-    float base_separation;    // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
-    float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
-    float approach;           // relative normal speed just before the point closed (unit: m/s)
-    float approach_gap;       // separation when `approach` was taken (unit: m)
-    row n, t1, t2;
-} constraint_point;
-
-typedef struct constraint
-{
-    ph_vec3 normal, t1, t2;
-    int a, b; // body slots
-    int point_count;
-    int contact; // index into world->contacts.items
-    float friction, restitution;
-    float accel_n; // relative normal acceleration from gravity, b against a (unit: m/s^2)
-    int passes;    // normal sweeps per biased iteration: SOLVER_NORMAL_PASSES for an impact, else 1
-    softness soft;
-    constraint_point points[PH_MAX_MANIFOLD_POINTS];
-} constraint;
 
 // Soft constraint coefficients of a spring at `hertz` with damping ratio zeta over a step h (Catto,
 // "Soft constraints", GDC 2011): bias_rate = w / (2 zeta + h w), mass_scale = h w (2 zeta + h w) /
@@ -270,7 +232,8 @@ static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
 // Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
 // their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
 // turned with them, keeping the accumulated impulses. `refreshed` marks them by slot.
-static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, uint8_t *refreshed)
+static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, wide_solver *wide,
+                             uint8_t *refreshed)
 {
     ph_world *world = ctx->world;
     ph_body_state *states = world->states;
@@ -285,7 +248,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, 
         if (refreshed[slot])
         {
             ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
-            st->inv_inertia = ph_world_inv_inertia(q, body->inv_inertia_local);
+            st->inv_inertia = ph_body_world_inv_inertia(body, q);
             any = true;
         }
     }
@@ -303,109 +266,132 @@ static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, 
             set_row(&cp->t1, sa, sb, ra, rb, con->t1);
             set_row(&cp->t2, sa, sb, ra, rb, con->t2);
         }
+        if (wide)
+            ph_wide_set_rows(wide, cons, k);
     }
 }
 
-static void warm_start(ph_body_state *states, constraint *cons, int count)
+static void warm_start_constraint(ph_body_state *states, constraint *con)
 {
-    for (int k = 0; k < count; k++)
+    ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+    pair_velocity pv = load_pair(sa, sb);
+    for (int i = 0; i < con->point_count; i++)
     {
-        constraint *con = &cons[k];
-        ph_body_state *sa = &states[con->a], *sb = &states[con->b];
-        pair_velocity pv = load_pair(sa, sb);
-        for (int i = 0; i < con->point_count; i++)
-        {
-            constraint_point *cp = &con->points[i];
-            row_apply(&cp->n, &pv, con->normal, cp->n.impulse);
-            row_apply(&cp->t1, &pv, con->t1, cp->t1.impulse);
-            row_apply(&cp->t2, &pv, con->t2, cp->t2.impulse);
-        }
-        store_pair(&pv, sa, sb);
+        constraint_point *cp = &con->points[i];
+        row_apply(&cp->n, &pv, con->normal, cp->n.impulse);
+        row_apply(&cp->t1, &pv, con->t1, cp->t1.impulse);
+        row_apply(&cp->t2, &pv, con->t2, cp->t2.impulse);
     }
+    store_pair(&pv, sa, sb);
 }
 
-// One iteration over all constraints. With use_bias the soft spring removes overlap; without it (relax)
-// the constraint is rigid on velocity only. Speculative points (s > 0) allow an approach of s per
-// sub-step in both.
-static void solve(ph_body_state *states, constraint *cons, int count, float inv_h, bool use_bias)
+// One iteration of one constraint. With use_bias the soft spring removes overlap; without it (relax) the
+// constraint is rigid on velocity only. Speculative points (s > 0) allow an approach of s per sub-step in
+// both.
+static void solve_constraint(ph_body_state *states, constraint *con, float inv_h, bool use_bias)
 {
-    for (int k = 0; k < count; k++)
+    ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+    ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
+    ph_vec3 n = con->normal;
+    // Current separations from the motion so far (the anchors move with their body's rotation); they
+    // change only when positions are integrated, so once per call. n . (R r) = (R^T n) . r: the normal
+    // is turned into each body's step-start frame once for all the points.
+    float sep[PH_MAX_MANIFOLD_POINTS];
+    float shift = dot3(dp, n);
+    ph_vec3 na = rotate(glms_quat_conjugate(sa->dq), n), nb = rotate(glms_quat_conjugate(sb->dq), n);
+    for (int i = 0; i < con->point_count; i++)
     {
-        constraint *con = &cons[k];
-        ph_body_state *sa = &states[con->a], *sb = &states[con->b];
-        ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
-        ph_vec3 n = con->normal;
-        // Current separations from the motion so far (the anchors move with their body's rotation); they
-        // change only when positions are integrated, so once per call. n . (R r) = (R^T n) . r: the normal
-        // is turned into each body's step-start frame once for all the points.
-        float sep[PH_MAX_MANIFOLD_POINTS];
-        float shift = dot3(dp, n);
-        ph_vec3 na = rotate(glms_quat_conjugate(sa->dq), n), nb = rotate(glms_quat_conjugate(sb->dq), n);
-        for (int i = 0; i < con->point_count; i++)
-        {
-            const constraint_point *cp = &con->points[i];
-            sep[i] = shift + dot3(cp->rb, nb) - dot3(cp->ra, na) + cp->base_separation;
-        }
-        pair_velocity pv = load_pair(sa, sb);
-        int passes = use_bias ? con->passes : 1;
-        // The approach speed before a point closes matters to restitution only.
-        bool track_approach = !use_bias && con->restitution > 0.0f;
-        for (int pass = 0; pass < passes; pass++)
-            for (int j = 0; j < con->point_count; j++)
-            {
-                // Relax visits the points in reverse order: the symmetric Gauss-Seidel sweep cancels the bias
-                // towards the first point that a one-directional sweep has.
-                int i = use_bias ? j : con->point_count - 1 - j;
-                constraint_point *cp = &con->points[i];
-                float s = sep[i];
-                float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-                if (s > 0.0f)
-                    bias = s * inv_h;
-                else if (use_bias)
-                {
-                    bias = maxf(con->soft.bias_rate * s, -SOLVER_MAX_PUSH_SPEED);
-                    mass_scale = con->soft.mass_scale;
-                    impulse_scale = con->soft.impulse_scale;
-                }
-                float vn = row_speed(&cp->n, &pv, n);
-                float impulse = -cp->n.mass * mass_scale * (vn + bias) - impulse_scale * cp->n.impulse;
-                float total = maxf(cp->n.impulse + impulse, 0.0f);
-                impulse = total - cp->n.impulse;
-                cp->n.impulse = total;
-                cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
-                if (track_approach && cp->max_normal_impulse == 0.0f)
-                {
-                    cp->approach = vn; // not yet closed this step: the free approach speed and gap
-                    cp->approach_gap = fmaxf(s, 0.0f);
-                }
-                row_apply(&cp->n, &pv, n, impulse);
-            }
-        // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
-        // warm-started tangent impulses, which would otherwise keep spinning a body that left contact.
-        // Friction is solved in both iterations. Solving it in the relax iteration only saves a third of
-        // the solver's time and holds small stacks and slopes, but a 100-row pyramid's flanks then slide
-        // off under their load (large_pyramid drift 0.25 -> 1.7 m).
-        for (int i = 0; i < con->point_count; i++)
-        {
-            constraint_point *cp = &con->points[i];
-            float l1 = cp->t1.impulse - cp->t1.mass * row_speed(&cp->t1, &pv, con->t1);
-            float l2 = cp->t2.impulse - cp->t2.mass * row_speed(&cp->t2, &pv, con->t2);
-            // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
-            float limit = con->friction * cp->n.impulse;
-            float len2 = l1 * l1 + l2 * l2;
-            if (len2 > limit * limit)
-            {
-                float scale = limit / sqrtf(len2);
-                l1 *= scale;
-                l2 *= scale;
-            }
-            row_apply(&cp->t1, &pv, con->t1, l1 - cp->t1.impulse);
-            row_apply(&cp->t2, &pv, con->t2, l2 - cp->t2.impulse);
-            cp->t1.impulse = l1;
-            cp->t2.impulse = l2;
-        }
-        store_pair(&pv, sa, sb);
+        const constraint_point *cp = &con->points[i];
+        sep[i] = shift + dot3(cp->rb, nb) - dot3(cp->ra, na) + cp->base_separation;
     }
+    pair_velocity pv = load_pair(sa, sb);
+    int passes = use_bias ? con->passes : 1;
+    // The approach speed before a point closes matters to restitution only.
+    bool track_approach = !use_bias && con->restitution > 0.0f;
+    for (int pass = 0; pass < passes; pass++)
+        for (int j = 0; j < con->point_count; j++)
+        {
+            // Relax visits the points in reverse order: the symmetric Gauss-Seidel sweep cancels the bias
+            // towards the first point that a one-directional sweep has.
+            int i = use_bias ? j : con->point_count - 1 - j;
+            constraint_point *cp = &con->points[i];
+            float s = sep[i];
+            float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+            if (s > 0.0f)
+                bias = s * inv_h;
+            else if (use_bias)
+            {
+                bias = maxf(con->soft.bias_rate * s, -SOLVER_MAX_PUSH_SPEED);
+                mass_scale = con->soft.mass_scale;
+                impulse_scale = con->soft.impulse_scale;
+            }
+            float vn = row_speed(&cp->n, &pv, n);
+            float impulse = -cp->n.mass * mass_scale * (vn + bias) - impulse_scale * cp->n.impulse;
+            float total = maxf(cp->n.impulse + impulse, 0.0f);
+            impulse = total - cp->n.impulse;
+            cp->n.impulse = total;
+            cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
+            if (track_approach && cp->max_normal_impulse == 0.0f)
+            {
+                cp->approach = vn; // not yet closed this step: the free approach speed and gap
+                cp->approach_gap = fmaxf(s, 0.0f);
+            }
+            row_apply(&cp->n, &pv, n, impulse);
+        }
+    // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
+    // warm-started tangent impulses, which would otherwise keep spinning a body that left contact.
+    // Friction is solved in both iterations. Solving it in the relax iteration only saves a third of
+    // the solver's time and holds small stacks and slopes, but a 100-row pyramid's flanks then slide
+    // off under their load (large_pyramid drift 0.25 -> 1.7 m).
+    for (int i = 0; i < con->point_count; i++)
+    {
+        constraint_point *cp = &con->points[i];
+        float l1 = cp->t1.impulse - cp->t1.mass * row_speed(&cp->t1, &pv, con->t1);
+        float l2 = cp->t2.impulse - cp->t2.mass * row_speed(&cp->t2, &pv, con->t2);
+        // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
+        float limit = con->friction * cp->n.impulse;
+        float len2 = l1 * l1 + l2 * l2;
+        if (len2 > limit * limit)
+        {
+            float scale = limit / sqrtf(len2);
+            l1 *= scale;
+            l2 *= scale;
+        }
+        row_apply(&cp->t1, &pv, con->t1, l1 - cp->t1.impulse);
+        row_apply(&cp->t2, &pv, con->t2, l2 - cp->t2.impulse);
+        cp->t1.impulse = l1;
+        cp->t2.impulse = l2;
+    }
+    store_pair(&pv, sa, sb);
+}
+
+// One sweep over the constraints: the wide groups, then the constraints they could not take, one at a
+// time; without a wide solver (wide NULL), all of them one at a time.
+static void warm_start(ph_body_state *states, constraint *cons, int count, const wide_solver *wide)
+{
+    if (!wide)
+    {
+        for (int k = 0; k < count; k++)
+            warm_start_constraint(states, &cons[k]);
+        return;
+    }
+    ph_wide_warm_start(states, wide);
+    for (int i = 0; i < wide->scalar_count; i++)
+        warm_start_constraint(states, &cons[wide->scalar[i]]);
+}
+
+static void solve(ph_body_state *states, constraint *cons, int count, wide_solver *wide, float inv_h,
+                  bool use_bias)
+{
+    if (!wide)
+    {
+        for (int k = 0; k < count; k++)
+            solve_constraint(states, &cons[k], inv_h, use_bias);
+        return;
+    }
+    ph_wide_solve(states, wide, inv_h, use_bias);
+    for (int i = 0; i < wide->scalar_count; i++)
+        solve_constraint(states, &cons[wide->scalar[i]], inv_h, use_bias);
 }
 
 // Restitution changes velocities by as much as the approach speed, which one Gauss-Seidel sweep over the
@@ -599,7 +585,7 @@ bool ph_solve(ph_step_context *ctx)
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &states[slot];
         if (body->type == PH_BODY_DYNAMIC)
-            st->inv_inertia = ph_world_inv_inertia(body->xf.q, body->inv_inertia_local);
+            st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
     }
     int count = ok ? prepare(ctx, cons, hertz) : 0;
     // Bodies in a contact constraint integrate positions exactly as their constraints assume.
@@ -629,6 +615,15 @@ bool ph_solve(ph_step_context *ctx)
         st->dp = glms_vec3_zero();
         st->dq = glms_quat_identity();
     }
+    // The wide path where the world allows it, the CPU has it and the arena holds its groups.
+    wide_solver wide_storage = {0}, *wide = NULL;
+    if (count > 0 && world->def.enable_simd && ph_wide_supported())
+    {
+        if (ph_wide_build(ctx->arena, states, slots, cons, count, &wide_storage))
+            wide = &wide_storage;
+        else
+            ph_wide_release(ctx->arena, &wide_storage);
+    }
     float inv_h = 1.0f / ctx->h;
     for (int s = 0; s < ctx->substeps; s++)
     {
@@ -641,10 +636,10 @@ bool ph_solve(ph_step_context *ctx)
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         if (refreshed && s > 0)
-            refresh_spinning(ctx, cons, count, refreshed);
-        warm_start(states, cons, count);
+            refresh_spinning(ctx, cons, count, wide, refreshed);
+        warm_start(states, cons, count, wide);
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, cons, count, inv_h, true);
+            solve(states, cons, count, wide, inv_h, true);
         t0 = ph_ticks();
         for (int i = 0; i < ctx->awake_count; i++)
         {
@@ -654,10 +649,16 @@ bool ph_solve(ph_step_context *ctx)
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, cons, count, inv_h, false);
+            solve(states, cons, count, wide, inv_h, false);
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.
+    if (wide)
+    {
+        ph_wide_unpack(wide, cons);
+        ctx->stats->solver_colors = wide->colors;
+        ph_wide_release(ctx->arena, wide);
+    }
     store_impulses(world, cons, count);
     world->last_h = ctx->h;
     restitution(states, cons, count, ctx->h);

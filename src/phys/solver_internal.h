@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// What solver.c shares with its wide (8-lane) kernels in solver_wide.c: the contact constraint as the
+// step prepares it, and the entry points of the wide path.
+#pragma once
+
+#include "body.h"
+
+#include "phys/collision.h" // PH_MAX_MANIFOLD_POINTS
+
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint64_t
+
+typedef struct ph_arena ph_arena;
+
+// Fastest speed at which the soft contact pushes overlapping bodies apart (unit: m/s).
+#define SOLVER_MAX_PUSH_SPEED 3.0f
+
+typedef struct softness
+{
+    float bias_rate; // (unit: 1/s)
+    float mass_scale;
+    float impulse_scale;
+} softness;
+
+// One row of a point (normal or a tangent): the direction's angular parts precomputed at preparation,
+// with the inertia of the start of the step (as Box2D; the error is second order in the rotation over a
+// step), so the inner loops are dot products and scaled adds only.
+typedef struct row
+{
+    ph_vec3 rda, rdb;   // ra x d, rb x d
+    ph_vec3 irda, irdb; // I_a^-1 (ra x d), I_b^-1 (rb x d)
+    float mass;         // effective mass along d (unit: kg)
+    float impulse;      // accumulated (unit: N s)
+} row;
+
+typedef struct constraint_point
+{
+    ph_vec3 ra, rb;           // anchors from the centres of mass at the start of the step (unit: m)
+    float base_separation;    // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
+    float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
+    float approach;           // relative normal speed just before the point closed (unit: m/s)
+    float approach_gap;       // separation when `approach` was taken (unit: m)
+    row n, t1, t2;
+} constraint_point;
+
+typedef struct constraint
+{
+    ph_vec3 normal, t1, t2;
+    int a, b; // body slots
+    int point_count;
+    int contact; // index into world->contacts.items
+    float friction, restitution;
+    float accel_n; // relative normal acceleration from gravity, b against a (unit: m/s^2)
+    int passes;    // normal sweeps per biased iteration: SOLVER_NORMAL_PASSES for an impact, else 1
+    softness soft;
+    constraint_point points[PH_MAX_MANIFOLD_POINTS];
+} constraint;
+
+// ---- The wide path (solver_wide.c) ----
+// Where the CPU has AVX2 and FMA, the constraints are coloured so that no two constraints of a colour share
+// a body that moves, and each colour is cut into groups of 8 solved side by side, one constraint per lane.
+// A constraint whose bodies have used up every colour stays in `scalar` and is solved one at a time after
+// the groups. The arithmetic per lane is the scalar solver's; only the order of the Gauss-Seidel sweep
+// differs (colour by colour instead of contact by contact).
+typedef struct wide_group wide_group;
+typedef struct wide_solver
+{
+    wide_group *groups;
+    int group_count;
+    int colors;   // colours used
+    int *lane_of; // per constraint: group * 8 + lane, or -1 when it is solved as a scalar
+    int *scalar;  // constraints solved one at a time, in order
+    int scalar_count;
+    int *color, *order; // scratch of ph_wide_build: colour of each constraint, constraints in group order
+    uint64_t *used;     // scratch: per body slot, the colours its constraints took
+} wide_solver;
+
+// Whether this build and this CPU can run the wide path.
+bool ph_wide_supported(void);
+// Colours and packs `count` constraints into `out` (its arrays on the arena; release with
+// ph_wide_release). `states` tells which bodies move (inverse mass above zero). False when the arena is
+// full: the caller then solves everything as scalars.
+bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint *cons, int count,
+                   wide_solver *out);
+void ph_wide_release(ph_arena *arena, wide_solver *w);
+// The same as warm_start / solve in solver.c over the grouped constraints.
+void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
+void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias);
+// Copies constraint k's row geometry (not its impulses) into its lane after solver.c rebuilt its rows.
+void ph_wide_set_rows(wide_solver *w, const constraint *cons, int k);
+// Copies the impulses and restitution bookkeeping back into the constraints.
+void ph_wide_unpack(const wide_solver *w, constraint *cons);
