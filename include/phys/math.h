@@ -127,6 +127,13 @@ static inline ph_mat3 ph_world_inv_inertia(ph_quat q, ph_mat3 inv_inertia_body)
     return glms_mat3_mul(glms_mat3_mul(r, inv_inertia_body), glms_mat3_transpose(r));
 }
 
+// (R M R^T) v for the rotation R of unit quaternion q and a body-frame tensor M, without forming R M R^T:
+// v turned into the body frame, multiplied, turned back (about half the arithmetic of the matrix form).
+static inline ph_vec3 ph_world_tensor_mulv(ph_quat q, ph_mat3 m, ph_vec3 v)
+{
+    return glms_quat_rotatev(q, glms_mat3_mulv(m, glms_quat_rotatev(glms_quat_conjugate(q), v)));
+}
+
 // Integrates orientation q over dt under angular velocity w (world frame, unit: rad/s):
 // q' = q + dt/2 * (w, 0) * q, then renormalised. First order; accurate for |w| dt << 1.
 static inline ph_quat ph_integrate_rotation(ph_quat q, ph_vec3 w, float dt)

@@ -82,17 +82,16 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     if (!body->isotropic && glms_vec3_dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
     {
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
-        ph_vec3 l = glms_mat3_mulv(ph_world_inv_inertia(q1, body->inertia_local), w); // R I R^T w
+        ph_vec3 l = ph_world_tensor_mulv(q1, body->inertia_local, w); // R I R^T w
         float twice_t1 = glms_vec3_dot(w, l);
         for (int pass = 0; pass < BODY_GYRO_PASSES; pass++)
         {
             ph_quat q2 = ph_integrate_rotation(q1, w, h);
-            w = glms_mat3_mulv(ph_world_inv_inertia(q2, body->inv_inertia_local), l);
+            w = ph_world_tensor_mulv(q2, body->inv_inertia_local, l);
         }
         // Energy at the orientation the position update will reach with this w.
         ph_quat q_end = ph_integrate_rotation(q1, w, h);
-        float twice_t2 =
-            glms_vec3_dot(w, glms_mat3_mulv(ph_world_inv_inertia(q_end, body->inertia_local), w));
+        float twice_t2 = glms_vec3_dot(w, ph_world_tensor_mulv(q_end, body->inertia_local, w));
         if (twice_t2 > twice_t1 && twice_t1 > 0.0f)
             w = glms_vec3_scale(w, sqrtf(twice_t1 / twice_t2));
     }

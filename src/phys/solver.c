@@ -256,7 +256,8 @@ static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, 
     }
     for (int k = 0; any && k < count; k++)
     {
-        int a = pair_slots ? pair_slots[2 * k] : cons[k].a, b = pair_slots ? pair_slots[2 * k + 1] : cons[k].b;
+        int a = pair_slots ? pair_slots[2 * k] : cons[k].a,
+            b = pair_slots ? pair_slots[2 * k + 1] : cons[k].b;
         if (!refreshed[a] && !refreshed[b])
             continue;
         constraint *con = &cons[k];
