@@ -305,6 +305,32 @@ static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_ve
     return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
+// Whether two touching parts (posed at the start of their sweeps) move into each other over the rest of
+// the sweeps by more than the target gap at some point of their contact. The solver made every touching
+// pair of the step stop approaching (so only bodies an event has changed, version > 0, are asked), but an
+// event changes velocities after it: a ball lying on the floor
+// that a fast body strikes from above is driven into the floor, and nothing but an event now would stop it
+// (the time of impact cannot see it: the pair starts closer than any target). Rotation is taken to first
+// order, the displacement of a point x being D + W x (x - c) for the sweep's displacement D and rotation W.
+static bool pushed_in(const cal_state *cs, const ph_toi_input *in)
+{
+    const ph_sweep *sa = &in->sweep_a, *sb = &in->sweep_b;
+    ph_manifold m;
+    ph_collide_convex(&in->a, ph_sweep_transform(sa, 0.0f), &in->b, ph_sweep_transform(sb, 0.0f),
+                      cs->world->def.speculative_margin, NULL, &m);
+    ph_vec3 da = glms_vec3_sub(sa->c1, sa->c0), db = glms_vec3_sub(sb->c1, sb->c0);
+    ph_vec3 wa = ph_sweep_rotation(sa), wb = ph_sweep_rotation(sb);
+    for (int i = 0; i < m.point_count; i++)
+    {
+        ph_vec3 p = m.points[i].point;
+        ph_vec3 ma = glms_vec3_add(da, glms_vec3_cross(wa, glms_vec3_sub(p, sa->c0)));
+        ph_vec3 mb = glms_vec3_add(db, glms_vec3_cross(wb, glms_vec3_sub(p, sb->c0)));
+        if (glms_vec3_dot(glms_vec3_sub(mb, ma), m.normal) < -cs->target)
+            return true;
+    }
+    return false;
+}
+
 // Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
 static void predict(cal_state *cs, int a, int b, float t_from)
 {
@@ -351,13 +377,23 @@ static void predict(cal_state *cs, int a, int b, float t_from)
                 in.tolerance = CAL_TOLERANCE_FRACTION * in.target_separation;
                 out = ph_time_of_impact(&in);
             }
-            if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
-                continue;
-            // A hit at the start of the sweep is a pair already at the target distance (just resolved, or
-            // resting): the contact solver owns it; the calendar looks for impacts still ahead.
-            if (out.t >= 1.0f || out.t <= 0.0f)
-                continue;
-            float t = tc + out.t * (1.0f - tc);
+            float t;
+            if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
+            {
+                // Touching when the sweep starts (a resting pair, or one just resolved): the contact solver
+                // owns it, unless an event of this step has since driven one body into the other.
+                if (!pushed_in(cs, &in))
+                    continue;
+                t = tc;
+            }
+            else
+            {
+                if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
+                    continue;
+                if (out.t >= 1.0f)
+                    continue;
+                t = tc + out.t * (1.0f - tc);
+            }
             if (t < best.t)
             {
                 best.t = t;
