@@ -849,28 +849,68 @@ static ph_aabb query_bounds(const ph_octree *tree, const ph_octree_node *node)
     return tree->tight_valid ? node->tight : loose_bounds(node->center, node->half);
 }
 
-void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+// While the last pair search's refit holds (no proxy has changed since: the common case inside a step,
+// the calendar's queries), the nodes' tight bounds prune the walk and their own proxies are read from
+// the packed array, contiguous instead of chained through list links, in the same order as the list.
+// False when fn stopped the query.
+static bool query_box_packed(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
 {
     int stack[STACK_SIZE];
     int top = 0;
-    if (tree->root != NONE)
+    if (overlaps(&tree->nodes[tree->root].tight, &box))
         stack[top++] = tree->root;
     while (top > 0)
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
-        ph_aabb nb = query_bounds(tree, node);
+        for (int j = node->first; j < node->own_end; j++)
+        {
+            if (overlaps(&tree->packed[j].bounds, &box) && !fn(tree->packed[j].body, ctx))
+                return false;
+        }
+        for (int k = node->child_count - 1; k >= 0; k--)
+        {
+            int c = node->children[k];
+            if (overlaps(&tree->nodes[c].tight, &box))
+                stack[top++] = c;
+        }
+    }
+    return true;
+}
+
+// Otherwise the loose bounds, which always hold the subtree, prune it. False when fn stopped the query.
+static bool query_box_loose(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+{
+    int stack[STACK_SIZE];
+    int top = 0;
+    stack[top++] = tree->root;
+    while (top > 0)
+    {
+        const ph_octree_node *node = &tree->nodes[stack[--top]];
+        ph_aabb nb = loose_bounds(node->center, node->half);
         if (!overlaps(&nb, &box))
             continue;
         for (int q = node->head; q != NONE; q = tree->proxies[q].next)
         {
             if (overlaps(&tree->proxies[q].bounds, &box) && !fn(tree->proxies[q].body, ctx))
-                return;
+                return false;
         }
         for (int k = 7; k >= 0; k--)
         {
             if (node->child[k] != NONE)
                 stack[top++] = node->child[k];
         }
+    }
+    return true;
+}
+
+void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+{
+    if (tree->root != NONE)
+    {
+        bool go_on =
+            tree->tight_valid ? query_box_packed(tree, box, fn, ctx) : query_box_loose(tree, box, fn, ctx);
+        if (!go_on)
+            return;
     }
     for (int q = tree->outside_head; q != NONE; q = tree->proxies[q].next)
     {
