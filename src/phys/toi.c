@@ -34,28 +34,68 @@ static ph_quat negate_quat(ph_quat q)
     return q;
 }
 
-// Spherical interpolation along the shorter arc, at constant angular velocity.
-static ph_quat slerp_short(ph_quat q0, ph_quat q1, float t)
+// A sweep made ready for evaluation at many times (the advancement evaluates both sweeps at every
+// iteration): spherical interpolation along the shorter arc, at constant angular velocity, with the
+// angle's arctangent and sine taken once.
+typedef struct sweep_path
 {
-    float c = glms_quat_dot(q0, q1);
+    ph_vec3 local_center, c0, dc; // dc = c1 - c0
+    ph_quat q0, q1;               // normalised, q1 on q0's side of the double cover
+    float theta;                  // half the rotation angle
+    float sin_theta;
+    bool turns;
+} sweep_path;
+
+// Without `angle` the path can only be evaluated at its ends, t = 0 and t = 1.
+static sweep_path make_path(const ph_sweep *sweep, bool angle)
+{
+    sweep_path p;
+    p.local_center = sweep->local_center;
+    p.c0 = sweep->c0;
+    p.dc = glms_vec3_sub(sweep->c1, sweep->c0);
+    p.q0 = glms_quat_normalize(sweep->q0);
+    p.q1 = glms_quat_normalize(sweep->q1);
+    float c = glms_quat_dot(p.q0, p.q1);
     if (c < 0.0f)
     {
-        q1 = negate_quat(q1);
+        p.q1 = negate_quat(p.q1);
         c = -c;
     }
     // Half the rotation angle between them, from the components of q0^-1 q1 (accurate for small angles).
-    ph_quat rel = glms_quat_mul(glms_quat_conjugate(q0), q1);
+    ph_quat rel = glms_quat_mul(glms_quat_conjugate(p.q0), p.q1);
     float s = sqrtf(rel.x * rel.x + rel.y * rel.y + rel.z * rel.z);
-    float theta = atan2f(s, c);
-    if (s <= 0.0f)
-        return q0;
-    float k0 = sinf((1.0f - t) * theta) / sinf(theta), k1 = sinf(t * theta) / sinf(theta);
+    p.turns = s > 0.0f;
+    p.theta = p.turns && angle ? atan2f(s, c) : 0.0f;
+    p.sin_theta = p.turns && angle ? sinf(p.theta) : 0.0f;
+    return p;
+}
+
+static ph_quat path_rotation(const sweep_path *p, float t)
+{
+    if (!p->turns)
+        return p->q0;
+    // The weights at the ends are exactly 1 and 0: no sines needed there (the calendar starts most
+    // sweeps at t = 0).
+    if (t == 0.0f)
+        return glms_quat_normalize(p->q0);
+    if (t == 1.0f)
+        return glms_quat_normalize(p->q1);
+    float k0 = sinf((1.0f - t) * p->theta) / p->sin_theta, k1 = sinf(t * p->theta) / p->sin_theta;
     ph_quat q;
-    q.x = k0 * q0.x + k1 * q1.x;
-    q.y = k0 * q0.y + k1 * q1.y;
-    q.z = k0 * q0.z + k1 * q1.z;
-    q.w = k0 * q0.w + k1 * q1.w;
+    q.x = k0 * p->q0.x + k1 * p->q1.x;
+    q.y = k0 * p->q0.y + k1 * p->q1.y;
+    q.z = k0 * p->q0.z + k1 * p->q1.z;
+    q.w = k0 * p->q0.w + k1 * p->q1.w;
     return glms_quat_normalize(q);
+}
+
+static ph_transform path_transform(const sweep_path *p, float t)
+{
+    ph_transform xf;
+    xf.q = path_rotation(p, t);
+    ph_vec3 c = glms_vec3_add(p->c0, glms_vec3_scale(p->dc, t));
+    xf.p = glms_vec3_sub(c, glms_quat_rotatev(xf.q, p->local_center));
+    return xf;
 }
 
 // q1 q0^-1 is the rotation in the world frame; its vector part is sin(angle / 2) times the axis.
@@ -72,11 +112,8 @@ ph_vec3 ph_sweep_rotation(const ph_sweep *s)
 
 ph_transform ph_sweep_transform(const ph_sweep *sweep, float t)
 {
-    ph_transform xf;
-    xf.q = slerp_short(glms_quat_normalize(sweep->q0), glms_quat_normalize(sweep->q1), t);
-    ph_vec3 c = glms_vec3_add(sweep->c0, glms_vec3_scale(glms_vec3_sub(sweep->c1, sweep->c0), t));
-    xf.p = glms_vec3_sub(c, glms_quat_rotatev(xf.q, sweep->local_center));
-    return xf;
+    sweep_path p = make_path(sweep, t != 0.0f && t != 1.0f);
+    return path_transform(&p, t);
 }
 
 static float max_vertex_distance(const ph_vec3 *v, int count, ph_vec3 center)
@@ -137,6 +174,7 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     float ra = core_radius(&in->a, in->sweep_a.local_center);
     float rb = core_radius(&in->b, in->sweep_b.local_center);
     ph_vec3 wa = ph_sweep_rotation(&in->sweep_a), wb = ph_sweep_rotation(&in->sweep_b);
+    sweep_path path_a = make_path(&in->sweep_a, true), path_b = make_path(&in->sweep_b, true);
     ph_vec3 v_rel = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
                                   glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
 
@@ -146,7 +184,7 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     for (int iter = 0; iter < TOI_ITERATION_LIMIT; iter++)
     {
         out.iterations = iter + 1;
-        ph_transform xa = ph_sweep_transform(&in->sweep_a, t), xb = ph_sweep_transform(&in->sweep_b, t);
+        ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
         ph_gjk_output g;
         ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
         float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
