@@ -224,13 +224,14 @@ static bool add_part(int triangle, void *ctx)
     return true;
 }
 
-// The parts of body `slot` that the other body's swept box may reach.
-static void parts_of(const ph_world *world, int slot, ph_aabb other_box, part_list *out)
+// The parts of body `slot` that body `other` may reach over the rest of its sweep from t.
+static void parts_of(const ph_world *world, int slot, int other, float t, part_list *out)
 {
     const ph_body *b = &world->bodies[slot];
     out->count = 0;
     if (b->mesh)
     {
+        ph_aabb other_box = swept_bounds(world, &world->bodies[other], t);
         // The mesh is static: bring the box into its frame (the 8 corners' bounds).
         ph_transform inv;
         inv.q = glms_quat_conjugate(b->xf.q);
@@ -352,8 +353,8 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
         return;
     part_list pa, pb;
-    parts_of(world, a, swept_bounds(world, bb, tc), &pa);
-    parts_of(world, b, swept_bounds(world, ba, tc), &pb);
+    parts_of(world, a, b, tc, &pa);
+    parts_of(world, b, a, tc, &pb);
     ph_cal_event best = {2.0f, a, b, -1, -1, ba->version, bb->version};
     for (int i = 0; i < pa.count; i++)
     {
