@@ -18,6 +18,7 @@
 // clamp stops at least one moving body, so the fallback work is bounded by the number of bodies.
 #include "calendar.h"
 
+#include "arena.h"
 #include "array.h"
 #include "core.h"
 #include "world.h"
@@ -466,6 +467,97 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     ph_octree_query_box(&world->octree, swept_bounds(world, &world->bodies[slot], t), visit_neighbour, &q);
 }
 
+// The step's broadphase pairs by body, both ways: body s's partners are items[start[s] .. start[s + 1]).
+typedef struct pair_lists
+{
+    int *start;
+    int *items;
+} pair_lists;
+
+// Built in the step's arena (freed by free_pair_lists, in reverse order); start is NULL when the arena
+// could not hold them (every body then queries the octree).
+static pair_lists make_pair_lists(ph_step_context *ctx)
+{
+    pair_lists pl = {NULL, NULL};
+    int slots = ctx->world->body_ids.slot_count;
+    if (!ctx->pairs)
+        return pl;
+    pl.start = ph_arena_alloc(ctx->arena, (size_t)(slots + 1) * sizeof *pl.start);
+    if (!pl.start)
+        return pl;
+    pl.items = ph_arena_alloc(ctx->arena, (size_t)(2 * ctx->pair_count + 1) * sizeof *pl.items);
+    if (!pl.items)
+    {
+        ph_arena_free(ctx->arena, pl.start);
+        pl.start = NULL;
+        return pl;
+    }
+    memset(pl.start, 0, (size_t)(slots + 1) * sizeof *pl.start);
+    for (int i = 0; i < ctx->pair_count; i++)
+    {
+        pl.start[ctx->pairs[i].a]++;
+        pl.start[ctx->pairs[i].b]++;
+    }
+    // start[s] becomes the end of s's run, then each item is placed by moving it back to the run's start.
+    for (int s = 1; s <= slots; s++)
+        pl.start[s] += pl.start[s - 1];
+    for (int i = ctx->pair_count - 1; i >= 0; i--)
+    {
+        pl.items[--pl.start[ctx->pairs[i].a]] = ctx->pairs[i].b;
+        pl.items[--pl.start[ctx->pairs[i].b]] = ctx->pairs[i].a;
+    }
+    return pl;
+}
+
+static void free_pair_lists(ph_step_context *ctx, pair_lists *pl)
+{
+    if (!pl->start)
+        return;
+    ph_arena_free(ctx->arena, pl->items);
+    ph_arena_free(ctx->arena, pl->start);
+}
+
+static bool aabb_contains(ph_aabb outer, ph_aabb inner)
+{
+    return inner.lo.x >= outer.lo.x && inner.lo.y >= outer.lo.y && inner.lo.z >= outer.lo.z &&
+           inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+
+static bool aabb_overlaps(ph_aabb a, ph_aabb b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
+// predict_body for the first pass, without an octree query where the broadphase has answered it already.
+// The query reports the bodies whose proxies overlap the swept box. When the box lies inside the body's
+// own proxy (the solver left its sweep inside the bounds the broadphase swept, as for nearly every body
+// in flight) and that proxy was active in the step's pair search, each such body overlaps the proxy too,
+// so it is one of the body's broadphase pairs: filtering those by the box reports the same bodies. The
+// order differs, which does not matter: every first-pass prediction is of a different pair, and the
+// heap orders the events by (time, a, b).
+static void predict_body_first(cal_state *cs, const pair_lists *pl, int slot)
+{
+    ph_world *world = cs->world;
+    const ph_octree *tree = &world->octree;
+    const ph_body *b = &world->bodies[slot];
+    ph_aabb box = swept_bounds(world, b, 0.0f);
+    if (!pl->start || !ph_octree_pairs_complete(tree, b->proxy) ||
+        !aabb_contains(ph_octree_get_bounds(tree, b->proxy), box))
+    {
+        query_ctx q = {cs, slot, -1, 0.0f, true};
+        ph_octree_query_box(tree, box, visit_neighbour, &q);
+        return;
+    }
+    query_ctx q = {cs, slot, -1, 0.0f, true};
+    for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
+    {
+        int other = pl->items[k];
+        if (aabb_overlaps(box, ph_octree_get_bounds(tree, world->bodies[other].proxy)))
+            visit_neighbour(other, &q);
+    }
+}
+
 // ---- Resolution -------------------------------------------------------------------------------------
 
 typedef struct resp_body
@@ -722,12 +814,14 @@ bool ph_calendar_run(ph_step_context *ctx)
     // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
     cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
 
+    pair_lists pl = make_pair_lists(ctx);
     for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
         int slot = ctx->awake[i];
         if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
-            predict_body(&cs, slot, -1, 0.0f, true);
+            predict_body_first(&cs, &pl, slot);
     }
+    free_pair_lists(ctx, &pl);
     if (cs.out_of_memory)
         freeze_all(&cs, 0.0f);
     while (cs.heap_count > 0 && cs.processed < cs.max_events)

@@ -63,6 +63,7 @@ struct ph_octree_proxy
     int next; // next proxy of the same node or outside list; next free slot when free
     int prev;
     bool is_static;
+    bool paired; // active in the last pair search, which then reported all of its pairs
 };
 
 struct ph_octree_node
@@ -437,6 +438,7 @@ int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_st
         p = tree->proxy_count++;
     }
     tree->tight_valid = false;
+    tree->pairs_valid = false;
     ph_octree_proxy *px = &tree->proxies[p];
     px->bounds = bounds;
     px->body = body_index;
@@ -466,6 +468,7 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
     if (!proxy_valid(tree, proxy))
         return PH_ERR_INVALID_ARG;
     tree->tight_valid = false;
+    tree->pairs_valid = false;
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->bounds = bounds;
     if (px->node >= 0)
@@ -493,6 +496,7 @@ void ph_octree_remove(ph_octree *tree, int proxy)
         return;
     }
     tree->tight_valid = false;
+    tree->pairs_valid = false;
     unlink_proxy(tree, proxy);
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->node = PROXY_FREE;
@@ -510,6 +514,11 @@ ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy)
         return zero;
     }
     return tree->proxies[proxy].bounds;
+}
+
+bool ph_octree_pairs_complete(const ph_octree *tree, int proxy)
+{
+    return tree->pairs_valid && proxy_valid(tree, proxy) && tree->proxies[proxy].paired;
 }
 
 int ph_octree_get_body(const ph_octree *tree, int proxy)
@@ -542,11 +551,12 @@ static void refit(ph_octree *tree, int n, const uint8_t *body_active, int *packe
     node->first = *packed_count;
     for (int p = node->head; p != NONE; p = tree->proxies[p].next)
     {
-        const ph_octree_proxy *px = &tree->proxies[p];
+        ph_octree_proxy *px = &tree->proxies[p];
         ph_octree_packed *pk = &tree->packed[(*packed_count)++];
         pk->bounds = px->bounds;
         pk->body = px->body;
         pk->active = is_active(px, body_active);
+        px->paired = pk->active;
         aabb_grow(&t, &px->bounds);
         active += pk->active;
     }
@@ -772,6 +782,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
 {
     *out_pairs = NULL;
     tree->pair_count = 0;
+    tree->pairs_valid = false;
     if (!reserve_packed(tree, tree->live_proxies))
         return -1;
     int packed_count = 0;
@@ -782,13 +793,15 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     int outside_first = packed_count;
     for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
     {
-        const ph_octree_proxy *px = &tree->proxies[p];
+        ph_octree_proxy *px = &tree->proxies[p];
+        px->paired = false;
         if (!aabb_finite(px->bounds))
             continue;
         ph_octree_packed *pk = &tree->packed[packed_count++];
         pk->bounds = px->bounds;
         pk->body = px->body;
         pk->active = is_active(px, body_active);
+        px->paired = pk->active;
     }
     pair_search ps = {tree, tree->packed, false};
     if (tree->root != NONE)
@@ -808,6 +821,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         return -1;
     }
     int n = tree->pair_count;
+    tree->pairs_valid = true;
     if (n == 0)
     {
         *out_pairs = tree->pairs;
