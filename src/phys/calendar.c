@@ -46,6 +46,13 @@
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
 #define CAL_MAX_PARTS 64
 
+// The step's broadphase pairs by body, both ways: body s's partners are items[start[s] .. start[s + 1]).
+typedef struct pair_lists
+{
+    int *start;
+    int *items;
+} pair_lists;
+
 typedef struct cal_state
 {
     ph_step_context *ctx;
@@ -60,6 +67,7 @@ typedef struct cal_state
     float target;
     float tolerance;
     float query_motion;
+    pair_lists lists; // the step's broadphase pairs by body
 } cal_state;
 
 // ---- Heap ordered by (time, a, b) so equal times pop in a deterministic order. ---------------------------
@@ -460,20 +468,6 @@ static bool visit_neighbour(int body_index, void *ctx)
     return true;
 }
 
-static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
-{
-    ph_world *world = cs->world;
-    query_ctx q = {cs, slot, skip, t, initial};
-    ph_octree_query_box(&world->octree, swept_bounds(world, &world->bodies[slot], t), visit_neighbour, &q);
-}
-
-// The step's broadphase pairs by body, both ways: body s's partners are items[start[s] .. start[s + 1]).
-typedef struct pair_lists
-{
-    int *start;
-    int *items;
-} pair_lists;
-
 // Built in the step's arena (freed by free_pair_lists, in reverse order); start is NULL when the arena
 // could not hold them (every body then queries the octree).
 static pair_lists make_pair_lists(ph_step_context *ctx)
@@ -529,27 +523,28 @@ static bool aabb_overlaps(ph_aabb a, ph_aabb b)
            b.lo.z <= a.hi.z;
 }
 
-// predict_body for the first pass, without an octree query where the broadphase has answered it already.
-// The query reports the bodies whose proxies overlap the swept box. When the box lies inside the body's
-// own proxy (the solver left its sweep inside the bounds the broadphase swept, as for nearly every body
-// in flight) and that proxy was active in the step's pair search, each such body overlaps the proxy too,
-// so it is one of the body's broadphase pairs: filtering those by the box reports the same bodies. The
-// order differs, which does not matter: every first-pass prediction is of a different pair, and the
-// heap orders the events by (time, a, b).
-static void predict_body_first(cal_state *cs, const pair_lists *pl, int slot)
+// Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):
+// those whose octree proxies overlap its swept box, read from the step's broadphase pairs where possible.
+// When the box lies inside the body's own proxy (the solver left its sweep inside the bounds the
+// broadphase swept, as for nearly every body in flight, and a body stopped by an event stays inside
+// them) and that proxy was active in the step's pair search, every proxy overlapping the box overlaps
+// the body's proxy too, so it is one of the body's broadphase pairs: filtering those by the box finds the
+// same bodies as an octree query. The order differs, which does not matter: one call predicts each pair
+// once, and the heap orders the events by (time, a, b).
+static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
 {
     ph_world *world = cs->world;
     const ph_octree *tree = &world->octree;
     const ph_body *b = &world->bodies[slot];
-    ph_aabb box = swept_bounds(world, b, 0.0f);
+    const pair_lists *pl = &cs->lists;
+    ph_aabb box = swept_bounds(world, b, t);
+    query_ctx q = {cs, slot, skip, t, initial};
     if (!pl->start || !ph_octree_pairs_complete(tree, b->proxy) ||
         !aabb_contains(ph_octree_get_bounds(tree, b->proxy), box))
     {
-        query_ctx q = {cs, slot, -1, 0.0f, true};
         ph_octree_query_box(tree, box, visit_neighbour, &q);
         return;
     }
-    query_ctx q = {cs, slot, -1, 0.0f, true};
     for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
     {
         int other = pl->items[k];
@@ -814,14 +809,13 @@ bool ph_calendar_run(ph_step_context *ctx)
     // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
     cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
 
-    pair_lists pl = make_pair_lists(ctx);
+    cs.lists = make_pair_lists(ctx);
     for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
         int slot = ctx->awake[i];
         if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
-            predict_body_first(&cs, &pl, slot);
+            predict_body(&cs, slot, -1, 0.0f, true);
     }
-    free_pair_lists(ctx, &pl);
     if (cs.out_of_memory)
         freeze_all(&cs, 0.0f);
     while (cs.heap_count > 0 && cs.processed < cs.max_events)
@@ -841,6 +835,7 @@ bool ph_calendar_run(ph_step_context *ctx)
         if (cs.out_of_memory)
             freeze_all(&cs, e.t);
     }
+    free_pair_lists(ctx, &cs.lists);
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
     {
