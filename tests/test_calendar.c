@@ -140,6 +140,43 @@ static int calendar_head_on(void)
     return 0;
 }
 
+// A ball resting on a 0.1 m floor is struck from above by a box at 300 m/s: the event drives the ball into
+// the floor at the speed of the hit, with the rest of the step (metres) still to go. The ball starts the
+// rest of its sweep touching the floor, where no time of impact can be found, and must still bounce off it
+// instead of passing through.
+static int calendar_struck_ball_on_floor(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.shape = ph_make_box(ph_v3(5.0f, 0.05f, 5.0f));
+    d.material.restitution = 1.0f;
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_sphere(0.25f);
+    d.position = ph_v3(0.0f, 0.3f, 0.0f);
+    ph_body_id ball = ph_body_create(w, &d);
+    d.shape = ph_make_box(ph_v3(0.1f, 0.1f, 0.1f));
+    d.position = ph_v3(0.0f, 3.0f, 0.0f);
+    d.linear_velocity = ph_v3(0.0f, -300.0f, 0.0f);
+    ph_body_id box = ph_body_create(w, &d);
+    int events = 0;
+    for (int s = 0; s < 10; s++)
+    {
+        ph_world_step(w);
+        events += ph_world_get_stats(w)->calendar_events;
+        ENSURE(ph_body_get_position(w, ball).y > 0.0f);
+        ENSURE(ph_body_get_position(w, box).y > ph_body_get_position(w, ball).y);
+    }
+    fprintf(stderr, "struck ball: events %d, ball at %.3f m, box at %.3f m\n", events,
+            (double)ph_body_get_position(w, ball).y, (double)ph_body_get_position(w, box).y);
+    ENSURE(events >= 2);
+    ph_world_destroy(w);
+    return 0;
+}
+
 // Tumbling boxes ricocheting around a closed room of 0.2 m walls at 250 m/s with spins up to 60 rad/s
 // (the highspeed benchmark in small). A box that strikes a wall with one corner bounces off it with that
 // corner, but its rotation swings the next corner in later in the same step; that second approach
@@ -212,6 +249,7 @@ const test_case test_calendar_cases[] = {
     {"calendar_one_cm_walls_at_1000", calendar_one_cm_walls_at_1000},
     {"calendar_budget_zero_clamps", calendar_budget_zero_clamps},
     {"calendar_head_on", calendar_head_on},
+    {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},
     {"calendar_tumbling_room", calendar_tumbling_room},
     {0},
 };

@@ -464,15 +464,27 @@ static int octree_moves_and_growth(void)
     ENSURE(n == 1 && pairs[0].a == 1 && pairs[0].b == 2);
     ph_aabb sweep = {{{-1.0f, -0.5f, -0.5f}}, {{4.1e6f, 0.5f, 0.5f}}};
     int bullet = ph_octree_insert(&t, 3, sweep, false);
+    ENSURE(!ph_octree_pairs_complete(&t, bullet)); // inserted after the last search
     n = ph_octree_find_pairs(&t, NULL, &pairs);
     ENSURE(n == 4); // (0,3) ground, (1,2), (1,3), (2,3)
     ENSURE(pairs[0].a == 0 && pairs[0].b == 3 && pairs[1].a == 1 && pairs[1].b == 2);
+    // The answer holds all pairs of the active proxies (the outside ones too), none of a static one's.
+    ENSURE(ph_octree_pairs_complete(&t, bullet) && ph_octree_pairs_complete(&t, box));
+    ENSURE(ph_octree_pairs_complete(&t, other) && !ph_octree_pairs_complete(&t, ground));
+    uint8_t active[4] = {0, 0, 1, 0};
+    ENSURE(ph_octree_find_pairs(&t, active, &pairs) == 2); // (1,2), (2,3)
+    ENSURE(!ph_octree_pairs_complete(&t, box) && !ph_octree_pairs_complete(&t, bullet));
+    ENSURE(ph_octree_pairs_complete(&t, other));
+    ENSURE(ph_octree_move(&t, other, box_at(ph_v3(4e6f + 0.5f, 0, 0), h)) == PH_OK);
+    ENSURE(!ph_octree_pairs_complete(&t, other) && !ph_octree_pairs_complete(&t, bullet));
+    ENSURE(!ph_octree_pairs_complete(&t, 99));
     // Non-finite bounds: kept, never paired, removable.
     ph_aabb bad = {{{NAN, 0, 0}}, {{1, 1, 1}}};
     ENSURE(ph_octree_move(&t, bullet, bad) == PH_OK);
     ENSURE(ph_octree_validate(&t));
     n = ph_octree_find_pairs(&t, NULL, &pairs);
     ENSURE(n == 1);
+    ENSURE(!ph_octree_pairs_complete(&t, bullet) && ph_octree_pairs_complete(&t, other));
     ENSURE(ph_octree_move(&t, 99, bad) == PH_ERR_INVALID_ARG);
     ENSURE(ph_octree_move(&t, -1, bad) == PH_ERR_INVALID_ARG);
     ph_octree_remove(&t, bullet);

@@ -216,11 +216,46 @@ static int toi_random_never_overshoots(void)
     return 0;
 }
 
+// Motions that never close the gap must not crawl: a ball spinning fast while it slides along a wall just
+// outside the target gap (its surface turns about its centre), and a box turning flat on a wall about the
+// wall's normal (every point moves parallel to the wall). Bounding the rotation by the full radius in every
+// direction made both advance by tiny steps until the iteration bound, reported as a (false) impact.
+static int toi_sliding_spin_is_separated(void)
+{
+    ph_toi_input in;
+    memset(&in, 0, sizeof in);
+    in.a = ph_convex_box(ph_v3(5.0f, 0.1f, 5.0f)); // a wall whose top face is y = 0.1
+    in.sweep_a = still(glms_vec3_zero(), glms_quat_identity());
+    in.t_max = 1.0f;
+    in.target_separation = 0.01f;
+    in.tolerance = 0.0025f;
+    // The ball: radius 0.5, 0.02 above the wall, sliding 3 m and turning 4 rad about an axis in the wall.
+    in.b = ph_convex_sphere(0.5f);
+    in.sweep_b = still(ph_v3(-1.5f, 0.62f, 0.0f), glms_quat_identity());
+    in.sweep_b.c1 = ph_v3(1.5f, 0.62f, 0.0f);
+    in.sweep_b.q1 = glms_quatv(4.0f, ph_v3(0.0f, 0.0f, 1.0f));
+    ph_toi_output out = ph_time_of_impact(&in);
+    printf("  spinning ball: state %d after %d iterations\n", (int)out.state, out.iterations);
+    ENSURE(out.state == PH_TOI_SEPARATED);
+    ENSURE(out.iterations <= 2);
+    // The box: half extents 0.5 x 0.05 x 0.3, flat on the wall 0.02 above it, turning 3 rad about y.
+    in.b = ph_convex_box(ph_v3(0.5f, 0.05f, 0.3f));
+    in.sweep_b = still(ph_v3(0.0f, 0.17f, 0.0f), glms_quat_identity());
+    in.sweep_b.c1 = ph_v3(2.0f, 0.17f, 1.0f);
+    in.sweep_b.q1 = glms_quatv(3.0f, ph_v3(0.0f, 1.0f, 0.0f));
+    out = ph_time_of_impact(&in);
+    printf("  turning box: state %d after %d iterations\n", (int)out.state, out.iterations);
+    ENSURE(out.state == PH_TOI_SEPARATED);
+    ENSURE(out.iterations <= 2);
+    return 0;
+}
+
 const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
     {"toi_rotating_bar", toi_rotating_bar},
     {"toi_states", toi_states},
     {"toi_random_never_overshoots", toi_random_never_overshoots},
+    {"toi_sliding_spin_is_separated", toi_sliding_spin_is_separated},
     {0},
 };

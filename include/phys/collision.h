@@ -364,6 +364,9 @@ typedef struct ph_sweep
 
 // The shape transform at fraction t in [0, 1] of the sweep.
 ph_transform ph_sweep_transform(const ph_sweep *sweep, float t);
+// The rotation of the whole sweep as a world vector: axis times angle (unit: rad), the short way round. A
+// point at offset x from the centre of mass moves by about cross(rotation, x) over the sweep.
+ph_vec3 ph_sweep_rotation(const ph_sweep *sweep);
 
 typedef enum ph_toi_state
 {

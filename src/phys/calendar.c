@@ -18,6 +18,7 @@
 // clamp stops at least one moving body, so the fallback work is bounded by the number of bodies.
 #include "calendar.h"
 
+#include "arena.h"
 #include "array.h"
 #include "core.h"
 #include "world.h"
@@ -45,6 +46,13 @@
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
 #define CAL_MAX_PARTS 64
 
+// The step's broadphase pairs by body, both ways: body s's partners are items[start[s] .. start[s + 1]).
+typedef struct pair_lists
+{
+    int *start;
+    int *items;
+} pair_lists;
+
 typedef struct cal_state
 {
     ph_step_context *ctx;
@@ -59,6 +67,7 @@ typedef struct cal_state
     float target;
     float tolerance;
     float query_motion;
+    pair_lists lists; // the step's broadphase pairs by body
 } cal_state;
 
 // ---- Heap ordered by (time, a, b) so equal times pop in a deterministic order. ---------------------------
@@ -224,13 +233,14 @@ static bool add_part(int triangle, void *ctx)
     return true;
 }
 
-// The parts of body `slot` that the other body's swept box may reach.
-static void parts_of(const ph_world *world, int slot, ph_aabb other_box, part_list *out)
+// The parts of body `slot` that body `other` may reach over the rest of its sweep from t.
+static void parts_of(const ph_world *world, int slot, int other, float t, part_list *out)
 {
     const ph_body *b = &world->bodies[slot];
     out->count = 0;
     if (b->mesh)
     {
+        ph_aabb other_box = swept_bounds(world, &world->bodies[other], t);
         // The mesh is static: bring the box into its frame (the 8 corners' bounds).
         ph_transform inv;
         inv.q = glms_quat_conjugate(b->xf.q);
@@ -305,6 +315,32 @@ static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_ve
     return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
+// Whether two touching parts (posed at the start of their sweeps) move into each other over the rest of
+// the sweeps by more than the target gap at some point of their contact. The solver made every touching
+// pair of the step stop approaching (so only bodies an event has changed, version > 0, are asked), but an
+// event changes velocities after it: a ball lying on the floor
+// that a fast body strikes from above is driven into the floor, and nothing but an event now would stop it
+// (the time of impact cannot see it: the pair starts closer than any target). Rotation is taken to first
+// order, the displacement of a point x being D + W x (x - c) for the sweep's displacement D and rotation W.
+static bool pushed_in(const cal_state *cs, const ph_toi_input *in)
+{
+    const ph_sweep *sa = &in->sweep_a, *sb = &in->sweep_b;
+    ph_manifold m;
+    ph_collide_convex(&in->a, ph_sweep_transform(sa, 0.0f), &in->b, ph_sweep_transform(sb, 0.0f),
+                      cs->world->def.speculative_margin, NULL, &m);
+    ph_vec3 da = glms_vec3_sub(sa->c1, sa->c0), db = glms_vec3_sub(sb->c1, sb->c0);
+    ph_vec3 wa = ph_sweep_rotation(sa), wb = ph_sweep_rotation(sb);
+    for (int i = 0; i < m.point_count; i++)
+    {
+        ph_vec3 p = m.points[i].point;
+        ph_vec3 ma = glms_vec3_add(da, glms_vec3_cross(wa, glms_vec3_sub(p, sa->c0)));
+        ph_vec3 mb = glms_vec3_add(db, glms_vec3_cross(wb, glms_vec3_sub(p, sb->c0)));
+        if (glms_vec3_dot(glms_vec3_sub(mb, ma), m.normal) < -cs->target)
+            return true;
+    }
+    return false;
+}
+
 // Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
 static void predict(cal_state *cs, int a, int b, float t_from)
 {
@@ -326,8 +362,8 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
         return;
     part_list pa, pb;
-    parts_of(world, a, swept_bounds(world, bb, tc), &pa);
-    parts_of(world, b, swept_bounds(world, ba, tc), &pb);
+    parts_of(world, a, b, tc, &pa);
+    parts_of(world, b, a, tc, &pb);
     ph_cal_event best = {2.0f, a, b, -1, -1, ba->version, bb->version};
     for (int i = 0; i < pa.count; i++)
     {
@@ -351,13 +387,23 @@ static void predict(cal_state *cs, int a, int b, float t_from)
                 in.tolerance = CAL_TOLERANCE_FRACTION * in.target_separation;
                 out = ph_time_of_impact(&in);
             }
-            if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
-                continue;
-            // A hit at the start of the sweep is a pair already at the target distance (just resolved, or
-            // resting): the contact solver owns it; the calendar looks for impacts still ahead.
-            if (out.t >= 1.0f || out.t <= 0.0f)
-                continue;
-            float t = tc + out.t * (1.0f - tc);
+            float t;
+            if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
+            {
+                // Touching when the sweep starts (a resting pair, or one just resolved): the contact solver
+                // owns it, unless an event of this step has since driven one body into the other.
+                if (!pushed_in(cs, &in))
+                    continue;
+                t = tc;
+            }
+            else
+            {
+                if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
+                    continue;
+                if (out.t >= 1.0f)
+                    continue;
+                t = tc + out.t * (1.0f - tc);
+            }
             if (t < best.t)
             {
                 best.t = t;
@@ -422,11 +468,89 @@ static bool visit_neighbour(int body_index, void *ctx)
     return true;
 }
 
+// Built in the step's arena (freed by free_pair_lists, in reverse order); start is NULL when the arena
+// could not hold them (every body then queries the octree).
+static pair_lists make_pair_lists(ph_step_context *ctx)
+{
+    pair_lists pl = {NULL, NULL};
+    int slots = ctx->world->body_ids.slot_count;
+    if (!ctx->pairs)
+        return pl;
+    pl.start = ph_arena_alloc(ctx->arena, (size_t)(slots + 1) * sizeof *pl.start);
+    if (!pl.start)
+        return pl;
+    pl.items = ph_arena_alloc(ctx->arena, (size_t)(2 * ctx->pair_count + 1) * sizeof *pl.items);
+    if (!pl.items)
+    {
+        ph_arena_free(ctx->arena, pl.start);
+        pl.start = NULL;
+        return pl;
+    }
+    memset(pl.start, 0, (size_t)(slots + 1) * sizeof *pl.start);
+    for (int i = 0; i < ctx->pair_count; i++)
+    {
+        pl.start[ctx->pairs[i].a]++;
+        pl.start[ctx->pairs[i].b]++;
+    }
+    // start[s] becomes the end of s's run, then each item is placed by moving it back to the run's start.
+    for (int s = 1; s <= slots; s++)
+        pl.start[s] += pl.start[s - 1];
+    for (int i = ctx->pair_count - 1; i >= 0; i--)
+    {
+        pl.items[--pl.start[ctx->pairs[i].a]] = ctx->pairs[i].b;
+        pl.items[--pl.start[ctx->pairs[i].b]] = ctx->pairs[i].a;
+    }
+    return pl;
+}
+
+static void free_pair_lists(ph_step_context *ctx, pair_lists *pl)
+{
+    if (!pl->start)
+        return;
+    ph_arena_free(ctx->arena, pl->items);
+    ph_arena_free(ctx->arena, pl->start);
+}
+
+static bool aabb_contains(ph_aabb outer, ph_aabb inner)
+{
+    return inner.lo.x >= outer.lo.x && inner.lo.y >= outer.lo.y && inner.lo.z >= outer.lo.z &&
+           inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+
+static bool aabb_overlaps(ph_aabb a, ph_aabb b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
+// Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):
+// those whose octree proxies overlap its swept box, read from the step's broadphase pairs where possible.
+// When the box lies inside the body's own proxy (the solver left its sweep inside the bounds the
+// broadphase swept, as for nearly every body in flight, and a body stopped by an event stays inside
+// them) and that proxy was active in the step's pair search, every proxy overlapping the box overlaps
+// the body's proxy too, so it is one of the body's broadphase pairs: filtering those by the box finds the
+// same bodies as an octree query. The order differs, which does not matter: one call predicts each pair
+// once, and the heap orders the events by (time, a, b).
 static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
 {
     ph_world *world = cs->world;
+    const ph_octree *tree = &world->octree;
+    const ph_body *b = &world->bodies[slot];
+    const pair_lists *pl = &cs->lists;
+    ph_aabb box = swept_bounds(world, b, t);
     query_ctx q = {cs, slot, skip, t, initial};
-    ph_octree_query_box(&world->octree, swept_bounds(world, &world->bodies[slot], t), visit_neighbour, &q);
+    if (!pl->start || !ph_octree_pairs_complete(tree, b->proxy) ||
+        !aabb_contains(ph_octree_get_bounds(tree, b->proxy), box))
+    {
+        ph_octree_query_box(tree, box, visit_neighbour, &q);
+        return;
+    }
+    for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
+    {
+        int other = pl->items[k];
+        if (aabb_overlaps(box, ph_octree_get_bounds(tree, world->bodies[other].proxy)))
+            visit_neighbour(other, &q);
+    }
 }
 
 // ---- Resolution -------------------------------------------------------------------------------------
@@ -685,6 +809,7 @@ bool ph_calendar_run(ph_step_context *ctx)
     // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
     cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
 
+    cs.lists = make_pair_lists(ctx);
     for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
         int slot = ctx->awake[i];
@@ -710,6 +835,7 @@ bool ph_calendar_run(ph_step_context *ctx)
         if (cs.out_of_memory)
             freeze_all(&cs, e.t);
     }
+    free_pair_lists(ctx, &cs.lists);
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
     {

@@ -63,6 +63,7 @@ struct ph_octree_proxy
     int next; // next proxy of the same node or outside list; next free slot when free
     int prev;
     bool is_static;
+    bool paired; // active in the last pair search, which then reported all of its pairs
 };
 
 struct ph_octree_node
@@ -437,6 +438,7 @@ int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_st
         p = tree->proxy_count++;
     }
     tree->tight_valid = false;
+    tree->pairs_valid = false;
     ph_octree_proxy *px = &tree->proxies[p];
     px->bounds = bounds;
     px->body = body_index;
@@ -466,6 +468,7 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
     if (!proxy_valid(tree, proxy))
         return PH_ERR_INVALID_ARG;
     tree->tight_valid = false;
+    tree->pairs_valid = false;
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->bounds = bounds;
     if (px->node >= 0)
@@ -493,6 +496,7 @@ void ph_octree_remove(ph_octree *tree, int proxy)
         return;
     }
     tree->tight_valid = false;
+    tree->pairs_valid = false;
     unlink_proxy(tree, proxy);
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->node = PROXY_FREE;
@@ -510,6 +514,11 @@ ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy)
         return zero;
     }
     return tree->proxies[proxy].bounds;
+}
+
+bool ph_octree_pairs_complete(const ph_octree *tree, int proxy)
+{
+    return tree->pairs_valid && proxy_valid(tree, proxy) && tree->proxies[proxy].paired;
 }
 
 int ph_octree_get_body(const ph_octree *tree, int proxy)
@@ -542,11 +551,12 @@ static void refit(ph_octree *tree, int n, const uint8_t *body_active, int *packe
     node->first = *packed_count;
     for (int p = node->head; p != NONE; p = tree->proxies[p].next)
     {
-        const ph_octree_proxy *px = &tree->proxies[p];
+        ph_octree_proxy *px = &tree->proxies[p];
         ph_octree_packed *pk = &tree->packed[(*packed_count)++];
         pk->bounds = px->bounds;
         pk->body = px->body;
         pk->active = is_active(px, body_active);
+        px->paired = pk->active;
         aabb_grow(&t, &px->bounds);
         active += pk->active;
     }
@@ -772,6 +782,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
 {
     *out_pairs = NULL;
     tree->pair_count = 0;
+    tree->pairs_valid = false;
     if (!reserve_packed(tree, tree->live_proxies))
         return -1;
     int packed_count = 0;
@@ -782,13 +793,15 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     int outside_first = packed_count;
     for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
     {
-        const ph_octree_proxy *px = &tree->proxies[p];
+        ph_octree_proxy *px = &tree->proxies[p];
+        px->paired = false;
         if (!aabb_finite(px->bounds))
             continue;
         ph_octree_packed *pk = &tree->packed[packed_count++];
         pk->bounds = px->bounds;
         pk->body = px->body;
         pk->active = is_active(px, body_active);
+        px->paired = pk->active;
     }
     pair_search ps = {tree, tree->packed, false};
     if (tree->root != NONE)
@@ -808,6 +821,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         return -1;
     }
     int n = tree->pair_count;
+    tree->pairs_valid = true;
     if (n == 0)
     {
         *out_pairs = tree->pairs;
@@ -849,28 +863,68 @@ static ph_aabb query_bounds(const ph_octree *tree, const ph_octree_node *node)
     return tree->tight_valid ? node->tight : loose_bounds(node->center, node->half);
 }
 
-void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+// While the last pair search's refit holds (no proxy has changed since: the common case inside a step,
+// the calendar's queries), the nodes' tight bounds prune the walk and their own proxies are read from
+// the packed array, contiguous instead of chained through list links, in the same order as the list.
+// False when fn stopped the query.
+static bool query_box_packed(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
 {
     int stack[STACK_SIZE];
     int top = 0;
-    if (tree->root != NONE)
+    if (overlaps(&tree->nodes[tree->root].tight, &box))
         stack[top++] = tree->root;
     while (top > 0)
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
-        ph_aabb nb = query_bounds(tree, node);
+        for (int j = node->first; j < node->own_end; j++)
+        {
+            if (overlaps(&tree->packed[j].bounds, &box) && !fn(tree->packed[j].body, ctx))
+                return false;
+        }
+        for (int k = node->child_count - 1; k >= 0; k--)
+        {
+            int c = node->children[k];
+            if (overlaps(&tree->nodes[c].tight, &box))
+                stack[top++] = c;
+        }
+    }
+    return true;
+}
+
+// Otherwise the loose bounds, which always hold the subtree, prune it. False when fn stopped the query.
+static bool query_box_loose(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+{
+    int stack[STACK_SIZE];
+    int top = 0;
+    stack[top++] = tree->root;
+    while (top > 0)
+    {
+        const ph_octree_node *node = &tree->nodes[stack[--top]];
+        ph_aabb nb = loose_bounds(node->center, node->half);
         if (!overlaps(&nb, &box))
             continue;
         for (int q = node->head; q != NONE; q = tree->proxies[q].next)
         {
             if (overlaps(&tree->proxies[q].bounds, &box) && !fn(tree->proxies[q].body, ctx))
-                return;
+                return false;
         }
         for (int k = 7; k >= 0; k--)
         {
             if (node->child[k] != NONE)
                 stack[top++] = node->child[k];
         }
+    }
+    return true;
+}
+
+void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
+{
+    if (tree->root != NONE)
+    {
+        bool go_on =
+            tree->tight_valid ? query_box_packed(tree, box, fn, ctx) : query_box_loose(tree, box, fn, ctx);
+        if (!go_on)
+            return;
     }
     for (int q = tree->outside_head; q != NONE; q = tree->proxies[q].next)
     {

@@ -60,6 +60,7 @@ typedef struct ph_octree
     int pair_capacity;
     int reinsert_count; // re-insertions by ph_octree_move since creation (statistics)
     bool tight_valid;   // no proxy changed since find_pairs refitted the nodes' tight bounds
+    bool pairs_valid;   // ... and that find_pairs answered in full (not out of memory)
 } ph_octree;
 
 // Initialises an empty tree (no allocation until the first insertion).
@@ -82,6 +83,10 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds);
 void ph_octree_remove(ph_octree *tree, int proxy);
 ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy);
 int ph_octree_get_body(const ph_octree *tree, int proxy);
+// Whether the last ph_octree_find_pairs answer holds every pair of this proxy: the search succeeded, the
+// proxy was active in it, and no proxy has been inserted, moved or removed since. Then any proxy whose
+// bounds overlap this one's is paired with it in that answer.
+bool ph_octree_pairs_complete(const ph_octree *tree, int proxy);
 
 // Finds every pair of proxies whose bounds overlap (closed intervals: touching counts), except
 // static-static pairs and pairs where neither body is active. body_active is indexed by body index

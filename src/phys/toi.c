@@ -5,12 +5,17 @@
 // "Continuous collision detection for articulated models using Taylor models and temporal culling",
 // SIGGRAPH 2007). GJK (gjk.c) gives the distance d and the closest direction n at time t. Along the
 // fixed axis n the separation of the moving shapes shrinks at most at
-//     mu = max(0, -dot(v_b - v_a, n)) + |w_a| r_a + |w_b| r_b
-// per unit of sweep time, where v are the centre-of-mass displacements over the sweep, |w| the rotation
-// angles, and r the largest distance of each shape from its centre of mass (a point at r from the centre
-// moves at most |w| r through rotation). The distance is at least the separation along n, so advancing
-// by (d - target) / mu can never pass the time where the distance reaches target. The calendar (world)
-// calls this per pair to find impacts inside a step.
+//     mu = max(0, -dot(v_b - v_a, n)) + |n x w_a| r_a + |n x w_b| r_b
+// per unit of sweep time, where v are the centre-of-mass displacements over the sweep, w the rotation
+// vectors (world axis times angle; a sweep turns about a fixed axis), and r the largest distance of each
+// shape's core from its centre of mass. A point at offset x from the centre moves along n at
+// dot(n, w x x) = dot(x, n x w) <= |n x w| |x| through rotation, so a spin about n itself (a puck turning
+// flat on a wall) does not close the gap. The core is the shape without its rounding: a sphere is a point
+// grown by its radius and a capsule a segment, and turning the rounding about its centre moves no support
+// point, so a ball rolling along a wall closes nothing either (with the full radius, such sliding
+// contacts crawled to the iteration bound and were reported as impacts). The distance is at least the
+// separation along n, so advancing by (d - target) / mu can never pass the time where the distance
+// reaches target. The calendar (world) calls this per pair to find impacts inside a step.
 #include "phys/gjk.h"
 
 #include <math.h>   // sqrtf, atan2f, sinf, cosf
@@ -29,45 +34,86 @@ static ph_quat negate_quat(ph_quat q)
     return q;
 }
 
-// Spherical interpolation along the shorter arc, at constant angular velocity.
-static ph_quat slerp_short(ph_quat q0, ph_quat q1, float t)
+// A sweep made ready for evaluation at many times (the advancement evaluates both sweeps at every
+// iteration): spherical interpolation along the shorter arc, at constant angular velocity, with the
+// angle's arctangent and sine taken once.
+typedef struct sweep_path
 {
-    float c = glms_quat_dot(q0, q1);
+    ph_vec3 local_center, c0, dc; // dc = c1 - c0
+    ph_quat q0, q1;               // normalised, q1 on q0's side of the double cover
+    float theta;                  // half the rotation angle
+    float sin_theta;
+    bool turns;
+} sweep_path;
+
+// Without `angle` the path can only be evaluated at its ends, t = 0 and t = 1.
+static sweep_path make_path(const ph_sweep *sweep, bool angle)
+{
+    sweep_path p;
+    p.local_center = sweep->local_center;
+    p.c0 = sweep->c0;
+    p.dc = glms_vec3_sub(sweep->c1, sweep->c0);
+    p.q0 = glms_quat_normalize(sweep->q0);
+    p.q1 = glms_quat_normalize(sweep->q1);
+    float c = glms_quat_dot(p.q0, p.q1);
     if (c < 0.0f)
     {
-        q1 = negate_quat(q1);
+        p.q1 = negate_quat(p.q1);
         c = -c;
     }
     // Half the rotation angle between them, from the components of q0^-1 q1 (accurate for small angles).
-    ph_quat rel = glms_quat_mul(glms_quat_conjugate(q0), q1);
+    ph_quat rel = glms_quat_mul(glms_quat_conjugate(p.q0), p.q1);
     float s = sqrtf(rel.x * rel.x + rel.y * rel.y + rel.z * rel.z);
-    float theta = atan2f(s, c);
-    if (s <= 0.0f)
-        return q0;
-    float k0 = sinf((1.0f - t) * theta) / sinf(theta), k1 = sinf(t * theta) / sinf(theta);
+    p.turns = s > 0.0f;
+    p.theta = p.turns && angle ? atan2f(s, c) : 0.0f;
+    p.sin_theta = p.turns && angle ? sinf(p.theta) : 0.0f;
+    return p;
+}
+
+static ph_quat path_rotation(const sweep_path *p, float t)
+{
+    if (!p->turns)
+        return p->q0;
+    // The weights at the ends are exactly 1 and 0: no sines needed there (the calendar starts most
+    // sweeps at t = 0).
+    if (t == 0.0f)
+        return glms_quat_normalize(p->q0);
+    if (t == 1.0f)
+        return glms_quat_normalize(p->q1);
+    float k0 = sinf((1.0f - t) * p->theta) / p->sin_theta, k1 = sinf(t * p->theta) / p->sin_theta;
     ph_quat q;
-    q.x = k0 * q0.x + k1 * q1.x;
-    q.y = k0 * q0.y + k1 * q1.y;
-    q.z = k0 * q0.z + k1 * q1.z;
-    q.w = k0 * q0.w + k1 * q1.w;
+    q.x = k0 * p->q0.x + k1 * p->q1.x;
+    q.y = k0 * p->q0.y + k1 * p->q1.y;
+    q.z = k0 * p->q0.z + k1 * p->q1.z;
+    q.w = k0 * p->q0.w + k1 * p->q1.w;
     return glms_quat_normalize(q);
 }
 
-// The rotation angle of the sweep (unit: rad over the whole sweep).
-static float sweep_angle(const ph_sweep *s)
+static ph_transform path_transform(const sweep_path *p, float t)
 {
-    ph_quat rel = glms_quat_mul(glms_quat_conjugate(s->q0), s->q1);
-    float v = sqrtf(rel.x * rel.x + rel.y * rel.y + rel.z * rel.z);
-    return 2.0f * atan2f(v, fabsf(rel.w));
+    ph_transform xf;
+    xf.q = path_rotation(p, t);
+    ph_vec3 c = glms_vec3_add(p->c0, glms_vec3_scale(p->dc, t));
+    xf.p = glms_vec3_sub(c, glms_quat_rotatev(xf.q, p->local_center));
+    return xf;
+}
+
+// q1 q0^-1 is the rotation in the world frame; its vector part is sin(angle / 2) times the axis.
+ph_vec3 ph_sweep_rotation(const ph_sweep *s)
+{
+    ph_quat rel = glms_quat_mul(glms_quat_normalize(s->q1), glms_quat_conjugate(glms_quat_normalize(s->q0)));
+    ph_vec3 v = ph_v3(rel.x, rel.y, rel.z);
+    float sin_half = glms_vec3_norm(v);
+    if (!(sin_half > 0.0f))
+        return glms_vec3_zero();
+    float angle = 2.0f * atan2f(sin_half, fabsf(rel.w));
+    return glms_vec3_scale(v, angle / sin_half);
 }
 
 ph_transform ph_sweep_transform(const ph_sweep *sweep, float t)
 {
-    ph_transform xf;
-    xf.q = slerp_short(glms_quat_normalize(sweep->q0), glms_quat_normalize(sweep->q1), t);
-    ph_vec3 c = glms_vec3_add(sweep->c0, glms_vec3_scale(glms_vec3_sub(sweep->c1, sweep->c0), t));
-    xf.p = glms_vec3_sub(c, glms_quat_rotatev(xf.q, sweep->local_center));
-    return xf;
+    sweep_path p = make_path(sweep, t != 0.0f && t != 1.0f);
+    return path_transform(&p, t);
 }
 
 static float max_vertex_distance(const ph_vec3 *v, int count, ph_vec3 center)
@@ -78,17 +124,18 @@ static float max_vertex_distance(const ph_vec3 *v, int count, ph_vec3 center)
     return sqrtf(r2);
 }
 
-// Largest distance of the shape from point c of its frame (unit: m).
-static float bounding_radius(const ph_convex *s, ph_vec3 c)
+// Largest distance of the shape's core (without the rounding radius of spheres and capsules) from point c
+// of its frame (unit: m).
+static float core_radius(const ph_convex *s, ph_vec3 c)
 {
     switch (s->type)
     {
     case PH_SHAPE_SPHERE:
-        return glms_vec3_norm(c) + s->radius;
+        return glms_vec3_norm(c);
     case PH_SHAPE_CAPSULE:
     {
         ph_vec3 ends[2] = {ph_v3(0.0f, -s->half_height, 0.0f), ph_v3(0.0f, s->half_height, 0.0f)};
-        return max_vertex_distance(ends, 2, c) + s->radius;
+        return max_vertex_distance(ends, 2, c);
     }
     case PH_SHAPE_BOX:
     {
@@ -124,9 +171,10 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
     float target = in->target_separation, tol = in->tolerance;
-    float ra = bounding_radius(&in->a, in->sweep_a.local_center);
-    float rb = bounding_radius(&in->b, in->sweep_b.local_center);
-    float spin = sweep_angle(&in->sweep_a) * ra + sweep_angle(&in->sweep_b) * rb;
+    float ra = core_radius(&in->a, in->sweep_a.local_center);
+    float rb = core_radius(&in->b, in->sweep_b.local_center);
+    ph_vec3 wa = ph_sweep_rotation(&in->sweep_a), wb = ph_sweep_rotation(&in->sweep_b);
+    sweep_path path_a = make_path(&in->sweep_a, true), path_b = make_path(&in->sweep_b, true);
     ph_vec3 v_rel = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
                                   glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
 
@@ -136,7 +184,7 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     for (int iter = 0; iter < TOI_ITERATION_LIMIT; iter++)
     {
         out.iterations = iter + 1;
-        ph_transform xa = ph_sweep_transform(&in->sweep_a, t), xb = ph_sweep_transform(&in->sweep_b, t);
+        ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
         ph_gjk_output g;
         ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
         float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
@@ -153,7 +201,9 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
             out.t = t;
             return out;
         }
-        float closing = glm_max(0.0f, -glms_vec3_dot(v_rel, g.normal)) + spin;
+        float closing = glm_max(0.0f, -glms_vec3_dot(v_rel, g.normal)) +
+                        glms_vec3_norm(glms_vec3_cross(g.normal, wa)) * ra +
+                        glms_vec3_norm(glms_vec3_cross(g.normal, wb)) * rb;
         if (!(closing > 0.0f))
         {
             out.state = PH_TOI_SEPARATED;
