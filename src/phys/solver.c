@@ -30,7 +30,8 @@
 // and past a height that depends on the contact frequency it buckles under its own weight.
 // Data layout: the body states are one array of 96-byte structs; the constraints one flat array built in
 // the step arena, each row with its angular terms precomputed, so the inner loops are dot products and
-// scaled adds over contiguous memory.
+// scaled adds over contiguous memory. Where the CPU has AVX2, the sweeps run on a transposed copy in
+// groups of 8 (solver_wide.c); the flat array still serves preparation, restitution and warm-start storage.
 #include "solver.h"
 
 #include "core.h"
