@@ -3,9 +3,12 @@
 // Formatting of the assets module's error records and warning lists (asset_error.h).
 #include "assets/asset_error.h"
 
-#include <stdarg.h> // va_list
-#include <stdio.h>  // snprintf, vsnprintf
-#include <string.h> // strlen
+#include <errno.h>   // errno
+#include <stdarg.h>  // va_list
+#include <stdbool.h> // bool
+#include <stdio.h>   // FILE, fopen, fread, snprintf, vsnprintf
+#include <stdlib.h>  // malloc, free
+#include <string.h>  // strlen, strerror
 
 // "file:line: " (or "file: ") + the message, truncated to size.
 static void format(char *out, size_t size, const char *file, int line, const char *fmt, va_list args)
@@ -49,4 +52,33 @@ void asset_error_warn(asset_warnings *list, const char *file, int line, const ch
         list->kept++;
     }
     list->count++;
+}
+
+char *asset_read_file(const char *path, size_t max_bytes, size_t *out_len, asset_error *err)
+{
+    *out_len = 0;
+    if (!path)
+    {
+        asset_error_set(err, "(null)", 0, "no file name");
+        return NULL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+    {
+        asset_error_set(err, path, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    // One byte more than allowed, so that an oversized file is seen as such by the parser.
+    char *buf = malloc(max_bytes + 1);
+    size_t len = buf ? fread(buf, 1, max_bytes + 1, f) : 0;
+    bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (!buf || read_error)
+    {
+        asset_error_set(err, path, 0, "%s", buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    *out_len = len;
+    return buf;
 }

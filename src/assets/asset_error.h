@@ -5,6 +5,8 @@
 // "file: entries[3].material.friction: message" for scenes, so the game can print or show them as is.
 #pragma once
 
+#include <stddef.h> // size_t
+
 // Largest number of warnings a list keeps; later ones are counted but not stored.
 #define ASSET_MAX_WARNINGS 32
 // Bytes of one message, with its terminating NUL.
@@ -35,3 +37,8 @@ void asset_error_set(asset_error *err, const char *file, int line, const char *f
 // Appends a warning formatted like asset_error_set to list (when not NULL).
 void asset_error_warn(asset_warnings *list, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+// Reads a whole file into a malloc'd buffer (free it): at most max_bytes + 1 bytes, so that a caller sees
+// an oversized file as *out_len > max_bytes. NULL with "file: cannot open: <reason>", "read error" or
+// "out of memory" in err.
+char *asset_read_file(const char *path, size_t max_bytes, size_t *out_len, asset_error *err);

@@ -3,12 +3,10 @@
 // Validated JSON reading shared by scene.c and reel_file.c (see json_read.h).
 #include "assets/json_read.h"
 
-#include <errno.h>  // errno
 #include <math.h>   // isfinite
 #include <stdarg.h> // va_list
-#include <stdio.h>  // FILE, fopen, fread, vsnprintf
-#include <stdlib.h> // malloc, free
-#include <string.h> // strcmp, strerror
+#include <stdio.h>  // vsnprintf
+#include <string.h> // strcmp
 
 bool json_fail(json_reader *r, const char *path, const char *fmt, ...)
 {
@@ -141,33 +139,4 @@ cJSON *json_parse_text(json_reader *r, const char *buf, size_t len, size_t max_b
         asset_error_set(r->err, r->file, line, "JSON syntax error at column %d", column);
     }
     return root;
-}
-
-char *json_read_file(const char *path, size_t max_bytes, size_t *out_len, asset_error *err)
-{
-    *out_len = 0;
-    if (!path)
-    {
-        asset_error_set(err, "(null)", 0, "no file name");
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-    {
-        asset_error_set(err, path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    // One byte more than allowed, so that an oversized file is seen as such by the parser.
-    char *buf = malloc(max_bytes + 1);
-    size_t len = buf ? fread(buf, 1, max_bytes + 1, f) : 0;
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!buf || read_error)
-    {
-        asset_error_set(err, path, 0, "%s", buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    *out_len = len;
-    return buf;
 }

@@ -35,5 +35,3 @@ bool json_get_choice(json_reader *r, const cJSON *item, const char *path, const 
 // Parses len bytes of JSON text (at most max_bytes); NULL with "file:line: JSON syntax error at column
 // C" on error. Free the result with cJSON_Delete.
 cJSON *json_parse_text(json_reader *r, const char *buf, size_t len, size_t max_bytes);
-// Reads a whole file of at most max_bytes into a malloc'd buffer (free it); NULL with the error set.
-char *json_read_file(const char *path, size_t max_bytes, size_t *out_len, asset_error *err);

@@ -713,56 +713,6 @@ static bool parse_usemtl(parser *ps, const char *p, const char *e)
     return true;
 }
 
-// Reads a whole small file into a malloc'd buffer; NULL with errno-based reason on failure.
-static char *read_small_file(const char *path, size_t max_bytes, size_t *out_len, const char **out_reason)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-    {
-        *out_reason = strerror(errno);
-        return NULL;
-    }
-    char *data = NULL;
-    size_t len = 0, cap = 0;
-    for (;;)
-    {
-        if (len == cap)
-        {
-            if (cap >= max_bytes)
-            {
-                *out_reason = "file too large";
-                free(data);
-                fclose(f);
-                return NULL;
-            }
-            cap = cap ? cap * 2 : 4096;
-            char *grown = realloc(data, cap);
-            if (!grown)
-            {
-                *out_reason = "out of memory";
-                free(data);
-                fclose(f);
-                return NULL;
-            }
-            data = grown;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool error = ferror(f) != 0;
-    fclose(f);
-    if (error)
-    {
-        *out_reason = "read error";
-        free(data);
-        return NULL;
-    }
-    *out_len = len;
-    return data;
-}
-
 static bool load_library(parser *ps, const char *file, size_t n)
 {
     char rel[PATH_MAX_LENGTH], path[PATH_MAX_LENGTH];
@@ -785,12 +735,14 @@ static bool load_library(parser *ps, const char *file, size_t n)
         return true;
     }
     size_t len = 0;
-    const char *reason = NULL;
-    char *data = read_small_file(path, OBJ_MAX_MTL_BYTES, &len, &reason);
-    if (!data)
+    asset_error read_err;
+    char *data = asset_read_file(path, OBJ_MAX_MTL_BYTES, &len, &read_err);
+    if (!data || len > OBJ_MAX_MTL_BYTES)
     {
-        asset_error_warn(ps->warnings, ps->name, ps->line, "material library %s not loaded: %s", path,
-                         reason);
+        if (data)
+            asset_error_set(&read_err, path, 0, "file too large");
+        asset_error_warn(ps->warnings, ps->name, ps->line, "material library not loaded: %s", read_err.text);
+        free(data);
         return true;
     }
     mtl_library *lib = NULL;

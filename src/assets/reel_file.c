@@ -595,7 +595,7 @@ bool reel_load(const char *path, const reel_options *options, reel_desc **out_de
         return false;
     *out_desc = NULL;
     size_t len;
-    char *buf = json_read_file(path, REEL_MAX_FILE_BYTES, &len, err);
+    char *buf = asset_read_file(path, REEL_MAX_FILE_BYTES, &len, err);
     if (!buf)
         return false;
     bool ok = reel_parse(buf, len, path, options, out_desc, err);

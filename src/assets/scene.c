@@ -594,7 +594,7 @@ bool scene_load(const char *path, const scene_options *options, scene_desc **out
         return false;
     *out_desc = NULL;
     size_t len;
-    char *buf = json_read_file(path, SCENE_MAX_FILE_BYTES, &len, err);
+    char *buf = asset_read_file(path, SCENE_MAX_FILE_BYTES, &len, err);
     if (!buf)
         return false;
     bool ok = scene_parse(buf, len, path, options, out_desc, err);
