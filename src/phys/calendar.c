@@ -571,7 +571,7 @@ static resp_body response_body(const ph_world *world, int slot, float t)
     pose_at(b, t, &r.c, &r.q);
     r.dynamic = b->type == PH_BODY_DYNAMIC && b->awake;
     r.inv_mass = r.dynamic ? b->inv_mass : 0.0f;
-    r.inv_inertia = r.dynamic ? ph_world_inv_inertia(r.q, b->inv_inertia_local) : glms_mat3_zero();
+    r.inv_inertia = r.dynamic ? ph_body_world_inv_inertia(b, r.q) : glms_mat3_zero();
     return r;
 }
 
