@@ -172,71 +172,130 @@ static inline void row_apply(const row *r, pair_velocity *p, ph_vec3 d, float im
     p->wb = madd(p->wb, r->irdb, impulse);
 }
 
-// Builds the constraints of touching or speculative contacts with at least one awake dynamic body.
-static int prepare(ph_step_context *ctx, constraint *cons, float contact_hertz)
+// The contacts the step solves: touching or speculative, with at least one awake dynamic body. Returns how
+// many heads it wrote.
+static int select_constraints(const ph_world *world, constraint_head *heads)
 {
-    ph_world *world = ctx->world;
-    softness soft = make_soft(contact_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
-    // Static contacts are stiffer but obey the same cap: past a quarter of the sub-step rate they jitter.
-    float static_hertz = fminf(SOLVER_STATIC_HERTZ_SCALE * contact_hertz, SOLVER_MAX_HERTZ_FRACTION / ctx->h);
-    softness static_soft = make_soft(static_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h);
-    // Stored impulses are per sub-step: when this step's sub-step differs from the last one's, so do they.
-    float impulse_scale = world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f;
     int n = 0;
     for (int k = 0; k < world->contacts.count; k++)
     {
         const ph_contact *c = &world->contacts.items[k];
         if (c->manifold.point_count == 0)
             continue;
-        const ph_body_state *sa = &world->states[c->a], *sb = &world->states[c->b];
-        if (sa->inv_mass == 0.0f && sb->inv_mass == 0.0f)
+        if (world->states[c->a].inv_mass == 0.0f && world->states[c->b].inv_mass == 0.0f)
             continue;
         if (!world->bodies[c->a].awake && !world->bodies[c->b].awake)
             continue;
-        constraint *con = &cons[n++];
-        con->a = c->a;
-        con->b = c->b;
-        con->contact = k;
-        con->normal = c->manifold.normal;
-        ph_contact_tangents(con->normal, &con->t1, &con->t2);
-        con->friction = c->friction;
-        con->restitution = c->restitution;
-        con->soft = (sa->inv_mass == 0.0f || sb->inv_mass == 0.0f) ? static_soft : soft;
-        const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-        float ga = sa->inv_mass > 0.0f && ba->type == PH_BODY_DYNAMIC ? ba->gravity_scale : 0.0f;
-        float gb = sb->inv_mass > 0.0f && bb->type == PH_BODY_DYNAMIC ? bb->gravity_scale : 0.0f;
-        con->accel_n = (gb - ga) * dot3(world->def.gravity, con->normal);
-        con->point_count = c->manifold.point_count;
-        con->passes = 1;
-        ph_vec3 ca = world->bodies[c->a].center, cb = world->bodies[c->b].center;
-        pair_velocity pv = load_pair(sa, sb);
-        for (int i = 0; i < con->point_count; i++)
-        {
-            const ph_manifold_point *mp = &c->manifold.points[i];
-            constraint_point *cp = &con->points[i];
-            cp->ra = glms_vec3_sub(mp->point, ca);
-            cp->rb = glms_vec3_sub(mp->point, cb);
-            cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
-            cp->max_normal_impulse = 0.0f;
-            make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, impulse_scale * c->normal_impulse[i]);
-            make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, impulse_scale * c->tangent_impulse[i][0]);
-            make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, impulse_scale * c->tangent_impulse[i][1]);
-            cp->approach = row_speed(&cp->n, &pv, con->normal);
-            if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
-                con->passes = SOLVER_NORMAL_PASSES;
-            cp->approach_gap = fmaxf(mp->separation, 0.0f);
-        }
+        heads[n++] = (constraint_head){c->a, c->b, k, c->manifold.point_count};
     }
     return n;
 }
 
+// What preparing a constraint needs from the step besides its contact.
+typedef struct prepare_params
+{
+    softness soft, static_soft;
+    float impulse_scale; // stored impulses are per sub-step: this sub-step's length over the last one's
+} prepare_params;
+
+static prepare_params prepare_params_of(const ph_step_context *ctx, float contact_hertz)
+{
+    const ph_world *world = ctx->world;
+    // Static contacts are stiffer but obey the same cap: past a quarter of the sub-step rate they jitter.
+    float static_hertz = fminf(SOLVER_STATIC_HERTZ_SCALE * contact_hertz, SOLVER_MAX_HERTZ_FRACTION / ctx->h);
+    return (prepare_params){make_soft(contact_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h),
+                            make_soft(static_hertz, SOLVER_CONTACT_DAMPING_RATIO, ctx->h),
+                            world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f};
+}
+
+// Builds the constraint of contact `k` (a selected one) into `con`.
+static void prepare(const ph_world *world, const prepare_params *params, int k, constraint *con)
+{
+    const ph_contact *c = &world->contacts.items[k];
+    const ph_body_state *sa = &world->states[c->a], *sb = &world->states[c->b];
+    con->a = c->a;
+    con->b = c->b;
+    con->contact = k;
+    con->normal = c->manifold.normal;
+    ph_contact_tangents(con->normal, &con->t1, &con->t2);
+    con->friction = c->friction;
+    con->restitution = c->restitution;
+    con->soft = (sa->inv_mass == 0.0f || sb->inv_mass == 0.0f) ? params->static_soft : params->soft;
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    float ga = sa->inv_mass > 0.0f && ba->type == PH_BODY_DYNAMIC ? ba->gravity_scale : 0.0f;
+    float gb = sb->inv_mass > 0.0f && bb->type == PH_BODY_DYNAMIC ? bb->gravity_scale : 0.0f;
+    con->accel_n = (gb - ga) * dot3(world->def.gravity, con->normal);
+    con->point_count = c->manifold.point_count;
+    con->passes = 1;
+    ph_vec3 ca = ba->center, cb = bb->center;
+    pair_velocity pv = load_pair(sa, sb);
+    float scale = params->impulse_scale;
+    for (int i = 0; i < con->point_count; i++)
+    {
+        const ph_manifold_point *mp = &c->manifold.points[i];
+        constraint_point *cp = &con->points[i];
+        cp->ra = glms_vec3_sub(mp->point, ca);
+        cp->rb = glms_vec3_sub(mp->point, cb);
+        cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
+        cp->max_normal_impulse = 0.0f;
+        make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, scale * c->normal_impulse[i]);
+        make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, scale * c->tangent_impulse[i][0]);
+        make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, scale * c->tangent_impulse[i][1]);
+        cp->approach = row_speed(&cp->n, &pv, con->normal);
+        if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
+            con->passes = SOLVER_NORMAL_PASSES;
+        cp->approach_gap = fmaxf(mp->separation, 0.0f);
+    }
+}
+
+// The step's constraints: in the wide groups' lanes where there is a wide solver, else (and for the ones
+// its colours could not take) in the scalar array `cons`, in the order of wide->scalar.
+typedef struct constraint_set
+{
+    const constraint_head *heads;
+    int count;
+    wide_solver *wide; // NULL: every constraint is scalar, cons[k] for heads[k]
+    constraint *cons;
+    int scalar_count;
+} constraint_set;
+
+static void prepare_all(const ph_world *world, const prepare_params *params, constraint_set *set)
+{
+    wide_solver *wide = set->wide;
+    for (int i = 0; i < set->scalar_count; i++)
+        prepare(world, params, set->heads[wide ? wide->scalar[i] : i].contact, &set->cons[i]);
+    if (!wide)
+        return;
+    constraint con;
+    for (int g = 0; g < wide->group_count; g++)
+    {
+        for (int lane = 0; lane < wide->groups[g].lanes; lane++)
+        {
+            prepare(world, params, wide->groups[g].contact[lane], &con);
+            ph_wide_put(wide, g * WIDE + lane, &con);
+        }
+    }
+}
+
+// Rebuilds the rows of a constraint from anchors turned with the bodies since the step's start.
+static void refresh_rows(const ph_body_state *states, constraint *con)
+{
+    const ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+    for (int i = 0; i < con->point_count; i++)
+    {
+        constraint_point *cp = &con->points[i];
+        ph_vec3 ra = rotate(sa->dq, cp->ra), rb = rotate(sb->dq, cp->rb);
+        set_row(&cp->n, sa, sb, ra, rb, con->normal);
+        set_row(&cp->t1, sa, sb, ra, rb, con->t1);
+        set_row(&cp->t2, sa, sb, ra, rb, con->t2);
+    }
+}
+
 // Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
 // their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
-// turned with them, keeping the accumulated impulses. `refreshed` marks them by slot.
-// `pair_slots` holds each constraint's two body slots side by side (or is NULL): scanning it for the few
-// refreshed bodies touches 8 bytes per constraint instead of a cache line of each.
-static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, const int *pair_slots,
-                             wide_solver *wide, uint8_t *refreshed)
+// turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. The scan for the few
+// refreshed bodies reads the 16-byte heads, not the constraints.
+static void refresh_spinning(ph_step_context *ctx, constraint_set *set, uint8_t *refreshed)
 {
     ph_world *world = ctx->world;
     ph_body_state *states = world->states;
@@ -255,24 +314,20 @@ static void refresh_spinning(ph_step_context *ctx, constraint *cons, int count, 
             any = true;
         }
     }
-    for (int k = 0; any && k < count; k++)
+    for (int k = 0; any && k < set->count; k++)
     {
-        int a = pair_slots ? pair_slots[2 * k] : cons[k].a,
-            b = pair_slots ? pair_slots[2 * k + 1] : cons[k].b;
-        if (!refreshed[a] && !refreshed[b])
+        if (!refreshed[set->heads[k].a] && !refreshed[set->heads[k].b])
             continue;
-        constraint *con = &cons[k];
-        const ph_body_state *sa = &states[con->a], *sb = &states[con->b];
-        for (int i = 0; i < con->point_count; i++)
+        int at = set->wide ? set->wide->at[k] : -1 - k;
+        if (at < 0)
         {
-            constraint_point *cp = &con->points[i];
-            ph_vec3 ra = rotate(sa->dq, cp->ra), rb = rotate(sb->dq, cp->rb);
-            set_row(&cp->n, sa, sb, ra, rb, con->normal);
-            set_row(&cp->t1, sa, sb, ra, rb, con->t1);
-            set_row(&cp->t2, sa, sb, ra, rb, con->t2);
+            refresh_rows(states, &set->cons[-1 - at]);
+            continue;
         }
-        if (wide)
-            ph_wide_set_rows(wide, cons, k);
+        constraint con;
+        ph_wide_get(set->wide, at, &con);
+        refresh_rows(states, &con);
+        ph_wide_put(set->wide, at, &con);
     }
 }
 
@@ -370,88 +425,115 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
     store_pair(&pv, sa, sb);
 }
 
-// One sweep over the constraints: the wide groups, then the constraints they could not take, one at a
-// time; without a wide solver (wide NULL), all of them one at a time.
-static void warm_start(ph_body_state *states, constraint *cons, int count, const wide_solver *wide)
+// One sweep over the constraints: the wide groups, then the scalar constraints one at a time.
+static void warm_start(ph_body_state *states, const constraint_set *set)
 {
-    if (!wide)
-    {
-        for (int k = 0; k < count; k++)
-            warm_start_constraint(states, &cons[k]);
-        return;
-    }
-    ph_wide_warm_start(states, wide);
-    for (int i = 0; i < wide->scalar_count; i++)
-        warm_start_constraint(states, &cons[wide->scalar[i]]);
+    if (set->wide)
+        ph_wide_warm_start(states, set->wide);
+    for (int i = 0; i < set->scalar_count; i++)
+        warm_start_constraint(states, &set->cons[i]);
 }
 
-static void solve(ph_body_state *states, constraint *cons, int count, wide_solver *wide, float inv_h,
-                  bool use_bias)
+static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias)
 {
-    if (!wide)
+    if (set->wide)
+        ph_wide_solve(states, set->wide, inv_h, use_bias);
+    for (int i = 0; i < set->scalar_count; i++)
+        solve_constraint(states, &set->cons[i], inv_h, use_bias);
+}
+
+// The restitution kick of one constraint's points that closed fast enough; false when none did.
+static bool bounce(ph_body_state *states, constraint *con, float h)
+{
+    bool bouncing = false;
+    ph_body_state *sa = &states[con->a], *sb = &states[con->b];
+    pair_velocity pv = load_pair(sa, sb);
+    for (int i = 0; i < con->point_count; i++)
     {
-        for (int k = 0; k < count; k++)
-            solve_constraint(states, &cons[k], inv_h, use_bias);
-        return;
+        constraint_point *cp = &con->points[i];
+        if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
+            continue;
+        bouncing = true;
+        // The contact closed inside the next sub-step, after falling the gap under the constant relative
+        // acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free flight), not
+        // the speed at the sub-step's start. The gap was closed within one sub-step, so it is at most what
+        // that sub-step can close.
+        float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
+        float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
+        float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
+        float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
+        float vn = row_speed(&cp->n, &pv, con->normal);
+        float impulse = -cp->n.mass * (vn + con->restitution * impact);
+        float total = maxf(cp->n.impulse + impulse, 0.0f);
+        impulse = total - cp->n.impulse;
+        cp->n.impulse = total;
+        row_apply(&cp->n, &pv, con->normal, impulse);
     }
-    ph_wide_solve(states, wide, inv_h, use_bias);
-    for (int i = 0; i < wide->scalar_count; i++)
-        solve_constraint(states, &cons[wide->scalar[i]], inv_h, use_bias);
+    store_pair(&pv, sa, sb);
+    return bouncing;
 }
 
 // Restitution changes velocities by as much as the approach speed, which one Gauss-Seidel sweep over the
-// points of a face does not distribute evenly; a few sweeps converge the face's points together.
-static void restitution(ph_body_state *states, constraint *cons, int count, float h)
+// points of a face does not distribute evenly; a few sweeps converge the face's points together. Lanes
+// are read out whole and written back: only bouncing materials pay for it.
+static void restitution(ph_body_state *states, const constraint_set *set, float h)
 {
+    wide_solver *wide = set->wide;
     // Whether any point bounces does not change between sweeps: when the first finds none, the step is done.
     bool bouncing = true;
     for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES && bouncing; pass++)
     {
         bouncing = false;
-        for (int k = 0; k < count; k++)
+        for (int g = 0; wide && g < wide->group_count; g++)
         {
-            constraint *con = &cons[k];
-            if (con->restitution == 0.0f)
-                continue;
-            ph_body_state *sa = &states[con->a], *sb = &states[con->b];
-            pair_velocity pv = load_pair(sa, sb);
-            for (int i = 0; i < con->point_count; i++)
+            for (int lane = 0; lane < wide->groups[g].lanes; lane++)
             {
-                constraint_point *cp = &con->points[i];
-                if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
+                if (wide->groups[g].restitution[lane] == 0.0f)
                     continue;
-                bouncing = true;
-                // The contact closed inside the next sub-step, after falling the gap under the constant
-                // relative acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free
-                // flight), not the speed at the sub-step's start.
-                // The gap was closed within one sub-step, so it is at most what that sub-step can close.
-                float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
-                float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
-                float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
-                float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
-                float vn = row_speed(&cp->n, &pv, con->normal);
-                float impulse = -cp->n.mass * (vn + con->restitution * impact);
-                float total = maxf(cp->n.impulse + impulse, 0.0f);
-                impulse = total - cp->n.impulse;
-                cp->n.impulse = total;
-                row_apply(&cp->n, &pv, con->normal, impulse);
+                constraint con;
+                ph_wide_get(wide, g * WIDE + lane, &con);
+                if (bounce(states, &con, h))
+                {
+                    bouncing = true;
+                    ph_wide_put(wide, g * WIDE + lane, &con);
+                }
             }
-            store_pair(&pv, sa, sb);
+        }
+        for (int i = 0; i < set->scalar_count; i++)
+        {
+            if (set->cons[i].restitution != 0.0f)
+                bouncing = bounce(states, &set->cons[i], h) || bouncing;
         }
     }
 }
 
-static void store_impulses(ph_world *world, const constraint *cons, int count)
+// Warm starting reuses the impulse that held the contact over a sub-step.
+static void store_impulses(ph_world *world, const constraint_set *set)
 {
-    for (int k = 0; k < count; k++)
+    for (int i = 0; i < set->scalar_count; i++)
     {
-        const constraint *con = &cons[k];
+        const constraint *con = &set->cons[i];
         ph_contact *c = &world->contacts.items[con->contact];
-        for (int i = 0; i < con->point_count; i++)
+        for (int p = 0; p < con->point_count; p++)
         {
-            c->normal_impulse[i] = con->points[i].n.impulse;
-            c->tangent_impulse[i][0] = con->points[i].t1.impulse;
-            c->tangent_impulse[i][1] = con->points[i].t2.impulse;
+            c->normal_impulse[p] = con->points[p].n.impulse;
+            c->tangent_impulse[p][0] = con->points[p].t1.impulse;
+            c->tangent_impulse[p][1] = con->points[p].t2.impulse;
+        }
+    }
+    const wide_solver *wide = set->wide;
+    for (int g = 0; wide && g < wide->group_count; g++)
+    {
+        const wide_group *grp = &wide->groups[g];
+        for (int lane = 0; lane < grp->lanes; lane++)
+        {
+            ph_contact *c = &world->contacts.items[grp->contact[lane]];
+            for (int p = 0; p < grp->point_counts[lane]; p++)
+            {
+                c->normal_impulse[p] = grp->points[p].n.impulse[lane];
+                c->tangent_impulse[p][0] = grp->points[p].t1.impulse[lane];
+                c->tangent_impulse[p][1] = grp->points[p].t2.impulse[lane];
+            }
         }
     }
 }
@@ -578,11 +660,9 @@ bool ph_solve(ph_step_context *ctx)
     float integrate_ms = 0.0f;
 
     int max_cons = world->contacts.count;
-    constraint *cons = max_cons > 0 ? ph_arena_alloc(ctx->arena, (size_t)max_cons * sizeof *cons) : NULL;
-    bool ok = max_cons == 0 || cons != NULL;
-    if (!ok)
-        ph_log(PH_LOG_ERROR, "The step could not allocate %d contact constraints; contacts are skipped.",
-               max_cons);
+    constraint_head *heads =
+        ph_arena_alloc(ctx->arena, (size_t)(max_cons > 0 ? max_cons : 1) * sizeof *heads);
+    int count = heads ? select_constraints(world, heads) : 0;
     float hertz = plan_substeps(ctx);
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -592,28 +672,45 @@ bool ph_solve(ph_step_context *ctx)
         if (body->type == PH_BODY_DYNAMIC)
             st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
     }
-    int count = ok ? prepare(ctx, cons, hertz) : 0;
-    // Bodies in a contact constraint integrate positions exactly as their constraints assume.
+    // The wide path where the world allows it, the CPU has it and the arena holds its groups.
     int slots = world->body_ids.slot_count;
-    int *pair_slots = ph_arena_alloc(ctx->arena, (size_t)(count > 0 ? 2 * count : 1) * sizeof(int));
-    uint8_t *constrained = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1));
-    if (constrained)
-        memset(constrained, 0, (size_t)(slots > 0 ? slots : 1));
-    for (int k = 0; k < count; k++)
+    wide_solver wide = {0};
+    constraint_set set = {heads, count, NULL, NULL, count};
+    if (count > 0 && world->def.enable_simd && ph_wide_supported())
     {
-        if (constrained)
-            constrained[cons[k].a] = constrained[cons[k].b] = 1;
-        if (pair_slots)
+        if (ph_wide_build(ctx->arena, states, slots, heads, count, &wide))
         {
-            pair_slots[2 * k] = cons[k].a;
-            pair_slots[2 * k + 1] = cons[k].b;
+            set.wide = &wide;
+            set.scalar_count = wide.scalar_count;
         }
+        else
+            ph_wide_release(ctx->arena, &wide);
     }
+    set.cons =
+        set.scalar_count > 0 ? ph_arena_alloc(ctx->arena, (size_t)set.scalar_count * sizeof *set.cons) : NULL;
+    bool ok = heads && (set.scalar_count == 0 || set.cons);
+    if (!ok)
+    {
+        ph_log(PH_LOG_ERROR, "The step could not allocate %d contact constraints; they are skipped.",
+               heads ? set.scalar_count : max_cons);
+        set.scalar_count = 0;
+    }
+    prepare_params params = prepare_params_of(ctx, hertz);
+    prepare_all(world, &params, &set);
 
+    // Bodies in a contact constraint integrate positions exactly as their constraints assume.
     // Zeroed: static bodies' slots are never written and must read as "not refreshed".
-    uint8_t *refreshed = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1));
+    size_t slot_bytes = (size_t)(slots > 0 ? slots : 1);
+    uint8_t *constrained = ph_arena_alloc(ctx->arena, slot_bytes);
+    uint8_t *refreshed = ph_arena_alloc(ctx->arena, slot_bytes);
+    if (constrained)
+    {
+        memset(constrained, 0, slot_bytes);
+        for (int k = 0; k < count; k++)
+            constrained[heads[k].a] = constrained[heads[k].b] = 1;
+    }
     if (refreshed)
-        memset(refreshed, 0, (size_t)(slots > 0 ? slots : 1));
+        memset(refreshed, 0, slot_bytes);
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
@@ -623,15 +720,6 @@ bool ph_solve(ph_step_context *ctx)
         body->q0 = body->xf.q;
         st->dp = glms_vec3_zero();
         st->dq = glms_quat_identity();
-    }
-    // The wide path where the world allows it, the CPU has it and the arena holds its groups.
-    wide_solver wide_storage = {0}, *wide = NULL;
-    if (count > 0 && world->def.enable_simd && ph_wide_supported())
-    {
-        if (ph_wide_build(ctx->arena, states, slots, cons, count, &wide_storage))
-            wide = &wide_storage;
-        else
-            ph_wide_release(ctx->arena, &wide_storage);
     }
     float inv_h = 1.0f / ctx->h;
     for (int s = 0; s < ctx->substeps; s++)
@@ -645,10 +733,10 @@ bool ph_solve(ph_step_context *ctx)
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         if (refreshed && s > 0)
-            refresh_spinning(ctx, cons, count, pair_slots, wide, refreshed);
-        warm_start(states, cons, count, wide);
+            refresh_spinning(ctx, &set, refreshed);
+        warm_start(states, &set);
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, cons, count, wide, inv_h, true);
+            solve(states, &set, inv_h, true);
         t0 = ph_ticks();
         for (int i = 0; i < ctx->awake_count; i++)
         {
@@ -658,19 +746,15 @@ bool ph_solve(ph_step_context *ctx)
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, cons, count, wide, inv_h, false);
+            solve(states, &set, inv_h, false);
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.
-    if (wide)
-    {
-        ph_wide_unpack(wide, cons);
-        ctx->stats->solver_colors = wide->colors;
-        ph_wide_release(ctx->arena, wide);
-    }
-    store_impulses(world, cons, count);
+    store_impulses(world, &set);
     world->last_h = ctx->h;
-    restitution(states, cons, count, ctx->h);
+    restitution(states, &set, ctx->h);
+    if (set.wide)
+        ctx->stats->solver_colors = wide.colors;
 
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -687,10 +771,12 @@ bool ph_solve(ph_step_context *ctx)
         ph_arena_free(ctx->arena, refreshed);
     if (constrained)
         ph_arena_free(ctx->arena, constrained);
-    if (pair_slots)
-        ph_arena_free(ctx->arena, pair_slots);
-    if (cons)
-        ph_arena_free(ctx->arena, cons);
+    if (set.cons)
+        ph_arena_free(ctx->arena, set.cons);
+    if (set.wide)
+        ph_wide_release(ctx->arena, set.wide);
+    if (heads)
+        ph_arena_free(ctx->arena, heads);
     float total_ms = ph_ticks_to_ms(ph_ticks() - t_start);
     ctx->stats->ms_stage[PH_STAGE_INTEGRATE] += integrate_ms;
     ctx->stats->ms_stage[PH_STAGE_SOLVER] += total_ms - integrate_ms;

@@ -57,37 +57,86 @@ typedef struct constraint
     constraint_point points[PH_MAX_MANIFOLD_POINTS];
 } constraint;
 
+// What selecting a contact for the step fixes before its constraint is built: its bodies, its contact and
+// its number of points (enough to colour it and to find the bodies it holds).
+typedef struct constraint_head
+{
+    int a, b;    // body slots
+    int contact; // index into world->contacts.items
+    int point_count;
+} constraint_head;
+
 // ---- The wide path (solver_wide.c) ----
 // Where the CPU has AVX2 and FMA, the constraints are coloured so that no two constraints of a colour share
 // a body that moves, and each colour is cut into groups of 8 solved side by side, one constraint per lane.
-// A constraint whose bodies have used up every colour stays in `scalar` and is solved one at a time after
-// the groups. The arithmetic per lane is the scalar solver's; only the order of the Gauss-Seidel sweep
-// differs (colour by colour instead of contact by contact).
-typedef struct wide_group wide_group;
+// A constraint whose bodies have used up every colour is solved one at a time after the groups, from the
+// scalar array. The arithmetic per lane is the scalar solver's; only the order of the Gauss-Seidel sweep
+// differs (colour by colour instead of contact by contact). Constraints are prepared straight into their
+// lane (solver.c builds one in a local and puts it there): the lanes are the only copy.
+#define WIDE 8
+
+// One row of 8 lanes, the fields of `row` transposed.
+typedef struct wide_row
+{
+    float rda[3][WIDE], rdb[3][WIDE];
+    float irda[3][WIDE], irdb[3][WIDE];
+    float mass[WIDE];
+    float impulse[WIDE];
+} wide_row;
+
+typedef struct wide_point
+{
+    float ra[3][WIDE], rb[3][WIDE];
+    float base_separation[WIDE];
+    float max_normal_impulse[WIDE];
+    float approach[WIDE];
+    float approach_gap[WIDE];
+    wide_row n, t1, t2;
+} wide_point;
+
+// 8 constraints of one colour. Lanes beyond `lanes`, and points beyond a lane's count, hold zero masses
+// and impulses and so change nothing.
+typedef struct wide_group
+{
+    float normal[3][WIDE], t1[3][WIDE], t2[3][WIDE];
+    float friction[WIDE], restitution[WIDE], accel_n[WIDE];
+    float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE];
+    float passes[WIDE];     // normal sweeps per biased iteration, per lane
+    int a[WIDE], b[WIDE];   // body slots (unused lanes repeat lane 0's)
+    int contact[WIDE];      // contact of each lane (-1 unused)
+    int point_counts[WIDE]; // points of each lane
+    int lanes;              // lanes in use
+    int point_count;        // most points of a lane
+    int max_passes;
+    wide_point points[PH_MAX_MANIFOLD_POINTS];
+} wide_group;
+
 typedef struct wide_solver
 {
     wide_group *groups;
     int group_count;
-    int colors;   // colours used
-    int *lane_of; // per constraint: group * 8 + lane, or -1 when it is solved as a scalar
-    int *scalar;  // constraints solved one at a time, in order
+    int colors; // colours used
+    // Per constraint (in the order of the heads): group * WIDE + lane, or -1 - i when it is the scalar
+    // array's constraint i.
+    int *at;
+    int *scalar; // head of each scalar constraint, in the order they are solved
     int scalar_count;
     int *color, *order; // scratch of ph_wide_build: colour of each constraint, constraints in group order
     uint64_t *used;     // scratch: per body slot, the colours its constraints took
 } wide_solver;
 
-// Whether this build and this CPU can run the wide path.
+// Whether this build and this CPU can run the wide kernels.
 bool ph_wide_supported(void);
-// Colours and packs `count` constraints into `out` (its arrays on the arena; release with
-// ph_wide_release). `states` tells which bodies move (inverse mass above zero). False when the arena is
-// full: the caller then solves everything as scalars.
-bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint *cons, int count,
-                   wide_solver *out);
+// Colours the `count` constraints of `heads` and lays out their groups in `out` (its arrays on the arena;
+// release with ph_wide_release): each lane knows its bodies, contact and point count, unused lanes are
+// cleared, and the rest waits for ph_wide_put. `states` tells which bodies move (inverse mass above
+// zero). False when the arena is full: the caller then solves everything as scalars.
+bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
+                   int count, wide_solver *out);
 void ph_wide_release(ph_arena *arena, wide_solver *w);
+// Writes a constraint into lane `at` (group * WIDE + lane), or reads it back whole.
+void ph_wide_put(wide_solver *w, int at, const constraint *con);
+void ph_wide_get(const wide_solver *w, int at, constraint *con);
 // The same as warm_start / solve in solver.c over the grouped constraints.
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
 void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias);
-// Copies constraint k's row geometry (not its impulses) into its lane after solver.c rebuilt its rows.
-void ph_wide_set_rows(wide_solver *w, const constraint *cons, int k);
-// Copies the impulses and restitution bookkeeping back into the constraints.
-void ph_wide_unpack(const wide_solver *w, constraint *cons);

@@ -17,42 +17,8 @@
 #include <stddef.h> // offsetof
 #include <string.h> // memset
 
-#define WIDE 8
 // Colours a constraint may take: one bit each in a body's 64-bit mask of colours used.
 #define WIDE_MAX_COLORS 64
-
-// One row of 8 lanes, the fields of `row` transposed.
-typedef struct wide_row
-{
-    float rda[3][WIDE], rdb[3][WIDE];
-    float irda[3][WIDE], irdb[3][WIDE];
-    float mass[WIDE];
-    float impulse[WIDE];
-} wide_row;
-
-typedef struct wide_point
-{
-    float ra[3][WIDE], rb[3][WIDE];
-    float base_separation[WIDE];
-    float max_normal_impulse[WIDE];
-    float approach[WIDE];
-    float approach_gap[WIDE];
-    wide_row n, t1, t2;
-} wide_point;
-
-struct wide_group
-{
-    float normal[3][WIDE], t1[3][WIDE], t2[3][WIDE];
-    float friction[WIDE], restitution[WIDE];
-    float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE];
-    float passes[WIDE];   // normal sweeps per biased iteration, per lane
-    int a[WIDE], b[WIDE]; // body slots (unused lanes repeat lane 0's)
-    int index[WIDE];      // constraint of each lane
-    int lanes;            // lanes in use
-    int point_count;      // most points of a lane
-    int max_passes;
-    wide_point points[PH_MAX_MANIFOLD_POINTS];
-};
 
 // ---- Packing (plain C) ----
 
@@ -63,13 +29,22 @@ static void put3(float dst[3][WIDE], int lane, ph_vec3 v)
     dst[2][lane] = v.z;
 }
 
-static void put_row_geometry(wide_row *w, int lane, const row *r)
+#define GET3(src, lane) ph_v3((src)[0][lane], (src)[1][lane], (src)[2][lane])
+
+static void put_row(wide_row *w, int lane, const row *r)
 {
     put3(w->rda, lane, r->rda);
     put3(w->rdb, lane, r->rdb);
     put3(w->irda, lane, r->irda);
     put3(w->irdb, lane, r->irdb);
     w->mass[lane] = r->mass;
+    w->impulse[lane] = r->impulse;
+}
+
+static row get_row(const wide_row *w, int lane)
+{
+    return (row){GET3(w->rda, lane),  GET3(w->rdb, lane), GET3(w->irda, lane),
+                 GET3(w->irdb, lane), w->mass[lane],      w->impulse[lane]};
 }
 
 static void put_point(wide_point *w, int lane, const constraint_point *cp)
@@ -80,63 +55,80 @@ static void put_point(wide_point *w, int lane, const constraint_point *cp)
     w->max_normal_impulse[lane] = cp->max_normal_impulse;
     w->approach[lane] = cp->approach;
     w->approach_gap[lane] = cp->approach_gap;
-    put_row_geometry(&w->n, lane, &cp->n);
-    put_row_geometry(&w->t1, lane, &cp->t1);
-    put_row_geometry(&w->t2, lane, &cp->t2);
-    w->n.impulse[lane] = cp->n.impulse;
-    w->t1.impulse[lane] = cp->t1.impulse;
-    w->t2.impulse[lane] = cp->t2.impulse;
+    put_row(&w->n, lane, &cp->n);
+    put_row(&w->t1, lane, &cp->t1);
+    put_row(&w->t2, lane, &cp->t2);
 }
 
-// A point that changes nothing: zero masses, impulses and lever arms.
-static void clear_point(wide_point *w, int lane)
+static void get_point(const wide_point *w, int lane, constraint_point *cp)
 {
-    static const constraint_point zero;
-    put_point(w, lane, &zero);
+    cp->ra = GET3(w->ra, lane);
+    cp->rb = GET3(w->rb, lane);
+    cp->base_separation = w->base_separation[lane];
+    cp->max_normal_impulse = w->max_normal_impulse[lane];
+    cp->approach = w->approach[lane];
+    cp->approach_gap = w->approach_gap[lane];
+    cp->n = get_row(&w->n, lane);
+    cp->t1 = get_row(&w->t1, lane);
+    cp->t2 = get_row(&w->t2, lane);
 }
 
-static void pack_lane(wide_group *g, int lane, const constraint *con, int k)
+// Everything but the lane's bodies, contact and point count, which ph_wide_build set.
+static void put_lane(wide_group *g, int lane, const constraint *con)
 {
     put3(g->normal, lane, con->normal);
     put3(g->t1, lane, con->t1);
     put3(g->t2, lane, con->t2);
     g->friction[lane] = con->friction;
     g->restitution[lane] = con->restitution;
+    g->accel_n[lane] = con->accel_n;
     g->bias_rate[lane] = con->soft.bias_rate;
     g->mass_scale[lane] = con->soft.mass_scale;
     g->impulse_scale[lane] = con->soft.impulse_scale;
     g->passes[lane] = (float)con->passes;
-    g->a[lane] = con->a;
-    g->b[lane] = con->b;
-    g->index[lane] = k;
+    static const constraint_point zero;
     for (int i = 0; i < g->point_count; i++)
-    {
-        if (i < con->point_count)
-            put_point(&g->points[i], lane, &con->points[i]);
-        else
-            clear_point(&g->points[i], lane);
-    }
+        put_point(&g->points[i], lane, i < con->point_count ? &con->points[i] : &zero);
 }
 
-static void clear_lane(wide_group *g, int lane)
+void ph_wide_put(wide_solver *w, int at, const constraint *con)
 {
-    static const constraint zero;
-    pack_lane(g, lane, &zero, -1);
-    g->a[lane] = g->a[0];
-    g->b[lane] = g->b[0];
+    wide_group *g = &w->groups[at / WIDE];
+    put_lane(g, at % WIDE, con);
+    g->max_passes = con->passes > g->max_passes ? con->passes : g->max_passes;
 }
 
-bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint *cons, int count,
-                   wide_solver *out)
+void ph_wide_get(const wide_solver *w, int at, constraint *con)
+{
+    const wide_group *g = &w->groups[at / WIDE];
+    int lane = at % WIDE;
+    con->normal = GET3(g->normal, lane);
+    con->t1 = GET3(g->t1, lane);
+    con->t2 = GET3(g->t2, lane);
+    con->a = g->a[lane];
+    con->b = g->b[lane];
+    con->point_count = g->point_counts[lane];
+    con->contact = g->contact[lane];
+    con->friction = g->friction[lane];
+    con->restitution = g->restitution[lane];
+    con->accel_n = g->accel_n[lane];
+    con->passes = (int)g->passes[lane];
+    con->soft = (softness){g->bias_rate[lane], g->mass_scale[lane], g->impulse_scale[lane]};
+    for (int i = 0; i < con->point_count; i++)
+        get_point(&g->points[i], lane, &con->points[i]);
+}
+
+bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
+                   int count, wide_solver *out)
 {
     *out = (wide_solver){0};
     size_t n = (size_t)(count > 0 ? count : 1), body_count = (size_t)(slots > 0 ? slots : 1);
-    out->lane_of = ph_arena_alloc(arena, n * sizeof(int));
+    out->at = ph_arena_alloc(arena, n * sizeof(int));
     out->scalar = ph_arena_alloc(arena, n * sizeof(int));
     out->color = ph_arena_alloc(arena, n * sizeof(int));
     out->order = ph_arena_alloc(arena, n * sizeof(int));
     out->used = ph_arena_alloc(arena, body_count * sizeof(uint64_t));
-    if (!out->lane_of || !out->scalar || !out->color || !out->order || !out->used)
+    if (!out->at || !out->scalar || !out->color || !out->order || !out->used)
         return false;
     memset(out->used, 0, body_count * sizeof(uint64_t));
     int *color = out->color, *order = out->order;
@@ -152,25 +144,25 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
     int bucket[KEYS + 1] = {0};
     for (int k = 0; k < count; k++)
     {
-        const constraint *con = &cons[k];
-        bool move_a = states[con->a].inv_mass > 0.0f, move_b = states[con->b].inv_mass > 0.0f;
-        uint64_t taken = (move_a ? out->used[con->a] : 0) | (move_b ? out->used[con->b] : 0);
-        out->lane_of[k] = -1;
+        const constraint_head *head = &heads[k];
+        bool move_a = states[head->a].inv_mass > 0.0f, move_b = states[head->b].inv_mass > 0.0f;
+        uint64_t taken = (move_a ? out->used[head->a] : 0) | (move_b ? out->used[head->b] : 0);
         if (taken == ~(uint64_t)0)
         {
             color[k] = -1;
+            out->at[k] = -1 - out->scalar_count;
             out->scalar[out->scalar_count++] = k;
             continue;
         }
         int c = __builtin_ctzll(~taken);
         uint64_t bit = (uint64_t)1 << c;
         if (move_a)
-            out->used[con->a] |= bit;
+            out->used[head->a] |= bit;
         if (move_b)
-            out->used[con->b] |= bit;
+            out->used[head->b] |= bit;
         color[k] = c;
         out->colors = c + 1 > out->colors ? c + 1 : out->colors;
-        bucket[c * PH_MAX_MANIFOLD_POINTS + (PH_MAX_MANIFOLD_POINTS - con->point_count) + 1]++;
+        bucket[c * PH_MAX_MANIFOLD_POINTS + (PH_MAX_MANIFOLD_POINTS - head->point_count) + 1]++;
     }
     // Groups: each colour's constraints cut into runs of WIDE; a colour's last group may be partial.
     int group_count = 0;
@@ -187,7 +179,7 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
     {
         if (color[k] >= 0)
             order[bucket[color[k] * PH_MAX_MANIFOLD_POINTS +
-                         (PH_MAX_MANIFOLD_POINTS - cons[k].point_count)]++] = k;
+                         (PH_MAX_MANIFOLD_POINTS - heads[k].point_count)]++] = k;
     }
     out->groups = group_count > 0 ? ph_arena_alloc(arena, (size_t)group_count * sizeof(wide_group)) : NULL;
     if (group_count > 0 && !out->groups)
@@ -196,82 +188,52 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
 
     // Fill the groups in that order; a group never spans two colours.
     int colored = count - out->scalar_count;
-    int g = -1;
-    for (int j = 0, lane = WIDE; j < colored; j++, lane++)
+    for (int j = 0, g = -1, lane = WIDE; j < colored; j++, lane++)
     {
         int k = order[j];
         if (lane == WIDE || color[k] != color[order[j - 1]])
         {
-            if (g >= 0)
-                for (int rest = lane; rest < WIDE; rest++)
-                    clear_lane(&out->groups[g], rest);
             g++;
             lane = 0;
             wide_group *grp = &out->groups[g];
             grp->lanes = 0;
-            grp->point_count = cons[k].point_count; // the most: sorted by points, descending
+            grp->point_count = heads[k].point_count; // the most: sorted by points, descending
             grp->max_passes = 1;
         }
         wide_group *grp = &out->groups[g];
-        pack_lane(grp, lane, &cons[k], k);
+        grp->a[lane] = heads[k].a;
+        grp->b[lane] = heads[k].b;
+        grp->contact[lane] = heads[k].contact;
+        grp->point_counts[lane] = heads[k].point_count;
         grp->lanes++;
-        grp->max_passes = cons[k].passes > grp->max_passes ? cons[k].passes : grp->max_passes;
-        out->lane_of[k] = g * WIDE + lane;
-        if (j == colored - 1)
-            for (int rest = lane + 1; rest < WIDE; rest++)
-                clear_lane(grp, rest);
+        out->at[k] = g * WIDE + lane;
+    }
+    // Unused lanes: no contact, no points, and lane 0's bodies (which they leave as they are).
+    static const constraint zero;
+    for (int g = 0; g < group_count; g++)
+    {
+        wide_group *grp = &out->groups[g];
+        for (int lane = grp->lanes; lane < WIDE; lane++)
+        {
+            put_lane(grp, lane, &zero);
+            grp->a[lane] = grp->a[0];
+            grp->b[lane] = grp->b[0];
+            grp->contact[lane] = -1;
+            grp->point_counts[lane] = 0;
+        }
     }
     return true;
 }
 
 void ph_wide_release(ph_arena *arena, wide_solver *w)
 {
-    void *blocks[] = {w->groups, w->used, w->order, w->color, w->scalar, w->lane_of};
+    void *blocks[] = {w->groups, w->used, w->order, w->color, w->scalar, w->at};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
     {
         if (blocks[i])
             ph_arena_free(arena, blocks[i]);
     }
     *w = (wide_solver){0};
-}
-
-void ph_wide_set_rows(wide_solver *w, const constraint *cons, int k)
-{
-    int at = w->lane_of[k];
-    if (at < 0)
-        return;
-    wide_group *g = &w->groups[at / WIDE];
-    int lane = at % WIDE;
-    const constraint *con = &cons[k];
-    for (int i = 0; i < con->point_count; i++)
-    {
-        put_row_geometry(&g->points[i].n, lane, &con->points[i].n);
-        put_row_geometry(&g->points[i].t1, lane, &con->points[i].t1);
-        put_row_geometry(&g->points[i].t2, lane, &con->points[i].t2);
-    }
-}
-
-void ph_wide_unpack(const wide_solver *w, constraint *cons)
-{
-    for (int g = 0; g < w->group_count; g++)
-    {
-        const wide_group *grp = &w->groups[g];
-        for (int lane = 0; lane < grp->lanes; lane++)
-        {
-            constraint *con = &cons[grp->index[lane]];
-            for (int i = 0; i < con->point_count; i++)
-            {
-                const wide_point *wp = &grp->points[i];
-                constraint_point *cp = &con->points[i];
-                cp->n.impulse = wp->n.impulse[lane];
-                cp->t1.impulse = wp->t1.impulse[lane];
-                cp->t2.impulse = wp->t2.impulse[lane];
-                cp->max_normal_impulse = wp->max_normal_impulse[lane];
-                cp->approach = wp->approach[lane];
-                cp->approach_gap = wp->approach_gap[lane];
-            }
-        }
-    }
 }
 
 // ---- Kernels ----
