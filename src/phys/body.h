@@ -11,16 +11,21 @@
 #include <stdbool.h> // bool
 #include <stdint.h>  // uint32_t
 
-// The solver's view of a body, 96 bytes with the quaternion's 16-byte alignment. Static and sleeping
+// The solver's view of a body, 112 bytes with the quaternion's 16-byte alignment. Static and sleeping
 // bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
+// The first 64 bytes are what the contact solver's sweeps read and write, as two runs of 8 floats that
+// its wide kernels load whole and transpose (solver_wide.c): velocities and inverse mass, then the motion
+// of the step so far. The two padding floats are always zero.
 typedef struct ph_body_state
 {
-    ph_quat dq;          // rotation this step so far: q = dq * q0
     ph_vec3 v;           // linear velocity of the centre of mass (unit: m/s)
-    ph_vec3 w;           // angular velocity, world (unit: rad/s)
-    ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
-    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
     float inv_mass;      // (unit: 1/kg)
+    ph_vec3 w;           // angular velocity, world (unit: rad/s)
+    float pad_w;         // zero
+    ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
+    float pad_dp;        // zero
+    ph_quat dq;          // rotation this step so far: q = dq * q0
+    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
 } ph_body_state;
 
 // Everything else about a body.

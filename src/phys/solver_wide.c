@@ -299,53 +299,71 @@ typedef struct wide_velocity
     f8 inv_mass_a, inv_mass_b;
 } wide_velocity;
 
-// Body state fields are read with gathers: index = slot * (floats per state) + the field's offset.
-#define STATE_FLOATS ((int)(sizeof(ph_body_state) / sizeof(float)))
+// Body states are read 8 floats at a time, one run per lane, and transposed into one vector per field
+// (a gather per field costs several times more); velocities are written back the same way.
 #define FIELD(f) ((int)(offsetof(ph_body_state, f) / sizeof(float)))
-_Static_assert(sizeof(ph_body_state) % sizeof(float) == 0, "ph_body_state is gathered as floats");
+_Static_assert(FIELD(inv_mass) == FIELD(v) + 3 && FIELD(w) == FIELD(v) + 4 && FIELD(pad_w) == FIELD(v) + 7,
+               "v, inv_mass, w, pad_w are one run of 8 floats");
+_Static_assert(FIELD(dq) == FIELD(dp) + 4, "dp, pad_dp, dq are one run of 8 floats");
 
-static inline __m256i slot_index(const int slots[WIDE])
+// r[i] holds 8 floats of lane i; afterwards r[j] holds float j of every lane (and back: it is its own
+// inverse).
+static inline void transpose8(f8 r[WIDE])
 {
-    return _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)slots), _mm256_set1_epi32(STATE_FLOATS));
+    f8 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    f8 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    f8 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    f8 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    // s0: float 0 of lanes 0-3 | float 4 of lanes 0-3; s1: floats 1 | 5; s2: 2 | 6; s3: 3 | 7; s4-s7 the same
+    // for lanes 4-7.
+    f8 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
+       s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    f8 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
+       s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    f8 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)),
+       s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    f8 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)),
+       s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+    r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
 }
 
-static inline f8 gather(const ph_body_state *states, __m256i index, int field)
+// The run of 8 floats at `field` of each lane's body, transposed.
+static inline void load_runs(const ph_body_state *states, const int slots[WIDE], int field, f8 out[WIDE])
 {
-    return _mm256_i32gather_ps((const float *)states + field, index, 4);
+    for (int lane = 0; lane < WIDE; lane++)
+        out[lane] = ld((const float *)&states[slots[lane]] + field);
+    transpose8(out);
 }
 
-static inline v8 gather3(const ph_body_state *states, __m256i index, int field)
+static wide_velocity load_velocity(const ph_body_state *states, const wide_group *g)
 {
-    return (v8){gather(states, index, field), gather(states, index, field + 1),
-                gather(states, index, field + 2)};
+    f8 a[WIDE], b[WIDE];
+    load_runs(states, g->a, FIELD(v), a);
+    load_runs(states, g->b, FIELD(v), b);
+    return (wide_velocity){
+        {a[0], a[1], a[2]}, {a[4], a[5], a[6]}, {b[0], b[1], b[2]}, {b[4], b[5], b[6]}, a[3], b[3]};
 }
 
-static wide_velocity load_velocity(const ph_body_state *states, __m256i ia, __m256i ib)
-{
-    return (wide_velocity){gather3(states, ia, FIELD(v)),       gather3(states, ia, FIELD(w)),
-                           gather3(states, ib, FIELD(v)),       gather3(states, ib, FIELD(w)),
-                           gather(states, ia, FIELD(inv_mass)), gather(states, ib, FIELD(inv_mass))};
-}
-
-// Scatters the velocities back. Lanes beyond the group's are not written; lanes sharing a body that does not
-// move write back the value they read.
+// Writes the velocities back (with the inverse masses and zero padding). Lanes beyond the group's are not
+// written; lanes sharing a body that does not move write back the value they read.
 static void store_velocity(ph_body_state *states, const wide_group *g, const wide_velocity *p)
 {
-    float out[12][WIDE];
-    const v8 *parts[4] = {&p->va, &p->wa, &p->vb, &p->wb};
-    for (int i = 0; i < 4; i++)
-    {
-        st(out[3 * i], parts[i]->x);
-        st(out[3 * i + 1], parts[i]->y);
-        st(out[3 * i + 2], parts[i]->z);
-    }
+    const f8 zero = _mm256_setzero_ps();
+    f8 a[WIDE] = {p->va.x, p->va.y, p->va.z, p->inv_mass_a, p->wa.x, p->wa.y, p->wa.z, zero};
+    f8 b[WIDE] = {p->vb.x, p->vb.y, p->vb.z, p->inv_mass_b, p->wb.x, p->wb.y, p->wb.z, zero};
+    transpose8(a);
+    transpose8(b);
     for (int lane = 0; lane < g->lanes; lane++)
     {
-        ph_body_state *sa = &states[g->a[lane]], *sb = &states[g->b[lane]];
-        sa->v = ph_v3(out[0][lane], out[1][lane], out[2][lane]);
-        sa->w = ph_v3(out[3][lane], out[4][lane], out[5][lane]);
-        sb->v = ph_v3(out[6][lane], out[7][lane], out[8][lane]);
-        sb->w = ph_v3(out[9][lane], out[10][lane], out[11][lane]);
+        st((float *)&states[g->a[lane]] + FIELD(v), a[lane]);
+        st((float *)&states[g->b[lane]] + FIELD(v), b[lane]);
     }
 }
 
@@ -362,7 +380,7 @@ static inline void row_apply(const wide_row *r, wide_velocity *p, v8 d, f8 impul
     p->wb = madd(p->wb, LD3(r->irdb), impulse);
 }
 
-// conj(q) * v for the unit quaternions (x, y, z, w) gathered per lane: v - 2 w (u x v) + 2 u x (u x v).
+// conj(q) * v for the unit quaternions (x, y, z, w) of each lane: v - 2 w (u x v) + 2 u x (u x v).
 static inline v8 rotate_inverse(v8 u, f8 w, v8 v)
 {
     v8 t = cross(u, v);
@@ -377,8 +395,7 @@ void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     for (int gi = 0; gi < w->group_count; gi++)
     {
         const wide_group *g = &w->groups[gi];
-        __m256i ia = slot_index(g->a), ib = slot_index(g->b);
-        wide_velocity p = load_velocity(states, ia, ib);
+        wide_velocity p = load_velocity(states, g);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
         for (int i = 0; i < g->point_count; i++)
         {
@@ -398,20 +415,21 @@ void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bo
     for (int gi = 0; gi < w->group_count; gi++)
     {
         wide_group *g = &w->groups[gi];
-        __m256i ia = slot_index(g->a), ib = slot_index(g->b);
         // Current separations from the motion so far (see solve() in solver.c).
         v8 n = LD3(g->normal);
-        v8 dp = sub(gather3(states, ib, FIELD(dp)), gather3(states, ia, FIELD(dp)));
-        f8 shift = dot(dp, n);
-        v8 na = rotate_inverse(gather3(states, ia, FIELD(dq)), gather(states, ia, FIELD(dq) + 3), n);
-        v8 nb = rotate_inverse(gather3(states, ib, FIELD(dq)), gather(states, ib, FIELD(dq) + 3), n);
+        f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
+        load_runs(states, g->a, FIELD(dp), ma);
+        load_runs(states, g->b, FIELD(dp), mb);
+        f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n);
+        v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n);
+        v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n);
         f8 sep[PH_MAX_MANIFOLD_POINTS];
         for (int i = 0; i < g->point_count; i++)
         {
             const wide_point *wp = &g->points[i];
             sep[i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
         }
-        wide_velocity p = load_velocity(states, ia, ib);
+        wide_velocity p = load_velocity(states, g);
         int passes = use_bias ? g->max_passes : 1;
         f8 lane_passes = ld(g->passes);
         f8 track_approach = use_bias ? zero : _mm256_cmp_ps(ld(g->restitution), zero, _CMP_GT_OQ);
