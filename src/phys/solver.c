@@ -28,10 +28,11 @@
 // static body (one moving body, no such coupling) stay calm up to the 0.25 cap (w h = 1.57).
 // Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
 // and past a height that depends on the contact frequency it buckles under its own weight.
-// Data layout: the body states are one array of 96-byte structs; the constraints one flat array built in
-// the step arena, each row with its angular terms precomputed, so the inner loops are dot products and
-// scaled adds over contiguous memory. Where the CPU has AVX2, the sweeps run on a transposed copy in
-// groups of 8 (solver_wide.c); the flat array still serves preparation, restitution and warm-start storage.
+// Data layout: the body states are one array of 112-byte structs whose first 64 bytes (velocities, inverse
+// mass, motion so far) are all the sweeps touch. Where the CPU has AVX2, the constraints live only in
+// groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with its angular
+// terms precomputed, so the inner loops are dot products and scaled adds over contiguous memory; the flat
+// scalar array holds the few constraints the colours could not take, or all of them without AVX2.
 #include "solver.h"
 
 #include "core.h"
@@ -42,12 +43,6 @@
 
 // Relative normal speed above which restitution applies (unit: m/s).
 #define SOLVER_RESTITUTION_THRESHOLD 1.0f
-// Sweeps over the normal rows of one manifold per iteration. One sweep hands most of an impact to the
-// first point and tips a landing box into a spin; a few local sweeps share it out like a block solve.
-#define SOLVER_NORMAL_PASSES 3
-// Only manifolds closing faster than this get the extra passes; resting contacts, warm-started with the
-// impulses that already share their load, converge with one (unit: m/s).
-#define SOLVER_IMPACT_SPEED 0.1f
 // Sweeps of the restitution pass.
 #define SOLVER_RESTITUTION_PASSES 16
 // Damping ratio of the soft contact spring (heavily over-damped: no oscillation).
@@ -208,7 +203,24 @@ static prepare_params prepare_params_of(const ph_step_context *ctx, float contac
                             world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f};
 }
 
-// Builds the constraint of contact `k` (a selected one) into `con`.
+// The softness and the relative normal acceleration from gravity of a contact (b against a).
+static softness contact_softness(const ph_world *world, const prepare_params *params, const ph_contact *c)
+{
+    const ph_body_state *sa = &world->states[c->a], *sb = &world->states[c->b];
+    return (sa->inv_mass == 0.0f || sb->inv_mass == 0.0f) ? params->static_soft : params->soft;
+}
+
+static float contact_accel(const ph_world *world, const ph_contact *c)
+{
+    const ph_body_state *sa = &world->states[c->a], *sb = &world->states[c->b];
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    float ga = sa->inv_mass > 0.0f && ba->type == PH_BODY_DYNAMIC ? ba->gravity_scale : 0.0f;
+    float gb = sb->inv_mass > 0.0f && bb->type == PH_BODY_DYNAMIC ? bb->gravity_scale : 0.0f;
+    return (gb - ga) * dot3(world->def.gravity, c->manifold.normal);
+}
+
+// Builds the constraint of contact `k` (a selected one) into `con`. ph_wide_prepare (solver_wide.c) does
+// the same for 8 at a time: a change here is a change there.
 static void prepare(const ph_world *world, const prepare_params *params, int k, constraint *con)
 {
     const ph_contact *c = &world->contacts.items[k];
@@ -220,14 +232,11 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
     ph_contact_tangents(con->normal, &con->t1, &con->t2);
     con->friction = c->friction;
     con->restitution = c->restitution;
-    con->soft = (sa->inv_mass == 0.0f || sb->inv_mass == 0.0f) ? params->static_soft : params->soft;
-    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-    float ga = sa->inv_mass > 0.0f && ba->type == PH_BODY_DYNAMIC ? ba->gravity_scale : 0.0f;
-    float gb = sb->inv_mass > 0.0f && bb->type == PH_BODY_DYNAMIC ? bb->gravity_scale : 0.0f;
-    con->accel_n = (gb - ga) * dot3(world->def.gravity, con->normal);
+    con->soft = contact_softness(world, params, c);
+    con->accel_n = contact_accel(world, c);
     con->point_count = c->manifold.point_count;
     con->passes = 1;
-    ph_vec3 ca = ba->center, cb = bb->center;
+    ph_vec3 ca = world->bodies[c->a].center, cb = world->bodies[c->b].center;
     pair_velocity pv = load_pair(sa, sb);
     float scale = params->impulse_scale;
     for (int i = 0; i < con->point_count; i++)
@@ -245,6 +254,42 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
         if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
             con->passes = SOLVER_NORMAL_PASSES;
         cp->approach_gap = fmaxf(mp->separation, 0.0f);
+    }
+}
+
+static void put_lane3(float dst[3][WIDE], int lane, ph_vec3 v)
+{
+    dst[0][lane] = v.x;
+    dst[1][lane] = v.y;
+    dst[2][lane] = v.z;
+}
+
+// What ph_wide_prepare needs of a group's contacts, transposed.
+static void gather_group(const ph_world *world, const prepare_params *params, const wide_group *g,
+                         wide_input *in)
+{
+    memset(in, 0, sizeof *in);
+    for (int lane = 0; lane < g->lanes; lane++)
+    {
+        const ph_contact *c = &world->contacts.items[g->contact[lane]];
+        put_lane3(in->normal, lane, c->manifold.normal);
+        in->friction[lane] = c->friction;
+        in->restitution[lane] = c->restitution;
+        in->accel_n[lane] = contact_accel(world, c);
+        softness soft = contact_softness(world, params, c);
+        in->bias_rate[lane] = soft.bias_rate;
+        in->mass_scale[lane] = soft.mass_scale;
+        in->impulse_scale[lane] = soft.impulse_scale;
+        put_lane3(in->ca, lane, world->bodies[c->a].center);
+        put_lane3(in->cb, lane, world->bodies[c->b].center);
+        for (int i = 0; i < c->manifold.point_count; i++)
+        {
+            put_lane3(in->point[i], lane, c->manifold.points[i].point);
+            in->separation[i][lane] = c->manifold.points[i].separation;
+            in->impulse[i][0][lane] = c->normal_impulse[i];
+            in->impulse[i][1][lane] = c->tangent_impulse[i][0];
+            in->impulse[i][2][lane] = c->tangent_impulse[i][1];
+        }
     }
 }
 
@@ -266,14 +311,11 @@ static void prepare_all(const ph_world *world, const prepare_params *params, con
         prepare(world, params, set->heads[wide ? wide->scalar[i] : i].contact, &set->cons[i]);
     if (!wide)
         return;
-    constraint con;
+    wide_input in;
     for (int g = 0; g < wide->group_count; g++)
     {
-        for (int lane = 0; lane < wide->groups[g].lanes; lane++)
-        {
-            prepare(world, params, wide->groups[g].contact[lane], &con);
-            ph_wide_put(wide, g * WIDE + lane, &con);
-        }
+        gather_group(world, params, &wide->groups[g], &in);
+        ph_wide_prepare(world->states, &wide->groups[g], &in, params->impulse_scale);
     }
 }
 

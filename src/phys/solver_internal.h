@@ -15,6 +15,12 @@ typedef struct ph_arena ph_arena;
 
 // Fastest speed at which the soft contact pushes overlapping bodies apart (unit: m/s).
 #define SOLVER_MAX_PUSH_SPEED 3.0f
+// Sweeps over the normal rows of one manifold per iteration. One sweep hands most of an impact to the
+// first point and tips a landing box into a spin; a few local sweeps share it out like a block solve.
+#define SOLVER_NORMAL_PASSES 3
+// Only manifolds closing faster than this get the extra passes; resting contacts, warm-started with the
+// impulses that already share their load, converge with one (unit: m/s).
+#define SOLVER_IMPACT_SPEED 0.1f
 
 typedef struct softness
 {
@@ -72,7 +78,7 @@ typedef struct constraint_head
 // A constraint whose bodies have used up every colour is solved one at a time after the groups, from the
 // scalar array. The arithmetic per lane is the scalar solver's; only the order of the Gauss-Seidel sweep
 // differs (colour by colour instead of contact by contact). Constraints are prepared straight into their
-// lane (solver.c builds one in a local and puts it there): the lanes are the only copy.
+// lane (solver.c gathers 8 contacts, ph_wide_prepare builds them): the lanes are the only copy.
 #define WIDE 8
 
 // One row of 8 lanes, the fields of `row` transposed.
@@ -125,18 +131,35 @@ typedef struct wide_solver
     uint64_t *used;     // scratch: per body slot, the colours its constraints took
 } wide_solver;
 
+// What preparing a group reads from the world, lane by lane: solver.c gathers it, ph_wide_prepare does the
+// arithmetic. Lanes beyond the group's, and points beyond a lane's, are zero.
+typedef struct wide_input
+{
+    float normal[3][WIDE];
+    float friction[WIDE], restitution[WIDE], accel_n[WIDE];
+    float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE]; // the lane's softness
+    float ca[3][WIDE], cb[3][WIDE];                               // centres of mass (unit: m)
+    float point[PH_MAX_MANIFOLD_POINTS][3][WIDE];                 // manifold points, world (unit: m)
+    float separation[PH_MAX_MANIFOLD_POINTS][WIDE];               // (unit: m)
+    float impulse[PH_MAX_MANIFOLD_POINTS][3][WIDE]; // last step's normal, tangent 1, tangent 2 (unit: N s)
+} wide_input;
+
 // Whether this build and this CPU can run the wide kernels.
 bool ph_wide_supported(void);
 // Colours the `count` constraints of `heads` and lays out their groups in `out` (its arrays on the arena;
-// release with ph_wide_release): each lane knows its bodies, contact and point count, unused lanes are
-// cleared, and the rest waits for ph_wide_put. `states` tells which bodies move (inverse mass above
-// zero). False when the arena is full: the caller then solves everything as scalars.
+// release with ph_wide_release): each lane knows its bodies, contact and point count (unused lanes: lane
+// 0's bodies, no contact, no points), and the rest waits for ph_wide_prepare. `states` tells which bodies
+// move (inverse mass above zero). False when the arena is full: the caller then solves everything as scalars.
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
                    int count, wide_solver *out);
 void ph_wide_release(ph_arena *arena, wide_solver *w);
-// Writes a constraint into lane `at` (group * WIDE + lane), or reads it back whole.
+// Writes a constraint into lane `at` (group * WIDE + lane), or reads it back whole (to rebuild its rows or
+// to bounce it, one lane at a time).
 void ph_wide_put(wide_solver *w, int at, const constraint *con);
 void ph_wide_get(const wide_solver *w, int at, constraint *con);
+// Builds group `g`'s constraints from `in`, operation for operation as solver.c's prepare() does one at a
+// time (so both paths build the same constraints); `warm_scale` scales the stored impulses.
+void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale);
 // The same as warm_start / solve in solver.c over the grouped constraints.
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
 void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias);

@@ -208,14 +208,13 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         grp->lanes++;
         out->at[k] = g * WIDE + lane;
     }
-    // Unused lanes: no contact, no points, and lane 0's bodies (which they leave as they are).
-    static const constraint zero;
+    // Unused lanes: no contact, no points (ph_wide_prepare zeroes them), and lane 0's bodies (which they
+    // leave as they are).
     for (int g = 0; g < group_count; g++)
     {
         wide_group *grp = &out->groups[g];
         for (int lane = grp->lanes; lane < WIDE; lane++)
         {
-            put_lane(grp, lane, &zero);
             grp->a[lane] = grp->a[0];
             grp->b[lane] = grp->b[0];
             grp->contact[lane] = -1;
@@ -400,6 +399,143 @@ static inline v8 rotate_inverse(v8 u, f8 w, v8 v)
     return (v8){r.x + c.x, r.y + c.y, r.z + c.z};
 }
 
+// ---- Preparation ----
+// Operation for operation what solver.c's prepare() and set_row() do, with separate multiplies and adds
+// (no fused multiply-add, the build has -ffp-contract=off), so the lanes hold exactly the constraints the
+// scalar path builds.
+
+static inline f8 dot_exact(v8 a, v8 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+static inline v8 cross_exact(v8 a, v8 b)
+{
+    return (v8){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+static inline v8 sub_exact(v8 a, v8 b)
+{
+    return (v8){a.x - b.x, a.y - b.y, a.z - b.z};
+}
+
+static inline void st3(float dst[3][WIDE], v8 v, f8 mask)
+{
+    st(dst[0], _mm256_and_ps(v.x, mask));
+    st(dst[1], _mm256_and_ps(v.y, mask));
+    st(dst[2], _mm256_and_ps(v.z, mask));
+}
+
+// A world inverse inertia per lane: m[c] is float c of the column-major 3x3 matrix (column c / 3, row c % 3).
+typedef struct wide_mat3
+{
+    f8 m[9];
+} wide_mat3;
+
+static inline wide_mat3 load_inertia(const ph_body_state *states, const int slots[WIDE])
+{
+    wide_mat3 r;
+    load_runs(states, slots, FIELD(inv_inertia), r.m);
+    float last[WIDE];
+    for (int lane = 0; lane < WIDE; lane++)
+        last[lane] = states[slots[lane]].inv_inertia.raw[2][2];
+    r.m[8] = ld(last);
+    return r;
+}
+
+// M v as glms_mat3_mulv computes it: row j = m[0][j] v.x + m[1][j] v.y + m[2][j] v.z.
+static inline v8 mulv_exact(const wide_mat3 *m, v8 v)
+{
+    return (v8){m->m[0] * v.x + m->m[3] * v.y + m->m[6] * v.z, m->m[1] * v.x + m->m[4] * v.y + m->m[7] * v.z,
+                m->m[2] * v.x + m->m[5] * v.y + m->m[8] * v.z};
+}
+
+// set_row() for 8 lanes, stored under `mask` (zero elsewhere).
+static inline void prepare_row(wide_row *r, const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
+                               v8 ra, v8 rb, v8 d, f8 impulse, f8 mask)
+{
+    v8 rda = cross_exact(ra, d), rdb = cross_exact(rb, d);
+    v8 irda = mulv_exact(ia, rda), irdb = mulv_exact(ib, rdb);
+    f8 k = p->inv_mass_a + p->inv_mass_b + dot_exact(rda, irda) + dot_exact(rdb, irdb);
+    f8 zero = _mm256_setzero_ps();
+    f8 mass = select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
+    st3(r->rda, rda, mask);
+    st3(r->rdb, rdb, mask);
+    st3(r->irda, irda, mask);
+    st3(r->irdb, irdb, mask);
+    st(r->mass, _mm256_and_ps(mass, mask));
+    st(r->impulse, _mm256_and_ps(impulse, mask));
+}
+
+void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in,
+                     float warm_scale_scalar)
+{
+    const f8 zero = _mm256_setzero_ps(), sign = splat(-0.0f);
+    const f8 warm_scale = splat(warm_scale_scalar);
+    int lane_index[WIDE], point_counts[WIDE];
+    for (int lane = 0; lane < WIDE; lane++)
+    {
+        lane_index[lane] = lane;
+        point_counts[lane] = lane < g->lanes ? g->point_counts[lane] : 0;
+    }
+    __m256i lane_ids = _mm256_loadu_si256((const __m256i *)lane_index);
+    __m256i counts = _mm256_loadu_si256((const __m256i *)point_counts);
+    f8 in_use = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(g->lanes), lane_ids));
+    f8 several = _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(1)));
+
+    // Tangents as ph_contact_tangents: from the axis least aligned with n, normalised (zero stays zero).
+    v8 n = LD3(in->normal);
+    f8 use_x = _mm256_cmp_ps(_mm256_andnot_ps(sign, n.x), splat(0.57735f), _CMP_GE_OQ);
+    v8 t = {select(zero, n.y, use_x), select(n.z, _mm256_xor_ps(n.x, sign), use_x),
+            select(_mm256_xor_ps(n.y, sign), zero, use_x)};
+    f8 norm = _mm256_sqrt_ps(dot_exact(t, t));
+    f8 inv_norm = splat(1.0f) / norm, nonzero = _mm256_cmp_ps(norm, zero, _CMP_NEQ_UQ);
+    v8 t1 = {select(zero, t.x * inv_norm, nonzero), select(zero, t.y * inv_norm, nonzero),
+             select(zero, t.z * inv_norm, nonzero)};
+    v8 t2 = cross_exact(n, t1);
+    st3(g->normal, n, in_use);
+    st3(g->t1, t1, in_use);
+    st3(g->t2, t2, in_use);
+    memcpy(g->friction, in->friction, sizeof g->friction);
+    memcpy(g->restitution, in->restitution, sizeof g->restitution);
+    memcpy(g->accel_n, in->accel_n, sizeof g->accel_n);
+    memcpy(g->bias_rate, in->bias_rate, sizeof g->bias_rate);
+    memcpy(g->mass_scale, in->mass_scale, sizeof g->mass_scale);
+    memcpy(g->impulse_scale, in->impulse_scale, sizeof g->impulse_scale);
+
+    wide_velocity p = load_velocity(states, g);
+    wide_mat3 ia = load_inertia(states, g->a), ib = load_inertia(states, g->b);
+    v8 ca = LD3(in->ca), cb = LD3(in->cb);
+    f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
+    for (int i = 0; i < g->point_count; i++)
+    {
+        wide_point *wp = &g->points[i];
+        f8 valid = _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)));
+        v8 point = LD3(in->point[i]);
+        f8 separation = ld(in->separation[i]);
+        v8 ra = sub_exact(point, ca), rb = sub_exact(point, cb);
+        st3(wp->ra, ra, valid);
+        st3(wp->rb, rb, valid);
+        st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub_exact(rb, ra), n), valid));
+        st(wp->max_normal_impulse, zero);
+        prepare_row(&wp->n, &p, &ia, &ib, ra, rb, n, warm_scale * ld(in->impulse[i][0]), valid);
+        prepare_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, warm_scale * ld(in->impulse[i][1]), valid);
+        prepare_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, warm_scale * ld(in->impulse[i][2]), valid);
+        // The approach speed along the normal row just built (row_speed in solver.c).
+        v8 rda = LD3(wp->n.rda), rdb = LD3(wp->n.rdb);
+        f8 approach = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, rdb) - dot_exact(p.wa, rda);
+        st(wp->approach, _mm256_and_ps(approach, valid));
+        st(wp->approach_gap, _mm256_and_ps(_mm256_max_ps(separation, zero), valid));
+        impact = _mm256_or_ps(
+            impact, _mm256_and_ps(valid, _mm256_cmp_ps(approach, splat(-SOLVER_IMPACT_SPEED), _CMP_LT_OQ)));
+    }
+    f8 passes = select(splat(1.0f), splat((float)SOLVER_NORMAL_PASSES), _mm256_and_ps(impact, several));
+    st(g->passes, _mm256_and_ps(passes, in_use));
+    g->max_passes = 1;
+    for (int lane = 0; lane < g->lanes; lane++)
+        g->max_passes = (int)g->passes[lane] > g->max_passes ? (int)g->passes[lane] : g->max_passes;
+}
+
 WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 {
     for (int gi = 0; gi < w->group_count; gi++)
@@ -443,6 +579,9 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
         int passes = use_bias ? g->max_passes : 1;
         f8 lane_passes = ld(g->passes);
         f8 track_approach = use_bias ? zero : _mm256_cmp_ps(ld(g->restitution), zero, _CMP_GT_OQ);
+        // The restitution bookkeeping (largest impulse, approach speed and gap) is read only for lanes that
+        // bounce: a group without one skips it, three loads and stores per point.
+        bool bouncy = _mm256_movemask_ps(_mm256_cmp_ps(ld(g->restitution), zero, _CMP_NEQ_UQ)) != 0;
         f8 bias_rate = ld(g->bias_rate), soft_mass = ld(g->mass_scale), soft_impulse = ld(g->impulse_scale);
         for (int pass = 0; pass < passes; pass++)
         {
@@ -469,12 +608,16 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
                 f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), active);
                 impulse = total - accumulated;
                 st(wp->n.impulse, total);
-                f8 max_impulse = _mm256_max_ps(ld(wp->max_normal_impulse), impulse);
-                st(wp->max_normal_impulse, max_impulse);
-                // Not yet closed this step: the free approach speed and gap (restitution lanes, relax only).
-                f8 open = _mm256_and_ps(track_approach, _mm256_cmp_ps(max_impulse, zero, _CMP_EQ_OQ));
-                st(wp->approach, select(ld(wp->approach), vn, open));
-                st(wp->approach_gap, select(ld(wp->approach_gap), _mm256_max_ps(s, zero), open));
+                if (bouncy)
+                {
+                    f8 max_impulse = _mm256_max_ps(ld(wp->max_normal_impulse), impulse);
+                    st(wp->max_normal_impulse, max_impulse);
+                    // Not yet closed this step: the free approach speed and gap (restitution lanes, relax
+                    // only).
+                    f8 open = _mm256_and_ps(track_approach, _mm256_cmp_ps(max_impulse, zero, _CMP_EQ_OQ));
+                    st(wp->approach, select(ld(wp->approach), vn, open));
+                    st(wp->approach_gap, select(ld(wp->approach_gap), _mm256_max_ps(s, zero), open));
+                }
                 row_apply(&wp->n, &p, n, impulse);
             }
         }
@@ -512,6 +655,14 @@ bool ph_wide_supported(void)
 bool ph_wide_supported(void)
 {
     return false;
+}
+
+void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale)
+{
+    (void)states;
+    (void)g;
+    (void)in;
+    (void)warm_scale;
 }
 
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
