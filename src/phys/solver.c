@@ -337,20 +337,22 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 // their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
 // turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. The scan for the few
 // refreshed bodies reads the 16-byte heads, not the constraints.
-static void refresh_spinning(ph_step_context *ctx, constraint_set *set, uint8_t *refreshed)
+// `dynamic` lists the awake dynamic bodies: the scan reads their states only, and a body only when it spins.
+static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
+                             uint8_t *refreshed)
 {
     ph_world *world = ctx->world;
     ph_body_state *states = world->states;
     float limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     bool any = false;
-    for (int i = 0; i < ctx->awake_count; i++)
+    for (int i = 0; i < dynamic_count; i++)
     {
-        int slot = ctx->awake[i];
-        const ph_body *body = &world->bodies[slot];
+        int slot = dynamic[i];
         ph_body_state *st = &states[slot];
-        refreshed[slot] = body->type == PH_BODY_DYNAMIC && dot3(st->w, st->w) > limit * limit;
+        refreshed[slot] = dot3(st->w, st->w) > limit * limit;
         if (refreshed[slot])
         {
+            const ph_body *body = &world->bodies[slot];
             ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
             st->inv_inertia = ph_body_world_inv_inertia(body, q);
             any = true;
@@ -706,13 +708,22 @@ bool ph_solve(ph_step_context *ctx)
         ph_arena_alloc(ctx->arena, (size_t)(max_cons > 0 ? max_cons : 1) * sizeof *heads);
     int count = heads ? select_constraints(world, heads) : 0;
     float hertz = plan_substeps(ctx);
+    // The awake dynamic bodies, listed once: the sub-step loops then need not read each ph_body (a cache
+    // miss per body in big scenes) to learn its type.
+    int *dynamic =
+        ph_arena_alloc(ctx->arena, (size_t)(ctx->awake_count > 0 ? ctx->awake_count : 1) * sizeof(int));
+    int dynamic_count = 0;
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &states[slot];
         if (body->type == PH_BODY_DYNAMIC)
+        {
             st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
+            if (dynamic)
+                dynamic[dynamic_count++] = slot;
+        }
     }
     // The wide path where the world allows it, the CPU has it and the arena holds its groups.
     int slots = world->body_ids.slot_count;
@@ -730,11 +741,11 @@ bool ph_solve(ph_step_context *ctx)
     }
     set.cons =
         set.scalar_count > 0 ? ph_arena_alloc(ctx->arena, (size_t)set.scalar_count * sizeof *set.cons) : NULL;
-    bool ok = heads && (set.scalar_count == 0 || set.cons);
+    bool ok = heads && dynamic && (set.scalar_count == 0 || set.cons);
     if (!ok)
     {
-        ph_log(PH_LOG_ERROR, "The step could not allocate %d contact constraints; they are skipped.",
-               heads ? set.scalar_count : max_cons);
+        ph_log(PH_LOG_ERROR, "The step could not allocate its solver arrays (%d contact constraints); %s.",
+               heads ? set.scalar_count : max_cons, dynamic ? "they are skipped" : "no body moves this step");
         set.scalar_count = 0;
     }
     prepare_params params = prepare_params_of(ctx, hertz);
@@ -767,15 +778,14 @@ bool ph_solve(ph_step_context *ctx)
     for (int s = 0; s < ctx->substeps; s++)
     {
         unsigned long long t0 = ph_ticks();
-        for (int i = 0; i < ctx->awake_count; i++)
+        for (int i = 0; i < dynamic_count; i++)
         {
-            int slot = ctx->awake[i];
-            if (world->bodies[slot].type == PH_BODY_DYNAMIC)
-                ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h);
+            int slot = dynamic[i];
+            ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h);
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         if (refreshed && s > 0)
-            refresh_spinning(ctx, &set, refreshed);
+            refresh_spinning(ctx, &set, dynamic, dynamic_count, refreshed);
         warm_start(states, &set);
         for (int it = 0; it < world->def.solver_iterations; it++)
             solve(states, &set, inv_h, true);
@@ -817,6 +827,8 @@ bool ph_solve(ph_step_context *ctx)
         ph_arena_free(ctx->arena, set.cons);
     if (set.wide)
         ph_wide_release(ctx->arena, set.wide);
+    if (dynamic)
+        ph_arena_free(ctx->arena, dynamic);
     if (heads)
         ph_arena_free(ctx->arena, heads);
     float total_ms = ph_ticks_to_ms(ph_ticks() - t_start);
