@@ -597,10 +597,12 @@ static int longest_column(ph_step_context *ctx, float *out_height)
     ph_vec3 up = glms_vec3_scale(world->def.gravity, -1.0f / g);
     // support[slot]: -1 no support yet, -2 several, else the one supporting slot. depth: chain length.
     // touching: contacts with points; carried: bodies resting on it.
-    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 4 * sizeof(int));
+    // foot: the lowest body of a numbered body's chain.
+    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 5 * sizeof(int));
     if (!support)
         return 0;
-    int *depth = support + slots, *touching = depth + slots, *carried = touching + slots;
+    int *depth = support + slots, *touching = depth + slots, *carried = touching + slots,
+        *foot = carried + slots;
     for (int i = 0; i < slots; i++)
     {
         support[i] = -1;
@@ -637,28 +639,30 @@ static int longest_column(ph_step_context *ctx, float *out_height)
     {
         if (depth[start] != 0 || world->bodies[start].type != PH_BODY_DYNAMIC || support[start] == -1)
             continue;
-        int path = start, length = 0;
+        int path = start, length = 0, last = start;
         while (path >= 0 && depth[path] == 0 && world->bodies[path].type == PH_BODY_DYNAMIC)
         {
             depth[path] = -1;
             length++;
+            last = path;
             path = support[path] >= 0 ? support[path] : -1;
         }
+        // The path ends on a numbered chain (which it extends) or at its own lowest body.
         int base = path >= 0 && depth[path] > 0 ? depth[path] : 0;
+        int chain_foot = base > 0 ? foot[path] : last;
         // Number the path from its foot up.
         int d = base + length;
         for (int s = start; s >= 0 && depth[s] == -1; s = support[s] >= 0 ? support[s] : -1)
+        {
             depth[s] = d--;
+            foot[s] = chain_foot;
+        }
         if (base + length > best)
         {
             best = base + length;
             // Height from the chain's foot to its top along gravity.
-            int foot = start;
-            while (support[foot] >= 0 && world->bodies[support[foot]].type == PH_BODY_DYNAMIC &&
-                   depth[support[foot]] == depth[foot] - 1)
-                foot = support[foot];
-            best_height =
-                glms_vec3_dot(glms_vec3_sub(world->bodies[start].center, world->bodies[foot].center), up);
+            best_height = glms_vec3_dot(
+                glms_vec3_sub(world->bodies[start].center, world->bodies[chain_foot].center), up);
         }
     }
     ph_arena_free(ctx->arena, support);
