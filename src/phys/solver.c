@@ -41,8 +41,6 @@
 
 #include <string.h> // memset
 
-// Relative normal speed above which restitution applies (unit: m/s).
-#define SOLVER_RESTITUTION_THRESHOLD 1.0f
 // Sweeps of the restitution pass.
 #define SOLVER_RESTITUTION_PASSES 16
 // Damping ratio of the soft contact spring (heavily over-damped: no oscillation).
@@ -319,7 +317,8 @@ static void prepare_all(const ph_world *world, const prepare_params *params, con
     }
 }
 
-// Rebuilds the rows of a constraint from anchors turned with the bodies since the step's start.
+// Rebuilds the rows of a constraint from anchors turned with the bodies since the step's start
+// (ph_wide_refresh does the same for lanes).
 static void refresh_rows(const ph_body_state *states, constraint *con)
 {
     const ph_body_state *sa = &states[con->a], *sb = &states[con->b];
@@ -335,9 +334,8 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 
 // Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
 // their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
-// turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. The scan for the few
-// refreshed bodies reads the 16-byte heads, not the constraints.
-// `dynamic` lists the awake dynamic bodies: the scan reads their states only, and a body only when it spins.
+// turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. `dynamic` lists the
+// awake dynamic bodies: the scan reads their states only, and a body only when it spins.
 static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
                              uint8_t *refreshed)
 {
@@ -358,21 +356,15 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
             any = true;
         }
     }
-    for (int k = 0; any && k < set->count; k++)
+    if (!any)
+        return;
+    for (int i = 0; i < set->scalar_count; i++)
     {
-        if (!refreshed[set->heads[k].a] && !refreshed[set->heads[k].b])
-            continue;
-        int at = set->wide ? set->wide->at[k] : -1 - k;
-        if (at < 0)
-        {
-            refresh_rows(states, &set->cons[-1 - at]);
-            continue;
-        }
-        constraint con;
-        ph_wide_get(set->wide, at, &con);
-        refresh_rows(states, &con);
-        ph_wide_put(set->wide, at, &con);
+        if (refreshed[set->cons[i].a] || refreshed[set->cons[i].b])
+            refresh_rows(states, &set->cons[i]);
     }
+    if (set->wide)
+        ph_wide_refresh(states, set->wide, refreshed);
 }
 
 static void warm_start_constraint(ph_body_state *states, constraint *con)
@@ -486,7 +478,8 @@ static void solve(ph_body_state *states, const constraint_set *set, float inv_h,
         solve_constraint(states, &set->cons[i], inv_h, use_bias);
 }
 
-// The restitution kick of one constraint's points that closed fast enough; false when none did.
+// The restitution kick of one constraint's points that closed fast enough; false when none did
+// (ph_wide_bounce does the same for lanes).
 static bool bounce(ph_body_state *states, constraint *con, float h)
 {
     bool bouncing = false;
@@ -527,22 +520,7 @@ static void restitution(ph_body_state *states, const constraint_set *set, float 
     bool bouncing = true;
     for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES && bouncing; pass++)
     {
-        bouncing = false;
-        for (int g = 0; wide && g < wide->group_count; g++)
-        {
-            for (int lane = 0; lane < wide->groups[g].lanes; lane++)
-            {
-                if (wide->groups[g].restitution[lane] == 0.0f)
-                    continue;
-                constraint con;
-                ph_wide_get(wide, g * WIDE + lane, &con);
-                if (bounce(states, &con, h))
-                {
-                    bouncing = true;
-                    ph_wide_put(wide, g * WIDE + lane, &con);
-                }
-            }
-        }
+        bouncing = wide && ph_wide_bounce(states, wide, h);
         for (int i = 0; i < set->scalar_count; i++)
         {
             if (set->cons[i].restitution != 0.0f)

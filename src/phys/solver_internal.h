@@ -15,6 +15,8 @@ typedef struct ph_arena ph_arena;
 
 // Fastest speed at which the soft contact pushes overlapping bodies apart (unit: m/s).
 #define SOLVER_MAX_PUSH_SPEED 3.0f
+// Relative normal speed above which restitution applies (unit: m/s).
+#define SOLVER_RESTITUTION_THRESHOLD 1.0f
 // Sweeps over the normal rows of one manifold per iteration. One sweep hands most of an impact to the
 // first point and tips a landing box into a spin; a few local sweeps share it out like a block solve.
 #define SOLVER_NORMAL_PASSES 3
@@ -153,13 +155,13 @@ bool ph_wide_supported(void);
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
                    int count, wide_solver *out);
 void ph_wide_release(ph_arena *arena, wide_solver *w);
-// Writes a constraint into lane `at` (group * WIDE + lane), or reads it back whole (to rebuild its rows or
-// to bounce it, one lane at a time).
-void ph_wide_put(wide_solver *w, int at, const constraint *con);
-void ph_wide_get(const wide_solver *w, int at, constraint *con);
 // Builds group `g`'s constraints from `in`, operation for operation as solver.c's prepare() does one at a
 // time (so both paths build the same constraints); `warm_scale` scales the stored impulses.
 void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale);
+// refresh_rows() in solver.c for every lane with a body marked in `refreshed` (by slot).
+void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed);
+// One restitution sweep over the groups, as bounce() in solver.c per lane; true when a point bounced.
+bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h);
 // The same as warm_start / solve in solver.c over the grouped constraints.
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
 void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias);

@@ -20,103 +20,7 @@
 // Colours a constraint may take: one bit each in a body's 64-bit mask of colours used.
 #define WIDE_MAX_COLORS 64
 
-// ---- Packing (plain C) ----
-
-static void put3(float dst[3][WIDE], int lane, ph_vec3 v)
-{
-    dst[0][lane] = v.x;
-    dst[1][lane] = v.y;
-    dst[2][lane] = v.z;
-}
-
-#define GET3(src, lane) ph_v3((src)[0][lane], (src)[1][lane], (src)[2][lane])
-
-static void put_row(wide_row *w, int lane, const row *r)
-{
-    put3(w->rda, lane, r->rda);
-    put3(w->rdb, lane, r->rdb);
-    put3(w->irda, lane, r->irda);
-    put3(w->irdb, lane, r->irdb);
-    w->mass[lane] = r->mass;
-    w->impulse[lane] = r->impulse;
-}
-
-static row get_row(const wide_row *w, int lane)
-{
-    return (row){GET3(w->rda, lane),  GET3(w->rdb, lane), GET3(w->irda, lane),
-                 GET3(w->irdb, lane), w->mass[lane],      w->impulse[lane]};
-}
-
-static void put_point(wide_point *w, int lane, const constraint_point *cp)
-{
-    put3(w->ra, lane, cp->ra);
-    put3(w->rb, lane, cp->rb);
-    w->base_separation[lane] = cp->base_separation;
-    w->max_normal_impulse[lane] = cp->max_normal_impulse;
-    w->approach[lane] = cp->approach;
-    w->approach_gap[lane] = cp->approach_gap;
-    put_row(&w->n, lane, &cp->n);
-    put_row(&w->t1, lane, &cp->t1);
-    put_row(&w->t2, lane, &cp->t2);
-}
-
-static void get_point(const wide_point *w, int lane, constraint_point *cp)
-{
-    cp->ra = GET3(w->ra, lane);
-    cp->rb = GET3(w->rb, lane);
-    cp->base_separation = w->base_separation[lane];
-    cp->max_normal_impulse = w->max_normal_impulse[lane];
-    cp->approach = w->approach[lane];
-    cp->approach_gap = w->approach_gap[lane];
-    cp->n = get_row(&w->n, lane);
-    cp->t1 = get_row(&w->t1, lane);
-    cp->t2 = get_row(&w->t2, lane);
-}
-
-// Everything but the lane's bodies, contact and point count, which ph_wide_build set.
-static void put_lane(wide_group *g, int lane, const constraint *con)
-{
-    put3(g->normal, lane, con->normal);
-    put3(g->t1, lane, con->t1);
-    put3(g->t2, lane, con->t2);
-    g->friction[lane] = con->friction;
-    g->restitution[lane] = con->restitution;
-    g->accel_n[lane] = con->accel_n;
-    g->bias_rate[lane] = con->soft.bias_rate;
-    g->mass_scale[lane] = con->soft.mass_scale;
-    g->impulse_scale[lane] = con->soft.impulse_scale;
-    g->passes[lane] = (float)con->passes;
-    static const constraint_point zero;
-    for (int i = 0; i < g->point_count; i++)
-        put_point(&g->points[i], lane, i < con->point_count ? &con->points[i] : &zero);
-}
-
-void ph_wide_put(wide_solver *w, int at, const constraint *con)
-{
-    wide_group *g = &w->groups[at / WIDE];
-    put_lane(g, at % WIDE, con);
-    g->max_passes = con->passes > g->max_passes ? con->passes : g->max_passes;
-}
-
-void ph_wide_get(const wide_solver *w, int at, constraint *con)
-{
-    const wide_group *g = &w->groups[at / WIDE];
-    int lane = at % WIDE;
-    con->normal = GET3(g->normal, lane);
-    con->t1 = GET3(g->t1, lane);
-    con->t2 = GET3(g->t2, lane);
-    con->a = g->a[lane];
-    con->b = g->b[lane];
-    con->point_count = g->point_counts[lane];
-    con->contact = g->contact[lane];
-    con->friction = g->friction[lane];
-    con->restitution = g->restitution[lane];
-    con->accel_n = g->accel_n[lane];
-    con->passes = (int)g->passes[lane];
-    con->soft = (softness){g->bias_rate[lane], g->mass_scale[lane], g->impulse_scale[lane]};
-    for (int i = 0; i < con->point_count; i++)
-        get_point(&g->points[i], lane, &con->points[i]);
-}
+// ---- Colouring and grouping (plain C) ----
 
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
                    int count, wide_solver *out)
@@ -450,25 +354,172 @@ static inline v8 mulv_exact(const wide_mat3 *m, v8 v)
                 m->m[2] * v.x + m->m[5] * v.y + m->m[8] * v.z};
 }
 
-// set_row() for 8 lanes, stored under `mask` (zero elsewhere).
+// A row's geometry for 8 lanes, as set_row() in solver.c builds it.
+typedef struct wide_row_geometry
+{
+    v8 rda, rdb, irda, irdb;
+    f8 mass;
+} wide_row_geometry;
+
+static inline wide_row_geometry row_geometry(const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
+                                             v8 ra, v8 rb, v8 d)
+{
+    wide_row_geometry r;
+    r.rda = cross_exact(ra, d);
+    r.rdb = cross_exact(rb, d);
+    r.irda = mulv_exact(ia, r.rda);
+    r.irdb = mulv_exact(ib, r.rdb);
+    f8 k = p->inv_mass_a + p->inv_mass_b + dot_exact(r.rda, r.irda) + dot_exact(r.rdb, r.irdb);
+    f8 zero = _mm256_setzero_ps();
+    r.mass = select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
+    return r;
+}
+
+// Stored under `mask`, zero elsewhere (a new constraint: lanes and points beyond the group's are zero).
 static inline void prepare_row(wide_row *r, const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
                                v8 ra, v8 rb, v8 d, f8 impulse, f8 mask)
 {
-    v8 rda = cross_exact(ra, d), rdb = cross_exact(rb, d);
-    v8 irda = mulv_exact(ia, rda), irdb = mulv_exact(ib, rdb);
-    f8 k = p->inv_mass_a + p->inv_mass_b + dot_exact(rda, irda) + dot_exact(rdb, irdb);
-    f8 zero = _mm256_setzero_ps();
-    f8 mass = select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
-    st3(r->rda, rda, mask);
-    st3(r->rdb, rdb, mask);
-    st3(r->irda, irda, mask);
-    st3(r->irdb, irdb, mask);
-    st(r->mass, _mm256_and_ps(mass, mask));
+    wide_row_geometry geo = row_geometry(p, ia, ib, ra, rb, d);
+    st3(r->rda, geo.rda, mask);
+    st3(r->rdb, geo.rdb, mask);
+    st3(r->irda, geo.irda, mask);
+    st3(r->irdb, geo.irdb, mask);
+    st(r->mass, _mm256_and_ps(geo.mass, mask));
     st(r->impulse, _mm256_and_ps(impulse, mask));
 }
 
-void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in,
-                     float warm_scale_scalar)
+static inline void blend3(float dst[3][WIDE], v8 v, f8 mask)
+{
+    st(dst[0], select(ld(dst[0]), v.x, mask));
+    st(dst[1], select(ld(dst[1]), v.y, mask));
+    st(dst[2], select(ld(dst[2]), v.z, mask));
+}
+
+// Stored under `mask`, the old geometry kept elsewhere (a rebuilt row keeps its impulse).
+static inline void refresh_row(wide_row *r, const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
+                               v8 ra, v8 rb, v8 d, f8 mask)
+{
+    wide_row_geometry geo = row_geometry(p, ia, ib, ra, rb, d);
+    blend3(r->rda, geo.rda, mask);
+    blend3(r->rdb, geo.rdb, mask);
+    blend3(r->irda, geo.irda, mask);
+    blend3(r->irdb, geo.irdb, mask);
+    st(r->mass, select(ld(r->mass), geo.mass, mask));
+}
+
+// rotate() in solver.c for 8 lanes: q v = v + 2 w (u x v) + 2 u x (u x v), u the vector part.
+static inline v8 rotate_exact(v8 u, f8 w, v8 v)
+{
+    v8 t = cross_exact(u, v);
+    t = (v8){t.x + t.x, t.y + t.y, t.z + t.z};
+    v8 c = cross_exact(u, t);
+    return (v8){v.x + t.x * w + c.x, v.y + t.y * w + c.y, v.z + t.z * w + c.z};
+}
+
+// -1 / 0 per lane as a lane mask.
+static inline f8 lane_mask(const int flags[WIDE])
+{
+    return _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)flags));
+}
+
+WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
+{
+    for (int gi = 0; gi < w->group_count; gi++)
+    {
+        wide_group *g = &w->groups[gi];
+        // Lanes with a body that solver.c's refresh_spinning marked as turning fast.
+        int lanes[WIDE] = {0}, any = 0;
+        for (int lane = 0; lane < g->lanes; lane++)
+        {
+            lanes[lane] = -(int)(refreshed[g->a[lane]] | refreshed[g->b[lane]]);
+            any |= lanes[lane];
+        }
+        if (!any)
+            continue;
+        f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
+        load_runs(states, g->a, FIELD(dp), ma);
+        load_runs(states, g->b, FIELD(dp), mb);
+        v8 ua = {ma[4], ma[5], ma[6]}, ub = {mb[4], mb[5], mb[6]};
+        wide_velocity p = load_velocity(states, g); // for the inverse masses
+        wide_mat3 ia = load_inertia(states, g->a), ib = load_inertia(states, g->b);
+        v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
+        for (int i = 0; i < g->point_count; i++)
+        {
+            wide_point *wp = &g->points[i];
+            int valid[WIDE];
+            for (int lane = 0; lane < WIDE; lane++)
+                valid[lane] = lanes[lane] & -(int)(i < g->point_counts[lane]);
+            f8 mask = lane_mask(valid);
+            v8 ra = rotate_exact(ua, ma[7], LD3(wp->ra)), rb = rotate_exact(ub, mb[7], LD3(wp->rb));
+            refresh_row(&wp->n, &p, &ia, &ib, ra, rb, n, mask);
+            refresh_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, mask);
+            refresh_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, mask);
+        }
+    }
+}
+
+// One restitution sweep over the groups, lane for lane what bounce() in solver.c does (the lanes of a group
+// share no moving body, so side by side is the same as one after the other). True when a point bounced.
+WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_scalar)
+{
+    const f8 zero = _mm256_setzero_ps(), sign = splat(-0.0f), h = splat(h_scalar);
+    bool bouncing = false;
+    for (int gi = 0; gi < w->group_count; gi++)
+    {
+        wide_group *g = &w->groups[gi];
+        f8 restitution = ld(g->restitution);
+        f8 bouncy = _mm256_cmp_ps(restitution, zero, _CMP_NEQ_UQ);
+        if (_mm256_movemask_ps(bouncy) == 0)
+            continue;
+        wide_velocity p = load_velocity(states, g);
+        v8 n = LD3(g->normal);
+        f8 accel = ld(g->accel_n);
+        int bounced = 0;
+        for (int i = 0; i < g->point_count; i++)
+        {
+            wide_point *wp = &g->points[i];
+            f8 approach = ld(wp->approach);
+            // Closed fast enough, and touched this step (padded points never touched).
+            f8 fast = _mm256_cmp_ps(approach, splat(-SOLVER_RESTITUTION_THRESHOLD), _CMP_NGT_UQ);
+            f8 touched = _mm256_cmp_ps(ld(wp->max_normal_impulse), zero, _CMP_NEQ_UQ);
+            f8 mask = _mm256_and_ps(bouncy, _mm256_and_ps(fast, touched));
+            int m = _mm256_movemask_ps(mask);
+            if (m == 0)
+                continue;
+            bounced |= m;
+            f8 reach = _mm256_xor_ps(approach, sign) * h - splat(0.5f) * accel * h * h;
+            f8 gap = _mm256_min_ps(ld(wp->approach_gap), _mm256_max_ps(reach, zero));
+            f8 a2 = approach * approach;
+            f8 v2 = a2 - splat(2.0f) * accel * gap;
+            f8 impact =
+                select(approach, _mm256_xor_ps(_mm256_sqrt_ps(v2), sign), _mm256_cmp_ps(v2, a2, _CMP_GT_OQ));
+            v8 rda = LD3(wp->n.rda), rdb = LD3(wp->n.rdb);
+            f8 vn = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, rdb) - dot_exact(p.wa, rda);
+            f8 accumulated = ld(wp->n.impulse);
+            f8 impulse = _mm256_xor_ps(ld(wp->n.mass), sign) * (vn + restitution * impact);
+            f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), mask);
+            impulse = total - accumulated;
+            st(wp->n.impulse, total);
+            // row_apply() in solver.c, without fused multiply-adds.
+            f8 neg = _mm256_xor_ps(impulse, sign);
+            v8 irda = LD3(wp->n.irda), irdb = LD3(wp->n.irdb);
+            f8 sa = neg * p.inv_mass_a, sb = impulse * p.inv_mass_b;
+            p.va = (v8){p.va.x + n.x * sa, p.va.y + n.y * sa, p.va.z + n.z * sa};
+            p.wa = (v8){p.wa.x + irda.x * neg, p.wa.y + irda.y * neg, p.wa.z + irda.z * neg};
+            p.vb = (v8){p.vb.x + n.x * sb, p.vb.y + n.y * sb, p.vb.z + n.z * sb};
+            p.wb = (v8){p.wb.x + irdb.x * impulse, p.wb.y + irdb.y * impulse, p.wb.z + irdb.z * impulse};
+        }
+        if (bounced)
+        {
+            store_velocity(states, g, &p);
+            bouncing = true;
+        }
+    }
+    return bouncing;
+}
+
+WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in,
+                                 float warm_scale_scalar)
 {
     const f8 zero = _mm256_setzero_ps(), sign = splat(-0.0f);
     const f8 warm_scale = splat(warm_scale_scalar);
@@ -663,6 +714,21 @@ void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_inpu
     (void)g;
     (void)in;
     (void)warm_scale;
+}
+
+void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
+{
+    (void)states;
+    (void)w;
+    (void)refreshed;
+}
+
+bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h)
+{
+    (void)states;
+    (void)w;
+    (void)h;
+    return false;
 }
 
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
