@@ -114,7 +114,8 @@ typedef struct wide_group
     int contact[WIDE];      // contact of each lane (-1 unused)
     int point_counts[WIDE]; // points of each lane
     int lanes;              // lanes in use
-    int point_count;        // most points of a lane
+    int color;
+    int point_count; // most points of a lane
     int max_passes;
     wide_point points[PH_MAX_MANIFOLD_POINTS];
 } wide_group;

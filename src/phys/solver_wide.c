@@ -101,6 +101,7 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             lane = 0;
             wide_group *grp = &out->groups[g];
             grp->lanes = 0;
+            grp->color = color[k];
             grp->point_count = heads[k].point_count; // the most: sorted by points, descending
             grp->max_passes = 1;
         }
@@ -605,94 +606,129 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     }
 }
 
-WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias)
+// The sweep of ph_wide_solve over K groups side by side. Groups of one colour share no moving body, so
+// their sweeps are independent; each is a long chain of dependent steps (a row's impulse needs the
+// velocities the row before left), and interleaving two chains keeps the core busy while each waits.
+// The caller pairs only groups with the same colour, point count and passes.
+static inline __attribute__((always_inline)) void solve_groups(ph_body_state *states, wide_group *const *g,
+                                                               const int K, f8 inv_h, bool use_bias)
 {
-    const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), inv_h = splat(inv_h_scalar);
-    const f8 max_push = splat(-SOLVER_MAX_PUSH_SPEED);
-    for (int gi = 0; gi < w->group_count; gi++)
+    const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
+    const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
+    v8 n[2];
+    f8 sep[2][PH_MAX_MANIFOLD_POINTS];
+    wide_velocity p[2];
+    f8 lane_passes[2], track_approach[2], bias_rate[2], soft_mass[2], soft_impulse[2];
+    bool bouncy[2];
+    for (int k = 0; k < K; k++)
     {
-        wide_group *g = &w->groups[gi];
         // Current separations from the motion so far (see solve() in solver.c).
-        v8 n = LD3(g->normal);
+        n[k] = LD3(g[k]->normal);
         f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-        load_runs(states, g->a, FIELD(dp), ma);
-        load_runs(states, g->b, FIELD(dp), mb);
-        f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n);
-        v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n);
-        v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n);
-        f8 sep[PH_MAX_MANIFOLD_POINTS];
-        for (int i = 0; i < g->point_count; i++)
+        load_runs(states, g[k]->a, FIELD(dp), ma);
+        load_runs(states, g[k]->b, FIELD(dp), mb);
+        f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
+        v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
+        v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
+        for (int i = 0; i < point_count; i++)
         {
-            const wide_point *wp = &g->points[i];
-            sep[i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
+            const wide_point *wp = &g[k]->points[i];
+            sep[k][i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
         }
-        wide_velocity p = load_velocity(states, g);
-        int passes = use_bias ? g->max_passes : 1;
-        f8 lane_passes = ld(g->passes);
-        f8 track_approach = use_bias ? zero : _mm256_cmp_ps(ld(g->restitution), zero, _CMP_GT_OQ);
+        p[k] = load_velocity(states, g[k]);
+        lane_passes[k] = ld(g[k]->passes);
+        track_approach[k] = use_bias ? zero : _mm256_cmp_ps(ld(g[k]->restitution), zero, _CMP_GT_OQ);
         // The restitution bookkeeping (largest impulse, approach speed and gap) is read only for lanes that
         // bounce: a group without one skips it, three loads and stores per point.
-        bool bouncy = _mm256_movemask_ps(_mm256_cmp_ps(ld(g->restitution), zero, _CMP_NEQ_UQ)) != 0;
-        f8 bias_rate = ld(g->bias_rate), soft_mass = ld(g->mass_scale), soft_impulse = ld(g->impulse_scale);
-        for (int pass = 0; pass < passes; pass++)
+        bouncy[k] = _mm256_movemask_ps(_mm256_cmp_ps(ld(g[k]->restitution), zero, _CMP_NEQ_UQ)) != 0;
+        bias_rate[k] = ld(g[k]->bias_rate);
+        soft_mass[k] = ld(g[k]->mass_scale);
+        soft_impulse[k] = ld(g[k]->impulse_scale);
+    }
+    for (int pass = 0; pass < passes; pass++)
+    {
+        for (int j = 0; j < point_count; j++)
         {
-            // Lanes that asked for fewer sweeps sit the later ones out.
-            f8 active = _mm256_cmp_ps(splat((float)pass), lane_passes, _CMP_LT_OQ);
-            for (int j = 0; j < g->point_count; j++)
+            int i = use_bias ? j : point_count - 1 - j; // padded points change nothing in any order
+            for (int k = 0; k < K; k++)
             {
-                int i = use_bias ? j : g->point_count - 1 - j; // padded points change nothing in any order
-                wide_point *wp = &g->points[i];
-                f8 s = sep[i];
+                // Lanes that asked for fewer sweeps sit the later ones out.
+                f8 active = _mm256_cmp_ps(splat((float)pass), lane_passes[k], _CMP_LT_OQ);
+                wide_point *wp = &g[k]->points[i];
+                f8 s = sep[k][i];
                 f8 apart = _mm256_cmp_ps(s, zero, _CMP_GT_OQ);
                 f8 bias = s * inv_h, mass_scale = one, impulse_scale = zero;
                 if (use_bias)
                 {
-                    bias = select(_mm256_max_ps(bias_rate * s, max_push), bias, apart);
-                    mass_scale = select(soft_mass, one, apart);
-                    impulse_scale = select(soft_impulse, zero, apart);
+                    bias = select(_mm256_max_ps(bias_rate[k] * s, max_push), bias, apart);
+                    mass_scale = select(soft_mass[k], one, apart);
+                    impulse_scale = select(soft_impulse[k], zero, apart);
                 }
                 else
                     bias = select(zero, bias, apart);
-                f8 vn = row_speed(&wp->n, &p, n);
+                f8 vn = row_speed(&wp->n, &p[k], n[k]);
                 f8 accumulated = ld(wp->n.impulse);
                 f8 impulse = -ld(wp->n.mass) * mass_scale * (vn + bias) - impulse_scale * accumulated;
                 f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), active);
                 impulse = total - accumulated;
                 st(wp->n.impulse, total);
-                if (bouncy)
+                if (bouncy[k])
                 {
                     f8 max_impulse = _mm256_max_ps(ld(wp->max_normal_impulse), impulse);
                     st(wp->max_normal_impulse, max_impulse);
                     // Not yet closed this step: the free approach speed and gap (restitution lanes, relax
                     // only).
-                    f8 open = _mm256_and_ps(track_approach, _mm256_cmp_ps(max_impulse, zero, _CMP_EQ_OQ));
+                    f8 open = _mm256_and_ps(track_approach[k], _mm256_cmp_ps(max_impulse, zero, _CMP_EQ_OQ));
                     st(wp->approach, select(ld(wp->approach), vn, open));
                     st(wp->approach_gap, select(ld(wp->approach_gap), _mm256_max_ps(s, zero), open));
                 }
-                row_apply(&wp->n, &p, n, impulse);
+                row_apply(&wp->n, &p[k], n[k], impulse);
             }
         }
-        v8 t1 = LD3(g->t1), t2 = LD3(g->t2);
-        f8 friction = ld(g->friction);
-        for (int i = 0; i < g->point_count; i++)
+    }
+    for (int i = 0; i < point_count; i++)
+    {
+        for (int k = 0; k < K; k++)
         {
-            wide_point *wp = &g->points[i];
+            wide_point *wp = &g[k]->points[i];
+            v8 t1 = LD3(g[k]->t1), t2 = LD3(g[k]->t2);
             f8 old1 = ld(wp->t1.impulse), old2 = ld(wp->t2.impulse);
-            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&wp->t1, &p, t1);
-            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&wp->t2, &p, t2);
+            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&wp->t1, &p[k], t1);
+            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&wp->t2, &p[k], t2);
             // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
-            f8 limit = friction * ld(wp->n.impulse);
+            f8 limit = ld(g[k]->friction) * ld(wp->n.impulse);
             f8 len2 = l1 * l1 + l2 * l2;
             f8 outside = _mm256_cmp_ps(len2, limit * limit, _CMP_GT_OQ);
             f8 scale = select(one, limit / _mm256_sqrt_ps(len2), outside);
             l1 = l1 * scale;
             l2 = l2 * scale;
-            row_apply(&wp->t1, &p, t1, l1 - old1);
-            row_apply(&wp->t2, &p, t2, l2 - old2);
+            row_apply(&wp->t1, &p[k], t1, l1 - old1);
+            row_apply(&wp->t2, &p[k], t2, l2 - old2);
             st(wp->t1.impulse, l1);
             st(wp->t2.impulse, l2);
         }
-        store_velocity(states, g, &p);
+    }
+    for (int k = 0; k < K; k++)
+        store_velocity(states, g[k], &p[k]);
+}
+
+WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias)
+{
+    const f8 inv_h = splat(inv_h_scalar);
+    for (int gi = 0; gi < w->group_count;)
+    {
+        wide_group *pair[2] = {&w->groups[gi], gi + 1 < w->group_count ? &w->groups[gi + 1] : NULL};
+        if (pair[1] && pair[1]->color == pair[0]->color && pair[1]->point_count == pair[0]->point_count &&
+            pair[1]->max_passes == pair[0]->max_passes)
+        {
+            solve_groups(states, pair, 2, inv_h, use_bias);
+            gi += 2;
+        }
+        else
+        {
+            solve_groups(states, pair, 1, inv_h, use_bias);
+            gi++;
+        }
     }
 }
 
