@@ -76,6 +76,11 @@ static inline ph_mat3 ph_body_world_inv_inertia(const ph_body *body, ph_quat q)
 void ph_body_sync_transform(ph_body *body);
 // World bounds of the body's shape at its current pose.
 ph_aabb ph_body_compute_bounds(const ph_body *body);
+// The torque-free angular velocity after one sub-step h of a body at orientation q1 spinning at w (world,
+// unit: rad/s) with body-frame inertia and its inverse: the implicit gyroscopic update of
+// ph_body_integrate_velocity, never of higher kinetic energy than w.
+ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 w,
+                           float h);
 // One sub-step of velocity integration for a dynamic body: gravity and forces (semi-implicit), damping
 // (exact decay factor of dv/dt = -c v over h, as 1 / (1 + c h)) and the gyroscopic term (implicit).
 void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h);
