@@ -184,6 +184,7 @@ ph_world *ph_world_create(const ph_world_def *def)
     }
     memset(world, 0, sizeof *world);
     world->def = *def;
+    ph_ticks_calibrate(); // once per process, here rather than inside a step's timings
     ph_arena_create(&world->arena, WORLD_ARENA_INITIAL);
     ph_octree_create(&world->octree);
     ph_id_pool_create(&world->body_ids);
