@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The stage timer (core.c): ticks converted to milliseconds agree with CLOCK_MONOTONIC over the same
-// interval. Not a timing assertion on the engine: two clocks read side by side must tell the same time.
+// interval, and a negative difference reads as 0. Not a timing assertion on the engine: two clocks read side
+// by side must tell the same time.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "test.h"
@@ -47,7 +48,22 @@ static int timer_agrees_with_monotonic_clock(void)
     return 0;
 }
 
+// A difference taken the wrong way round (later minus earlier reading swapped, or a counter that runs
+// behind on another processor) converts to 0 ms, not to a wrapped-around count of centuries.
+static int timer_negative_difference_is_zero(void)
+{
+    unsigned long long t0 = ph_ticks(), t1 = t0;
+    while (t1 == t0)
+        t1 = ph_ticks();
+    float ms = ph_ticks_to_ms(t0 - t1);
+    fprintf(stderr, "t0 - t1 = %llu ticks -> %g ms\n", t0 - t1, (double)ms);
+    ENSURE(ms == 0.0f);
+    ENSURE(ph_ticks_to_ms(t1 - t0) >= 0.0f);
+    return 0;
+}
+
 const test_case test_timer_cases[] = {
     {"timer_agrees_with_monotonic_clock", timer_agrees_with_monotonic_clock},
+    {"timer_negative_difference_is_zero", timer_negative_difference_is_zero},
     {0},
 };

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>    // va_list
 #include <stdatomic.h> // atomic_load_explicit, atomic_store_explicit (the timer's calibration)
+#include <stdint.h>    // INT64_MAX
 #include <stdio.h>     // vsnprintf, fprintf (assert message to stderr only, no file I/O)
 #include <stdlib.h>    // malloc, free, abort
 #include <string.h>    // memcpy
@@ -160,12 +161,13 @@ static double tsc_ms_per_tick(void)
     if (rate > 0.0)
         return rate;
     unsigned long long t0 = clock_ns(), c0 = __rdtsc(), t1 = t0, c1 = c0;
-    while (t1 - t0 < CORE_TSC_CALIBRATION_NS || c1 <= c0)
+    while (t1 - t0 < CORE_TSC_CALIBRATION_NS)
     {
         t1 = clock_ns();
         c1 = __rdtsc();
     }
-    rate = (double)(t1 - t0) * 1e-6 / (double)(c1 - c0);
+    // A counter that did not advance measures every interval as 0 ticks whatever the rate.
+    rate = c1 > c0 ? (double)(t1 - t0) * 1e-6 / (double)(c1 - c0) : 1e-6;
     atomic_store_explicit(&s_ms_per_tick, rate, memory_order_relaxed);
     return rate;
 }
@@ -182,6 +184,10 @@ unsigned long long ph_ticks(void)
 
 float ph_ticks_to_ms(unsigned long long ticks)
 {
+    // A difference that came out negative (a thread moved to a processor whose counter runs behind) is
+    // reported as 0 rather than as centuries.
+    if (ticks > (unsigned long long)INT64_MAX)
+        return 0.0f;
     return (float)((double)ticks * tsc_ms_per_tick());
 }
 #else
@@ -196,6 +202,8 @@ unsigned long long ph_ticks(void)
 
 float ph_ticks_to_ms(unsigned long long ticks)
 {
+    if (ticks > (unsigned long long)INT64_MAX) // a negative difference, as on the counter's path
+        return 0.0f;
     return (float)((double)ticks * 1e-6);
 }
 #endif
