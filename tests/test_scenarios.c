@@ -303,7 +303,8 @@ static int scenario_slope(void)
     return 0;
 }
 
-// The physbench spinner: angular momentum within 0.5 % over 10 s, and the intermediate axis flips.
+// The physbench spinner: angular momentum within 0.05 % over 10 s (0.18 % while the implicit gyroscopic
+// update stopped after two fixed-point passes), and the intermediate axis flips.
 static int scenario_spinner(void)
 {
     scene_run run;
@@ -326,7 +327,7 @@ static int scenario_spinner(void)
     fprintf(stderr, "spinner: angular momentum error %.5f, intermediate axis min cos %.3f\n", (double)err,
             (double)min_dot);
     scene_end(&run);
-    ENSURE(err < 0.005f);
+    ENSURE(err < 0.0005f);
     ENSURE(min_dot < -0.5f); // the intermediate axis turned over by more than 120 degrees (as physbench)
     return 0;
 }

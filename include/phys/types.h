@@ -101,7 +101,7 @@ typedef enum ph_stage
     PH_STAGE_SOLVER,      // constraint preparation, warm start and impulse iterations
     PH_STAGE_INTEGRATE,   // velocity and position integration
     PH_STAGE_CALENDAR,    // time-of-impact events inside the step
-    PH_STAGE_SLEEP,       // islands and sleeping
+    PH_STAGE_SLEEP,       // the bodies' bounds at their new poses, islands and sleeping
     PH_STAGE_COUNT
 } ph_stage;
 

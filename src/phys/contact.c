@@ -310,7 +310,7 @@ bool ph_contacts_update(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
     ph_contact_set *set = &world->contacts;
-    unsigned long long t0 = ph_ticks();
+    unsigned long long t0 = ctx->ticks; // the broadphase's end
 
     set->candidate_count = 0;
     for (int i = 0; i < ctx->pair_count; i++)
@@ -411,6 +411,7 @@ bool ph_contacts_update(ph_step_context *ctx)
     ctx->stats->contact_point_count = points;
     ctx->stats->ms_stage[PH_STAGE_MANIFOLD] += ph_ticks_to_ms(t1 - t0);
     ctx->stats->ms_stage[PH_STAGE_NARROWPHASE] += ph_ticks_to_ms(t2 - t1);
+    ctx->ticks = t2;
     return true;
 }
 

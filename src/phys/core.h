@@ -27,6 +27,11 @@ void ph_assert_failed(const char *condition, const char *file, int line);
 #define PH_ASSERT(cond) ((void)0)
 #endif
 
-// Monotonic time in ticks and conversion to milliseconds, for the per-stage timings.
+// Monotonic time in ticks and conversion to milliseconds, for the per-stage timings. On x86-64 a tick is
+// a count of the processor's time-stamp counter (a read costs a third of clock_gettime's), whose rate
+// ph_ticks_calibrate measures against CLOCK_MONOTONIC, spending 1 ms once per process (ph_world_create
+// calls it, so that no step carries the cost; a conversion before it measures first). Elsewhere a tick is
+// a nanosecond of CLOCK_MONOTONIC and the calibration does nothing.
+void ph_ticks_calibrate(void);
 unsigned long long ph_ticks(void);
 float ph_ticks_to_ms(unsigned long long ticks);

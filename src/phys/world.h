@@ -52,6 +52,7 @@ struct ph_world
     int body_capacity;
     int state_capacity;
     int active_capacity;
+    int static_body_count; // live static bodies
 
     ph_id_pool geom_ids;
     ph_geom *geoms;
@@ -81,6 +82,7 @@ typedef struct ph_step_context
     int pair_count;
     int *awake; // slots of awake non-static bodies, ascending
     int awake_count;
+    unsigned long long ticks; // ph_ticks() at the end of the last timed stage: the start of the next
 } ph_step_context;
 
 // Records an error in the world (status and message) and sends it to the log hook.
