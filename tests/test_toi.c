@@ -150,10 +150,12 @@ static int toi_states(void)
 }
 
 // Random sweeps of boxes, capsules and spheres with random spins: at the answer the distance is at least
-// target - tolerance, and no sampled time before the answer comes closer than that either.
-static int toi_random_never_overshoots(void)
+// target - tolerance, and no sampled time before the answer comes closer than that either. The bodies start
+// on either side and fly towards each other, or (any_direction) each moves up to 4 m in any direction, so
+// that pairs moving apart, passing by and closing in slowly are all swept (fewer of those meet).
+static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hits)
 {
-    uint64_t rng = test_seed() ^ 0x81ull;
+    uint64_t rng = test_seed() ^ salt;
     int hits = 0, fails = 0;
     const int samples = 40;
     for (int i = 0; i < 600; i++)
@@ -169,6 +171,8 @@ static int toi_random_never_overshoots(void)
         in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_a.c0 = test_rand_vec3(&rng, -4.0f, -2.0f);
         in.sweep_a.c1 = test_rand_vec3(&rng, -1.0f, 3.0f);
+        if (any_direction)
+            in.sweep_a.c1 = glms_vec3_add(in.sweep_a.c0, test_rand_vec3(&rng, -4.0f, 4.0f));
         in.sweep_a.q0 = test_rand_quat(&rng);
         in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f),
                                                  glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
@@ -176,6 +180,11 @@ static int toi_random_never_overshoots(void)
         in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_b.c0 = test_rand_vec3(&rng, 2.0f, 4.0f);
         in.sweep_b.c1 = test_rand_vec3(&rng, -3.0f, 1.0f);
+        if (any_direction)
+        {
+            in.sweep_b.c0 = glms_vec3_add(in.sweep_a.c0, test_rand_vec3(&rng, 0.5f, 2.5f));
+            in.sweep_b.c1 = glms_vec3_add(in.sweep_b.c0, test_rand_vec3(&rng, -4.0f, 4.0f));
+        }
         in.sweep_b.q0 = test_rand_quat(&rng);
         in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f),
                                                  glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
@@ -212,8 +221,18 @@ static int toi_random_never_overshoots(void)
         fails += out.state == PH_TOI_FAILED;
     }
     printf("  %d hits, %d iteration-limited, none past an impact\n", hits, fails);
-    ENSURE(hits > 100);
+    ENSURE(hits > min_hits);
     return 0;
+}
+
+static int toi_random_never_overshoots(void)
+{
+    return random_never_overshoots(0x81ull, false, 100);
+}
+
+static int toi_random_any_direction_never_overshoots(void)
+{
+    return random_never_overshoots(0x82ull, true, 20);
 }
 
 // Motions that never close the gap must not crawl: a ball spinning fast while it slides along a wall just
@@ -250,12 +269,37 @@ static int toi_sliding_spin_is_separated(void)
     return 0;
 }
 
+// A box tumbling away from a wall it has just bounced off (0.03 m apart, leaving at 4 m per sweep while
+// turning 1 rad, so no point of it comes closer than its start along the normal) is separated after one
+// distance query. With the translation's sign dropped, the turn alone made it advance in small steps.
+static int toi_receding_spin_is_separated(void)
+{
+    ph_toi_input in;
+    memset(&in, 0, sizeof in);
+    in.a = ph_convex_box(ph_v3(5.0f, 0.1f, 5.0f)); // top face y = 0.1
+    in.sweep_a = still(glms_vec3_zero(), glms_quat_identity());
+    in.b = ph_convex_box(ph_v3(0.25f, 0.5f, 0.5f));
+    in.sweep_b = still(ph_v3(0.0f, 0.63f, 0.0f), glms_quat_identity());
+    in.sweep_b.c1 = ph_v3(0.5f, 4.63f, 0.0f);
+    in.sweep_b.q1 = glms_quatv(1.0f, ph_v3(0.0f, 0.0f, 1.0f));
+    in.t_max = 1.0f;
+    in.target_separation = 0.01f;
+    in.tolerance = 0.0025f;
+    ph_toi_output out = ph_time_of_impact(&in);
+    printf("  receding tumbling box: state %d after %d iterations\n", (int)out.state, out.iterations);
+    ENSURE(out.state == PH_TOI_SEPARATED);
+    ENSURE(out.iterations == 1);
+    return 0;
+}
+
 const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
     {"toi_rotating_bar", toi_rotating_bar},
     {"toi_states", toi_states},
     {"toi_random_never_overshoots", toi_random_never_overshoots},
+    {"toi_random_any_direction_never_overshoots", toi_random_any_direction_never_overshoots},
+    {"toi_receding_spin_is_separated", toi_receding_spin_is_separated},
     {"toi_sliding_spin_is_separated", toi_sliding_spin_is_separated},
     {0},
 };

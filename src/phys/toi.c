@@ -5,17 +5,18 @@
 // "Continuous collision detection for articulated models using Taylor models and temporal culling",
 // SIGGRAPH 2007). GJK (gjk.c) gives the distance d and the closest direction n at time t. Along the
 // fixed axis n the separation of the moving shapes shrinks at most at
-//     mu = max(0, -dot(v_b - v_a, n)) + |n x w_a| r_a + |n x w_b| r_b
+//     mu = -dot(v_b - v_a, n) + |n x w_a| r_a + |n x w_b| r_b
 // per unit of sweep time, where v are the centre-of-mass displacements over the sweep, w the rotation
 // vectors (world axis times angle; a sweep turns about a fixed axis), and r the largest distance of each
-// shape's core from its centre of mass. A point at offset x from the centre moves along n at
-// dot(n, w x x) = dot(x, n x w) <= |n x w| |x| through rotation, so a spin about n itself (a puck turning
-// flat on a wall) does not close the gap. The core is the shape without its rounding: a sphere is a point
-// grown by its radius and a capsule a segment, and turning the rounding about its centre moves no support
-// point, so a ball rolling along a wall closes nothing either (with the full radius, such sliding
-// contacts crawled to the iteration bound and were reported as impacts). The distance is at least the
-// separation along n, so advancing by (d - target) / mu can never pass the time where the distance
-// reaches target. The calendar (world) calls this per pair to find impacts inside a step.
+// shape's core from its centre of mass. mu < 0 when the pair moves apart along n faster than any turn
+// can bring a point closer: the separation along n then only grows, and the pair is separated for good. A
+// point at offset x from the centre moves along n at dot(n, w x x) = dot(x, n x w) <= |n x w| |x| through
+// rotation, so a spin about n itself (a puck turning flat on a wall) does not close the gap. The core is the
+// shape without its rounding: a sphere is a point grown by its radius and a capsule a segment, and turning
+// the rounding about its centre moves no support point, so a ball rolling along a wall closes nothing either
+// (with the full radius, such sliding contacts crawled to the iteration bound and were reported as impacts).
+// The distance is at least the separation along n, so advancing by (d - target) / mu can never pass the time
+// where the distance reaches target. The calendar (world) calls this per pair to find impacts inside a step.
 #include "phys/gjk.h"
 
 #include <math.h>   // sqrtf, atan2f, sinf, cosf
@@ -201,8 +202,10 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
             out.t = t;
             return out;
         }
-        float closing = glm_max(0.0f, -glms_vec3_dot(v_rel, g.normal)) +
-                        glms_vec3_norm(glms_vec3_cross(g.normal, wa)) * ra +
+        // The translation term keeps its sign: a pair moving apart along n faster than its rotation can
+        // bring any point closer never reaches target (a pair bouncing off each other, tumbling or not,
+        // is done here instead of crawling to t_max by the rotation bound alone).
+        float closing = -glms_vec3_dot(v_rel, g.normal) + glms_vec3_norm(glms_vec3_cross(g.normal, wa)) * ra +
                         glms_vec3_norm(glms_vec3_cross(g.normal, wb)) * rb;
         if (!(closing > 0.0f))
         {
