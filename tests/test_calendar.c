@@ -140,6 +140,37 @@ static int calendar_head_on(void)
     return 0;
 }
 
+// Two balls of radius 0.5 at 300 m/s towards each other, 6 m apart, their paths 0.9 m apart: they only
+// graze (centres 0.9 apart at the closest, 0.1 inside contact), inside the step. The calendar's bounding
+// sphere of a ball is the ball itself, so this is its tightest case: the graze must be an event that
+// pushes the balls apart sideways, not a pass through each other.
+static int calendar_grazing_balls(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_sphere(0.5f);
+    d.material.restitution = 1.0f;
+    d.material.friction = 0.0f;
+    d.position = ph_v3(-3.0f, 0.45f, 0.0f);
+    d.linear_velocity = ph_v3(300.0f, 0, 0);
+    ph_body_id a = ph_body_create(w, &d);
+    d.position = ph_v3(3.0f, -0.45f, 0.0f);
+    d.linear_velocity = ph_v3(-300.0f, 0, 0);
+    ph_body_id b = ph_body_create(w, &d);
+    ph_world_step(w);
+    int events = ph_world_get_stats(w)->calendar_events;
+    float va = ph_body_get_linear_velocity(w, a).y, vb = ph_body_get_linear_velocity(w, b).y;
+    fprintf(stderr, "grazing balls: events %d, sideways velocities after %.2f %.2f m/s\n", events, (double)va,
+            (double)vb);
+    ENSURE(events >= 1);
+    ENSURE(va > 10.0f && vb < -10.0f);
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A ball resting on a 0.1 m floor is struck from above by a box at 300 m/s: the event drives the ball into
 // the floor at the speed of the hit, with the rest of the step (metres) still to go. The ball starts the
 // rest of its sweep touching the floor, where no time of impact can be found, and must still bounce off it
@@ -249,6 +280,7 @@ const test_case test_calendar_cases[] = {
     {"calendar_one_cm_walls_at_1000", calendar_one_cm_walls_at_1000},
     {"calendar_budget_zero_clamps", calendar_budget_zero_clamps},
     {"calendar_head_on", calendar_head_on},
+    {"calendar_grazing_balls", calendar_grazing_balls},
     {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},
     {"calendar_tumbling_room", calendar_tumbling_room},
     {0},

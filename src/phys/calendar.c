@@ -148,15 +148,27 @@ static ph_sweep body_sweep(const ph_body *b)
     return s;
 }
 
+// Fraction of body b's own sweep (from toi_t0 to the step's end) reached at step fraction t >= toi_t0.
+static float sweep_fraction(const ph_body *b, float t)
+{
+    float alpha = moving(b) && b->toi_t0 < 1.0f ? (t - b->toi_t0) / (1.0f - b->toi_t0) : 1.0f;
+    return alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
+}
+
+// Centre of mass of body b at step fraction t >= toi_t0: the sweep moves it on a straight line, so no
+// rotation is needed (the bounding-sphere test of every neighbour reads only this).
+static ph_vec3 center_at(const ph_body *b, float t)
+{
+    ph_sweep s = body_sweep(b);
+    return glms_vec3_add(s.c0, glms_vec3_scale(glms_vec3_sub(s.c1, s.c0), sweep_fraction(b, t)));
+}
+
 // Centre of mass and orientation of body b at step fraction t >= toi_t0.
 static void pose_at(const ph_body *b, float t, ph_vec3 *out_c, ph_quat *out_q)
 {
     ph_sweep s = body_sweep(b);
-    float alpha = moving(b) && b->toi_t0 < 1.0f ? (t - b->toi_t0) / (1.0f - b->toi_t0) : 1.0f;
-    alpha = alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
-    ph_transform xf = ph_sweep_transform(&s, alpha);
-    *out_q = xf.q;
-    *out_c = ph_transform_point(xf, b->local_center);
+    *out_q = ph_sweep_transform(&s, sweep_fraction(b, t)).q;
+    *out_c = center_at(b, t);
 }
 
 static float motion_of(const ph_body *b, const ph_body_state *st, float dt)
@@ -298,10 +310,25 @@ static ph_cal_pair_count *pair_entry(cal_state *cs, int a, int b)
     return NULL;
 }
 
-// Whether the bounding spheres of two bodies (radius bound_radius about the centre of mass, which holds
-// the shape in every orientation) come within `gap` of each other over the rest of their sweeps. The
-// centres move on straight lines from (ca, cb) to their end positions, so the closest approach is the
-// minimum of a quadratic: exact, and it rejects most neighbours without a time-of-impact query.
+// Radius about the centre of mass that holds the body's shape in every orientation (unit: m). bound_radius
+// (the corner of the shape's local bounds) serves every shape; a ball's own radius is sqrt(3) times smaller,
+// and with it the test below is exact for two balls: a pair of balls that passes it does meet.
+static float reach_radius(const ph_body *b)
+{
+    if (b->mesh || b->compound)
+        return b->bound_radius;
+    float off = glms_vec3_norm(b->local_center);
+    if (b->convex.type == PH_SHAPE_SPHERE)
+        return fminf(b->bound_radius, b->convex.radius + off);
+    if (b->convex.type == PH_SHAPE_CAPSULE)
+        return fminf(b->bound_radius, b->convex.half_height + b->convex.radius + off);
+    return b->bound_radius;
+}
+
+// Whether the bounding spheres of two bodies (reach_radius about the centre of mass) come within `gap` of
+// each other over the rest of their sweeps. The centres move on straight lines from (ca, cb) to their end
+// positions, so the closest approach is the minimum of a quadratic: exact, and it rejects most neighbours
+// without a time-of-impact query.
 static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_vec3 cb, float gap)
 {
     ph_vec3 d0 = glms_vec3_sub(cb, ca);
@@ -311,7 +338,7 @@ static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_ve
     float s = ee > 0.0f ? -glms_vec3_dot(d0, e) / ee : 0.0f;
     s = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
     ph_vec3 closest = glms_vec3_add(d0, glms_vec3_scale(e, s));
-    float reach = ba->bound_radius + bb->bound_radius + gap;
+    float reach = reach_radius(ba) + reach_radius(bb) + gap;
     return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
@@ -355,12 +382,12 @@ static void predict(cal_state *cs, int a, int b, float t_from)
         tc = bb->toi_t0;
     if (tc >= 1.0f)
         return;
-    ph_vec3 ca, cb;
+    ph_vec3 ca = center_at(ba, tc), cb = center_at(bb, tc);
+    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
+        return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
     pose_at(bb, tc, &cb, &qb);
-    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
-        return;
     part_list pa, pb;
     parts_of(world, a, b, tc, &pa);
     parts_of(world, b, a, tc, &pb);
