@@ -156,7 +156,7 @@ static int toi_states(void)
 static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hits)
 {
     uint64_t rng = test_seed() ^ salt;
-    int hits = 0, fails = 0;
+    int hits = 0, fails = 0, queries = 0, sweeps = 0;
     const int samples = 40;
     for (int i = 0; i < 600; i++)
     {
@@ -193,6 +193,8 @@ static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hi
         in.target_separation = 0.02f;
         in.tolerance = 2e-3f;
         ph_toi_output out = ph_time_of_impact(&in);
+        queries += out.iterations;
+        sweeps++;
         if (out.state == PH_TOI_OVERLAPPED)
             continue;
         float d = distance_at(&in, out.t);
@@ -220,7 +222,8 @@ static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hi
         }
         fails += out.state == PH_TOI_FAILED;
     }
-    printf("  %d hits, %d iteration-limited, none past an impact\n", hits, fails);
+    printf("  %d hits, %d iteration-limited, none past an impact; %.2f distance queries per sweep\n", hits,
+           fails, (double)queries / (double)sweeps);
     ENSURE(hits > min_hits);
     return 0;
 }
@@ -292,6 +295,37 @@ static int toi_receding_spin_is_separated(void)
     return 0;
 }
 
+// A lopsided ball (centre of mass 0.2 m off its centre) falls 1 m onto a wall while turning 6 rad about an
+// axis in the wall's plane. The wall's normal stays the closest direction all the way down, but the
+// rotation bound (0.2 m times 6 rad) is larger than the fall: each advancement covers about half of the
+// remaining gap. Those steps are taken along the fixed normal with two support points each, so the whole
+// sweep needs two distance queries (it needed 5, one per advancement).
+static int toi_lopsided_ball_few_queries(void)
+{
+    ph_toi_input in;
+    memset(&in, 0, sizeof in);
+    in.a = ph_convex_box(ph_v3(5.0f, 0.1f, 5.0f)); // top face y = 0.1
+    in.sweep_a = still(glms_vec3_zero(), glms_quat_identity());
+    in.b = ph_convex_sphere(0.5f);
+    in.sweep_b = still(ph_v3(0.0f, 1.1f, 0.0f), glms_quat_identity());
+    in.sweep_b.local_center = ph_v3(0.2f, 0.0f, 0.0f);
+    in.sweep_b.c1 = ph_v3(0.3f, -0.1f, 0.0f);
+    in.sweep_b.q1 = glms_quatv(6.0f, ph_v3(0.0f, 0.0f, 1.0f));
+    in.t_max = 1.0f;
+    in.target_separation = 0.01f;
+    in.tolerance = 1e-4f;
+    ph_toi_output out = ph_time_of_impact(&in);
+    float d = distance_at(&in, out.t);
+    printf("  lopsided ball: state %d t %.5f distance %.5f after %d distance queries\n", (int)out.state,
+           (double)out.t, (double)d, out.iterations);
+    ENSURE(out.state == PH_TOI_HIT);
+    ENSURE(d >= in.target_separation - in.tolerance && d <= in.target_separation + in.tolerance);
+    for (int k = 0; k < 200; k++)
+        ENSURE(distance_at(&in, out.t * (float)k / 200.0f) >= in.target_separation - in.tolerance);
+    ENSURE(out.iterations <= 3);
+    return 0;
+}
+
 const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
@@ -300,6 +334,7 @@ const test_case test_toi_cases[] = {
     {"toi_random_never_overshoots", toi_random_never_overshoots},
     {"toi_random_any_direction_never_overshoots", toi_random_any_direction_never_overshoots},
     {"toi_receding_spin_is_separated", toi_receding_spin_is_separated},
+    {"toi_lopsided_ball_few_queries", toi_lopsided_ball_few_queries},
     {"toi_sliding_spin_is_separated", toi_sliding_spin_is_separated},
     {0},
 };

@@ -22,9 +22,11 @@
 #include <math.h>   // sqrtf, atan2f, sinf, cosf
 #include <string.h> // memset
 
-// Hard bound on advancement steps. Pure translation converges in one or two; fast spins need more, and
-// when the bound is hit the last safe time is returned with PH_TOI_FAILED.
+// Hard bound on distance queries (GJK runs). Pure translation converges in one or two; fast spins need
+// more, and when the bound is hit the last safe time is returned with PH_TOI_FAILED.
 #define TOI_ITERATION_LIMIT 64
+// Most advancement steps along one fixed axis between two distance queries (see ph_time_of_impact).
+#define TOI_AXIS_STEPS 16
 
 static ph_quat negate_quat(ph_quat q)
 {
@@ -153,6 +155,17 @@ static float core_radius(const ph_convex *s, ph_vec3 c)
     }
 }
 
+// Gap between the shapes along the fixed world axis n (unit, from A towards B) at poses xa and xb: B's
+// lowest point along n minus A's highest (unit: m). Any axis gives a lower bound of the distance.
+static float axis_gap(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, ph_vec3 n)
+{
+    ph_vec3 na = glms_quat_rotatev(glms_quat_conjugate(xa.q), n);
+    ph_vec3 nb = glms_quat_rotatev(glms_quat_conjugate(xb.q), glms_vec3_negate(n));
+    ph_vec3 pa = ph_transform_point(xa, ph_convex_support(a, na));
+    ph_vec3 pb = ph_transform_point(xb, ph_convex_support(b, nb));
+    return glms_vec3_dot(n, glms_vec3_sub(pb, pa));
+}
+
 static bool sweep_valid(const ph_sweep *s)
 {
     return ph_is_finite_vec3(s->local_center) && ph_is_finite_vec3(s->c0) && ph_is_finite_vec3(s->c1) &&
@@ -182,10 +195,10 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     ph_gjk_cache cache;
     memset(&cache, 0, sizeof cache);
     float t = 0.0f;
+    ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
     for (int iter = 0; iter < TOI_ITERATION_LIMIT; iter++)
     {
         out.iterations = iter + 1;
-        ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
         ph_gjk_output g;
         ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
         float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
@@ -213,13 +226,26 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
             out.t = t_max;
             return out;
         }
-        // Advance to where the distance could first reach target, never past it.
-        t += (d - target) / closing;
-        if (t >= t_max)
+        // Advance to where the distance could first reach target, never past it. The bound holds for the
+        // gap s along the fixed axis n over the whole sweep, and s is a lower bound of the distance, so
+        // the same step can be taken again from the gap along n at the new time: two support points
+        // instead of a GJK run. The closest direction is asked for again once the gap along n is within
+        // tolerance of target (n no longer separates well, or the pair is about to hit).
+        float s = d;
+        for (int k = 0; k < TOI_AXIS_STEPS; k++)
         {
-            out.state = PH_TOI_SEPARATED;
-            out.t = t_max;
-            return out;
+            t += (s - target) / closing;
+            if (t >= t_max)
+            {
+                out.state = PH_TOI_SEPARATED;
+                out.t = t_max;
+                return out;
+            }
+            xa = path_transform(&path_a, t);
+            xb = path_transform(&path_b, t);
+            s = axis_gap(&in->a, xa, &in->b, xb, g.normal);
+            if (s <= target + tol)
+                break;
         }
         out.t = t;
     }
