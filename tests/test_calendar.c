@@ -171,6 +171,45 @@ static int calendar_grazing_balls(void)
     return 0;
 }
 
+// Ball B rests touching ball C, which flies into it at 300 m/s: the solver pushes B along, so B spends the
+// step moving 2.5 m, far outside the broadphase bounds swept for it (at rest). Ball A, created first (the
+// lowest slot) and fast as well, crosses B's new path half way through the step. A's swept box does not
+// reach B's broadphase bounds, so A's neighbour search cannot see B; B's search sees A and must predict
+// the pair itself rather than leave it to A's. A and B must collide.
+static int calendar_pushed_body_meets_lower_slot(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_sphere(0.25f);
+    d.material.friction = 0.0f;
+    d.material.restitution = 1.0f;
+    d.position = ph_v3(1.5f, -2.5f, 0.0f);
+    d.linear_velocity = ph_v3(0.0f, 300.0f, 0.0f); // at y = 0 half way through the step
+    ph_body_id a = ph_body_create(w, &d);
+    d.position = ph_v3(0.25f, 0.0f, 0.0f);
+    d.linear_velocity = glms_vec3_zero();
+    ph_body_id b = ph_body_create(w, &d);
+    d.position = ph_v3(-0.255f, 0.0f, 0.0f);
+    d.linear_velocity = ph_v3(300.0f, 0.0f, 0.0f);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    ph_world_step(w);
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == a.index1 && ev[i].b.index1 == b.index1) ||
+               (ev[i].a.index1 == b.index1 && ev[i].b.index1 == a.index1);
+    ph_vec3 pa = ph_body_get_position(w, a), pb = ph_body_get_position(w, b);
+    fprintf(stderr, "pushed ball: %d events, %d between A and B; A at (%.2f %.2f), B at (%.2f %.2f)\n", n,
+            met, (double)pa.x, (double)pa.y, (double)pb.x, (double)pb.y);
+    ENSURE(met >= 1);
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A ball resting on a 0.1 m floor is struck from above by a box at 300 m/s: the event drives the ball into
 // the floor at the speed of the hit, with the rest of the step (metres) still to go. The ball starts the
 // rest of its sweep touching the floor, where no time of impact can be found, and must still bounce off it
@@ -281,6 +320,7 @@ const test_case test_calendar_cases[] = {
     {"calendar_budget_zero_clamps", calendar_budget_zero_clamps},
     {"calendar_head_on", calendar_head_on},
     {"calendar_grazing_balls", calendar_grazing_balls},
+    {"calendar_pushed_body_meets_lower_slot", calendar_pushed_body_meets_lower_slot},
     {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},
     {"calendar_tumbling_room", calendar_tumbling_room},
     {0},

@@ -450,6 +450,7 @@ typedef struct query_ctx
     int skip;
     float t;
     bool initial;
+    bool inside; // the querying body's swept box lies inside its own (active) proxy
 } query_ctx;
 
 // Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
@@ -483,8 +484,11 @@ static bool visit_neighbour(int body_index, void *ctx)
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
     float mi = motion_of(bi, &world->states[i], cs->ctx->dt),
           mj = motion_of(bj, &world->states[j], cs->ctx->dt);
-    // In the first pass a pair of two querying bodies is swept once, from the lower slot.
-    if (q->initial && mj > cs->query_motion && j < i)
+    // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
+    // is sure to see this body: i's swept box lies inside i's proxy, so if the two can meet, j's swept box
+    // overlaps i's proxy. A body the solver sent outside its proxy (one bounced off a wall flies away from
+    // the side its proxy was swept towards) can be invisible to j's search, and sweeps the pair itself.
+    if (q->initial && q->inside && mj > cs->query_motion && j < i)
         return true;
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
@@ -565,9 +569,10 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     const ph_body *b = &world->bodies[slot];
     const pair_lists *pl = &cs->lists;
     ph_aabb box = swept_bounds(world, b, t);
-    query_ctx q = {cs, slot, skip, t, initial};
-    if (!pl->start || !ph_octree_pairs_complete(tree, b->proxy) ||
-        !aabb_contains(ph_octree_get_bounds(tree, b->proxy), box))
+    bool inside =
+        ph_octree_pairs_complete(tree, b->proxy) && aabb_contains(ph_octree_get_bounds(tree, b->proxy), box);
+    query_ctx q = {cs, slot, skip, t, initial, inside};
+    if (!pl->start || !inside)
     {
         ph_octree_query_box(tree, box, visit_neighbour, &q);
         return;
