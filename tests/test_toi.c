@@ -326,6 +326,76 @@ static int toi_lopsided_ball_few_queries(void)
     return 0;
 }
 
+// Random pairs of balls (centres of mass at their centres, turning as they fly) against the exact answer in
+// double precision: the first t where |D + t E| = r + target. Each is answered in one step, with no
+// advancement: the state matches, a hit lies within 1e-5 of the exact time, and no sampled time before it
+// comes closer than target - tolerance.
+static int toi_ball_pairs_exact(void)
+{
+    uint64_t rng = test_seed() ^ 0x83ull;
+    int hits = 0, separated = 0, overlapped = 0;
+    for (int i = 0; i < 400; i++)
+    {
+        ph_toi_input in;
+        memset(&in, 0, sizeof in);
+        in.a = ph_convex_sphere(test_rand_float(&rng, 0.05f, 1.0f));
+        in.b = ph_convex_sphere(test_rand_float(&rng, 0.05f, 1.0f));
+        in.sweep_a = still(test_rand_vec3(&rng, -3.0f, 3.0f), test_rand_quat(&rng));
+        in.sweep_a.c1 = test_rand_vec3(&rng, -3.0f, 3.0f);
+        in.sweep_a.q1 = test_rand_quat(&rng);
+        in.sweep_b = still(test_rand_vec3(&rng, -3.0f, 3.0f), test_rand_quat(&rng));
+        in.sweep_b.c1 = glms_vec3_add(in.sweep_a.c1, test_rand_vec3(&rng, -2.0f, 2.0f)); // near A's end
+        in.t_max = test_rand_float(&rng, 0.5f, 1.0f);
+        in.target_separation = 0.02f;
+        in.tolerance = 2e-3f;
+        ph_toi_output out = ph_time_of_impact(&in);
+        // The reference, in double.
+        double d[3], e[3], dd = 0.0, de = 0.0, ee = 0.0;
+        for (int k = 0; k < 3; k++)
+        {
+            d[k] = (double)in.sweep_b.c0.raw[k] - (double)in.sweep_a.c0.raw[k];
+            e[k] = ((double)in.sweep_b.c1.raw[k] - (double)in.sweep_b.c0.raw[k]) -
+                   ((double)in.sweep_a.c1.raw[k] - (double)in.sweep_a.c0.raw[k]);
+            dd += d[k] * d[k];
+            de += d[k] * e[k];
+            ee += e[k] * e[k];
+        }
+        double r = (double)in.a.radius + (double)in.b.radius, reach = r + (double)in.target_separation;
+        double gap = sqrt(dd) - r, disc = de * de - ee * (dd - reach * reach);
+        double t_ref = de < 0.0 && disc >= 0.0 ? (-de - sqrt(disc)) / ee : 2.0;
+        ENSURE(out.iterations == 1);
+        if (gap < (double)(in.target_separation - in.tolerance))
+        {
+            ENSURE(out.state == PH_TOI_OVERLAPPED);
+            overlapped++;
+            continue;
+        }
+        if (gap <= (double)(in.target_separation + in.tolerance))
+        {
+            ENSURE(out.state == PH_TOI_HIT && out.t == 0.0f);
+            hits++;
+            continue;
+        }
+        if (t_ref >= (double)in.t_max)
+        {
+            ENSURE(out.state == PH_TOI_SEPARATED);
+            ENSURE(out.t == in.t_max);
+            separated++;
+            continue;
+        }
+        ENSURE(out.state == PH_TOI_HIT);
+        ENSURE_NEAR(out.t, (float)t_ref, 1e-5f);
+        float dist = distance_at(&in, out.t);
+        ENSURE(dist >= in.target_separation - in.tolerance && dist <= in.target_separation + in.tolerance);
+        for (int k = 0; k < 40; k++)
+            ENSURE(distance_at(&in, out.t * (float)k / 40.0f) >= in.target_separation - in.tolerance);
+        hits++;
+    }
+    printf("  %d hits, %d separated, %d overlapped, each in one step\n", hits, separated, overlapped);
+    ENSURE(hits > 50 && separated > 50);
+    return 0;
+}
+
 const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
@@ -335,6 +405,7 @@ const test_case test_toi_cases[] = {
     {"toi_random_any_direction_never_overshoots", toi_random_any_direction_never_overshoots},
     {"toi_receding_spin_is_separated", toi_receding_spin_is_separated},
     {"toi_lopsided_ball_few_queries", toi_lopsided_ball_few_queries},
+    {"toi_ball_pairs_exact", toi_ball_pairs_exact},
     {"toi_sliding_spin_is_separated", toi_sliding_spin_is_separated},
     {0},
 };

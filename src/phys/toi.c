@@ -173,6 +173,59 @@ static bool sweep_valid(const ph_sweep *s)
            glms_quat_norm(s->q1) > 0.5f;
 }
 
+static bool is_zero_vec3(ph_vec3 v)
+{
+    return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
+// Two balls whose centres of mass are their centres: turning moves no point of their surfaces' envelope,
+// and the centres move on straight lines, so the distance is |D + t E| - r for the centres' offset D at
+// t = 0, its change E over the sweep and r the sum of the radii. It first reaches target at the smaller
+// root of |D + t E|^2 = (r + target)^2, taken in the form c / (-b + sqrt(b^2 - a c)) that does not cancel.
+// False when the pair is not two such balls, or when rounding put the answer outside the tolerance (the
+// advancement then answers).
+static bool ball_pair_toi(const ph_toi_input *in, float t_max, ph_toi_output *out)
+{
+    if (in->a.type != PH_SHAPE_SPHERE || in->b.type != PH_SHAPE_SPHERE ||
+        !is_zero_vec3(in->sweep_a.local_center) || !is_zero_vec3(in->sweep_b.local_center))
+        return false;
+    float target = in->target_separation, tol = in->tolerance, r = in->a.radius + in->b.radius;
+    ph_vec3 d = glms_vec3_sub(in->sweep_b.c0, in->sweep_a.c0);
+    ph_vec3 e = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
+                              glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
+    float gap = glms_vec3_norm(d) - r;
+    out->iterations = 1;
+    out->separation = glm_max(gap, 0.0f);
+    out->t = 0.0f;
+    if (gap < target - tol)
+    {
+        out->state = PH_TOI_OVERLAPPED;
+        return true;
+    }
+    if (gap <= target + tol)
+    {
+        out->state = PH_TOI_HIT;
+        return true;
+    }
+    float reach = r + target;
+    float a = glms_vec3_dot(e, e), b = glms_vec3_dot(d, e), c = glms_vec3_dot(d, d) - reach * reach;
+    float disc = b * b - a * c;
+    float t = b < 0.0f && disc >= 0.0f ? c / (sqrtf(disc) - b) : t_max;
+    if (!(t < t_max))
+    {
+        out->state = PH_TOI_SEPARATED;
+        out->t = t_max;
+        return true;
+    }
+    float sep = glms_vec3_norm(glms_vec3_add(d, glms_vec3_scale(e, t))) - r;
+    if (!(sep >= target - tol && sep <= target + tol))
+        return false;
+    out->state = PH_TOI_HIT;
+    out->t = t;
+    out->separation = sep;
+    return true;
+}
+
 ph_toi_output ph_time_of_impact(const ph_toi_input *in)
 {
     ph_toi_output out;
@@ -184,6 +237,8 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f)
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
+    if (ball_pair_toi(in, t_max, &out))
+        return out;
     float target = in->target_separation, tol = in->tolerance;
     float ra = core_radius(&in->a, in->sweep_a.local_center);
     float rb = core_radius(&in->b, in->sweep_b.local_center);
