@@ -396,6 +396,77 @@ static int toi_ball_pairs_exact(void)
     return 0;
 }
 
+// Pairs that start just within target + tolerance of each other (random boxes, capsules and lopsided balls,
+// moved along their closest direction to a random starting distance d0), swept with near_fraction 0.5:
+// the answer is that of a second query towards 0.5 d0 (the tolerance scaled alike), in one call; it never
+// passes that new target; and with near_fraction 0 such pairs are answered at t = 0.
+static int toi_near_start_goes_on(void)
+{
+    uint64_t rng = test_seed() ^ 0x84ull;
+    int goes_on = 0, hits = 0;
+    for (int i = 0; i < 300; i++)
+    {
+        ph_toi_input in;
+        memset(&in, 0, sizeof in);
+        ph_convex shapes[3] = {
+            ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
+            ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
+            ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f))};
+        in.a = shapes[i % 3];
+        in.b = shapes[(i / 3) % 3];
+        in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
+        in.sweep_a.c0 = glms_vec3_zero();
+        in.sweep_a.c1 = test_rand_vec3(&rng, -1.0f, 1.0f);
+        in.sweep_a.q0 = test_rand_quat(&rng);
+        in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 2.0f),
+                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
+                                      in.sweep_a.q0);
+        in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
+        in.sweep_b.c0 = glms_vec3_scale(glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f)), 3.0f);
+        in.sweep_b.q0 = test_rand_quat(&rng);
+        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 2.0f),
+                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
+                                      in.sweep_b.q0);
+        // Move B along the closest direction to the chosen starting distance.
+        ph_gjk_output g;
+        ENSURE(ph_gjk_distance(&in.a, ph_sweep_transform(&in.sweep_a, 0.0f), &in.b,
+                               ph_sweep_transform(&in.sweep_b, 0.0f), NULL, &g) == PH_GJK_SEPARATED);
+        in.target_separation = 0.02f;
+        in.tolerance = 2e-3f;
+        float d0 =
+            test_rand_float(&rng, 0.4f * in.target_separation, in.target_separation + 0.9f * in.tolerance);
+        in.sweep_b.c0 = glms_vec3_add(in.sweep_b.c0, glms_vec3_scale(g.normal, d0 - g.distance));
+        in.sweep_b.c1 = glms_vec3_add(in.sweep_b.c0, test_rand_vec3(&rng, -1.0f, 1.0f));
+        in.t_max = 1.0f;
+        d0 = distance_at(&in, 0.0f);
+        ph_toi_output plain = ph_time_of_impact(&in);
+        ENSURE(plain.t == 0.0f && (plain.state == PH_TOI_HIT || plain.state == PH_TOI_OVERLAPPED));
+        in.near_fraction = 0.5f;
+        in.near_min_gap = 1e-4f;
+        ph_toi_output out = ph_time_of_impact(&in);
+        ph_toi_input again = in;
+        again.near_fraction = 0.0f;
+        float scale = 0.5f * plain.separation / in.target_separation;
+        again.target_separation *= scale;
+        again.tolerance *= scale;
+        ph_toi_output second = ph_time_of_impact(&again);
+        if (out.state != second.state || out.t != second.t || out.iterations != second.iterations)
+        {
+            printf("  pair %d (d0 %g): state %d t %g after %d, second query state %d t %g after %d\n", i,
+                   (double)d0, (int)out.state, (double)out.t, out.iterations, (int)second.state,
+                   (double)second.t, second.iterations);
+            return 1;
+        }
+        for (int k = 0; k <= 40; k++)
+            ENSURE(distance_at(&in, out.t * (float)k / 40.0f) >= again.target_separation - again.tolerance);
+        goes_on += out.t > 0.0f;
+        hits += out.state == PH_TOI_HIT && out.t > 0.0f;
+    }
+    printf("  %d of 300 went on past t = 0, %d of them to a hit\n", goes_on, hits);
+    ENSURE(goes_on > 100 && hits > 20);
+    return 0;
+}
+
 const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
@@ -406,6 +477,7 @@ const test_case test_toi_cases[] = {
     {"toi_receding_spin_is_separated", toi_receding_spin_is_separated},
     {"toi_lopsided_ball_few_queries", toi_lopsided_ball_few_queries},
     {"toi_ball_pairs_exact", toi_ball_pairs_exact},
+    {"toi_near_start_goes_on", toi_near_start_goes_on},
     {"toi_sliding_spin_is_separated", toi_sliding_spin_is_separated},
     {0},
 };

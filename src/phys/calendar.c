@@ -34,6 +34,8 @@
 #define CAL_TARGET_FRACTION 0.5f
 // Accepted error of the time of impact, as a fraction of the target separation.
 #define CAL_TOLERANCE_FRACTION 0.25f
+// A pair already at its target distance when its sweep starts is swept towards this fraction of its gap.
+#define CAL_REGAP_FRACTION 0.5f
 // Smallest gap worth sweeping again for a pair already at its target distance (unit: m); closer than
 // this the pair counts as touching, and the next step's contact solver keeps it apart.
 #define CAL_MIN_REGAP 1.0e-4f
@@ -403,17 +405,12 @@ static void predict(cal_state *cs, int a, int b, float t_from)
             in.t_max = 1.0f;
             in.target_separation = cs->target;
             in.tolerance = cs->tolerance;
+            // Already at (or inside) the target gap when this sweep starts: a pair just resolved, or resting.
+            // The solver has run, so nothing else would stop it if it closes in further (a tumbling box
+            // bringing its next corner to a wall): the sweep goes on towards half its starting gap.
+            in.near_fraction = CAL_REGAP_FRACTION;
+            in.near_min_gap = CAL_MIN_REGAP;
             ph_toi_output out = ph_time_of_impact(&in);
-            if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f &&
-                out.separation > CAL_MIN_REGAP)
-            {
-                // Already at (or inside) the target gap when this sweep starts: a pair just resolved, or
-                // resting. The solver has run, so nothing else would stop it if it closes in further (a
-                // tumbling box bringing its next corner to a wall): sweep again towards half its gap.
-                in.target_separation = 0.5f * out.separation;
-                in.tolerance = CAL_TOLERANCE_FRACTION * in.target_separation;
-                out = ph_time_of_impact(&in);
-            }
             float t;
             if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
             {

@@ -178,6 +178,18 @@ static bool is_zero_vec3(ph_vec3 v)
     return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
 }
 
+// For a pair that starts at distance d within target + tolerance: the target and tolerance of the search
+// that goes on (see ph_toi_input.near_fraction). False when the search stops at t = 0.
+static bool near_retarget(const ph_toi_input *in, float d, float *target, float *tol)
+{
+    if (!(in->near_fraction > 0.0f) || !(*target > 0.0f) || !(d > in->near_min_gap) || d > *target + *tol)
+        return false;
+    float scale = in->near_fraction * d / *target;
+    *target *= scale;
+    *tol *= scale;
+    return true;
+}
+
 // Two balls whose centres of mass are their centres: turning moves no point of their surfaces' envelope,
 // and the centres move on straight lines, so the distance is |D + t E| - r for the centres' offset D at
 // t = 0, its change E over the sweep and r the sum of the radii. It first reaches target at the smaller
@@ -197,6 +209,7 @@ static bool ball_pair_toi(const ph_toi_input *in, float t_max, ph_toi_output *ou
     out->iterations = 1;
     out->separation = glm_max(gap, 0.0f);
     out->t = 0.0f;
+    near_retarget(in, out->separation, &target, &tol);
     if (gap < target - tol)
     {
         out->state = PH_TOI_OVERLAPPED;
@@ -234,7 +247,8 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     if (!in || !ph_convex_is_valid(&in->a) || !ph_convex_is_valid(&in->b) || !sweep_valid(&in->sweep_a) ||
         !sweep_valid(&in->sweep_b) || !ph_is_finite_float(in->t_max) ||
         !ph_is_finite_float(in->target_separation) || !ph_is_finite_float(in->tolerance) ||
-        in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f)
+        in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f ||
+        !(in->near_fraction >= 0.0f && in->near_fraction < 1.0f) || !ph_is_finite_float(in->near_min_gap))
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
     if (ball_pair_toi(in, t_max, &out))
@@ -258,6 +272,8 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
         float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
         out.separation = d;
+        if (iter == 0)
+            near_retarget(in, d, &target, &tol);
         if (iter == 0 && d < target - tol)
         {
             out.state = PH_TOI_OVERLAPPED;
