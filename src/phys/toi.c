@@ -166,6 +166,23 @@ static float axis_gap(const ph_convex *a, ph_transform xa, const ph_convex *b, p
     return glms_vec3_dot(n, glms_vec3_sub(pb, pa));
 }
 
+// Distance of the shapes at poses xa and xb and the closest direction (world, from A towards B): what
+// ph_gjk_distance answers, without what the advancement does not need there: the input checks (made once
+// for the whole query, and the sweep keeps the poses finite) and the witness points and simplex moved to
+// world space (a warm start re-evaluates the simplex from its local witnesses). 0 when overlapping.
+static float sweep_distance(const ph_toi_input *in, ph_transform xa, ph_transform xb, ph_gjk_cache *cache,
+                            ph_vec3 *out_normal)
+{
+    ph_gjk_proxy pa, pb;
+    ph_gjk_pair_init(&pa, &pb, &in->a, xa, &in->b, xb, true);
+    ph_gjk_output g;
+    ph_gjk_status st = ph_gjk_run(&pa, &pb, &cache->simplex, false, 0.0f, &g);
+    cache->simplex = g.simplex;
+    *out_normal = glms_quat_rotatev(xa.q, g.normal);
+    float rounding = pa.radius + pb.radius;
+    return st == PH_GJK_OVERLAPPING || g.distance <= rounding ? 0.0f : g.distance - rounding;
+}
+
 static bool sweep_valid(const ph_sweep *s)
 {
     return ph_is_finite_vec3(s->local_center) && ph_is_finite_vec3(s->c0) && ph_is_finite_vec3(s->c1) &&
@@ -268,9 +285,8 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     for (int iter = 0; iter < TOI_ITERATION_LIMIT; iter++)
     {
         out.iterations = iter + 1;
-        ph_gjk_output g;
-        ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
-        float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
+        ph_vec3 n;
+        float d = sweep_distance(in, xa, xb, &cache, &n);
         out.separation = d;
         if (iter == 0)
             near_retarget(in, d, &target, &tol);
@@ -289,8 +305,8 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         // The translation term keeps its sign: a pair moving apart along n faster than its rotation can
         // bring any point closer never reaches target (a pair bouncing off each other, tumbling or not,
         // is done here instead of crawling to t_max by the rotation bound alone).
-        float closing = -glms_vec3_dot(v_rel, g.normal) + glms_vec3_norm(glms_vec3_cross(g.normal, wa)) * ra +
-                        glms_vec3_norm(glms_vec3_cross(g.normal, wb)) * rb;
+        float closing = -glms_vec3_dot(v_rel, n) + glms_vec3_norm(glms_vec3_cross(n, wa)) * ra +
+                        glms_vec3_norm(glms_vec3_cross(n, wb)) * rb;
         if (!(closing > 0.0f))
         {
             out.state = PH_TOI_SEPARATED;
@@ -314,7 +330,7 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
             }
             xa = path_transform(&path_a, t);
             xb = path_transform(&path_b, t);
-            s = axis_gap(&in->a, xa, &in->b, xb, g.normal);
+            s = axis_gap(&in->a, xa, &in->b, xb, n);
             if (s <= target + tol)
                 break;
         }
