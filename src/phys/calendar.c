@@ -165,11 +165,19 @@ static ph_vec3 center_at(const ph_body *b, float t)
     return glms_vec3_add(s.c0, glms_vec3_scale(glms_vec3_sub(s.c1, s.c0), sweep_fraction(b, t)));
 }
 
-// Centre of mass and orientation of body b at step fraction t >= toi_t0.
+// Centre of mass and orientation of body b at step fraction t >= toi_t0. Most poses are asked for where a
+// sweep starts (every body in the first pass, a body just restarted by an event): there, and where it
+// ends, the orientation is given and needs no interpolation.
 static void pose_at(const ph_body *b, float t, ph_vec3 *out_c, ph_quat *out_q)
 {
     ph_sweep s = body_sweep(b);
-    *out_q = ph_sweep_transform(&s, sweep_fraction(b, t)).q;
+    float alpha = sweep_fraction(b, t);
+    if (alpha == 0.0f)
+        *out_q = glms_quat_normalize(s.q0);
+    else if (alpha == 1.0f)
+        *out_q = glms_quat_normalize(s.q1);
+    else
+        *out_q = ph_sweep_transform(&s, alpha).q;
     *out_c = center_at(b, t);
 }
 
