@@ -152,7 +152,8 @@ static int toi_states(void)
 // Random sweeps of boxes, capsules and spheres with random spins: at the answer the distance is at least
 // target - tolerance, and no sampled time before the answer comes closer than that either. The bodies start
 // on either side and fly towards each other, or (any_direction) each moves up to 4 m in any direction, so
-// that pairs moving apart, passing by and closing in slowly are all swept (fewer of those meet).
+// that pairs moving apart, passing by and closing in slowly are all swept (fewer of those meet). Every
+// fourth B turns about its shape's origin.
 static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hits)
 {
     uint64_t rng = test_seed() ^ salt;
@@ -178,6 +179,8 @@ static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hi
                                                  glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
                                       in.sweep_a.q0);
         in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
+        if (i % 4 == 0)
+            in.sweep_b.local_center = glms_vec3_zero(); // a ball then turns about its centre
         in.sweep_b.c0 = test_rand_vec3(&rng, 2.0f, 4.0f);
         in.sweep_b.c1 = test_rand_vec3(&rng, -3.0f, 1.0f);
         if (any_direction)
