@@ -19,6 +19,7 @@
 // where the distance reaches target. The calendar (world) calls this per pair to find impacts inside a step.
 #include "phys/gjk.h"
 
+#include <float.h>  // FLT_MAX
 #include <math.h>   // sqrtf, atan2f, sinf, cosf
 #include <string.h> // memset
 
@@ -183,6 +184,15 @@ static float sweep_distance(const ph_toi_input *in, ph_transform xa, ph_transfor
     return st == PH_GJK_OVERLAPPING || g.distance <= rounding ? 0.0f : g.distance - rounding;
 }
 
+// Longest step over which a gap closing at most at a + b s after a step s (b >= 0; a may be negative, the
+// gap then opening at first) cannot fall by more than room > 0: the root of a s + b s^2 / 2 = room, in the
+// form without cancellation. A gap that never closes (b = 0, a <= 0) gives an unbounded step.
+static float frame_step(float a, float b, float room)
+{
+    float den = a + sqrtf(a * a + 2.0f * b * room);
+    return den > 0.0f ? 2.0f * room / den : FLT_MAX;
+}
+
 static bool sweep_valid(const ph_sweep *s)
 {
     return ph_is_finite_vec3(s->local_center) && ph_is_finite_vec3(s->c0) && ph_is_finite_vec3(s->c1) &&
@@ -319,15 +329,38 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
             out.t = t_max;
             return out;
         }
-        // Advance to where the distance could first reach target, never past it. The bound holds for the
-        // gap s along the fixed axis n over the whole sweep, and s is a lower bound of the distance, so
+        // Seen from A's frame, A stands still and the axis n is fixed in it. B's centre moves there at
+        // u = v_rel - w_a x (c_b - c_a) in world terms and B turns at w_b - w_a, so the gap along that axis
+        // falls at most at -n_a(s).u(s) + |w_b - w_a| r_b, where n_a(s) is the axis turning with A. That
+        // rate starts at -n.u and grows at most at |w_a| |u| + |w_a x v_rel| (u itself changes at
+        // w_a x v_rel, so |u| <= |u0| + |w_a x v_rel| over a sweep), a bound b: the gap falls by at most
+        // a s + b s^2 / 2 over a step s. For a pair turning together (a box tumbling over another, a ball
+        // riding a spinning box) this is far below the world-frame bound, which adds both rotations in
+        // full. The same holds from B's frame with the roles swapped.
+        float room = d - target;
+        ph_vec3 dc = glms_vec3_sub(glms_vec3_add(path_b.c0, glms_vec3_scale(path_b.dc, t)),
+                                   glms_vec3_add(path_a.c0, glms_vec3_scale(path_a.dc, t)));
+        float spin = glms_vec3_norm(glms_vec3_sub(wb, wa));
+        ph_vec3 ua = glms_vec3_sub(v_rel, glms_vec3_cross(wa, dc)),
+                ub = glms_vec3_sub(v_rel, glms_vec3_cross(wb, dc));
+        float ga = glms_vec3_norm(glms_vec3_cross(wa, v_rel)),
+              gb = glms_vec3_norm(glms_vec3_cross(wb, v_rel));
+        float step_a = frame_step(-glms_vec3_dot(n, ua) + spin * rb,
+                                  glms_vec3_norm(wa) * (glms_vec3_norm(ua) + ga) + ga, room);
+        float step_b = frame_step(-glms_vec3_dot(n, ub) + spin * ra,
+                                  glms_vec3_norm(wb) * (glms_vec3_norm(ub) + gb) + gb, room);
+        float frame = glm_max(step_a, step_b);
+        // Advance to where the distance could first reach target, never past it. The world bound holds for
+        // the gap s along the fixed axis n over the whole sweep, and s is a lower bound of the distance, so
         // the same step can be taken again from the gap along n at the new time: two support points
-        // instead of a GJK run. The closest direction is asked for again once the gap along n is within
-        // tolerance of target (n no longer separates well, or the pair is about to hit).
+        // instead of a GJK run. The first step takes the longer of that and the frame bound's. The closest
+        // direction is asked for again once the gap along n is within tolerance of target (n no longer
+        // separates well, or the pair is about to hit).
         float s = d;
         for (int k = 0; k < TOI_AXIS_STEPS; k++)
         {
-            t += (s - target) / closing;
+            float step = (s - target) / closing;
+            t += k == 0 ? glm_max(step, frame) : step;
             if (t >= t_max)
             {
                 out.state = PH_TOI_SEPARATED;
