@@ -210,6 +210,49 @@ static int calendar_pushed_body_meets_lower_slot(void)
     return 0;
 }
 
+// Both walls are farther than the solver's speculative reach (1 m), so both bounces are calendar events.
+// Ball X bounces off wall 1 early in the step and flies back along its old path and beyond, outside the
+// broadphase bounds swept for it; later in the step ball Y bounces off wall 2 onto a new path that crosses
+// X's new path. When X's bounce was resolved Y was still on its old path (the two could not meet), and when
+// Y's bounce is resolved, Y's search must still find X, whose broadphase bounds do not hold where X now
+// flies. They must collide.
+static int calendar_two_deflected_bodies_meet(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.material.restitution = 1.0f;
+    d.material.friction = 0.0f;
+    d.shape = ph_make_box(ph_v3(0.1f, 5.0f, 5.0f));
+    d.position = ph_v3(-1.6f, 0.0f, 0.0f); // wall 1: face at x = -1.5
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d.shape = ph_make_box(ph_v3(5.0f, 0.1f, 5.0f));
+    d.position = ph_v3(1.25f, -2.1f, 0.0f); // wall 2: face at y = -2
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_sphere(0.25f);
+    d.position = ph_v3(0.0f, 0.0f, 0.0f);
+    d.linear_velocity = ph_v3(-300.0f, 0.0f, 0.0f); // bounces at 0.25 of the step, at x = 1.25 at 0.75
+    ph_body_id x = ph_body_create(w, &d);
+    d.position = ph_v3(1.25f, 0.25f, 0.0f);
+    d.linear_velocity = ph_v3(0.0f, -300.0f, 0.0f); // bounces at 0.4 of the step, at y = 0 at 0.75
+    ph_body_id y = ph_body_create(w, &d);
+    ph_world_step(w);
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == x.index1 && ev[i].b.index1 == y.index1) ||
+               (ev[i].a.index1 == y.index1 && ev[i].b.index1 == x.index1);
+    ph_vec3 px = ph_body_get_position(w, x), py = ph_body_get_position(w, y);
+    fprintf(stderr, "two deflected balls: %d events, %d between them; X at (%.2f %.2f), Y at (%.2f %.2f)\n",
+            n, met, (double)px.x, (double)px.y, (double)py.x, (double)py.y);
+    ENSURE(met >= 1);
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A ball resting on a 0.1 m floor is struck from above by a box at 300 m/s: the event drives the ball into
 // the floor at the speed of the hit, with the rest of the step (metres) still to go. The ball starts the
 // rest of its sweep touching the floor, where no time of impact can be found, and must still bounce off it
@@ -321,6 +364,7 @@ const test_case test_calendar_cases[] = {
     {"calendar_head_on", calendar_head_on},
     {"calendar_grazing_balls", calendar_grazing_balls},
     {"calendar_pushed_body_meets_lower_slot", calendar_pushed_body_meets_lower_slot},
+    {"calendar_two_deflected_bodies_meet", calendar_two_deflected_bodies_meet},
     {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},
     {"calendar_tumbling_room", calendar_tumbling_room},
     {0},

@@ -2,20 +2,22 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The in-frame time-of-impact calendar (calendar.h). The solver has moved every awake body along a
 // straight sweep (centre of mass c0 -> c1, orientation q0 -> q1) over the step. Bodies whose motion is
-// larger than the speculative margin look up their neighbours in the octree over that sweep; a pair
-// whose relative motion is large compared with the thinner of the two (half its thinnest dimension) is
-// swept with conservative advancement (ph_time_of_impact, toi.c), which never reports a time past the
-// first contact. Every predicted impact goes into a binary heap ordered by time. The loop then takes the
-// earliest event; an event made before either body last changed its motion is stale (each body carries a
-// version counter, bumped on every change) and is dropped. Otherwise both bodies are advanced to the
-// event time, the collision is resolved there with the impulse response (restitution above the threshold,
-// Coulomb friction), each body's remaining sweep is rebuilt from its new velocity, and the pairs of both
-// bodies are predicted again over the rest of the step. This is Box2D v2.4's SolveTOI idea (Catto,
-// "Continuous collision", GDC 2013), kept for every fast pair, fast against fast included.
-// Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step. Past
-// either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
-// sweep ends there, with the approach removed from their velocity), so nothing passes through; each
-// clamp stops at least one moving body, so the fallback work is bounded by the number of bodies.
+// larger than the speculative margin look up their neighbours in the octree over that sweep (and, as the
+// octree holds the bounds swept before the solver, in the calendar's own lists of the bodies whose sweep
+// has left those bounds: pushed by the solver, or turned by an event); a pair whose relative motion is
+// large compared with the thinner of the two (half its thinnest dimension) is swept with conservative
+// advancement (ph_time_of_impact, toi.c), which never reports a time past the first contact. Every predicted
+// impact goes into a binary heap ordered by time. The loop then takes the earliest event; an event made
+// before either body last changed its motion is stale (each body carries a version counter, bumped on every
+// change) and is dropped. Otherwise both bodies are advanced to the event time, the collision is resolved
+// there with the impulse response (restitution above the threshold, Coulomb friction), each body's remaining
+// sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the rest of
+// the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for every fast
+// pair, fast against fast included. Bounds: at most calendar_events_per_pair events per pair and
+// calendar_event_budget per step. Past either, an event is resolved by the fallback: the bodies are clamped
+// at the time of impact (their sweep ends there, with the approach removed from their velocity), so nothing
+// passes through; each clamp stops at least one moving body, so the fallback work is bounded by the number of
+// bodies.
 #include "calendar.h"
 
 #include "arena.h"
@@ -47,6 +49,10 @@
 #define CAL_MIN_PAIR_TABLE 64
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
 #define CAL_MAX_PARTS 64
+// Columns of the escape lists (a power of two) and their width along x (unit: m), about a fast body's
+// sweep: a search reads the few columns its box spans.
+#define CAL_ESCAPE_COLUMNS 256
+#define CAL_ESCAPE_COLUMN_WIDTH 4.0f
 
 // The step's broadphase pairs by body, both ways: body s's partners are items[start[s] .. start[s + 1]).
 typedef struct pair_lists
@@ -70,6 +76,10 @@ typedef struct cal_state
     float tolerance;
     float query_motion;
     pair_lists lists; // the step's broadphase pairs by body
+    // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
+    int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty
+    int escape_count;
+    float escape_widest; // largest x extent of an entry's box (unit: m)
 } cal_state;
 
 // ---- Heap ordered by (time, a, b) so equal times pop in a deterministic order. ---------------------------
@@ -559,6 +569,74 @@ static bool aabb_overlaps(ph_aabb a, ph_aabb b)
            b.lo.z <= a.hi.z;
 }
 
+// Index of the x column of coordinate x, clamped so that any finite x has one.
+static float column_index(float x)
+{
+    float c = floorf(x / CAL_ESCAPE_COLUMN_WIDTH);
+    return c < -1.0e6f ? -1.0e6f : c > 1.0e6f ? 1.0e6f : c;
+}
+
+// The escape list of x column c.
+static int column_list(float c)
+{
+    return (int)c & (CAL_ESCAPE_COLUMNS - 1);
+}
+
+static bool aabb_is_finite(ph_aabb b)
+{
+    return ph_is_finite_vec3(b.lo) && ph_is_finite_vec3(b.hi);
+}
+
+// Records that body slot sweeps through box, outside its proxy, from now on (until its version changes).
+static void add_escape(cal_state *cs, int slot, ph_aabb box)
+{
+    if (!aabb_is_finite(box)) // like a proxy with non-finite bounds: in no search
+        return;
+    ph_calendar *cal = cs->cal;
+    if (!ph_array_reserve(cal->escapes, cal->escape_capacity, cs->escape_count + 1))
+    {
+        cs->out_of_memory = true;
+        return;
+    }
+    int column = column_list(column_index(box.lo.x));
+    ph_cal_escape *e = &cal->escapes[cs->escape_count];
+    e->box = box;
+    e->slot = slot;
+    e->version = cs->world->bodies[slot].version;
+    e->next = cs->escape_head[column];
+    cs->escape_head[column] = cs->escape_count++;
+    cs->escape_widest = fmaxf(cs->escape_widest, box.hi.x - box.lo.x);
+}
+
+// Visits the bodies outside their proxies whose current sweep box meets box and whose proxy does not (those
+// the search through the proxies has visited already).
+static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
+{
+    if (cs->escape_count == 0 || !aabb_is_finite(box))
+        return;
+    const ph_world *world = cs->world;
+    const ph_octree *tree = &world->octree;
+    // An entry meeting box starts at most escape_widest left of it. Consecutive columns have distinct
+    // lists; a box spanning a full turn of them reads every list once.
+    float first = column_index(box.lo.x - cs->escape_widest), last = column_index(box.hi.x);
+    int columns =
+        last - first + 1.0f >= (float)CAL_ESCAPE_COLUMNS ? CAL_ESCAPE_COLUMNS : (int)(last - first) + 1;
+    int start = column_list(first);
+    for (int c = 0; c < columns; c++)
+    {
+        for (int i = cs->escape_head[(start + c) & (CAL_ESCAPE_COLUMNS - 1)]; i >= 0;
+             i = cs->cal->escapes[i].next)
+        {
+            const ph_cal_escape *e = &cs->cal->escapes[i];
+            const ph_body *other = &world->bodies[e->slot];
+            if (e->version != other->version || !aabb_overlaps(box, e->box) ||
+                aabb_overlaps(box, ph_octree_get_bounds(tree, other->proxy)))
+                continue;
+            visit_neighbour(e->slot, q);
+        }
+    }
+}
+
 // Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):
 // those whose octree proxies overlap its swept box, read from the step's broadphase pairs where possible.
 // When the box lies inside the body's own proxy (the solver left its sweep inside the bounds the
@@ -574,9 +652,16 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     const ph_body *b = &world->bodies[slot];
     const pair_lists *pl = &cs->lists;
     ph_aabb box = swept_bounds(world, b, t);
-    bool inside =
-        ph_octree_pairs_complete(tree, b->proxy) && aabb_contains(ph_octree_get_bounds(tree, b->proxy), box);
+    bool contained = aabb_contains(ph_octree_get_bounds(tree, b->proxy), box);
+    bool inside = contained && ph_octree_pairs_complete(tree, b->proxy);
     query_ctx q = {cs, slot, skip, t, initial, inside};
+    // Bodies outside their proxies are found through the escape lists: after an event every search reads
+    // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
+    // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
+    if (!initial || !contained)
+        visit_escapes(cs, box, &q);
+    if (!contained)
+        add_escape(cs, slot, box);
     if (!pl->start || !inside)
     {
         ph_octree_query_box(tree, box, visit_neighbour, &q);
@@ -846,6 +931,8 @@ bool ph_calendar_run(ph_step_context *ctx)
     // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
     cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
 
+    for (int i = 0; i < CAL_ESCAPE_COLUMNS; i++)
+        cs.escape_head[i] = -1;
     cs.lists = make_pair_lists(ctx);
     for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
@@ -891,5 +978,6 @@ void ph_calendar_destroy(ph_calendar *calendar)
     ph_array_free(calendar->events, calendar->event_capacity);
     ph_array_free(calendar->heap, calendar->heap_capacity);
     ph_array_free(calendar->pairs, calendar->pair_capacity);
+    ph_array_free(calendar->escapes, calendar->escape_capacity);
     calendar->event_count = 0;
 }
