@@ -253,6 +253,42 @@ static int calendar_two_deflected_bodies_meet(void)
     return 0;
 }
 
+// A bar of half length 3 m spins at 72 rad/s about z, from -0.6 rad to +0.6 rad over one step, barely
+// moving: its tip sweeps through x = 3 m half way, where a small ball rests. The bar's bounds at the
+// start and at the end of the step both stop short of x = 2.55 m (and the ball is more than the solver's
+// speculative reach away), so the bar's neighbour search must cover its swing, not just its two ends.
+static int calendar_swinging_bar_strikes_ball(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_box(ph_v3(3.0f, 0.05f, 0.05f));
+    d.orientation = glms_quatv(-0.6f, ph_v3(0.0f, 0.0f, 1.0f));
+    d.angular_velocity = ph_v3(0.0f, 0.0f, 1.2f / ph_world_get_time_step(w));
+    ph_body_id bar = ph_body_create(w, &d);
+    d.shape = ph_make_sphere(0.05f);
+    d.orientation = glms_quat_identity();
+    d.angular_velocity = glms_vec3_zero();
+    d.position = ph_v3(3.03f, 0.0f, 0.0f);
+    ph_body_id ball = ph_body_create(w, &d);
+    ph_world_step(w);
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == bar.index1 && ev[i].b.index1 == ball.index1) ||
+               (ev[i].a.index1 == ball.index1 && ev[i].b.index1 == bar.index1);
+    ph_vec3 v = ph_body_get_linear_velocity(w, ball);
+    fprintf(stderr, "swinging bar: %d events, %d with the ball; ball velocity after (%.1f %.1f %.1f)\n", n,
+            met, (double)v.x, (double)v.y, (double)v.z);
+    ENSURE(met >= 1);
+    ENSURE(v.y > 1.0f); // struck by the bar turning counterclockwise
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A ball resting on a 0.1 m floor is struck from above by a box at 300 m/s: the event drives the ball into
 // the floor at the speed of the hit, with the rest of the step (metres) still to go. The ball starts the
 // rest of its sweep touching the floor, where no time of impact can be found, and must still bounce off it
@@ -365,6 +401,7 @@ const test_case test_calendar_cases[] = {
     {"calendar_grazing_balls", calendar_grazing_balls},
     {"calendar_pushed_body_meets_lower_slot", calendar_pushed_body_meets_lower_slot},
     {"calendar_two_deflected_bodies_meet", calendar_two_deflected_bodies_meet},
+    {"calendar_swinging_bar_strikes_ball", calendar_swinging_bar_strikes_ball},
     {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},
     {"calendar_tumbling_room", calendar_tumbling_room},
     {0},

@@ -203,20 +203,44 @@ static float thickness(const ph_world *world, const ph_body *b)
     return fmaxf(b->min_extent, world->def.speculative_margin);
 }
 
-// Bounds of the body over the rest of its sweep from t, grown by the speculative margin.
+// Bounds of the body over the rest of its sweep from t, grown by the speculative margin. A point of the body
+// moves as c(s) + R(s) p: it stays within |p| theta of c(s) + R(t) p, theta the angle the body still turns,
+// and that point lies in the bounds at t moved along the centre's path. So those bounds, swept by the
+// centre's motion and grown by theta times the body's radius, hold the whole sweep, as the broadphase
+// builds its proxies (the bounds at t and at the end alone miss a bar swinging between them). A ball turning
+// about its centre fills the same bounds in every orientation.
 static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
 {
     ph_body tmp = *b;
     pose_at(b, t, &tmp.center, &tmp.xf.q);
     ph_body_sync_transform(&tmp);
-    ph_aabb lo = ph_body_compute_bounds(&tmp);
-    ph_aabb hi = b->bounds;
-    if (moving(b))
-        hi = ph_body_compute_bounds(b);
-    ph_aabb out = {glms_vec3_minv(lo.lo, hi.lo), glms_vec3_maxv(lo.hi, hi.hi)};
+    ph_aabb now = ph_body_compute_bounds(&tmp);
     float m = world->def.speculative_margin;
-    out.lo = glms_vec3_sub(out.lo, ph_v3(m, m, m));
-    out.hi = glms_vec3_add(out.hi, ph_v3(m, m, m));
+    ph_vec3 grow = ph_v3(m, m, m), move = glms_vec3_zero();
+    bool ball = !b->mesh && !b->compound && b->convex.type == PH_SHAPE_SPHERE &&
+                glms_vec3_norm2(b->local_center) == 0.0f;
+    if (moving(b))
+        move = glms_vec3_sub(b->center, tmp.center);
+    if (moving(b) && !ball)
+    {
+        // q_end q_t^-1 turns by theta about axis k: its vector part is sin(theta / 2) k, its scalar part
+        // cos(theta / 2). A point's turn moves it in the plane normal to k, by at most r theta, so by at
+        // most r theta sqrt(1 - k_j^2) along world axis j.
+        ph_quat rel = glms_quat_mul(glms_quat_normalize(b->xf.q), glms_quat_conjugate(tmp.xf.q));
+        ph_vec3 v = ph_v3(rel.x, rel.y, rel.z);
+        float sin_half = glms_vec3_norm(v);
+        if (sin_half > 0.0f)
+        {
+            float reach = 2.0f * atan2f(sin_half, fabsf(rel.w)) * b->bound_radius;
+            ph_vec3 k = glms_vec3_scale(v, 1.0f / sin_half);
+            for (int a = 0; a < 3; a++)
+                grow.raw[a] += reach * sqrtf(fmaxf(0.0f, 1.0f - k.raw[a] * k.raw[a]));
+        }
+    }
+    ph_aabb out = {glms_vec3_minv(now.lo, glms_vec3_add(now.lo, move)),
+                   glms_vec3_maxv(now.hi, glms_vec3_add(now.hi, move))};
+    out.lo = glms_vec3_sub(out.lo, grow);
+    out.hi = glms_vec3_add(out.hi, grow);
     return out;
 }
 
