@@ -489,7 +489,7 @@ typedef struct query_ctx
     int skip;
     float t;
     bool initial;
-    bool inside; // the querying body's swept box lies inside its own (active) proxy
+    bool inside; // the querying body's sweep (its box without the margin) lies inside its own proxy
 } query_ctx;
 
 // Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
@@ -524,9 +524,9 @@ static bool visit_neighbour(int body_index, void *ctx)
     float mi = motion_of(bi, &world->states[i], cs->ctx->dt),
           mj = motion_of(bj, &world->states[j], cs->ctx->dt);
     // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
-    // is sure to see this body: i's swept box lies inside i's proxy, so if the two can meet, j's swept box
-    // overlaps i's proxy. A body the solver sent outside its proxy (one bounced off a wall flies away from
-    // the side its proxy was swept towards) can be invisible to j's search, and sweeps the pair itself.
+    // is sure to see this body: i's sweep lies inside i's proxy, so if the two can come within the margin,
+    // j's swept box (j's sweep grown by the margin) overlaps i's proxy. A body the solver sent outside its
+    // proxy (one pushed along by a fast body) can be invisible to j's search, and sweeps the pair itself.
     if (q->initial && q->inside && mj > cs->query_motion && j < i)
         return true;
     float thin = fminf(thickness(world, bi), thickness(world, bj));
@@ -676,17 +676,24 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     const ph_body *b = &world->bodies[slot];
     const pair_lists *pl = &cs->lists;
     ph_aabb box = swept_bounds(world, b, t);
-    bool contained = aabb_contains(ph_octree_get_bounds(tree, b->proxy), box);
-    bool inside = contained && ph_octree_pairs_complete(tree, b->proxy);
-    query_ctx q = {cs, slot, skip, t, initial, inside};
+    ph_aabb proxy = ph_octree_get_bounds(tree, b->proxy);
+    // The sweep itself (the box without the margin) inside the proxy is what other searches need to find
+    // the body through its proxy (every search box is a sweep grown by the margin, more than the distance
+    // of any event); reading the broadphase pairs needs the whole box inside. A falling body is often a
+    // little outside (gravity added g dt^2 after the proxy was swept) but well within the margin.
+    float m = world->def.speculative_margin;
+    ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
+    bool swept_inside = aabb_contains(proxy, sweep);
+    bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside};
     // Bodies outside their proxies are found through the escape lists: after an event every search reads
     // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
     // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
-    if (!initial || !contained)
+    if (!initial || !swept_inside)
         visit_escapes(cs, box, &q);
-    if (!contained)
+    if (!swept_inside)
         add_escape(cs, slot, box);
-    if (!pl->start || !inside)
+    if (!pl->start || !pairs_hold)
     {
         ph_octree_query_box(tree, box, visit_neighbour, &q);
         return;
