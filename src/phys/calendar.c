@@ -249,29 +249,27 @@ static void part_sweep(const ph_world *world, int slot, int part, ph_vec3 c0, ph
                        ph_convex *out_shape, ph_sweep *out_sweep)
 {
     const ph_body *b = &world->bodies[slot];
-    ph_transform local = ph_transform_identity();
-    if (b->mesh)
-        *out_shape = ph_mesh_triangle(b->mesh, part);
-    else if (b->compound)
+    ph_quat q1 = moving(b) ? b->xf.q : q0;
+    out_sweep->c0 = c0;
+    out_sweep->c1 = moving(b) ? b->center : c0;
+    if (!b->compound)
     {
-        *out_shape = b->compound->children[part].shape;
-        local = b->compound->children[part].local;
+        // The part's frame is the body's (a convex shape, or a mesh triangle given in the mesh's frame).
+        *out_shape = b->mesh ? ph_mesh_triangle(b->mesh, part) : b->convex;
+        out_sweep->local_center = b->local_center;
+        out_sweep->q0 = glms_quat_normalize(q0);
+        out_sweep->q1 = glms_quat_normalize(q1);
+        return;
     }
-    else
-        *out_shape = b->convex;
+    // A compound child: its frame is `local` in the body's frame.
+    *out_shape = b->compound->children[part].shape;
+    ph_transform local = b->compound->children[part].local;
     ph_transform inv_local;
     inv_local.q = glms_quat_conjugate(local.q);
     inv_local.p = glms_quat_rotatev(inv_local.q, glms_vec3_negate(local.p));
     out_sweep->local_center = ph_transform_point(inv_local, b->local_center);
-    out_sweep->c0 = c0;
-    out_sweep->c1 = b->center;
     out_sweep->q0 = glms_quat_normalize(glms_quat_mul(q0, local.q));
-    out_sweep->q1 = glms_quat_normalize(glms_quat_mul(b->xf.q, local.q));
-    if (!moving(b))
-    {
-        out_sweep->c1 = out_sweep->c0;
-        out_sweep->q1 = out_sweep->q0;
-    }
+    out_sweep->q1 = glms_quat_normalize(glms_quat_mul(q1, local.q));
 }
 
 typedef struct part_list
@@ -412,8 +410,29 @@ static bool pushed_in(const cal_state *cs, const ph_toi_input *in)
     return false;
 }
 
-// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
-static void predict(cal_state *cs, int a, int b, float t_from)
+// Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
+// contact whose margin covers all of the pair's relative motion, so the contact's non-penetration rows
+// held every approach the step made. Sweeping such a pair again would only find the contact the solver
+// resolved, as an event of its own (a box sliding along a wall would make one every step). Only the
+// first pass uses this: after an event the velocities are no longer the solver's.
+static bool solver_covered(const cal_state *cs, int a, int b)
+{
+    const ph_world *world = cs->world;
+    const ph_contact *c = ph_contacts_find(&world->contacts, a, b);
+    if (!c || c->manifold.point_count == 0)
+        return false;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, ba->center0) : glms_vec3_zero();
+    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, bb->center0) : glms_vec3_zero();
+    float dt = cs->ctx->dt;
+    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
+                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
+    return glms_vec3_norm(glms_vec3_sub(db, da)) + spin * dt <= c->margin;
+}
+
+// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts. In the first
+// pass (initial) a pair the solver already kept apart is left alone.
+static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
 {
     ph_world *world = cs->world;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
@@ -427,7 +446,7 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     if (tc >= 1.0f)
         return;
     ph_vec3 ca = center_at(ba, tc), cb = center_at(bb, tc);
-    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
+    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance) || (initial && solver_covered(cs, a, b)))
         return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
@@ -492,26 +511,6 @@ typedef struct query_ctx
     bool inside; // the querying body's sweep (its box without the margin) lies inside its own proxy
 } query_ctx;
 
-// Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
-// contact whose margin covers all of the pair's relative motion, so the contact's non-penetration rows
-// held every approach the step made. Sweeping such a pair again would only find the contact the solver
-// resolved, as an event of its own (a box sliding along a wall would make one every step). Only the
-// first pass uses this: after an event the velocities are no longer the solver's.
-static bool solver_covered(const cal_state *cs, int a, int b)
-{
-    const ph_world *world = cs->world;
-    const ph_contact *c = ph_contacts_find(&world->contacts, a, b);
-    if (!c || c->manifold.point_count == 0)
-        return false;
-    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
-    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, ba->center0) : glms_vec3_zero();
-    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, bb->center0) : glms_vec3_zero();
-    float dt = cs->ctx->dt;
-    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
-                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
-    return glms_vec3_norm(glms_vec3_sub(db, da)) + spin * dt <= c->margin;
-}
-
 static bool visit_neighbour(int body_index, void *ctx)
 {
     query_ctx *q = ctx;
@@ -532,9 +531,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
         return true;
-    if (q->initial && solver_covered(cs, i < j ? i : j, i < j ? j : i))
-        return true;
-    predict(cs, i < j ? i : j, i < j ? j : i, q->t);
+    predict(cs, i < j ? i : j, i < j ? j : i, q->t, q->initial);
     return true;
 }
 
