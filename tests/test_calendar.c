@@ -140,6 +140,155 @@ static int calendar_head_on(void)
     return 0;
 }
 
+// Two balls of radius 0.5 at 300 m/s towards each other, 6 m apart, their paths 0.9 m apart: they only
+// graze (centres 0.9 apart at the closest, 0.1 inside contact), inside the step. The calendar's bounding
+// sphere of a ball is the ball itself, so this is its tightest case: the graze must be an event that
+// pushes the balls apart sideways, not a pass through each other.
+static int calendar_grazing_balls(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_sphere(0.5f);
+    d.material.restitution = 1.0f;
+    d.material.friction = 0.0f;
+    d.position = ph_v3(-3.0f, 0.45f, 0.0f);
+    d.linear_velocity = ph_v3(300.0f, 0, 0);
+    ph_body_id a = ph_body_create(w, &d);
+    d.position = ph_v3(3.0f, -0.45f, 0.0f);
+    d.linear_velocity = ph_v3(-300.0f, 0, 0);
+    ph_body_id b = ph_body_create(w, &d);
+    ph_world_step(w);
+    int events = ph_world_get_stats(w)->calendar_events;
+    float va = ph_body_get_linear_velocity(w, a).y, vb = ph_body_get_linear_velocity(w, b).y;
+    fprintf(stderr, "grazing balls: events %d, sideways velocities after %.2f %.2f m/s\n", events, (double)va,
+            (double)vb);
+    ENSURE(events >= 1);
+    ENSURE(va > 10.0f && vb < -10.0f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// Ball B rests touching ball C, which flies into it at 300 m/s: the solver pushes B along, so B spends the
+// step moving 2.5 m, far outside the broadphase bounds swept for it (at rest). Ball A, created first (the
+// lowest slot) and fast as well, crosses B's new path half way through the step. A's swept box does not
+// reach B's broadphase bounds, so A's neighbour search cannot see B; B's search sees A and must predict
+// the pair itself rather than leave it to A's. A and B must collide.
+static int calendar_pushed_body_meets_lower_slot(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_sphere(0.25f);
+    d.material.friction = 0.0f;
+    d.material.restitution = 1.0f;
+    d.position = ph_v3(1.5f, -2.5f, 0.0f);
+    d.linear_velocity = ph_v3(0.0f, 300.0f, 0.0f); // at y = 0 half way through the step
+    ph_body_id a = ph_body_create(w, &d);
+    d.position = ph_v3(0.25f, 0.0f, 0.0f);
+    d.linear_velocity = glms_vec3_zero();
+    ph_body_id b = ph_body_create(w, &d);
+    d.position = ph_v3(-0.255f, 0.0f, 0.0f);
+    d.linear_velocity = ph_v3(300.0f, 0.0f, 0.0f);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    ph_world_step(w);
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == a.index1 && ev[i].b.index1 == b.index1) ||
+               (ev[i].a.index1 == b.index1 && ev[i].b.index1 == a.index1);
+    ph_vec3 pa = ph_body_get_position(w, a), pb = ph_body_get_position(w, b);
+    fprintf(stderr, "pushed ball: %d events, %d between A and B; A at (%.2f %.2f), B at (%.2f %.2f)\n", n,
+            met, (double)pa.x, (double)pa.y, (double)pb.x, (double)pb.y);
+    ENSURE(met >= 1);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// Both walls are farther than the solver's speculative reach (1 m), so both bounces are calendar events.
+// Ball X bounces off wall 1 early in the step and flies back along its old path and beyond, outside the
+// broadphase bounds swept for it; later in the step ball Y bounces off wall 2 onto a new path that crosses
+// X's new path. When X's bounce was resolved Y was still on its old path (the two could not meet), and when
+// Y's bounce is resolved, Y's search must still find X, whose broadphase bounds do not hold where X now
+// flies. They must collide.
+static int calendar_two_deflected_bodies_meet(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.material.restitution = 1.0f;
+    d.material.friction = 0.0f;
+    d.shape = ph_make_box(ph_v3(0.1f, 5.0f, 5.0f));
+    d.position = ph_v3(-1.6f, 0.0f, 0.0f); // wall 1: face at x = -1.5
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d.shape = ph_make_box(ph_v3(5.0f, 0.1f, 5.0f));
+    d.position = ph_v3(1.25f, -2.1f, 0.0f); // wall 2: face at y = -2
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_sphere(0.25f);
+    d.position = ph_v3(0.0f, 0.0f, 0.0f);
+    d.linear_velocity = ph_v3(-300.0f, 0.0f, 0.0f); // bounces at 0.25 of the step, at x = 1.25 at 0.75
+    ph_body_id x = ph_body_create(w, &d);
+    d.position = ph_v3(1.25f, 0.25f, 0.0f);
+    d.linear_velocity = ph_v3(0.0f, -300.0f, 0.0f); // bounces at 0.4 of the step, at y = 0 at 0.75
+    ph_body_id y = ph_body_create(w, &d);
+    ph_world_step(w);
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == x.index1 && ev[i].b.index1 == y.index1) ||
+               (ev[i].a.index1 == y.index1 && ev[i].b.index1 == x.index1);
+    ph_vec3 px = ph_body_get_position(w, x), py = ph_body_get_position(w, y);
+    fprintf(stderr, "two deflected balls: %d events, %d between them; X at (%.2f %.2f), Y at (%.2f %.2f)\n",
+            n, met, (double)px.x, (double)px.y, (double)py.x, (double)py.y);
+    ENSURE(met >= 1);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// A bar of half length 3 m spins at 72 rad/s about z, from -0.6 rad to +0.6 rad over one step, barely
+// moving: its tip sweeps through x = 3 m half way, where a small ball rests. The bar's bounds at the
+// start and at the end of the step both stop short of x = 2.55 m (and the ball is more than the solver's
+// speculative reach away), so the bar's neighbour search must cover its swing, not just its two ends.
+static int calendar_swinging_bar_strikes_ball(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    ph_world *w = ph_world_create(&wd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.shape = ph_make_box(ph_v3(3.0f, 0.05f, 0.05f));
+    d.orientation = glms_quatv(-0.6f, ph_v3(0.0f, 0.0f, 1.0f));
+    d.angular_velocity = ph_v3(0.0f, 0.0f, 1.2f / ph_world_get_time_step(w));
+    ph_body_id bar = ph_body_create(w, &d);
+    d.shape = ph_make_sphere(0.05f);
+    d.orientation = glms_quat_identity();
+    d.angular_velocity = glms_vec3_zero();
+    d.position = ph_v3(3.03f, 0.0f, 0.0f);
+    ph_body_id ball = ph_body_create(w, &d);
+    ph_world_step(w);
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == bar.index1 && ev[i].b.index1 == ball.index1) ||
+               (ev[i].a.index1 == ball.index1 && ev[i].b.index1 == bar.index1);
+    ph_vec3 v = ph_body_get_linear_velocity(w, ball);
+    fprintf(stderr, "swinging bar: %d events, %d with the ball; ball velocity after (%.1f %.1f %.1f)\n", n,
+            met, (double)v.x, (double)v.y, (double)v.z);
+    ENSURE(met >= 1);
+    ENSURE(v.y > 1.0f); // struck by the bar turning counterclockwise
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A ball resting on a 0.1 m floor is struck from above by a box at 300 m/s: the event drives the ball into
 // the floor at the speed of the hit, with the rest of the step (metres) still to go. The ball starts the
 // rest of its sweep touching the floor, where no time of impact can be found, and must still bounce off it
@@ -249,6 +398,10 @@ const test_case test_calendar_cases[] = {
     {"calendar_one_cm_walls_at_1000", calendar_one_cm_walls_at_1000},
     {"calendar_budget_zero_clamps", calendar_budget_zero_clamps},
     {"calendar_head_on", calendar_head_on},
+    {"calendar_grazing_balls", calendar_grazing_balls},
+    {"calendar_pushed_body_meets_lower_slot", calendar_pushed_body_meets_lower_slot},
+    {"calendar_two_deflected_bodies_meet", calendar_two_deflected_bodies_meet},
+    {"calendar_swinging_bar_strikes_ball", calendar_swinging_bar_strikes_ball},
     {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},
     {"calendar_tumbling_room", calendar_tumbling_room},
     {0},

@@ -383,6 +383,13 @@ typedef struct ph_toi_input
     float t_max;             // fraction of the sweep to search, <= 1
     float target_separation; // stop this far apart (unit: m); e.g. the speculative margin / 2
     float tolerance;         // accepted error on the separation at the answer (unit: m)
+    // A pair that starts within target_separation + tolerance (a resting or just-resolved contact) but more
+    // than near_min_gap apart (unit: m) is answered at t = 0 (HIT or OVERLAPPED) when near_fraction is 0
+    // (a zeroed input). With near_fraction in (0, 1) the search goes on instead, towards near_fraction
+    // times the starting distance, the tolerance scaled by the same factor as the target (which must
+    // then be > 0): whether such a contact closes in further over the sweep.
+    float near_fraction;
+    float near_min_gap;
 } ph_toi_input;
 
 typedef struct ph_toi_output

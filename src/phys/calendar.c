@@ -2,20 +2,22 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The in-frame time-of-impact calendar (calendar.h). The solver has moved every awake body along a
 // straight sweep (centre of mass c0 -> c1, orientation q0 -> q1) over the step. Bodies whose motion is
-// larger than the speculative margin look up their neighbours in the octree over that sweep; a pair
-// whose relative motion is large compared with the thinner of the two (half its thinnest dimension) is
-// swept with conservative advancement (ph_time_of_impact, toi.c), which never reports a time past the
-// first contact. Every predicted impact goes into a binary heap ordered by time. The loop then takes the
-// earliest event; an event made before either body last changed its motion is stale (each body carries a
-// version counter, bumped on every change) and is dropped. Otherwise both bodies are advanced to the
-// event time, the collision is resolved there with the impulse response (restitution above the threshold,
-// Coulomb friction), each body's remaining sweep is rebuilt from its new velocity, and the pairs of both
-// bodies are predicted again over the rest of the step. This is Box2D v2.4's SolveTOI idea (Catto,
-// "Continuous collision", GDC 2013), kept for every fast pair, fast against fast included.
-// Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step. Past
-// either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
-// sweep ends there, with the approach removed from their velocity), so nothing passes through; each
-// clamp stops at least one moving body, so the fallback work is bounded by the number of bodies.
+// larger than the speculative margin look up their neighbours in the octree over that sweep (and, as the
+// octree holds the bounds swept before the solver, in the calendar's own lists of the bodies whose sweep
+// has left those bounds: pushed by the solver, or turned by an event); a pair whose relative motion is
+// large compared with the thinner of the two (half its thinnest dimension) is swept with conservative
+// advancement (ph_time_of_impact, toi.c), which never reports a time past the first contact. Every predicted
+// impact goes into a binary heap ordered by time. The loop then takes the earliest event; an event made
+// before either body last changed its motion is stale (each body carries a version counter, bumped on every
+// change) and is dropped. Otherwise both bodies are advanced to the event time, the collision is resolved
+// there with the impulse response (restitution above the threshold, Coulomb friction), each body's remaining
+// sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the rest of
+// the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for every fast
+// pair, fast against fast included. Bounds: at most calendar_events_per_pair events per pair and
+// calendar_event_budget per step. Past either, an event is resolved by the fallback: the bodies are clamped
+// at the time of impact (their sweep ends there, with the approach removed from their velocity), so nothing
+// passes through; each clamp stops at least one moving body, so the fallback work is bounded by the number of
+// bodies.
 #include "calendar.h"
 
 #include "arena.h"
@@ -34,6 +36,8 @@
 #define CAL_TARGET_FRACTION 0.5f
 // Accepted error of the time of impact, as a fraction of the target separation.
 #define CAL_TOLERANCE_FRACTION 0.25f
+// A pair already at its target distance when its sweep starts is swept towards this fraction of its gap.
+#define CAL_REGAP_FRACTION 0.5f
 // Smallest gap worth sweeping again for a pair already at its target distance (unit: m); closer than
 // this the pair counts as touching, and the next step's contact solver keeps it apart.
 #define CAL_MIN_REGAP 1.0e-4f
@@ -45,6 +49,10 @@
 #define CAL_MIN_PAIR_TABLE 64
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
 #define CAL_MAX_PARTS 64
+// Columns of the escape lists (a power of two) and their width along x (unit: m), about a fast body's
+// sweep: a search reads the few columns its box spans.
+#define CAL_ESCAPE_COLUMNS 256
+#define CAL_ESCAPE_COLUMN_WIDTH 4.0f
 
 // The step's broadphase pairs by body, both ways: body s's partners are items[start[s] .. start[s + 1]).
 typedef struct pair_lists
@@ -68,6 +76,10 @@ typedef struct cal_state
     float tolerance;
     float query_motion;
     pair_lists lists; // the step's broadphase pairs by body
+    // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
+    int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty
+    int escape_count;
+    float escape_widest; // largest x extent of an entry's box (unit: m)
 } cal_state;
 
 // ---- Heap ordered by (time, a, b) so equal times pop in a deterministic order. ---------------------------
@@ -148,15 +160,35 @@ static ph_sweep body_sweep(const ph_body *b)
     return s;
 }
 
-// Centre of mass and orientation of body b at step fraction t >= toi_t0.
+// Fraction of body b's own sweep (from toi_t0 to the step's end) reached at step fraction t >= toi_t0.
+static float sweep_fraction(const ph_body *b, float t)
+{
+    float alpha = moving(b) && b->toi_t0 < 1.0f ? (t - b->toi_t0) / (1.0f - b->toi_t0) : 1.0f;
+    return alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
+}
+
+// Centre of mass of body b at step fraction t >= toi_t0: the sweep moves it on a straight line, so no
+// rotation is needed (the bounding-sphere test of every neighbour reads only this).
+static ph_vec3 center_at(const ph_body *b, float t)
+{
+    ph_sweep s = body_sweep(b);
+    return glms_vec3_add(s.c0, glms_vec3_scale(glms_vec3_sub(s.c1, s.c0), sweep_fraction(b, t)));
+}
+
+// Centre of mass and orientation of body b at step fraction t >= toi_t0. Most poses are asked for where a
+// sweep starts (every body in the first pass, a body just restarted by an event): there, and where it
+// ends, the orientation is given and needs no interpolation.
 static void pose_at(const ph_body *b, float t, ph_vec3 *out_c, ph_quat *out_q)
 {
     ph_sweep s = body_sweep(b);
-    float alpha = moving(b) && b->toi_t0 < 1.0f ? (t - b->toi_t0) / (1.0f - b->toi_t0) : 1.0f;
-    alpha = alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
-    ph_transform xf = ph_sweep_transform(&s, alpha);
-    *out_q = xf.q;
-    *out_c = ph_transform_point(xf, b->local_center);
+    float alpha = sweep_fraction(b, t);
+    if (alpha == 0.0f)
+        *out_q = glms_quat_normalize(s.q0);
+    else if (alpha == 1.0f)
+        *out_q = glms_quat_normalize(s.q1);
+    else
+        *out_q = ph_sweep_transform(&s, alpha).q;
+    *out_c = center_at(b, t);
 }
 
 static float motion_of(const ph_body *b, const ph_body_state *st, float dt)
@@ -171,20 +203,44 @@ static float thickness(const ph_world *world, const ph_body *b)
     return fmaxf(b->min_extent, world->def.speculative_margin);
 }
 
-// Bounds of the body over the rest of its sweep from t, grown by the speculative margin.
+// Bounds of the body over the rest of its sweep from t, grown by the speculative margin. A point of the body
+// moves as c(s) + R(s) p: it stays within |p| theta of c(s) + R(t) p, theta the angle the body still turns,
+// and that point lies in the bounds at t moved along the centre's path. So those bounds, swept by the
+// centre's motion and grown by theta times the body's radius, hold the whole sweep, as the broadphase
+// builds its proxies (the bounds at t and at the end alone miss a bar swinging between them). A ball turning
+// about its centre fills the same bounds in every orientation.
 static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
 {
     ph_body tmp = *b;
     pose_at(b, t, &tmp.center, &tmp.xf.q);
     ph_body_sync_transform(&tmp);
-    ph_aabb lo = ph_body_compute_bounds(&tmp);
-    ph_aabb hi = b->bounds;
-    if (moving(b))
-        hi = ph_body_compute_bounds(b);
-    ph_aabb out = {glms_vec3_minv(lo.lo, hi.lo), glms_vec3_maxv(lo.hi, hi.hi)};
+    ph_aabb now = ph_body_compute_bounds(&tmp);
     float m = world->def.speculative_margin;
-    out.lo = glms_vec3_sub(out.lo, ph_v3(m, m, m));
-    out.hi = glms_vec3_add(out.hi, ph_v3(m, m, m));
+    ph_vec3 grow = ph_v3(m, m, m), move = glms_vec3_zero();
+    bool ball = !b->mesh && !b->compound && b->convex.type == PH_SHAPE_SPHERE &&
+                glms_vec3_norm2(b->local_center) == 0.0f;
+    if (moving(b))
+        move = glms_vec3_sub(b->center, tmp.center);
+    if (moving(b) && !ball)
+    {
+        // q_end q_t^-1 turns by theta about axis k: its vector part is sin(theta / 2) k, its scalar part
+        // cos(theta / 2). A point's turn moves it in the plane normal to k, by at most r theta, so by at
+        // most r theta sqrt(1 - k_j^2) along world axis j.
+        ph_quat rel = glms_quat_mul(glms_quat_normalize(b->xf.q), glms_quat_conjugate(tmp.xf.q));
+        ph_vec3 v = ph_v3(rel.x, rel.y, rel.z);
+        float sin_half = glms_vec3_norm(v);
+        if (sin_half > 0.0f)
+        {
+            float reach = 2.0f * atan2f(sin_half, fabsf(rel.w)) * b->bound_radius;
+            ph_vec3 k = glms_vec3_scale(v, 1.0f / sin_half);
+            for (int a = 0; a < 3; a++)
+                grow.raw[a] += reach * sqrtf(fmaxf(0.0f, 1.0f - k.raw[a] * k.raw[a]));
+        }
+    }
+    ph_aabb out = {glms_vec3_minv(now.lo, glms_vec3_add(now.lo, move)),
+                   glms_vec3_maxv(now.hi, glms_vec3_add(now.hi, move))};
+    out.lo = glms_vec3_sub(out.lo, grow);
+    out.hi = glms_vec3_add(out.hi, grow);
     return out;
 }
 
@@ -193,29 +249,27 @@ static void part_sweep(const ph_world *world, int slot, int part, ph_vec3 c0, ph
                        ph_convex *out_shape, ph_sweep *out_sweep)
 {
     const ph_body *b = &world->bodies[slot];
-    ph_transform local = ph_transform_identity();
-    if (b->mesh)
-        *out_shape = ph_mesh_triangle(b->mesh, part);
-    else if (b->compound)
+    ph_quat q1 = moving(b) ? b->xf.q : q0;
+    out_sweep->c0 = c0;
+    out_sweep->c1 = moving(b) ? b->center : c0;
+    if (!b->compound)
     {
-        *out_shape = b->compound->children[part].shape;
-        local = b->compound->children[part].local;
+        // The part's frame is the body's (a convex shape, or a mesh triangle given in the mesh's frame).
+        *out_shape = b->mesh ? ph_mesh_triangle(b->mesh, part) : b->convex;
+        out_sweep->local_center = b->local_center;
+        out_sweep->q0 = glms_quat_normalize(q0);
+        out_sweep->q1 = glms_quat_normalize(q1);
+        return;
     }
-    else
-        *out_shape = b->convex;
+    // A compound child: its frame is `local` in the body's frame.
+    *out_shape = b->compound->children[part].shape;
+    ph_transform local = b->compound->children[part].local;
     ph_transform inv_local;
     inv_local.q = glms_quat_conjugate(local.q);
     inv_local.p = glms_quat_rotatev(inv_local.q, glms_vec3_negate(local.p));
     out_sweep->local_center = ph_transform_point(inv_local, b->local_center);
-    out_sweep->c0 = c0;
-    out_sweep->c1 = b->center;
     out_sweep->q0 = glms_quat_normalize(glms_quat_mul(q0, local.q));
-    out_sweep->q1 = glms_quat_normalize(glms_quat_mul(b->xf.q, local.q));
-    if (!moving(b))
-    {
-        out_sweep->c1 = out_sweep->c0;
-        out_sweep->q1 = out_sweep->q0;
-    }
+    out_sweep->q1 = glms_quat_normalize(glms_quat_mul(q1, local.q));
 }
 
 typedef struct part_list
@@ -298,10 +352,25 @@ static ph_cal_pair_count *pair_entry(cal_state *cs, int a, int b)
     return NULL;
 }
 
-// Whether the bounding spheres of two bodies (radius bound_radius about the centre of mass, which holds
-// the shape in every orientation) come within `gap` of each other over the rest of their sweeps. The
-// centres move on straight lines from (ca, cb) to their end positions, so the closest approach is the
-// minimum of a quadratic: exact, and it rejects most neighbours without a time-of-impact query.
+// Radius about the centre of mass that holds the body's shape in every orientation (unit: m). bound_radius
+// (the corner of the shape's local bounds) serves every shape; a ball's own radius is sqrt(3) times smaller,
+// and with it the test below is exact for two balls: a pair of balls that passes it does meet.
+static float reach_radius(const ph_body *b)
+{
+    if (b->mesh || b->compound)
+        return b->bound_radius;
+    float off = glms_vec3_norm(b->local_center);
+    if (b->convex.type == PH_SHAPE_SPHERE)
+        return fminf(b->bound_radius, b->convex.radius + off);
+    if (b->convex.type == PH_SHAPE_CAPSULE)
+        return fminf(b->bound_radius, b->convex.half_height + b->convex.radius + off);
+    return b->bound_radius;
+}
+
+// Whether the bounding spheres of two bodies (reach_radius about the centre of mass) come within `gap` of
+// each other over the rest of their sweeps. The centres move on straight lines from (ca, cb) to their end
+// positions, so the closest approach is the minimum of a quadratic: exact, and it rejects most neighbours
+// without a time-of-impact query.
 static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_vec3 cb, float gap)
 {
     ph_vec3 d0 = glms_vec3_sub(cb, ca);
@@ -311,7 +380,7 @@ static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_ve
     float s = ee > 0.0f ? -glms_vec3_dot(d0, e) / ee : 0.0f;
     s = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
     ph_vec3 closest = glms_vec3_add(d0, glms_vec3_scale(e, s));
-    float reach = ba->bound_radius + bb->bound_radius + gap;
+    float reach = reach_radius(ba) + reach_radius(bb) + gap;
     return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
@@ -341,8 +410,29 @@ static bool pushed_in(const cal_state *cs, const ph_toi_input *in)
     return false;
 }
 
-// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
-static void predict(cal_state *cs, int a, int b, float t_from)
+// Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
+// contact whose margin covers all of the pair's relative motion, so the contact's non-penetration rows
+// held every approach the step made. Sweeping such a pair again would only find the contact the solver
+// resolved, as an event of its own (a box sliding along a wall would make one every step). Only the
+// first pass uses this: after an event the velocities are no longer the solver's.
+static bool solver_covered(const cal_state *cs, int a, int b)
+{
+    const ph_world *world = cs->world;
+    const ph_contact *c = ph_contacts_find(&world->contacts, a, b);
+    if (!c || c->manifold.point_count == 0)
+        return false;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, ba->center0) : glms_vec3_zero();
+    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, bb->center0) : glms_vec3_zero();
+    float dt = cs->ctx->dt;
+    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
+                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
+    return glms_vec3_norm(glms_vec3_sub(db, da)) + spin * dt <= c->margin;
+}
+
+// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts. In the first
+// pass (initial) a pair the solver already kept apart is left alone.
+static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
 {
     ph_world *world = cs->world;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
@@ -355,12 +445,12 @@ static void predict(cal_state *cs, int a, int b, float t_from)
         tc = bb->toi_t0;
     if (tc >= 1.0f)
         return;
-    ph_vec3 ca, cb;
+    ph_vec3 ca = center_at(ba, tc), cb = center_at(bb, tc);
+    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance) || (initial && solver_covered(cs, a, b)))
+        return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
     pose_at(bb, tc, &cb, &qb);
-    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance))
-        return;
     part_list pa, pb;
     parts_of(world, a, b, tc, &pa);
     parts_of(world, b, a, tc, &pb);
@@ -376,17 +466,12 @@ static void predict(cal_state *cs, int a, int b, float t_from)
             in.t_max = 1.0f;
             in.target_separation = cs->target;
             in.tolerance = cs->tolerance;
+            // Already at (or inside) the target gap when this sweep starts: a pair just resolved, or resting.
+            // The solver has run, so nothing else would stop it if it closes in further (a tumbling box
+            // bringing its next corner to a wall): the sweep goes on towards half its starting gap.
+            in.near_fraction = CAL_REGAP_FRACTION;
+            in.near_min_gap = CAL_MIN_REGAP;
             ph_toi_output out = ph_time_of_impact(&in);
-            if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f &&
-                out.separation > CAL_MIN_REGAP)
-            {
-                // Already at (or inside) the target gap when this sweep starts: a pair just resolved, or
-                // resting. The solver has run, so nothing else would stop it if it closes in further (a
-                // tumbling box bringing its next corner to a wall): sweep again towards half its gap.
-                in.target_separation = 0.5f * out.separation;
-                in.tolerance = CAL_TOLERANCE_FRACTION * in.target_separation;
-                out = ph_time_of_impact(&in);
-            }
             float t;
             if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
             {
@@ -423,27 +508,8 @@ typedef struct query_ctx
     int skip;
     float t;
     bool initial;
+    bool inside; // the querying body's sweep (its box without the margin) lies inside its own proxy
 } query_ctx;
-
-// Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
-// contact whose margin covers all of the pair's relative motion, so the contact's non-penetration rows
-// held every approach the step made. Sweeping such a pair again would only find the contact the solver
-// resolved, as an event of its own (a box sliding along a wall would make one every step). Only the
-// first pass uses this: after an event the velocities are no longer the solver's.
-static bool solver_covered(const cal_state *cs, int a, int b)
-{
-    const ph_world *world = cs->world;
-    const ph_contact *c = ph_contacts_find(&world->contacts, a, b);
-    if (!c || c->manifold.point_count == 0)
-        return false;
-    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
-    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, ba->center0) : glms_vec3_zero();
-    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, bb->center0) : glms_vec3_zero();
-    float dt = cs->ctx->dt;
-    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
-                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
-    return glms_vec3_norm(glms_vec3_sub(db, da)) + spin * dt <= c->margin;
-}
 
 static bool visit_neighbour(int body_index, void *ctx)
 {
@@ -456,15 +522,16 @@ static bool visit_neighbour(int body_index, void *ctx)
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
     float mi = motion_of(bi, &world->states[i], cs->ctx->dt),
           mj = motion_of(bj, &world->states[j], cs->ctx->dt);
-    // In the first pass a pair of two querying bodies is swept once, from the lower slot.
-    if (q->initial && mj > cs->query_motion && j < i)
+    // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
+    // is sure to see this body: i's sweep lies inside i's proxy, so if the two can come within the margin,
+    // j's swept box (j's sweep grown by the margin) overlaps i's proxy. A body the solver sent outside its
+    // proxy (one pushed along by a fast body) can be invisible to j's search, and sweeps the pair itself.
+    if (q->initial && q->inside && mj > cs->query_motion && j < i)
         return true;
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
         return true;
-    if (q->initial && solver_covered(cs, i < j ? i : j, i < j ? j : i))
-        return true;
-    predict(cs, i < j ? i : j, i < j ? j : i, q->t);
+    predict(cs, i < j ? i : j, i < j ? j : i, q->t, q->initial);
     return true;
 }
 
@@ -523,6 +590,74 @@ static bool aabb_overlaps(ph_aabb a, ph_aabb b)
            b.lo.z <= a.hi.z;
 }
 
+// Index of the x column of coordinate x, clamped so that any finite x has one.
+static float column_index(float x)
+{
+    float c = floorf(x / CAL_ESCAPE_COLUMN_WIDTH);
+    return c < -1.0e6f ? -1.0e6f : c > 1.0e6f ? 1.0e6f : c;
+}
+
+// The escape list of x column c.
+static int column_list(float c)
+{
+    return (int)c & (CAL_ESCAPE_COLUMNS - 1);
+}
+
+static bool aabb_is_finite(ph_aabb b)
+{
+    return ph_is_finite_vec3(b.lo) && ph_is_finite_vec3(b.hi);
+}
+
+// Records that body slot sweeps through box, outside its proxy, from now on (until its version changes).
+static void add_escape(cal_state *cs, int slot, ph_aabb box)
+{
+    if (!aabb_is_finite(box)) // like a proxy with non-finite bounds: in no search
+        return;
+    ph_calendar *cal = cs->cal;
+    if (!ph_array_reserve(cal->escapes, cal->escape_capacity, cs->escape_count + 1))
+    {
+        cs->out_of_memory = true;
+        return;
+    }
+    int column = column_list(column_index(box.lo.x));
+    ph_cal_escape *e = &cal->escapes[cs->escape_count];
+    e->box = box;
+    e->slot = slot;
+    e->version = cs->world->bodies[slot].version;
+    e->next = cs->escape_head[column];
+    cs->escape_head[column] = cs->escape_count++;
+    cs->escape_widest = fmaxf(cs->escape_widest, box.hi.x - box.lo.x);
+}
+
+// Visits the bodies outside their proxies whose current sweep box meets box and whose proxy does not (those
+// the search through the proxies has visited already).
+static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
+{
+    if (cs->escape_count == 0 || !aabb_is_finite(box))
+        return;
+    const ph_world *world = cs->world;
+    const ph_octree *tree = &world->octree;
+    // An entry meeting box starts at most escape_widest left of it. Consecutive columns have distinct
+    // lists; a box spanning a full turn of them reads every list once.
+    float first = column_index(box.lo.x - cs->escape_widest), last = column_index(box.hi.x);
+    int columns =
+        last - first + 1.0f >= (float)CAL_ESCAPE_COLUMNS ? CAL_ESCAPE_COLUMNS : (int)(last - first) + 1;
+    int start = column_list(first);
+    for (int c = 0; c < columns; c++)
+    {
+        for (int i = cs->escape_head[(start + c) & (CAL_ESCAPE_COLUMNS - 1)]; i >= 0;
+             i = cs->cal->escapes[i].next)
+        {
+            const ph_cal_escape *e = &cs->cal->escapes[i];
+            const ph_body *other = &world->bodies[e->slot];
+            if (e->version != other->version || !aabb_overlaps(box, e->box) ||
+                aabb_overlaps(box, ph_octree_get_bounds(tree, other->proxy)))
+                continue;
+            visit_neighbour(e->slot, q);
+        }
+    }
+}
+
 // Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):
 // those whose octree proxies overlap its swept box, read from the step's broadphase pairs where possible.
 // When the box lies inside the body's own proxy (the solver left its sweep inside the bounds the
@@ -538,9 +673,24 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     const ph_body *b = &world->bodies[slot];
     const pair_lists *pl = &cs->lists;
     ph_aabb box = swept_bounds(world, b, t);
-    query_ctx q = {cs, slot, skip, t, initial};
-    if (!pl->start || !ph_octree_pairs_complete(tree, b->proxy) ||
-        !aabb_contains(ph_octree_get_bounds(tree, b->proxy), box))
+    ph_aabb proxy = ph_octree_get_bounds(tree, b->proxy);
+    // The sweep itself (the box without the margin) inside the proxy is what other searches need to find
+    // the body through its proxy (every search box is a sweep grown by the margin, more than the distance
+    // of any event); reading the broadphase pairs needs the whole box inside. A falling body is often a
+    // little outside (gravity added g dt^2 after the proxy was swept) but well within the margin.
+    float m = world->def.speculative_margin;
+    ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
+    bool swept_inside = aabb_contains(proxy, sweep);
+    bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside};
+    // Bodies outside their proxies are found through the escape lists: after an event every search reads
+    // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
+    // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
+    if (!initial || !swept_inside)
+        visit_escapes(cs, box, &q);
+    if (!swept_inside)
+        add_escape(cs, slot, box);
+    if (!pl->start || !pairs_hold)
     {
         ph_octree_query_box(tree, box, visit_neighbour, &q);
         return;
@@ -809,6 +959,8 @@ bool ph_calendar_run(ph_step_context *ctx)
     // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
     cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
 
+    for (int i = 0; i < CAL_ESCAPE_COLUMNS; i++)
+        cs.escape_head[i] = -1;
     cs.lists = make_pair_lists(ctx);
     for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
     {
@@ -854,5 +1006,6 @@ void ph_calendar_destroy(ph_calendar *calendar)
     ph_array_free(calendar->events, calendar->event_capacity);
     ph_array_free(calendar->heap, calendar->heap_capacity);
     ph_array_free(calendar->pairs, calendar->pair_capacity);
+    ph_array_free(calendar->escapes, calendar->escape_capacity);
     calendar->event_count = 0;
 }

@@ -30,6 +30,17 @@ typedef struct ph_cal_pair_count
     int count;
 } ph_cal_pair_count;
 
+// A body whose sweep for the rest of the step left its octree proxy (pushed by the solver, or turned by an
+// event): its box over that sweep, for the calendar's own neighbour searches; valid while the body's
+// version is unchanged. Entries are chained per column of the world's x axis.
+typedef struct ph_cal_escape
+{
+    ph_aabb box;
+    int slot;
+    uint32_t version;
+    int next;
+} ph_cal_escape;
+
 typedef struct ph_calendar
 {
     ph_calendar_event *events; // the last step's resolved events, in time order
@@ -40,6 +51,8 @@ typedef struct ph_calendar
     int heap_capacity;
     ph_cal_pair_count *pairs; // per-pair event counters
     int pair_capacity;
+    ph_cal_escape *escapes; // bodies outside their proxies this step
+    int escape_capacity;
 } ph_calendar;
 
 void ph_calendar_destroy(ph_calendar *calendar);

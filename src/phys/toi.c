@@ -5,25 +5,29 @@
 // "Continuous collision detection for articulated models using Taylor models and temporal culling",
 // SIGGRAPH 2007). GJK (gjk.c) gives the distance d and the closest direction n at time t. Along the
 // fixed axis n the separation of the moving shapes shrinks at most at
-//     mu = max(0, -dot(v_b - v_a, n)) + |n x w_a| r_a + |n x w_b| r_b
+//     mu = -dot(v_b - v_a, n) + |n x w_a| r_a + |n x w_b| r_b
 // per unit of sweep time, where v are the centre-of-mass displacements over the sweep, w the rotation
 // vectors (world axis times angle; a sweep turns about a fixed axis), and r the largest distance of each
-// shape's core from its centre of mass. A point at offset x from the centre moves along n at
-// dot(n, w x x) = dot(x, n x w) <= |n x w| |x| through rotation, so a spin about n itself (a puck turning
-// flat on a wall) does not close the gap. The core is the shape without its rounding: a sphere is a point
-// grown by its radius and a capsule a segment, and turning the rounding about its centre moves no support
-// point, so a ball rolling along a wall closes nothing either (with the full radius, such sliding
-// contacts crawled to the iteration bound and were reported as impacts). The distance is at least the
-// separation along n, so advancing by (d - target) / mu can never pass the time where the distance
-// reaches target. The calendar (world) calls this per pair to find impacts inside a step.
+// shape's core from its centre of mass. mu < 0 when the pair moves apart along n faster than any turn
+// can bring a point closer: the separation along n then only grows, and the pair is separated for good. A
+// point at offset x from the centre moves along n at dot(n, w x x) = dot(x, n x w) <= |n x w| |x| through
+// rotation, so a spin about n itself (a puck turning flat on a wall) does not close the gap. The core is the
+// shape without its rounding: a sphere is a point grown by its radius and a capsule a segment, and turning
+// the rounding about its centre moves no support point, so a ball rolling along a wall closes nothing either
+// (with the full radius, such sliding contacts crawled to the iteration bound and were reported as impacts).
+// The distance is at least the separation along n, so advancing by (d - target) / mu can never pass the time
+// where the distance reaches target. The calendar (world) calls this per pair to find impacts inside a step.
 #include "phys/gjk.h"
 
+#include <float.h>  // FLT_MAX
 #include <math.h>   // sqrtf, atan2f, sinf, cosf
 #include <string.h> // memset
 
-// Hard bound on advancement steps. Pure translation converges in one or two; fast spins need more, and
-// when the bound is hit the last safe time is returned with PH_TOI_FAILED.
+// Hard bound on distance queries (GJK runs). Pure translation converges in one or two; fast spins need
+// more, and when the bound is hit the last safe time is returned with PH_TOI_FAILED.
 #define TOI_ITERATION_LIMIT 64
+// Most advancement steps along one fixed axis between two distance queries (see ph_time_of_impact).
+#define TOI_AXIS_STEPS 16
 
 static ph_quat negate_quat(ph_quat q)
 {
@@ -152,11 +156,114 @@ static float core_radius(const ph_convex *s, ph_vec3 c)
     }
 }
 
+// Gap between the shapes along the fixed world axis n (unit, from A towards B) at poses xa and xb: B's
+// lowest point along n minus A's highest (unit: m). Any axis gives a lower bound of the distance.
+static float axis_gap(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, ph_vec3 n)
+{
+    ph_vec3 na = glms_quat_rotatev(glms_quat_conjugate(xa.q), n);
+    ph_vec3 nb = glms_quat_rotatev(glms_quat_conjugate(xb.q), glms_vec3_negate(n));
+    ph_vec3 pa = ph_transform_point(xa, ph_convex_support(a, na));
+    ph_vec3 pb = ph_transform_point(xb, ph_convex_support(b, nb));
+    return glms_vec3_dot(n, glms_vec3_sub(pb, pa));
+}
+
+// Distance of the shapes at poses xa and xb and the closest direction (world, from A towards B): what
+// ph_gjk_distance answers, without what the advancement does not need there: the input checks (made once
+// for the whole query, and the sweep keeps the poses finite) and the witness points and simplex moved to
+// world space (a warm start re-evaluates the simplex from its local witnesses). 0 when overlapping.
+static float sweep_distance(const ph_toi_input *in, ph_transform xa, ph_transform xb, ph_gjk_cache *cache,
+                            ph_vec3 *out_normal)
+{
+    ph_gjk_proxy pa, pb;
+    ph_gjk_pair_init(&pa, &pb, &in->a, xa, &in->b, xb, true);
+    ph_gjk_output g;
+    ph_gjk_status st = ph_gjk_run(&pa, &pb, &cache->simplex, false, 0.0f, &g);
+    cache->simplex = g.simplex;
+    *out_normal = glms_quat_rotatev(xa.q, g.normal);
+    float rounding = pa.radius + pb.radius;
+    return st == PH_GJK_OVERLAPPING || g.distance <= rounding ? 0.0f : g.distance - rounding;
+}
+
+// Longest step over which a gap closing at most at a + b s after a step s (b >= 0; a may be negative, the
+// gap then opening at first) cannot fall by more than room > 0: the root of a s + b s^2 / 2 = room, in the
+// form without cancellation. A gap that never closes (b = 0, a <= 0) gives an unbounded step.
+static float frame_step(float a, float b, float room)
+{
+    float den = a + sqrtf(a * a + 2.0f * b * room);
+    return den > 0.0f ? 2.0f * room / den : FLT_MAX;
+}
+
 static bool sweep_valid(const ph_sweep *s)
 {
     return ph_is_finite_vec3(s->local_center) && ph_is_finite_vec3(s->c0) && ph_is_finite_vec3(s->c1) &&
            ph_is_finite_quat(s->q0) && ph_is_finite_quat(s->q1) && glms_quat_norm(s->q0) > 0.5f &&
            glms_quat_norm(s->q1) > 0.5f;
+}
+
+static bool is_zero_vec3(ph_vec3 v)
+{
+    return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
+// For a pair that starts at distance d within target + tolerance: the target and tolerance of the search
+// that goes on (see ph_toi_input.near_fraction). False when the search stops at t = 0.
+static bool near_retarget(const ph_toi_input *in, float d, float *target, float *tol)
+{
+    if (!(in->near_fraction > 0.0f) || !(*target > 0.0f) || !(d > in->near_min_gap) || d > *target + *tol)
+        return false;
+    float scale = in->near_fraction * d / *target;
+    *target *= scale;
+    *tol *= scale;
+    return true;
+}
+
+// Two balls whose centres of mass are their centres: turning moves no point of their surfaces' envelope,
+// and the centres move on straight lines, so the distance is |D + t E| - r for the centres' offset D at
+// t = 0, its change E over the sweep and r the sum of the radii. It first reaches target at the smaller
+// root of |D + t E|^2 = (r + target)^2, taken in the form c / (-b + sqrt(b^2 - a c)) that does not cancel.
+// False when the pair is not two such balls, or when rounding put the answer outside the tolerance (the
+// advancement then answers).
+static bool ball_pair_toi(const ph_toi_input *in, float t_max, ph_toi_output *out)
+{
+    if (in->a.type != PH_SHAPE_SPHERE || in->b.type != PH_SHAPE_SPHERE ||
+        !is_zero_vec3(in->sweep_a.local_center) || !is_zero_vec3(in->sweep_b.local_center))
+        return false;
+    float target = in->target_separation, tol = in->tolerance, r = in->a.radius + in->b.radius;
+    ph_vec3 d = glms_vec3_sub(in->sweep_b.c0, in->sweep_a.c0);
+    ph_vec3 e = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
+                              glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
+    float gap = glms_vec3_norm(d) - r;
+    out->iterations = 1;
+    out->separation = glm_max(gap, 0.0f);
+    out->t = 0.0f;
+    near_retarget(in, out->separation, &target, &tol);
+    if (gap < target - tol)
+    {
+        out->state = PH_TOI_OVERLAPPED;
+        return true;
+    }
+    if (gap <= target + tol)
+    {
+        out->state = PH_TOI_HIT;
+        return true;
+    }
+    float reach = r + target;
+    float a = glms_vec3_dot(e, e), b = glms_vec3_dot(d, e), c = glms_vec3_dot(d, d) - reach * reach;
+    float disc = b * b - a * c;
+    float t = b < 0.0f && disc >= 0.0f ? c / (sqrtf(disc) - b) : t_max;
+    if (!(t < t_max))
+    {
+        out->state = PH_TOI_SEPARATED;
+        out->t = t_max;
+        return true;
+    }
+    float sep = glms_vec3_norm(glms_vec3_add(d, glms_vec3_scale(e, t))) - r;
+    if (!(sep >= target - tol && sep <= target + tol))
+        return false;
+    out->state = PH_TOI_HIT;
+    out->t = t;
+    out->separation = sep;
+    return true;
 }
 
 ph_toi_output ph_time_of_impact(const ph_toi_input *in)
@@ -167,28 +274,38 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     if (!in || !ph_convex_is_valid(&in->a) || !ph_convex_is_valid(&in->b) || !sweep_valid(&in->sweep_a) ||
         !sweep_valid(&in->sweep_b) || !ph_is_finite_float(in->t_max) ||
         !ph_is_finite_float(in->target_separation) || !ph_is_finite_float(in->tolerance) ||
-        in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f)
+        in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f ||
+        !(in->near_fraction >= 0.0f && in->near_fraction < 1.0f) || !ph_is_finite_float(in->near_min_gap))
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
+    if (ball_pair_toi(in, t_max, &out))
+        return out;
     float target = in->target_separation, tol = in->tolerance;
     float ra = core_radius(&in->a, in->sweep_a.local_center);
     float rb = core_radius(&in->b, in->sweep_b.local_center);
     ph_vec3 wa = ph_sweep_rotation(&in->sweep_a), wb = ph_sweep_rotation(&in->sweep_b);
     sweep_path path_a = make_path(&in->sweep_a, true), path_b = make_path(&in->sweep_b, true);
+    // A ball turning about its own centre is the same set of points in every orientation: it is posed
+    // without interpolating its rotation (its core radius, and so its rotation bound, is 0 already).
+    if (ra == 0.0f && in->a.type == PH_SHAPE_SPHERE)
+        path_a.turns = false;
+    if (rb == 0.0f && in->b.type == PH_SHAPE_SPHERE)
+        path_b.turns = false;
     ph_vec3 v_rel = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
                                   glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
 
     ph_gjk_cache cache;
     memset(&cache, 0, sizeof cache);
     float t = 0.0f;
+    ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
     for (int iter = 0; iter < TOI_ITERATION_LIMIT; iter++)
     {
         out.iterations = iter + 1;
-        ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
-        ph_gjk_output g;
-        ph_gjk_status st = ph_gjk_distance(&in->a, xa, &in->b, xb, &cache, &g);
-        float d = st == PH_GJK_OVERLAPPING ? 0.0f : g.distance;
+        ph_vec3 n;
+        float d = sweep_distance(in, xa, xb, &cache, &n);
         out.separation = d;
+        if (iter == 0)
+            near_retarget(in, d, &target, &tol);
         if (iter == 0 && d < target - tol)
         {
             out.state = PH_TOI_OVERLAPPED;
@@ -201,22 +318,60 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
             out.t = t;
             return out;
         }
-        float closing = glm_max(0.0f, -glms_vec3_dot(v_rel, g.normal)) +
-                        glms_vec3_norm(glms_vec3_cross(g.normal, wa)) * ra +
-                        glms_vec3_norm(glms_vec3_cross(g.normal, wb)) * rb;
+        // The translation term keeps its sign: a pair moving apart along n faster than its rotation can
+        // bring any point closer never reaches target (a pair bouncing off each other, tumbling or not,
+        // is done here instead of crawling to t_max by the rotation bound alone).
+        float closing = -glms_vec3_dot(v_rel, n) + glms_vec3_norm(glms_vec3_cross(n, wa)) * ra +
+                        glms_vec3_norm(glms_vec3_cross(n, wb)) * rb;
         if (!(closing > 0.0f))
         {
             out.state = PH_TOI_SEPARATED;
             out.t = t_max;
             return out;
         }
-        // Advance to where the distance could first reach target, never past it.
-        t += (d - target) / closing;
-        if (t >= t_max)
+        // Seen from A's frame, A stands still and the axis n is fixed in it. B's centre moves there at
+        // u = v_rel - w_a x (c_b - c_a) in world terms and B turns at w_b - w_a, so the gap along that axis
+        // falls at most at -n_a(s).u(s) + |w_b - w_a| r_b, where n_a(s) is the axis turning with A. That
+        // rate starts at -n.u and grows at most at |w_a| |u| + |w_a x v_rel| (u itself changes at
+        // w_a x v_rel, so |u| <= |u0| + |w_a x v_rel| over a sweep), a bound b: the gap falls by at most
+        // a s + b s^2 / 2 over a step s. For a pair turning together (a box tumbling over another, a ball
+        // riding a spinning box) this is far below the world-frame bound, which adds both rotations in
+        // full. The same holds from B's frame with the roles swapped.
+        float room = d - target;
+        ph_vec3 dc = glms_vec3_sub(glms_vec3_add(path_b.c0, glms_vec3_scale(path_b.dc, t)),
+                                   glms_vec3_add(path_a.c0, glms_vec3_scale(path_a.dc, t)));
+        float spin = glms_vec3_norm(glms_vec3_sub(wb, wa));
+        ph_vec3 ua = glms_vec3_sub(v_rel, glms_vec3_cross(wa, dc)),
+                ub = glms_vec3_sub(v_rel, glms_vec3_cross(wb, dc));
+        float ga = glms_vec3_norm(glms_vec3_cross(wa, v_rel)),
+              gb = glms_vec3_norm(glms_vec3_cross(wb, v_rel));
+        float step_a = frame_step(-glms_vec3_dot(n, ua) + spin * rb,
+                                  glms_vec3_norm(wa) * (glms_vec3_norm(ua) + ga) + ga, room);
+        float step_b = frame_step(-glms_vec3_dot(n, ub) + spin * ra,
+                                  glms_vec3_norm(wb) * (glms_vec3_norm(ub) + gb) + gb, room);
+        float frame = glm_max(step_a, step_b);
+        // Advance to where the distance could first reach target, never past it. The world bound holds for
+        // the gap s along the fixed axis n over the whole sweep, and s is a lower bound of the distance, so
+        // the same step can be taken again from the gap along n at the new time: two support points
+        // instead of a GJK run. The first step takes the longer of that and the frame bound's. The closest
+        // direction is asked for again once the gap along n is within tolerance of target (n no longer
+        // separates well, or the pair is about to hit).
+        float s = d;
+        for (int k = 0; k < TOI_AXIS_STEPS; k++)
         {
-            out.state = PH_TOI_SEPARATED;
-            out.t = t_max;
-            return out;
+            float step = (s - target) / closing;
+            t += k == 0 ? glm_max(step, frame) : step;
+            if (t >= t_max)
+            {
+                out.state = PH_TOI_SEPARATED;
+                out.t = t_max;
+                return out;
+            }
+            xa = path_transform(&path_a, t);
+            xb = path_transform(&path_b, t);
+            s = axis_gap(&in->a, xa, &in->b, xb, n);
+            if (s <= target + tol)
+                break;
         }
         out.t = t;
     }
