@@ -737,10 +737,26 @@ static void subtree_self(pair_search *ps, int n)
     }
 }
 
+// Below this many keys a sort of the pairs is an insertion sort (small scenes).
+#define RADIX_MIN_KEYS 48
+
 // LSD radix sort of n keys of key_bits significant bits, in as few passes of at most RADIX_BITS as
 // the width needs. Returns the buffer that holds the sorted keys (keys or scratch).
 static uint64_t *radix_sort(uint64_t *keys, uint64_t *scratch, int n, int key_bits)
 {
+    // A few keys: insertion sort, without the passes' fixed cost of clearing and scanning the counts.
+    if (n <= RADIX_MIN_KEYS)
+    {
+        for (int i = 1; i < n; i++)
+        {
+            uint64_t k = keys[i];
+            int j = i;
+            for (; j > 0 && keys[j - 1] > k; j--)
+                keys[j] = keys[j - 1];
+            keys[j] = k;
+        }
+        return keys;
+    }
     int counts[RADIX_SIZE];
     int passes = (key_bits + RADIX_BITS - 1) / RADIX_BITS;
     int width = passes > 0 ? (key_bits + passes - 1) / passes : 0;
