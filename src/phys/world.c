@@ -773,6 +773,12 @@ static void wake_body(ph_world *world, int slot)
     b->awake = true;
     b->sleep_time = 0.0f;
     b->sleep_island = 0;
+    // A body woken inside the step's calendar (struck while asleep) sweeps from where it is: its sweep start
+    // is otherwise set only for bodies awake when the calendar began, and would be that of its last awake
+    // step, pulling it back towards where that step started.
+    b->toi_t0 = 0.0f;
+    b->toi_c0 = b->center;
+    b->toi_q0 = b->xf.q;
     set_body_state(world, slot);
 }
 
