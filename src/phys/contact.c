@@ -41,13 +41,8 @@ static bool push_candidate(ph_contact_set *set, int a, int b, int child_a, int c
 {
     if (!ph_array_reserve(set->candidates, set->candidate_capacity, set->candidate_count + 1))
         return false;
-    ph_contact *c = &set->candidates[set->candidate_count++];
-    c->key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
-    c->sub = make_sub(child_a, child_b);
-    c->a = a;
-    c->b = b;
-    c->child_a = child_a;
-    c->child_b = child_b;
+    set->candidates[set->candidate_count++] = (ph_contact_candidate){
+        ((uint64_t)(uint32_t)a << 32) | (uint32_t)b, make_sub(child_a, child_b), a, b, child_a, child_b};
     return true;
 }
 
@@ -83,7 +78,7 @@ static bool collect_triangle(int triangle, void *ctx)
 
 static int compare_sub(const void *x, const void *y)
 {
-    const ph_contact *p = x, *q = y;
+    const ph_contact_candidate *p = x, *q = y;
     return p->sub < q->sub ? -1 : p->sub > q->sub ? 1 : 0;
 }
 
@@ -329,7 +324,7 @@ bool ph_contacts_update(ph_step_context *ctx)
     int i = 0, n = 0;
     for (int k = 0; k < set->candidate_count; k++)
     {
-        const ph_contact *cand = &set->candidates[k];
+        const ph_contact_candidate *cand = &set->candidates[k];
         while (i < set->count && (set->items[i].key < cand->key ||
                                   (set->items[i].key == cand->key && set->items[i].sub < cand->sub)))
             i++;

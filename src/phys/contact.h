@@ -40,6 +40,15 @@ typedef struct ph_contact
     float built_separation[PH_MAX_MANIFOLD_POINTS]; // (unit: m)
 } ph_contact;
 
+// A pair (or pair of parts) the step will have a contact for: the key fields of ph_contact only, so the
+// candidate list is a fifteenth of the contacts' size.
+typedef struct ph_contact_candidate
+{
+    uint64_t key, sub; // as ph_contact's
+    int a, b;
+    int child_a, child_b;
+} ph_contact_candidate;
+
 typedef struct ph_contact_set
 {
     ph_contact *items; // sorted by (key, sub)
@@ -47,7 +56,7 @@ typedef struct ph_contact_set
     int capacity;
     ph_contact *next; // the list being built by the merge
     int next_capacity;
-    ph_contact *candidates; // this step's expanded pairs (key fields only)
+    ph_contact_candidate *candidates; // this step's expanded pairs, sorted by (key, sub)
     int candidate_count;
     int candidate_capacity;
     int recycled_count; // manifolds of this step carried over from an earlier one (no narrow phase)
