@@ -7,15 +7,18 @@
 // and one update would be lost: the constraints are coloured greedily (Box2D v3 colours its constraint
 // graph the same way), and a group takes constraints of one colour only. Bodies that do not move in the
 // solver (static, kinematic, asleep: inverse mass 0) are shared freely, since no impulse changes them.
-// The per-lane arithmetic is solver.c's solve() and warm_start() line for line; lanes beyond a group's
-// constraints, and points beyond a constraint's count, hold zero masses and impulses and so change
-// nothing. This file is compiled with -mavx2 -mfma where the compiler targets x86-64, and its kernels run
-// only when the CPU reports both (ph_wide_supported); elsewhere the build has the stubs at the end.
+// The per-lane arithmetic is solver.c's line for line: solve() and warm_start() with fused multiply-adds
+// (so the sweeps differ from the scalar ones by rounding), and prepare(), refresh_rows() and bounce()
+// operation for operation without (so lanes are built and bounced exactly as scalar constraints). Lanes
+// beyond a group's constraints, and points beyond a constraint's count, hold zero masses and impulses and
+// so change nothing. This file is compiled with -mavx2 -mfma where the compiler targets x86-64, and its
+// kernels run only when the CPU reports both (ph_wide_supported); elsewhere the build has the stubs at the
+// end.
 #include "arena.h"
 #include "solver_internal.h"
 
 #include <stddef.h> // offsetof
-#include <string.h> // memset
+#include <string.h> // memset, memcpy
 
 // Colours a constraint may take: one bit each in a body's 64-bit mask of colours used.
 #define WIDE_MAX_COLORS 64
