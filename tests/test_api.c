@@ -296,7 +296,7 @@ static int api_defaults_and_names(void)
     ph_world_def wd = ph_default_world_def();
     ENSURE_NEAR(wd.gravity.y, -9.81f, 1e-6f);
     ENSURE_NEAR(wd.time_step, 1.0f / 60.0f, 1e-9f);
-    ENSURE(wd.calendar_event_budget == 64 && wd.calendar_events_per_pair == 8);
+    ENSURE(wd.calendar_event_budget == 1024 && wd.calendar_events_per_pair == 8);
     ENSURE(strcmp(ph_stage_name(PH_STAGE_CALENDAR), "calendar") == 0);
     ENSURE(strcmp(ph_stage_name((ph_stage)99), "unknown") == 0);
     ph_shape c = ph_make_capsule(0.3f, 0.1f);

@@ -81,7 +81,7 @@ typedef struct ph_world_def
     int max_substeps;    // most sub-steps a step takes to keep tall columns standing; >= substeps; default 16
     float contact_hertz; // contact softness stiffness (unit: Hz); default 45
     float speculative_margin;     // contacts are made this far apart (unit: m); default 0.02
-    int calendar_event_budget;    // most time-of-impact events per step; default 64
+    int calendar_event_budget;    // most time-of-impact events per step; default 1024
     int calendar_events_per_pair; // most events per pair per step; default 8
     bool enable_sleep;            // default true
     bool enable_calendar;         // in-frame time-of-impact sub-stepping; default true
