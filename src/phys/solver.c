@@ -337,7 +337,7 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 // turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. `dynamic` lists the
 // awake dynamic bodies: the scan reads their states only, and a body only when it spins.
 static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
-                             uint8_t *refreshed)
+                             const uint8_t *constrained, uint8_t *refreshed)
 {
     ph_world *world = ctx->world;
     ph_body_state *states = world->states;
@@ -347,10 +347,15 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
     {
         int slot = dynamic[i];
         ph_body_state *st = &states[slot];
-        refreshed[slot] = dot3(st->w, st->w) > limit * limit;
+        refreshed[slot] = 0;
+        if (dot3(st->w, st->w) <= limit * limit)
+            continue;
+        // During the step only constraint rows and an applied torque read the world inverse inertia: a body
+        // in free flight (most of a fast, sparse scene) keeps the step's.
+        const ph_body *body = &world->bodies[slot];
+        refreshed[slot] = !constrained || constrained[slot] || dot3(body->torque, body->torque) > 0.0f;
         if (refreshed[slot])
         {
-            const ph_body *body = &world->bodies[slot];
             ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
             st->inv_inertia = ph_body_world_inv_inertia(body, q);
             any = true;
@@ -767,7 +772,7 @@ bool ph_solve(ph_step_context *ctx)
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         if (refreshed && s > 0)
-            refresh_spinning(ctx, &set, dynamic, dynamic_count, refreshed);
+            refresh_spinning(ctx, &set, dynamic, dynamic_count, constrained, refreshed);
         warm_start(states, &set);
         for (int it = 0; it < world->def.solver_iterations; it++)
             solve(states, &set, inv_h, true);

@@ -1077,8 +1077,12 @@ static ph_status add_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse, ph
     st->v = glms_vec3_add(st->v, glms_vec3_scale(impulse, b->inv_mass));
     if (at_point)
     {
+        // The inverse inertia of the body's orientation now: the state's is that of some moment of the last
+        // step (the solver refreshes it only while the body is in a contact or under a torque).
         ph_vec3 t = glms_vec3_cross(glms_vec3_sub(point, b->center), impulse);
-        st->w = glms_vec3_add(st->w, glms_mat3_mulv(st->inv_inertia, t));
+        ph_mat3 inv_inertia =
+            b->type == PH_BODY_DYNAMIC ? ph_body_world_inv_inertia(b, b->xf.q) : st->inv_inertia;
+        st->w = glms_vec3_add(st->w, glms_mat3_mulv(inv_inertia, t));
     }
     return PH_OK;
 }
