@@ -322,11 +322,6 @@ static inline v8 cross_exact(v8 a, v8 b)
     return (v8){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-static inline v8 sub_exact(v8 a, v8 b)
-{
-    return (v8){a.x - b.x, a.y - b.y, a.z - b.z};
-}
-
 static inline void st3(float dst[3][WIDE], v8 v, f8 mask)
 {
     st(dst[0], _mm256_and_ps(v.x, mask));
@@ -426,6 +421,13 @@ static inline f8 lane_mask(const int flags[WIDE])
     return _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)flags));
 }
 
+// The lanes that have a point i: a lane in use has at least one, an unused lane none (ph_wide_build).
+static inline f8 has_point(const wide_group *g, int i)
+{
+    __m256i counts = _mm256_loadu_si256((const __m256i *)g->point_counts);
+    return _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)));
+}
+
 WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
 {
     for (int gi = 0; gi < w->group_count; gi++)
@@ -450,10 +452,7 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
-            int valid[WIDE];
-            for (int lane = 0; lane < WIDE; lane++)
-                valid[lane] = lanes[lane] & -(int)(i < g->point_counts[lane]);
-            f8 mask = lane_mask(valid);
+            f8 mask = _mm256_and_ps(lane_mask(lanes), has_point(g, i));
             v8 ra = rotate_exact(ua, ma[7], LD3(wp->ra)), rb = rotate_exact(ub, mb[7], LD3(wp->rb));
             refresh_row(&wp->n, &p, &ia, &ib, ra, rb, n, mask);
             refresh_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, mask);
@@ -527,16 +526,7 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, con
 {
     const f8 zero = _mm256_setzero_ps(), sign = splat(-0.0f);
     const f8 warm_scale = splat(warm_scale_scalar);
-    int lane_index[WIDE], point_counts[WIDE];
-    for (int lane = 0; lane < WIDE; lane++)
-    {
-        lane_index[lane] = lane;
-        point_counts[lane] = lane < g->lanes ? g->point_counts[lane] : 0;
-    }
-    __m256i lane_ids = _mm256_loadu_si256((const __m256i *)lane_index);
-    __m256i counts = _mm256_loadu_si256((const __m256i *)point_counts);
-    f8 in_use = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(g->lanes), lane_ids));
-    f8 several = _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(1)));
+    f8 in_use = has_point(g, 0), several = has_point(g, 1);
 
     // Tangents as ph_contact_tangents: from the axis least aligned with n, normalised (zero stays zero).
     v8 n = LD3(in->normal);
@@ -565,13 +555,13 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, con
     for (int i = 0; i < g->point_count; i++)
     {
         wide_point *wp = &g->points[i];
-        f8 valid = _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)));
+        f8 valid = has_point(g, i);
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
-        v8 ra = sub_exact(point, ca), rb = sub_exact(point, cb);
+        v8 ra = sub(point, ca), rb = sub(point, cb);
         st3(wp->ra, ra, valid);
         st3(wp->rb, rb, valid);
-        st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub_exact(rb, ra), n), valid));
+        st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
         st(wp->max_normal_impulse, zero);
         prepare_row(&wp->n, &p, &ia, &ib, ra, rb, n, warm_scale * ld(in->impulse[i][0]), valid);
         prepare_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, warm_scale * ld(in->impulse[i][1]), valid);
@@ -694,6 +684,7 @@ static inline __attribute__((always_inline)) void solve_groups(ph_body_state *st
         for (int k = 0; k < K; k++)
         {
             wide_point *wp = &g[k]->points[i];
+            // Loaded here rather than kept from the start: held through the normal passes they spill.
             v8 t1 = LD3(g[k]->t1), t2 = LD3(g[k]->t2);
             f8 old1 = ld(wp->t1.impulse), old2 = ld(wp->t2.impulse);
             f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&wp->t1, &p[k], t1);
