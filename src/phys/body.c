@@ -63,31 +63,14 @@ ph_aabb ph_body_compute_bounds(const ph_body *body)
     return ph_convex_bounds(&body->convex, body->xf);
 }
 
-static inline ph_vec3 cross(ph_vec3 a, ph_vec3 b)
-{
-    return ph_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-
-static inline float dot(ph_vec3 a, ph_vec3 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
 // v turned by the quaternion (u, s) of squared length 1 / k: v + 2 k (s u x v + u x (u x v)), Rodrigues'
 // formula in quaternion form with the normalisation folded into k. (-u, s) turns the other way.
 static inline ph_vec3 turn(ph_vec3 u, float s, float k, ph_vec3 v)
 {
-    ph_vec3 t = cross(u, v);
-    ph_vec3 tt = cross(u, t);
+    ph_vec3 t = glms_vec3_cross(u, v);
+    ph_vec3 tt = glms_vec3_cross(u, t);
     float a = 2.0f * k * s, b = 2.0f * k;
     return ph_v3(v.x + a * t.x + b * tt.x, v.y + a * t.y + b * tt.y, v.z + a * t.z + b * tt.z);
-}
-
-static inline ph_vec3 mat3_mulv(const ph_mat3 *m, ph_vec3 v)
-{
-    const ph_vec3 *c = m->col;
-    return ph_v3(c[0].x * v.x + c[1].x * v.y + c[2].x * v.z, c[0].y * v.x + c[1].y * v.y + c[2].y * v.z,
-                 c[0].z * v.x + c[1].z * v.y + c[2].z * v.z);
 }
 
 // The constant acceleration of gravity and the applied force (unit: m/s^2).
@@ -106,12 +89,12 @@ ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *in
     // wb2 = R(p) I^-1 R(p)^T Lb: the same fixed point, without a world-frame rotation per pass.
     ph_vec3 u1 = ph_v3(q1.x, q1.y, q1.z);
     ph_vec3 wb = turn(glms_vec3_negate(u1), q1.w, 1.0f, w);
-    ph_vec3 lb = mat3_mulv(inertia, wb);
-    float twice_t1 = dot(wb, lb);
+    ph_vec3 lb = glms_mat3_mulv(*inertia, wb);
+    float twice_t1 = glms_vec3_dot(wb, lb);
     // First guess: to first order in h, R(p) I^-1 R(p)^T Lb = wb + h I^-1 (Lb x wb), the explicit Euler step
     // of Euler's equations; the passes then start O(h^2) from the fixed point instead of O(h), which saves
     // one of them.
-    ph_vec3 euler = mat3_mulv(inv_inertia, cross(lb, wb));
+    ph_vec3 euler = glms_mat3_mulv(*inv_inertia, glms_vec3_cross(lb, wb));
     wb = ph_v3(wb.x + h * euler.x, wb.y + h * euler.y, wb.z + h * euler.z);
     // The passes contract geometrically, by about h |w| times the anisotropy of I each: after changes d1
     // and d2 (ratio r = |d2| / |d1| < 1) the rest of the way is about |d2| r / (1 - r), and the passes
@@ -121,19 +104,19 @@ ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *in
     for (int pass = 0; pass < BODY_GYRO_MAX_PASSES; pass++)
     {
         ph_vec3 u = glms_vec3_scale(wb, 0.5f * h);
-        float k = 1.0f / (1.0f + dot(u, u));
-        ph_vec3 next = turn(u, 1.0f, k, mat3_mulv(inv_inertia, turn(glms_vec3_negate(u), 1.0f, k, lb)));
+        float k = 1.0f / (1.0f + glms_vec3_dot(u, u));
+        ph_vec3 next = turn(u, 1.0f, k, glms_mat3_mulv(*inv_inertia, turn(glms_vec3_negate(u), 1.0f, k, lb)));
         ph_vec3 d = glms_vec3_sub(next, wb);
-        float change = sqrtf(dot(d, d));
+        float change = sqrtf(glms_vec3_dot(d, d));
         wb = next;
         if (pass > 0 && change < prev_change &&
-            change * change <= BODY_GYRO_TOLERANCE * (prev_change - change) * sqrtf(dot(wb, wb)))
+            change * change <= BODY_GYRO_TOLERANCE * (prev_change - change) * sqrtf(glms_vec3_dot(wb, wb)))
             break;
         prev_change = change;
     }
     // The energy at the orientation the position update reaches with this w, q1 (h/2 wb, 1): that turn is
     // about wb itself, which it leaves unchanged, so the energy is wb . I wb in the q1 frame.
-    float twice_t2 = dot(wb, mat3_mulv(inertia, wb));
+    float twice_t2 = glms_vec3_dot(wb, glms_mat3_mulv(*inertia, wb));
     if (twice_t2 > twice_t1 && twice_t1 > 0.0f)
         wb = glms_vec3_scale(wb, sqrtf(twice_t1 / twice_t2));
     return turn(u1, q1.w, 1.0f, wb);
@@ -141,10 +124,10 @@ ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *in
 
 void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h)
 {
-    // Plain scalar arithmetic in the order of cglm's vec3 and mat3 functions (same results, fewer
-    // instructions than passing the structs through them).
+    // The scaled adds are written out in cglm's order (same results, fewer instructions than chaining its
+    // scale and add).
     ph_vec3 accel = body_accel(body, gravity);
-    ph_vec3 alpha = mat3_mulv(&state->inv_inertia, body->torque);
+    ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
     ph_vec3 v = ph_v3(state->v.x + accel.x * h, state->v.y + accel.y * h, state->v.z + accel.z * h);
     ph_vec3 w = ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
 
@@ -159,7 +142,7 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     // (hundreds of rad/s after a violent impact), the fixed point lands on an orientation of higher
     // energy; the excess is numerical and is taken out, so a tumbling body can never gain energy.
     // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
-    if (!body->isotropic && dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+    if (!body->isotropic && glms_vec3_dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
     {
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
         w = ph_body_gyro_solve(q1, &body->inertia_local, &body->inv_inertia_local, w, h);
@@ -167,7 +150,7 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     // Most rotation in one sub-step (Box2D v3 and Jolt cap it alike): beyond it the orientation update,
     // the contact anchors and the time-of-impact sweeps all lose their meaning.
     float max_speed = BODY_MAX_ROTATION / h;
-    float speed2 = dot(w, w);
+    float speed2 = glms_vec3_dot(w, w);
     if (speed2 > max_speed * max_speed)
         w = glms_vec3_scale(w, max_speed / sqrtf(speed2));
 
