@@ -26,23 +26,33 @@ bool ph_inertia_is_isotropic(ph_mat3 inertia)
     return deviation <= 1e-6f * mean;
 }
 
+ph_transform ph_body_frame(const ph_body *body, ph_vec3 center, ph_quat q)
+{
+    return (ph_transform){glms_vec3_sub(center, glms_quat_rotatev(q, body->local_center)), q};
+}
+
 void ph_body_sync_transform(ph_body *body)
 {
-    body->xf.p = glms_vec3_sub(body->center, glms_quat_rotatev(body->xf.q, body->local_center));
+    body->xf = ph_body_frame(body, body->center, body->xf.q);
 }
 
 ph_aabb ph_body_compute_bounds(const ph_body *body)
+{
+    return ph_body_bounds_at(body, body->xf);
+}
+
+ph_aabb ph_body_bounds_at(const ph_body *body, ph_transform xf)
 {
     if (body->mesh)
     {
         // Bounds of the mesh's local box under the body transform (the 8 corners).
         ph_aabb local = ph_mesh_bounds(body->mesh);
-        ph_aabb out = {body->xf.p, body->xf.p};
+        ph_aabb out = {xf.p, xf.p};
         for (int i = 0; i < 8; i++)
         {
             ph_vec3 c = ph_v3(i & 1 ? local.hi.x : local.lo.x, i & 2 ? local.hi.y : local.lo.y,
                               i & 4 ? local.hi.z : local.lo.z);
-            ph_vec3 w = ph_transform_point(body->xf, c);
+            ph_vec3 w = ph_transform_point(xf, c);
             out.lo = i ? glms_vec3_minv(out.lo, w) : w;
             out.hi = i ? glms_vec3_maxv(out.hi, w) : w;
         }
@@ -50,17 +60,17 @@ ph_aabb ph_body_compute_bounds(const ph_body *body)
     }
     if (body->compound)
     {
-        ph_aabb out = {body->xf.p, body->xf.p};
+        ph_aabb out = {xf.p, xf.p};
         for (int i = 0; i < body->compound->child_count; i++)
         {
             const ph_compound_child *ch = &body->compound->children[i];
-            ph_aabb b = ph_convex_bounds(&ch->shape, ph_transform_mul(body->xf, ch->local));
+            ph_aabb b = ph_convex_bounds(&ch->shape, ph_transform_mul(xf, ch->local));
             out.lo = i ? glms_vec3_minv(out.lo, b.lo) : b.lo;
             out.hi = i ? glms_vec3_maxv(out.hi, b.hi) : b.hi;
         }
         return out;
     }
-    return ph_convex_bounds(&body->convex, body->xf);
+    return ph_convex_bounds(&body->convex, xf);
 }
 
 // v turned by the quaternion (u, s) of squared length 1 / k: v + 2 k (s u x v + u x (u x v)), Rodrigues'

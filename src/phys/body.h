@@ -79,9 +79,13 @@ static inline ph_mat3 ph_body_world_inv_inertia(const ph_body *body, ph_quat q)
     return body->isotropic ? body->inv_inertia_local : ph_world_inv_inertia(q, body->inv_inertia_local);
 }
 
-// Recomputes xf from the centre of mass and orientation: xf.p = center - q * local_center.
+// The shape frame of the body with its centre of mass at `center` and orientation q:
+// p = center - q * local_center.
+ph_transform ph_body_frame(const ph_body *body, ph_vec3 center, ph_quat q);
+// Recomputes xf from the centre of mass and orientation (ph_body_frame of its own pose).
 void ph_body_sync_transform(ph_body *body);
-// World bounds of the body's shape at its current pose.
+// World bounds of the body's shape in shape frame xf; ph_body_compute_bounds: at its current pose.
+ph_aabb ph_body_bounds_at(const ph_body *body, ph_transform xf);
 ph_aabb ph_body_compute_bounds(const ph_body *body);
 // The torque-free angular velocity after one sub-step h of a body at orientation q1 spinning at w (world,
 // unit: rad/s) with body-frame inertia and its inverse: the implicit gyroscopic update of

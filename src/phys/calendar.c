@@ -211,22 +211,22 @@ static float thickness(const ph_world *world, const ph_body *b)
 // about its centre fills the same bounds in every orientation.
 static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
 {
-    ph_body tmp = *b;
-    pose_at(b, t, &tmp.center, &tmp.xf.q);
-    ph_body_sync_transform(&tmp);
-    ph_aabb now = ph_body_compute_bounds(&tmp);
+    ph_vec3 c;
+    ph_quat q;
+    pose_at(b, t, &c, &q);
+    ph_aabb now = ph_body_bounds_at(b, ph_body_frame(b, c, q));
     float m = world->def.speculative_margin;
     ph_vec3 grow = ph_v3(m, m, m), move = glms_vec3_zero();
     bool ball = !b->mesh && !b->compound && b->convex.type == PH_SHAPE_SPHERE &&
                 glms_vec3_norm2(b->local_center) == 0.0f;
     if (moving(b))
-        move = glms_vec3_sub(b->center, tmp.center);
+        move = glms_vec3_sub(b->center, c);
     if (moving(b) && !ball)
     {
         // q_end q_t^-1 turns by theta about axis k: its vector part is sin(theta / 2) k, its scalar part
         // cos(theta / 2). A point's turn moves it in the plane normal to k, by at most r theta, so by at
         // most r theta sqrt(1 - k_j^2) along world axis j.
-        ph_quat rel = glms_quat_mul(glms_quat_normalize(b->xf.q), glms_quat_conjugate(tmp.xf.q));
+        ph_quat rel = glms_quat_mul(glms_quat_normalize(b->xf.q), glms_quat_conjugate(q));
         ph_vec3 v = ph_v3(rel.x, rel.y, rel.z);
         float sin_half = glms_vec3_norm(v);
         if (sin_half > 0.0f)
