@@ -54,9 +54,8 @@ void asset_error_warn(asset_warnings *list, const char *file, int line, const ch
     list->count++;
 }
 
-char *asset_read_file(const char *path, size_t max_bytes, size_t *out_len, asset_error *err)
+FILE *asset_open_file(const char *path, asset_error *err)
 {
-    *out_len = 0;
     if (!path)
     {
         asset_error_set(err, "(null)", 0, "no file name");
@@ -64,10 +63,16 @@ char *asset_read_file(const char *path, size_t max_bytes, size_t *out_len, asset
     }
     FILE *f = fopen(path, "rb");
     if (!f)
-    {
         asset_error_set(err, path, 0, "cannot open: %s", strerror(errno));
+    return f;
+}
+
+char *asset_read_file(const char *path, size_t max_bytes, size_t *out_len, asset_error *err)
+{
+    *out_len = 0;
+    FILE *f = asset_open_file(path, err);
+    if (!f)
         return NULL;
-    }
     // One byte more than allowed, so that an oversized file is seen as such by the parser.
     char *buf = malloc(max_bytes + 1);
     size_t len = buf ? fread(buf, 1, max_bytes + 1, f) : 0;

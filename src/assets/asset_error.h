@@ -6,6 +6,7 @@
 #pragma once
 
 #include <stddef.h> // size_t
+#include <stdio.h>  // FILE
 
 // Largest number of warnings a list keeps; later ones are counted but not stored.
 #define ASSET_MAX_WARNINGS 32
@@ -38,6 +39,8 @@ void asset_error_set(asset_error *err, const char *file, int line, const char *f
 void asset_error_warn(asset_warnings *list, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+// Opens a file for binary reading; NULL with "(null): no file name" or "file: cannot open: <reason>" in err.
+FILE *asset_open_file(const char *path, asset_error *err);
 // Reads a whole file into a malloc'd buffer (free it): at most max_bytes + 1 bytes, so that a caller sees
 // an oversized file as *out_len > max_bytes. NULL with "file: cannot open: <reason>", "read error" or
 // "out of memory" in err.

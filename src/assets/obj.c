@@ -11,13 +11,12 @@
 #include "assets/path.h"
 #include "assets/text.h"
 
-#include <errno.h>  // errno
 #include <math.h>   // isfinite, isnan, pow, sqrt, fabs
 #include <stdarg.h> // va_list
 #include <stdint.h> // uint64_t, uintptr_t
-#include <stdio.h>  // FILE, fopen, fread, vsnprintf
+#include <stdio.h>  // FILE, fread, vsnprintf
 #include <stdlib.h> // malloc, realloc, free
-#include <string.h> // memchr, memcpy, memcmp, strlen, strerror
+#include <string.h> // memchr, memcpy, memcmp, strlen
 
 // Bytes read from a file per chunk; a chunk holds many lines, so the per-call overhead vanishes.
 #define OBJ_CHUNK_BYTES (1 << 20)
@@ -1171,17 +1170,9 @@ bool obj_load(const char *path, const obj_options *options, obj_model **out_mode
     if (!out_model)
         return false;
     *out_model = NULL;
-    if (!path)
-    {
-        asset_error_set(out_error, "(null)", 0, "no file name");
-        return false;
-    }
-    FILE *f = fopen(path, "rb");
+    FILE *f = asset_open_file(path, out_error);
     if (!f)
-    {
-        asset_error_set(out_error, path, 0, "cannot open: %s", strerror(errno));
         return false;
-    }
     parser ps;
     if (!parser_init(&ps, path, options, out_error))
     {
