@@ -14,6 +14,25 @@
 
 #define CAL_TEST_STEPS 60 // one second: every projectile has reached its wall
 
+// A default world without gravity: the cases below aim bodies along straight lines.
+static ph_world *world_without_gravity(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    return ph_world_create(&wd);
+}
+
+// How many of the last step's calendar events were between bodies x and y (either way round).
+static int events_between(const ph_world *w, ph_body_id x, ph_body_id y)
+{
+    int n = 0, met = 0;
+    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
+    for (int i = 0; i < n; i++)
+        met += (ev[i].a.index1 == x.index1 && ev[i].b.index1 == y.index1) ||
+               (ev[i].a.index1 == y.index1 && ev[i].b.index1 == x.index1);
+    return met;
+}
+
 // Runs the scene for CAL_TEST_STEPS (world def edited by budget when >= 0); returns the number of
 // dynamic bodies beyond a tunnel plane (or not finite) and the most events one step resolved.
 static int run_walls(recipe_scene *scene, int budget, int *out_tunneled, int *out_max_events,
@@ -112,9 +131,7 @@ static int calendar_budget_zero_clamps(void)
 // they meet inside the step and must bounce apart, never swap sides.
 static int calendar_head_on(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.type = PH_BODY_DYNAMIC;
     d.shape = ph_make_box(ph_v3(0.1f, 0.1f, 0.1f));
@@ -146,9 +163,7 @@ static int calendar_head_on(void)
 // pushes the balls apart sideways, not a pass through each other.
 static int calendar_grazing_balls(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.type = PH_BODY_DYNAMIC;
     d.shape = ph_make_sphere(0.5f);
@@ -178,9 +193,7 @@ static int calendar_grazing_balls(void)
 // the pair itself rather than leave it to A's. A and B must collide.
 static int calendar_pushed_body_meets_lower_slot(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.type = PH_BODY_DYNAMIC;
     d.enable_sleep = false;
@@ -197,11 +210,8 @@ static int calendar_pushed_body_meets_lower_slot(void)
     d.linear_velocity = ph_v3(300.0f, 0.0f, 0.0f);
     ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
     ph_world_step(w);
-    int n = 0, met = 0;
-    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
-    for (int i = 0; i < n; i++)
-        met += (ev[i].a.index1 == a.index1 && ev[i].b.index1 == b.index1) ||
-               (ev[i].a.index1 == b.index1 && ev[i].b.index1 == a.index1);
+    int n = 0, met = events_between(w, a, b);
+    ph_world_get_calendar_events(w, &n); // all events of the step, for the report
     ph_vec3 pa = ph_body_get_position(w, a), pb = ph_body_get_position(w, b);
     fprintf(stderr, "pushed ball: %d events, %d between A and B; A at (%.2f %.2f), B at (%.2f %.2f)\n", n,
             met, (double)pa.x, (double)pa.y, (double)pb.x, (double)pb.y);
@@ -218,9 +228,7 @@ static int calendar_pushed_body_meets_lower_slot(void)
 // flies. They must collide.
 static int calendar_two_deflected_bodies_meet(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.material.restitution = 1.0f;
     d.material.friction = 0.0f;
@@ -240,11 +248,8 @@ static int calendar_two_deflected_bodies_meet(void)
     d.linear_velocity = ph_v3(0.0f, -300.0f, 0.0f); // bounces at 0.4 of the step, at y = 0 at 0.75
     ph_body_id y = ph_body_create(w, &d);
     ph_world_step(w);
-    int n = 0, met = 0;
-    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
-    for (int i = 0; i < n; i++)
-        met += (ev[i].a.index1 == x.index1 && ev[i].b.index1 == y.index1) ||
-               (ev[i].a.index1 == y.index1 && ev[i].b.index1 == x.index1);
+    int n = 0, met = events_between(w, x, y);
+    ph_world_get_calendar_events(w, &n); // all events of the step, for the report
     ph_vec3 px = ph_body_get_position(w, x), py = ph_body_get_position(w, y);
     fprintf(stderr, "two deflected balls: %d events, %d between them; X at (%.2f %.2f), Y at (%.2f %.2f)\n",
             n, met, (double)px.x, (double)px.y, (double)py.x, (double)py.y);
@@ -259,9 +264,7 @@ static int calendar_two_deflected_bodies_meet(void)
 // speculative reach away), so the bar's neighbour search must cover its swing, not just its two ends.
 static int calendar_swinging_bar_strikes_ball(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.type = PH_BODY_DYNAMIC;
     d.enable_sleep = false;
@@ -275,11 +278,8 @@ static int calendar_swinging_bar_strikes_ball(void)
     d.position = ph_v3(3.03f, 0.0f, 0.0f);
     ph_body_id ball = ph_body_create(w, &d);
     ph_world_step(w);
-    int n = 0, met = 0;
-    const ph_calendar_event *ev = ph_world_get_calendar_events(w, &n);
-    for (int i = 0; i < n; i++)
-        met += (ev[i].a.index1 == bar.index1 && ev[i].b.index1 == ball.index1) ||
-               (ev[i].a.index1 == ball.index1 && ev[i].b.index1 == bar.index1);
+    int n = 0, met = events_between(w, bar, ball);
+    ph_world_get_calendar_events(w, &n); // all events of the step, for the report
     ph_vec3 v = ph_body_get_linear_velocity(w, ball);
     fprintf(stderr, "swinging bar: %d events, %d with the ball; ball velocity after (%.1f %.1f %.1f)\n", n,
             met, (double)v.x, (double)v.y, (double)v.z);
@@ -295,9 +295,7 @@ static int calendar_swinging_bar_strikes_ball(void)
 // instead of passing through.
 static int calendar_struck_ball_on_floor(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.shape = ph_make_box(ph_v3(5.0f, 0.05f, 5.0f));
     d.material.restitution = 1.0f;
@@ -399,9 +397,7 @@ static int calendar_tumbling_room(void)
 // body woken by an event must start a still sweep where it is, not at the start of its last awake step.
 static int calendar_woken_sleeper_stays_put(void)
 {
-    ph_world_def wd = ph_default_world_def();
-    wd.gravity = ph_v3(0, 0, 0);
-    ph_world *w = ph_world_create(&wd);
+    ph_world *w = world_without_gravity();
     ph_body_def d = ph_default_body_def();
     d.type = PH_BODY_DYNAMIC;
     d.shape = ph_make_box(ph_v3(0.5f, 0.5f, 0.5f));

@@ -35,6 +35,25 @@ static float distance_at(const ph_toi_input *in, float t)
     return g.distance;
 }
 
+// A random box, capsule or ball (its size random too) for each of pair i's two bodies: A is of kind i % 3,
+// B of kind (i / 3) % 3, so consecutive pairs go through the nine combinations.
+static void random_shape_pair(uint64_t *rng, int i, ph_convex *a, ph_convex *b)
+{
+    ph_convex shapes[3] = {
+        ph_convex_box(test_rand_vec3(rng, 0.1f, 1.0f)),
+        ph_convex_capsule(test_rand_float(rng, 0.1f, 1.0f), test_rand_float(rng, 0.05f, 0.5f)),
+        ph_convex_sphere(test_rand_float(rng, 0.05f, 0.8f))};
+    *a = shapes[i % 3];
+    *b = shapes[(i / 3) % 3];
+}
+
+// A turn by a random angle up to max_angle about a random axis.
+static ph_quat random_turn(uint64_t *rng, float max_angle)
+{
+    return glms_quatv(test_rand_float(rng, 0.0f, max_angle),
+                      glms_vec3_normalize(test_rand_vec3(rng, -1.0f, 1.0f)));
+}
+
 // The sweep's ends and midpoint: c moves linearly, q turns at constant rate, local_center stays put.
 static int toi_sweep_transform(void)
 {
@@ -163,21 +182,14 @@ static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hi
     {
         ph_toi_input in;
         memset(&in, 0, sizeof in);
-        ph_convex shapes[3] = {
-            ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
-            ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
-            ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f))};
-        in.a = shapes[i % 3];
-        in.b = shapes[(i / 3) % 3];
+        random_shape_pair(&rng, i, &in.a, &in.b);
         in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_a.c0 = test_rand_vec3(&rng, -4.0f, -2.0f);
         in.sweep_a.c1 = test_rand_vec3(&rng, -1.0f, 3.0f);
         if (any_direction)
             in.sweep_a.c1 = glms_vec3_add(in.sweep_a.c0, test_rand_vec3(&rng, -4.0f, 4.0f));
         in.sweep_a.q0 = test_rand_quat(&rng);
-        in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f),
-                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
-                                      in.sweep_a.q0);
+        in.sweep_a.q1 = glms_quat_mul(random_turn(&rng, 3.0f), in.sweep_a.q0);
         in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         if (i % 4 == 0)
             in.sweep_b.local_center = glms_vec3_zero(); // a ball then turns about its centre
@@ -189,9 +201,7 @@ static int random_never_overshoots(uint64_t salt, bool any_direction, int min_hi
             in.sweep_b.c1 = glms_vec3_add(in.sweep_b.c0, test_rand_vec3(&rng, -4.0f, 4.0f));
         }
         in.sweep_b.q0 = test_rand_quat(&rng);
-        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 3.0f),
-                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
-                                      in.sweep_b.q0);
+        in.sweep_b.q1 = glms_quat_mul(random_turn(&rng, 3.0f), in.sweep_b.q0);
         in.t_max = 1.0f;
         in.target_separation = 0.02f;
         in.tolerance = 2e-3f;
@@ -411,25 +421,16 @@ static int toi_near_start_goes_on(void)
     {
         ph_toi_input in;
         memset(&in, 0, sizeof in);
-        ph_convex shapes[3] = {
-            ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
-            ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
-            ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f))};
-        in.a = shapes[i % 3];
-        in.b = shapes[(i / 3) % 3];
+        random_shape_pair(&rng, i, &in.a, &in.b);
         in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_a.c0 = glms_vec3_zero();
         in.sweep_a.c1 = test_rand_vec3(&rng, -1.0f, 1.0f);
         in.sweep_a.q0 = test_rand_quat(&rng);
-        in.sweep_a.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 2.0f),
-                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
-                                      in.sweep_a.q0);
+        in.sweep_a.q1 = glms_quat_mul(random_turn(&rng, 2.0f), in.sweep_a.q0);
         in.sweep_b.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_b.c0 = glms_vec3_scale(glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f)), 3.0f);
         in.sweep_b.q0 = test_rand_quat(&rng);
-        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 2.0f),
-                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
-                                      in.sweep_b.q0);
+        in.sweep_b.q1 = glms_quat_mul(random_turn(&rng, 2.0f), in.sweep_b.q0);
         // Move B along the closest direction to the chosen starting distance.
         ph_gjk_output g;
         ENSURE(ph_gjk_distance(&in.a, ph_sweep_transform(&in.sweep_a, 0.0f), &in.b,
@@ -482,24 +483,16 @@ static int toi_random_riding_never_overshoots(void)
     {
         ph_toi_input in;
         memset(&in, 0, sizeof in);
-        ph_convex shapes[3] = {
-            ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f)),
-            ph_convex_capsule(test_rand_float(&rng, 0.1f, 1.0f), test_rand_float(&rng, 0.05f, 0.5f)),
-            ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.8f))};
-        in.a = shapes[i % 3];
-        in.b = shapes[(i / 3) % 3];
+        random_shape_pair(&rng, i, &in.a, &in.b);
         in.sweep_a.local_center = test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_a.c0 = test_rand_vec3(&rng, -1.0f, 1.0f);
         in.sweep_a.c1 = glms_vec3_add(in.sweep_a.c0, test_rand_vec3(&rng, -2.0f, 2.0f));
         in.sweep_a.q0 = test_rand_quat(&rng);
-        ph_quat turn = glms_quatv(test_rand_float(&rng, 0.0f, 2.0f),
-                                  glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f)));
+        ph_quat turn = random_turn(&rng, 2.0f);
         in.sweep_a.q1 = glms_quat_mul(turn, in.sweep_a.q0);
         in.sweep_b.local_center = i % 4 == 0 ? glms_vec3_zero() : test_rand_vec3(&rng, -0.1f, 0.1f);
         in.sweep_b.q0 = test_rand_quat(&rng);
-        in.sweep_b.q1 = glms_quat_mul(glms_quatv(test_rand_float(&rng, 0.0f, 0.5f),
-                                                 glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f))),
-                                      in.sweep_b.q0);
+        in.sweep_b.q1 = glms_quat_mul(random_turn(&rng, 0.5f), in.sweep_b.q0);
         // B just outside A at the start, then carried with A's motion and turn.
         ph_vec3 dir = glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f));
         in.sweep_b.c0 = glms_vec3_add(in.sweep_a.c0, glms_vec3_scale(dir, 3.0f));
