@@ -296,7 +296,6 @@ static void gather_group(const ph_world *world, const prepare_params *params, co
 typedef struct constraint_set
 {
     const constraint_head *heads;
-    int count;
     wide_solver *wide; // NULL: every constraint is scalar, cons[k] for heads[k]
     constraint *cons;
     int scalar_count;
@@ -715,7 +714,7 @@ bool ph_solve(ph_step_context *ctx)
     // The wide path where the world allows it, the CPU has it and the arena holds its groups.
     int slots = world->body_ids.slot_count;
     wide_solver wide = {0};
-    constraint_set set = {heads, count, NULL, NULL, count};
+    constraint_set set = {heads, NULL, NULL, count};
     if (count > 0 && world->def.enable_simd && ph_wide_supported())
     {
         if (ph_wide_build(ctx->arena, states, slots, heads, count, &wide))

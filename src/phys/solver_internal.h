@@ -124,10 +124,7 @@ typedef struct wide_solver
 {
     wide_group *groups;
     int group_count;
-    int colors; // colours used
-    // Per constraint (in the order of the heads): group * WIDE + lane, or -1 - i when it is the scalar
-    // array's constraint i.
-    int *at;
+    int colors;  // colours used
     int *scalar; // head of each scalar constraint, in the order they are solved
     int scalar_count;
     int *color, *order; // scratch of ph_wide_build: colour of each constraint, constraints in group order

@@ -30,12 +30,11 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
 {
     *out = (wide_solver){0};
     size_t n = (size_t)(count > 0 ? count : 1), body_count = (size_t)(slots > 0 ? slots : 1);
-    out->at = ph_arena_alloc(arena, n * sizeof(int));
     out->scalar = ph_arena_alloc(arena, n * sizeof(int));
     out->color = ph_arena_alloc(arena, n * sizeof(int));
     out->order = ph_arena_alloc(arena, n * sizeof(int));
     out->used = ph_arena_alloc(arena, body_count * sizeof(uint64_t));
-    if (!out->at || !out->scalar || !out->color || !out->order || !out->used)
+    if (!out->scalar || !out->color || !out->order || !out->used)
         return false;
     memset(out->used, 0, body_count * sizeof(uint64_t));
     int *color = out->color, *order = out->order;
@@ -57,7 +56,6 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         if (taken == ~(uint64_t)0)
         {
             color[k] = -1;
-            out->at[k] = -1 - out->scalar_count;
             out->scalar[out->scalar_count++] = k;
             continue;
         }
@@ -114,7 +112,6 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         grp->contact[lane] = heads[k].contact;
         grp->point_counts[lane] = heads[k].point_count;
         grp->lanes++;
-        out->at[k] = g * WIDE + lane;
     }
     // Unused lanes: no contact, no points (ph_wide_prepare zeroes them), and lane 0's bodies (which they
     // leave as they are).
@@ -134,7 +131,7 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
 
 void ph_wide_release(ph_arena *arena, wide_solver *w)
 {
-    void *blocks[] = {w->groups, w->used, w->order, w->color, w->scalar, w->at};
+    void *blocks[] = {w->groups, w->used, w->order, w->color, w->scalar};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
     {
         if (blocks[i])
