@@ -223,16 +223,16 @@ static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
         move = glms_vec3_sub(b->center, c);
     if (moving(b) && !ball)
     {
-        // q_end q_t^-1 turns by theta about axis k: its vector part is sin(theta / 2) k, its scalar part
-        // cos(theta / 2). A point's turn moves it in the plane normal to k, by at most r theta, so by at
-        // most r theta sqrt(1 - k_j^2) along world axis j.
-        ph_quat rel = glms_quat_mul(glms_quat_normalize(b->xf.q), glms_quat_conjugate(q));
-        ph_vec3 v = ph_v3(rel.x, rel.y, rel.z);
-        float sin_half = glms_vec3_norm(v);
-        if (sin_half > 0.0f)
+        // The rest of the sweep turns the body by theta about axis k (ph_sweep_rotation: theta k). A point's
+        // turn moves it in the plane normal to k, by at most r theta, so by at most r theta sqrt(1 - k_j^2)
+        // along world axis j.
+        ph_sweep rest = {.q0 = q, .q1 = b->xf.q};
+        ph_vec3 rot = ph_sweep_rotation(&rest);
+        float theta = glms_vec3_norm(rot);
+        if (theta > 0.0f)
         {
-            float reach = 2.0f * atan2f(sin_half, fabsf(rel.w)) * b->bound_radius;
-            ph_vec3 k = glms_vec3_scale(v, 1.0f / sin_half);
+            float reach = theta * b->bound_radius;
+            ph_vec3 k = glms_vec3_scale(rot, 1.0f / theta);
             for (int a = 0; a < 3; a++)
                 grow.raw[a] += reach * sqrtf(fmaxf(0.0f, 1.0f - k.raw[a] * k.raw[a]));
         }
