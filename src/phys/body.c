@@ -7,9 +7,9 @@
 // Below this angular speed the gyroscopic term (second order in w) is skipped: its effect over a sub-step
 // is under 1e-6 of w (unit: rad/s).
 #define BODY_GYRO_MIN_SPEED 1e-3f
-// Fixed-point passes of the implicit gyroscopic update: at least two, at most this many.
+// Newton iterations of the gyroscopic update, at most.
 #define BODY_GYRO_MAX_PASSES 4
-// The passes stop once the estimated remaining change of w is below this fraction of |w|.
+// The iterations stop once the last change of w is below this fraction of |w|.
 #define BODY_GYRO_TOLERANCE 1e-6f
 // Most rotation of a body in one sub-step (unit: rad): pi/4, 236 rad/s at 5 sub-steps of a 60 Hz step.
 #define BODY_MAX_ROTATION (0.25f * GLM_PIf)
@@ -91,71 +91,158 @@ static inline ph_vec3 body_accel(const ph_body *body, ph_vec3 gravity)
                  gravity.z * gs + body->force.z * im);
 }
 
-ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 w, float h)
+// The derivative of x + s I^-1 (x x I x) with respect to x, 1 + s I^-1 ([x]x I - [I x]x), given ix = I x.
+static ph_mat3 spin_jacobian(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 x, ph_vec3 ix,
+                             float s)
 {
-    // In the frame of q1 (body axes at the start of the sub-step): wb = R1^T w and Lb = R1^T L = I wb.
-    // The orientation update q2 = normalise(q1 + h/2 (w, 0) q1) is q1 p with p = (h/2 wb, 1), since
-    // (w, 0) q1 = q1 (wb, 0); so R2 = R1 R(p), and w2 = R2 I^-1 R2^T L becomes
-    // wb2 = R(p) I^-1 R(p)^T Lb: the same fixed point, without a world-frame rotation per pass.
-    ph_vec3 u1 = ph_v3(q1.x, q1.y, q1.z);
-    ph_vec3 wb = turn(glms_vec3_negate(u1), q1.w, 1.0f, w);
-    ph_vec3 lb = glms_mat3_mulv(*inertia, wb);
-    float twice_t1 = glms_vec3_dot(wb, lb);
-    // First guess: to first order in h, R(p) I^-1 R(p)^T Lb = wb + h I^-1 (Lb x wb), the explicit Euler step
-    // of Euler's equations; the passes then start O(h^2) from the fixed point instead of O(h), which saves
-    // one of them.
-    ph_vec3 euler = glms_mat3_mulv(*inv_inertia, glms_vec3_cross(lb, wb));
-    wb = ph_v3(wb.x + h * euler.x, wb.y + h * euler.y, wb.z + h * euler.z);
-    // The passes contract geometrically, by about h |w| times the anisotropy of I each: after changes d1
-    // and d2 (ratio r = |d2| / |d1| < 1) the rest of the way is about |d2| r / (1 - r), and the passes
-    // stop once that is below the tolerance (two passes for slow bodies and mostly for the physbench spinner
-    // at 8 rad/s).
-    float prev_change = 0.0f;
-    for (int pass = 0; pass < BODY_GYRO_MAX_PASSES; pass++)
+    ph_mat3 jac;
+    for (int k = 0; k < 3; k++)
     {
-        ph_vec3 u = glms_vec3_scale(wb, 0.5f * h);
-        float k = 1.0f / (1.0f + glms_vec3_dot(u, u));
-        ph_vec3 next = turn(u, 1.0f, k, glms_mat3_mulv(*inv_inertia, turn(glms_vec3_negate(u), 1.0f, k, lb)));
-        ph_vec3 d = glms_vec3_sub(next, wb);
-        float change = sqrtf(glms_vec3_dot(d, d));
-        wb = next;
-        if (pass > 0 && change < prev_change &&
-            change * change <= BODY_GYRO_TOLERANCE * (prev_change - change) * sqrtf(glms_vec3_dot(wb, wb)))
-            break;
-        prev_change = change;
+        ph_vec3 e = glms_vec3_zero();
+        e.raw[k] = 1.0f;
+        ph_vec3 m = glms_vec3_add(glms_vec3_cross(x, inertia->col[k]), glms_vec3_cross(e, ix));
+        jac.col[k] = glms_vec3_add(e, glms_vec3_scale(glms_mat3_mulv(*inv_inertia, m), s));
     }
-    // The energy at the orientation the position update reaches with this w, q1 (h/2 wb, 1): that turn is
-    // about wb itself, which it leaves unchanged, so the energy is wb . I wb in the q1 frame.
-    float twice_t2 = glms_vec3_dot(wb, glms_mat3_mulv(*inertia, wb));
-    if (twice_t2 > twice_t1 && twice_t1 > 0.0f)
-        wb = glms_vec3_scale(wb, sqrtf(twice_t1 / twice_t2));
-    return turn(u1, q1.w, 1.0f, wb);
+    return jac;
 }
 
-void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h)
+// x solving I x + s (x x I x) = lb from the guess in x, on the equation multiplied by I^-1 (so that bodies of
+// any size stay in float range): x + s I^-1 (x x I x) = I^-1 lb. Newton's method with the Jacobian of the
+// guess kept (the chord method): the guess is within O(s |x|) of the root, so the Jacobian barely changes
+// on the way, and one 3x3 inverse serves every iteration (two for the physbench spinner, 1.6 times cheaper
+// than inverting anew each time). False when it has not converged to float precision within
+// BODY_GYRO_MAX_PASSES iterations.
+static bool solve_spin(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 lb, float s, ph_vec3 *x)
+{
+    ph_vec3 target = glms_mat3_mulv(*inv_inertia, lb);
+    ph_vec3 ix = glms_mat3_mulv(*inertia, *x);
+    ph_mat3 step = glms_mat3_inv(spin_jacobian(inertia, inv_inertia, *x, ix, s));
+    for (int pass = 0; pass < BODY_GYRO_MAX_PASSES; pass++)
+    {
+        ph_vec3 turned = glms_mat3_mulv(*inv_inertia, glms_vec3_cross(*x, ix));
+        ph_vec3 r = glms_vec3_sub(glms_vec3_add(*x, glms_vec3_scale(turned, s)), target);
+        ph_vec3 d = glms_mat3_mulv(step, r);
+        *x = glms_vec3_sub(*x, d);
+        if (glms_vec3_dot(d, d) <= BODY_GYRO_TOLERANCE * BODY_GYRO_TOLERANCE * glms_vec3_dot(*x, *x))
+            return true;
+        ix = glms_mat3_mulv(*inertia, *x);
+    }
+    return false;
+}
+
+// Body frame of q and back: q^-1 v q and q v q^-1, exact rotations even for a quaternion a rounding off
+// unit length (normalised quaternions are, by an ulp or so: taken as unit, every sub-step's turn into the
+// body frame and back scaled the momentum by that much, always the same way, and a free spinning body
+// gained 1.6e-7 of its energy per sub-step).
+static inline ph_vec3 to_body(ph_quat q, ph_vec3 v)
+{
+    return turn(ph_v3(-q.x, -q.y, -q.z), q.w, 1.0f / glms_quat_dot(q, q), v);
+}
+
+static inline ph_vec3 to_world(ph_quat q, ph_vec3 v)
+{
+    return turn(ph_v3(q.x, q.y, q.z), q.w, 1.0f / glms_quat_dot(q, q), v);
+}
+
+ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 l, float h)
+{
+    // Body frame of q1: lb1 = R1^T L. The sub-step turns the body to R2 = R1 C with C the turn of
+    // ph_integrate_rotation by h w, (h/2 wb, 1) as a quaternion: the Cayley transform
+    // C = (1 - h/2 [wb]x)^-1 (1 + h/2 [wb]x). L fixed in the world makes lb2 = C^T lb1, that is
+    // lb2 - lb1 = -h/2 wb x (lb1 + lb2); and wb = I^-1 (lb1 + lb2) / 2 then gives
+    //     lb1 = I wb + h/2 wb x I wb,    lb2 = I wb - h/2 wb x I wb.
+    // Both |lb| and lb . I^-1 lb (twice the energy) are the same before and after: the cross terms vanish.
+    ph_vec3 lb = to_body(q1, l);
+    ph_vec3 wb = glms_mat3_mulv(*inv_inertia, lb);
+    if (!solve_spin(inertia, inv_inertia, lb, 0.5f * h, &wb))
+    {
+        // Not converged (a turn of a good part of a radian per sub-step after a violent impact): the energy
+        // after the turn, T(k wb) = k^2 wb.I wb / 2 + k^4 (h^2/8) c.I^-1 c with c = wb x I wb (the cross
+        // term vanishes), is kept at or below the energy before, so a tumbling body never gains energy.
+        ph_vec3 iw = glms_mat3_mulv(*inertia, wb);
+        ph_vec3 c = glms_vec3_cross(wb, iw);
+        float a = 0.125f * h * h * glms_vec3_dot(c, glms_mat3_mulv(*inv_inertia, c));
+        float b = 0.5f * glms_vec3_dot(wb, iw);
+        float t = 0.5f * glms_vec3_dot(lb, glms_mat3_mulv(*inv_inertia, lb));
+        if (a + b > t && t > 0.0f)
+        {
+            float k2 = 2.0f * t / (b + sqrtf(b * b + 4.0f * a * t)); // root of a k^4 + b k^2 = t
+            wb = glms_vec3_scale(wb, sqrtf(k2));
+        }
+    }
+    return to_world(q1, wb);
+}
+
+ph_vec3 ph_body_momentum_after(ph_quat q, const ph_mat3 *inertia, ph_vec3 w, float h)
+{
+    ph_vec3 wb = to_body(q, w);
+    ph_vec3 iw = glms_mat3_mulv(*inertia, wb);
+    return to_world(q, glms_vec3_sub(iw, glms_vec3_scale(glms_vec3_cross(wb, iw), 0.5f * h)));
+}
+
+ph_vec3 ph_body_angular_velocity_now(const ph_body *body, ph_vec3 w, float h)
+{
+    if (body->type != PH_BODY_DYNAMIC || body->isotropic || h <= 0.0f)
+        return w;
+    ph_quat q = body->xf.q;
+    return to_world(q, glms_mat3_mulv(body->inv_inertia_local,
+                                      to_body(q, ph_body_momentum_after(q, &body->inertia_local, w, h))));
+}
+
+ph_vec3 ph_body_angular_velocity_carried(const ph_body *body, ph_vec3 w, float h)
+{
+    if (body->type != PH_BODY_DYNAMIC || body->isotropic || h <= 0.0f)
+        return w;
+    // The carried wb whose momentum after the sub-step, I wb - h/2 wb x I wb, is I w_now.
+    ph_quat q = body->xf.q;
+    ph_vec3 wb = to_body(q, w);
+    ph_vec3 lb = glms_mat3_mulv(body->inertia_local, wb);
+    solve_spin(&body->inertia_local, &body->inv_inertia_local, lb, -0.5f * h, &wb);
+    return to_world(q, wb);
+}
+
+ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h, ph_vec3 dw_now)
+{
+    if (body->type != PH_BODY_DYNAMIC || body->isotropic || h <= 0.0f)
+        return dw_now;
+    // w_now = I^-1 (I wb - h/2 wb x I wb) in the body frame: its derivative is spin_jacobian with s = -h/2.
+    ph_quat q = body->xf.q;
+    ph_vec3 wb = to_body(q, w);
+    ph_mat3 jac = spin_jacobian(&body->inertia_local, &body->inv_inertia_local, wb,
+                                glms_mat3_mulv(body->inertia_local, wb), -0.5f * h);
+    return to_world(q, glms_mat3_mulv(glms_mat3_inv(jac), to_body(q, dw_now)));
+}
+
+void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                                float carried)
 {
     // The scaled adds are written out in cglm's order (same results, fewer instructions than chaining its
     // scale and add).
     ph_vec3 accel = body_accel(body, gravity);
-    ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
     ph_vec3 v = ph_v3(state->v.x + accel.x * h, state->v.y + accel.y * h, state->v.z + accel.z * h);
-    ph_vec3 w = ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
-
-    // Gyroscopic torque, implicit in the orientation. Without torque the world angular momentum
-    // L = R I_b R^T w is constant while R turns, so the new velocity solves w2 = I(q2)^-1 L with q2 the
-    // orientation that w2 itself produces over the sub-step (the same ph_integrate_rotation the position
-    // update applies). Fixed-point passes from w1 solve it to float precision (ph_body_gyro_solve); because L
-    // is mapped, not integrated, |w| stays bounded whatever the spin (the explicit form w x I w blows up),
-    // and the torque-free drift of L is far below Catto's one-Newton-step form ("Physics for game
-    // programmers: numerical methods", GDC 2015), which loses momentum at high spin.
-    // The torque-free flow also keeps the kinetic energy T = w.L / 2. When a sub-step turns the body far
-    // (hundreds of rad/s after a violent impact), the fixed point lands on an orientation of higher
-    // energy; the excess is numerical and is taken out, so a tumbling body can never gain energy.
+    ph_vec3 w;
+    // Gyroscopic torque. The angular velocity w is the one that carries the body through a sub-step (the
+    // position update turns it by h w), like v for the centre; the angular momentum L the body has at a
+    // sub-step's start and end follows from it (ph_body_gyro_solve). Each sub-step starts from the momentum
+    // the last one ended with (torques and impulses added) and takes the w of the implicit midpoint rule on
+    // Euler's equations in the body frame, with the orientation turned as ph_integrate_rotation turns it
+    // (its quaternion update is the Cayley transform of h w): a Lie-Poisson integrator that keeps both |L|
+    // and the kinetic energy to float precision whatever the step (Austin, Krishnaprasad and Wang, "Almost
+    // Poisson integration of rigid body systems", J. Comput. Phys. 1993). Forms that take the w at the end
+    // of the turn, like the implicit-Euler update Bullet makes once per step, lose energy every step and
+    // drift towards the axis of largest inertia: a box spun about its intermediate axis stops flipping.
     // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
-    if (!body->isotropic && glms_vec3_dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+    if (!body->isotropic && glms_vec3_dot(state->w, state->w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
     {
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
-        w = ph_body_gyro_solve(q1, &body->inertia_local, &body->inv_inertia_local, w, h);
+        ph_vec3 l = ph_body_momentum_after(q1, &body->inertia_local, state->w, carried);
+        l = ph_v3(l.x + body->torque.x * h, l.y + body->torque.y * h, l.z + body->torque.z * h);
+        w = ph_body_gyro_solve(q1, &body->inertia_local, &body->inv_inertia_local, l, h);
+    }
+    else
+    {
+        ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
+        w = ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
     }
     // Most rotation in one sub-step (Box2D v3 and Jolt cap it alike): beyond it the orientation update,
     // the contact anchors and the time-of-impact sweeps all lose their meaning.

@@ -87,14 +87,29 @@ void ph_body_sync_transform(ph_body *body);
 // World bounds of the body's shape in shape frame xf; ph_body_compute_bounds: at its current pose.
 ph_aabb ph_body_bounds_at(const ph_body *body, ph_transform xf);
 ph_aabb ph_body_compute_bounds(const ph_body *body);
-// The torque-free angular velocity after one sub-step h of a body at orientation q1 spinning at w (world,
-// unit: rad/s) with body-frame inertia and its inverse: the implicit gyroscopic update of
-// ph_body_integrate_velocity, never of higher kinetic energy than w.
-ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 w,
+// The angular velocity (world, unit: rad/s) that carries a body of body-frame inertia (and its inverse) at
+// orientation q1 with angular momentum l (world) through a torque-free sub-step h, keeping l and the kinetic
+// energy: the gyroscopic update of ph_body_integrate_velocity (see there). Never of higher energy than l has.
+ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 l,
                            float h);
-// One sub-step of velocity integration for a dynamic body: gravity and forces (semi-implicit), damping
-// (exact decay factor of dv/dt = -c v over h, as 1 / (1 + c h)) and the gyroscopic term (implicit).
-void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h);
+// The angular momentum (world) at the end of a sub-step h through which angular velocity w carried a body of
+// body-frame inertia that ended at orientation q: R (I wb - h/2 wb x I wb), wb = R^T w.
+ph_vec3 ph_body_momentum_after(ph_quat q, const ph_mat3 *inertia, ph_vec3 w, float h);
+// The angular velocity a body has at the end of a sub-step h through which w carried it (I^-1 of its
+// momentum there), and the inverse: the w that leaves it with angular velocity w_now. The API reads and
+// writes these; the state keeps the carrying one. With h = 0 (before the first step) both are w.
+ph_vec3 ph_body_angular_velocity_now(const ph_body *body, ph_vec3 w, float h);
+ph_vec3 ph_body_angular_velocity_carried(const ph_body *body, ph_vec3 w_now, float h);
+// The change of the carrying angular velocity w that changes the velocity now by dw_now (an impulse), to
+// first order: the impulses of the API are small beside w, and a round trip through the two conversions
+// would cost float precision of w itself.
+ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h, ph_vec3 dw_now);
+// One sub-step h of velocity integration for a dynamic body: gravity and forces (semi-implicit), torque and
+// the gyroscopic term (implicit midpoint), the most rotation a sub-step allows, and damping (exact decay
+// factor of dv/dt = -c v over h, as 1 / (1 + c h)). `carried`: the sub-step through which the body's
+// angular velocity carried it last (0 when that velocity was set since).
+void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                                float carried);
 // One sub-step of position integration: dp += h v, and for a body in free flight (no contact
 // constraint this step) also - h^2/2 a, with a the constant acceleration (gravity and force) the velocity
 // step added, so a free flight follows the exact parabola (plain semi-implicit Euler lands h v / 2 low at

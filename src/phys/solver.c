@@ -763,11 +763,14 @@ bool ph_solve(ph_step_context *ctx)
     float inv_h = 1.0f / ctx->h;
     for (int s = 0; s < ctx->substeps; s++)
     {
+        // The sub-step through which the angular velocities carried the bodies last.
+        float carried = s > 0 ? ctx->h : world->last_h;
         unsigned long long t0 = ph_ticks();
         for (int i = 0; i < dynamic_count; i++)
         {
             int slot = dynamic[i];
-            ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h);
+            ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h,
+                                       carried);
         }
         integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
         if (refreshed && s > 0)

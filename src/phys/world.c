@@ -748,7 +748,7 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
     if (d.type != PH_BODY_STATIC)
     {
         st->v = d.linear_velocity;
-        st->w = d.angular_velocity;
+        st->w = ph_body_angular_velocity_carried(&world->bodies[slot], d.angular_velocity, world->last_h);
     }
     set_body_state(world, slot);
     world->bodies[slot].proxy =
@@ -937,7 +937,7 @@ ph_vec3 ph_body_get_linear_velocity(const ph_world *world, ph_body_id id)
 ph_vec3 ph_body_get_angular_velocity(const ph_world *world, ph_body_id id)
 {
     GET_BODY("ph_body_get_angular_velocity", glms_vec3_zero());
-    return world->states[slot].w;
+    return ph_body_angular_velocity_now(&world->bodies[slot], world->states[slot].w, world->last_h);
 }
 
 float ph_body_get_mass(const ph_world *world, ph_body_id id)
@@ -1008,7 +1008,7 @@ static ph_status set_velocity(ph_world *world, ph_body_id id, ph_vec3 v, bool an
         return PH_OK;
     ph_world_wake_island(world, slot);
     if (angular)
-        world->states[slot].w = v;
+        world->states[slot].w = ph_body_angular_velocity_carried(b, v, world->last_h);
     else
         world->states[slot].v = v;
     return PH_OK;
@@ -1079,10 +1079,10 @@ static ph_status add_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse, ph
     {
         // The inverse inertia of the body's orientation now: the state's is that of some moment of the last
         // step (the solver refreshes it only while the body is in a contact or under a torque).
+        // It changes the angular momentum now by r x J: the velocity now (what the API reads) by I^-1 r x J.
         ph_vec3 t = glms_vec3_cross(glms_vec3_sub(point, b->center), impulse);
-        ph_mat3 inv_inertia =
-            b->type == PH_BODY_DYNAMIC ? ph_body_world_inv_inertia(b, b->xf.q) : st->inv_inertia;
-        st->w = glms_vec3_add(st->w, glms_mat3_mulv(inv_inertia, t));
+        ph_vec3 dw = glms_mat3_mulv(ph_body_world_inv_inertia(b, b->xf.q), t);
+        st->w = glms_vec3_add(st->w, ph_body_angular_velocity_change(b, st->w, world->last_h, dw));
     }
     return PH_OK;
 }
