@@ -384,6 +384,30 @@ static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_ve
     return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
+// Whether body b's bounding sphere (reach_radius about its centre of mass) stays more than `gap` outside the
+// box of body a, which does not move, over the rest of b's sweep from centre cb. A wall or floor is a box
+// whose bounding sphere holds every body near it, so spheres_meet passes every such pair; the box's own
+// slabs tell most of them apart. In a's frame b's centre moves on a straight line, so along each face axis
+// it spans the interval between its two ends, and b's points lie within reach_radius of it: when on one
+// axis that interval, grown by the reach and the gap, misses the slab [-h, h], nothing of b comes within
+// gap of a (the slab holds the box).
+static bool outside_still_box(const ph_body *a, const ph_body *b, ph_vec3 cb, float gap)
+{
+    if (moving(a) || a->mesh || a->compound || a->convex.type != PH_SHAPE_BOX)
+        return false;
+    ph_quat inv = glms_quat_conjugate(a->xf.q);
+    ph_vec3 p0 = glms_quat_rotatev(inv, glms_vec3_sub(cb, a->xf.p));
+    ph_vec3 p1 = glms_quat_rotatev(inv, glms_vec3_sub(b->center, a->xf.p));
+    float r = reach_radius(b) + gap;
+    for (int k = 0; k < 3; k++)
+    {
+        float h = a->convex.half_extents.raw[k] + r;
+        if (fminf(p0.raw[k], p1.raw[k]) > h || fmaxf(p0.raw[k], p1.raw[k]) < -h)
+            return true;
+    }
+    return false;
+}
+
 // Whether two touching parts (posed at the start of their sweeps) move into each other over the rest of
 // the sweeps by more than the target gap at some point of their contact. The solver made every touching
 // pair of the step stop approaching (so only bodies an event has changed, version > 0, are asked), but an
@@ -446,7 +470,9 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
     if (tc >= 1.0f)
         return;
     ph_vec3 ca = center_at(ba, tc), cb = center_at(bb, tc);
-    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance) || (initial && solver_covered(cs, a, b)))
+    float gap = cs->target + cs->tolerance;
+    if (!spheres_meet(ba, bb, ca, cb, gap) || outside_still_box(ba, bb, cb, gap) ||
+        outside_still_box(bb, ba, ca, gap) || (initial && solver_covered(cs, a, b)))
         return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
@@ -472,6 +498,7 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
             in.near_fraction = CAL_REGAP_FRACTION;
             in.near_min_gap = CAL_MIN_REGAP;
             ph_toi_output out = ph_time_of_impact(&in);
+            cs->ctx->stats->calendar_sweeps++;
             float t;
             if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
             {
