@@ -535,7 +535,8 @@ typedef struct query_ctx
     int skip;
     float t;
     bool initial;
-    bool inside; // the querying body's sweep (its box without the margin) lies inside its own proxy
+    bool inside;  // the querying body's sweep (its box without the margin) lies inside its own proxy
+    float motion; // motion_of the querying body (its state does not change during its search)
 } query_ctx;
 
 static bool visit_neighbour(int body_index, void *ctx)
@@ -547,8 +548,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     if (j == i || j == q->skip)
         return true;
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
-    float mi = motion_of(bi, &world->states[i], cs->ctx->dt),
-          mj = motion_of(bj, &world->states[j], cs->ctx->dt);
+    float mi = q->motion, mj = motion_of(bj, &world->states[j], cs->ctx->dt);
     // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
     // is sure to see this body: i's sweep lies inside i's proxy, so if the two can come within the margin,
     // j's swept box (j's sweep grown by the margin) overlaps i's proxy. A body the solver sent outside its
@@ -709,7 +709,7 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
     bool swept_inside = aabb_contains(proxy, sweep);
     bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
-    query_ctx q = {cs, slot, skip, t, initial, swept_inside};
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside, motion_of(b, &world->states[slot], cs->ctx->dt)};
     // Bodies outside their proxies are found through the escape lists: after an event every search reads
     // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
     // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
