@@ -171,8 +171,9 @@ static float sweep_fraction(const ph_body *b, float t)
 // rotation is needed (the bounding-sphere test of every neighbour reads only this).
 static ph_vec3 center_at(const ph_body *b, float t)
 {
-    ph_sweep s = body_sweep(b);
-    return glms_vec3_add(s.c0, glms_vec3_scale(glms_vec3_sub(s.c1, s.c0), sweep_fraction(b, t)));
+    // body_sweep's ends without building the whole sweep (this runs twice for every pair looked at).
+    ph_vec3 c0 = moving(b) ? b->toi_c0 : b->center;
+    return glms_vec3_add(c0, glms_vec3_scale(glms_vec3_sub(b->center, c0), sweep_fraction(b, t)));
 }
 
 // Centre of mass and orientation of body b at step fraction t >= toi_t0. Most poses are asked for where a
