@@ -118,6 +118,7 @@ typedef struct ph_step_stats
     int contact_point_count;
     int calendar_events;      // time-of-impact events resolved this step
     int calendar_substeps;    // advances from one event to the next
+    int calendar_sweeps;      // pairs of parts swept by the calendar's time of impact (queries made)
     int solver_substeps;      // solver sub-steps this step (more than def.substeps for a tall column)
     int solver_colors;        // constraint colours of the 8-lane solver (0 when it did not run)
     int longest_column;       // bodies in the longest free-standing column (each touching only the one

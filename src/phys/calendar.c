@@ -171,8 +171,9 @@ static float sweep_fraction(const ph_body *b, float t)
 // rotation is needed (the bounding-sphere test of every neighbour reads only this).
 static ph_vec3 center_at(const ph_body *b, float t)
 {
-    ph_sweep s = body_sweep(b);
-    return glms_vec3_add(s.c0, glms_vec3_scale(glms_vec3_sub(s.c1, s.c0), sweep_fraction(b, t)));
+    // body_sweep's ends without building the whole sweep (this runs twice for every pair looked at).
+    ph_vec3 c0 = moving(b) ? b->toi_c0 : b->center;
+    return glms_vec3_add(c0, glms_vec3_scale(glms_vec3_sub(b->center, c0), sweep_fraction(b, t)));
 }
 
 // Centre of mass and orientation of body b at step fraction t >= toi_t0. Most poses are asked for where a
@@ -384,6 +385,30 @@ static bool spheres_meet(const ph_body *ba, const ph_body *bb, ph_vec3 ca, ph_ve
     return glms_vec3_dot(closest, closest) <= reach * reach;
 }
 
+// Whether body b's bounding sphere (reach_radius about its centre of mass) stays more than `gap` outside the
+// box of body a, which does not move, over the rest of b's sweep from centre cb. A wall or floor is a box
+// whose bounding sphere holds every body near it, so spheres_meet passes every such pair; the box's own
+// slabs tell most of them apart. In a's frame b's centre moves on a straight line, so along each face axis
+// it spans the interval between its two ends, and b's points lie within reach_radius of it: when on one
+// axis that interval, grown by the reach and the gap, misses the slab [-h, h], nothing of b comes within
+// gap of a (the slab holds the box).
+static bool outside_still_box(const ph_body *a, const ph_body *b, ph_vec3 cb, float gap)
+{
+    if (moving(a) || a->mesh || a->compound || a->convex.type != PH_SHAPE_BOX)
+        return false;
+    ph_quat inv = glms_quat_conjugate(a->xf.q);
+    ph_vec3 p0 = glms_quat_rotatev(inv, glms_vec3_sub(cb, a->xf.p));
+    ph_vec3 p1 = glms_quat_rotatev(inv, glms_vec3_sub(b->center, a->xf.p));
+    float r = reach_radius(b) + gap;
+    for (int k = 0; k < 3; k++)
+    {
+        float h = a->convex.half_extents.raw[k] + r;
+        if (fminf(p0.raw[k], p1.raw[k]) > h || fmaxf(p0.raw[k], p1.raw[k]) < -h)
+            return true;
+    }
+    return false;
+}
+
 // Whether two touching parts (posed at the start of their sweeps) move into each other over the rest of
 // the sweeps by more than the target gap at some point of their contact. The solver made every touching
 // pair of the step stop approaching (so only bodies an event has changed, version > 0, are asked), but an
@@ -446,7 +471,9 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
     if (tc >= 1.0f)
         return;
     ph_vec3 ca = center_at(ba, tc), cb = center_at(bb, tc);
-    if (!spheres_meet(ba, bb, ca, cb, cs->target + cs->tolerance) || (initial && solver_covered(cs, a, b)))
+    float gap = cs->target + cs->tolerance;
+    if (!spheres_meet(ba, bb, ca, cb, gap) || outside_still_box(ba, bb, cb, gap) ||
+        outside_still_box(bb, ba, ca, gap) || (initial && solver_covered(cs, a, b)))
         return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
@@ -472,6 +499,7 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
             in.near_fraction = CAL_REGAP_FRACTION;
             in.near_min_gap = CAL_MIN_REGAP;
             ph_toi_output out = ph_time_of_impact(&in);
+            cs->ctx->stats->calendar_sweeps++;
             float t;
             if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
             {
@@ -508,7 +536,8 @@ typedef struct query_ctx
     int skip;
     float t;
     bool initial;
-    bool inside; // the querying body's sweep (its box without the margin) lies inside its own proxy
+    bool inside;  // the querying body's sweep (its box without the margin) lies inside its own proxy
+    float motion; // motion_of the querying body (its state does not change during its search)
 } query_ctx;
 
 static bool visit_neighbour(int body_index, void *ctx)
@@ -520,8 +549,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     if (j == i || j == q->skip)
         return true;
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
-    float mi = motion_of(bi, &world->states[i], cs->ctx->dt),
-          mj = motion_of(bj, &world->states[j], cs->ctx->dt);
+    float mi = q->motion, mj = motion_of(bj, &world->states[j], cs->ctx->dt);
     // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
     // is sure to see this body: i's sweep lies inside i's proxy, so if the two can come within the margin,
     // j's swept box (j's sweep grown by the margin) overlaps i's proxy. A body the solver sent outside its
@@ -682,7 +710,7 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
     bool swept_inside = aabb_contains(proxy, sweep);
     bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
-    query_ctx q = {cs, slot, skip, t, initial, swept_inside};
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside, motion_of(b, &world->states[slot], cs->ctx->dt)};
     // Bodies outside their proxies are found through the escape lists: after an event every search reads
     // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
     // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
