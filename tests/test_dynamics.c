@@ -617,10 +617,10 @@ static int dynamics_spinner_keeps_flipping(void)
     double moment[3]; // principal moments of a box over its mass, (b^2 + c^2) / 3 for half extents
     for (int i = 0; i < 3; i++)
     {
-        double b = half.raw[(i + 1) % 3], c = half.raw[(i + 2) % 3];
+        double b = (double)half.raw[(i + 1) % 3], c = (double)half.raw[(i + 2) % 3];
         moment[i] = (b * b + c * c) / 3.0;
     }
-    double w0[3] = {spin.x, spin.y, spin.z}, want[SPINNER_FLIPS], got[SPINNER_FLIPS];
+    double w0[3] = {(double)spin.x, (double)spin.y, (double)spin.z}, want[SPINNER_FLIPS], got[SPINNER_FLIPS];
     int want_count = reference_flips(moment, w0, seconds, want);
 
     ph_body_id id;
