@@ -157,6 +157,25 @@ static int dynamics_quiet_neighbour_does_not_wake(void)
     return 0;
 }
 
+// A sleeper that the narrow phase wakes (a box created overlapping it) moves in that very step: the solver's
+// list of awake bodies is taken after the narrow phase has woken it, so the push it gets also moves it.
+static int dynamics_body_woken_by_contact_moves_at_once(void)
+{
+    ph_world *w = ground_world();
+    ph_body_id sleeper = box_at(w, ph_v3(0, 0.5f, 0));
+    steps(w, DYN_SETTLE_STEPS);
+    ENSURE(!ph_body_is_awake(w, sleeper));
+    ph_vec3 rest = ph_body_get_position(w, sleeper);
+    box_at(w, ph_v3(0.9f, 0.5f, 0)); // overlaps the sleeper by 10 cm
+    ENSURE(!ph_body_is_awake(w, sleeper));
+    ph_world_step(w);
+    ENSURE(ph_body_is_awake(w, sleeper));
+    ENSURE(ph_body_get_linear_velocity(w, sleeper).x < 0.0f); // pushed away from the newcomer ...
+    ENSURE(ph_body_get_position(w, sleeper).x < rest.x);      // ... and moved by the push already
+    ph_world_destroy(w);
+    return 0;
+}
+
 static int dynamics_kinematic_pushes(void)
 {
     ph_world *w = ground_world();
@@ -716,6 +735,7 @@ const test_case test_dynamics_cases[] = {
     {"dynamics_point_impulse_uses_current_inertia", dynamics_point_impulse_uses_current_inertia},
     {"dynamics_huge_and_tiny_bodies_spin", dynamics_huge_and_tiny_bodies_spin},
     {"dynamics_quiet_neighbour_does_not_wake", dynamics_quiet_neighbour_does_not_wake},
+    {"dynamics_body_woken_by_contact_moves_at_once", dynamics_body_woken_by_contact_moves_at_once},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},
     {"dynamics_spin_keeps_momentum", dynamics_spin_keeps_momentum},

@@ -283,6 +283,60 @@ static int same_set(collected *c, const int *expected, int n)
     return 0;
 }
 
+// Steps of a resting scene: every dynamic body jitters by a millimetre, so it stays in its node and the
+// tree's layout does not change; find_pairs then refits the packing in place instead of packing afresh.
+// Pairs, box queries (pruned by the refitted tight bounds) and paired flags must still be exact, also
+// when active flags flip, and a body that does leave its node must make the next search pack again.
+static int octree_unchanged_layout_refits_in_place(void)
+{
+    static scene s;
+    static int expected[MAX_BODIES];
+    scene_init(&s, 600, test_seed() + 7);
+    ENSURE(check_pairs(&s, s.active) == 0);
+    int repacks = s.tree.repack_count, in_place = 0;
+    for (int round = 0; round < 30; round++)
+    {
+        int reinserts = s.tree.reinsert_count;
+        for (int i = 0; i < s.count; i++)
+        {
+            // Bodies in the outside list (far away or not finite) stay where they are.
+            if (!s.live[i] || s.is_static[i] || !(fabsf(s.bounds[i].lo.y) < 0.5f * FAR_AWAY))
+                continue;
+            ph_vec3 d = test_rand_vec3(&s.rng, -0.001f, 0.001f);
+            s.bounds[i].lo = glms_vec3_add(s.bounds[i].lo, d);
+            s.bounds[i].hi = glms_vec3_add(s.bounds[i].hi, d);
+            ENSURE(ph_octree_move(&s.tree, s.proxy[i], s.bounds[i]) == PH_OK);
+            if (test_rand_float(&s.rng, 0.0f, 1.0f) < 0.05f)
+                s.active[i] = (uint8_t)!s.active[i];
+        }
+        ENSURE(check_pairs(&s, round % 3 == 2 ? NULL : s.active) == 0);
+        // Packed afresh exactly when a body changed node.
+        bool moved_node = s.tree.reinsert_count != reinserts;
+        ENSURE(s.tree.repack_count == repacks + (moved_node ? 1 : 0));
+        in_place += !moved_node;
+        repacks = s.tree.repack_count;
+        ENSURE(ph_octree_validate(&s.tree));
+        for (int i = 0; i < s.count; i++)
+        {
+            if (s.live[i])
+                ENSURE(ph_octree_pairs_complete(&s.tree, s.proxy[i]) ==
+                       (!s.is_static[i] && (round % 3 == 2 || s.active[i]) && isfinite(s.bounds[i].lo.x)));
+        }
+        brute_bodies bodies = scene_bodies(&s);
+        for (int q = 0; q < 20; q++)
+        {
+            ph_aabb box =
+                box_at(test_rand_vec3(&s.rng, -SCENE_HALF, SCENE_HALF), test_rand_vec3(&s.rng, 0.1f, 15.0f));
+            collected c = {.count = 0};
+            ph_octree_query_box(&s.tree, box, collect, &c);
+            ENSURE(same_set(&c, expected, brute_query_box(&bodies, box, expected, MAX_BODIES)) == 0);
+        }
+    }
+    ENSURE(in_place >= 15);
+    ph_octree_destroy(&s.tree);
+    return 0;
+}
+
 static int octree_box_and_frustum_queries(void)
 {
     static scene s;
@@ -568,5 +622,6 @@ const test_case test_octree_cases[] = {
     {"octree_moves_and_growth", octree_moves_and_growth},
     {"octree_walk_reports_every_proxy", octree_walk_reports_every_proxy},
     {"octree_lone_body_travels", octree_lone_body_travels},
+    {"octree_unchanged_layout_refits_in_place", octree_unchanged_layout_refits_in_place},
     {0},
 };

@@ -28,6 +28,7 @@ typedef struct mesh_collect
 {
     ph_contact_set *set;
     int a, b, child_a, mesh_is_a;
+    float motion;
     bool overflow;
     int found;
 } mesh_collect;
@@ -37,12 +38,18 @@ static uint64_t make_sub(int child_a, int child_b)
     return ((uint64_t)(uint32_t)(child_a + 1) << 32) | (uint64_t)(uint32_t)(child_b + 1);
 }
 
-static bool push_candidate(ph_contact_set *set, int a, int b, int child_a, int child_b)
+static bool push_candidate(ph_contact_set *set, int a, int b, int child_a, int child_b, float motion)
 {
     if (!ph_array_reserve(set->candidates, set->candidate_capacity, set->candidate_count + 1))
         return false;
-    set->candidates[set->candidate_count++] = (ph_contact_candidate){
-        ((uint64_t)(uint32_t)a << 32) | (uint32_t)b, make_sub(child_a, child_b), a, b, child_a, child_b};
+    set->candidates[set->candidate_count++] =
+        (ph_contact_candidate){((uint64_t)(uint32_t)a << 32) | (uint32_t)b,
+                               make_sub(child_a, child_b),
+                               a,
+                               b,
+                               child_a,
+                               child_b,
+                               motion};
     return true;
 }
 
@@ -69,8 +76,8 @@ static bool collect_triangle(int triangle, void *ctx)
         return false;
     }
     mc->found++;
-    bool ok = mc->mesh_is_a ? push_candidate(mc->set, mc->a, mc->b, triangle, mc->child_a)
-                            : push_candidate(mc->set, mc->a, mc->b, mc->child_a, triangle);
+    bool ok = mc->mesh_is_a ? push_candidate(mc->set, mc->a, mc->b, triangle, mc->child_a, mc->motion)
+                            : push_candidate(mc->set, mc->a, mc->b, mc->child_a, triangle, mc->motion);
     if (!ok)
         mc->overflow = true;
     return ok;
@@ -95,7 +102,7 @@ static ph_aabb part_bounds_in(const ph_world *world, int slot, int child, const 
 }
 
 // Appends the parts of body pair (a, b) that are within margin of each other, sorted by sub key.
-static bool expand_pair(ph_world *world, int a, int b, float margin)
+static bool expand_pair(ph_world *world, int a, int b, float motion, float margin)
 {
     ph_contact_set *set = &world->contacts;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
@@ -111,7 +118,7 @@ static bool expand_pair(ph_world *world, int a, int b, float margin)
         int parts = oc ? oc->child_count : 1;
         for (int i = 0; i < parts; i++)
         {
-            mesh_collect mc = {set, a, b, oc ? i : -1, mesh_is_a, false, 0};
+            mesh_collect mc = {set, a, b, oc ? i : -1, mesh_is_a, motion, false, 0};
             ph_aabb box = aabb_grow(part_bounds_in(world, other, oc ? i : -1, mb), margin);
             ph_mesh_query(mb->mesh, box, collect_triangle, &mc);
             if (mc.overflow)
@@ -136,12 +143,12 @@ static bool expand_pair(ph_world *world, int a, int b, float margin)
                 ph_transform xb;
                 ph_world_child_shape(world, b, cb ? j : -1, &sb, &xb);
                 if (aabb_overlap(box_a, ph_convex_bounds(&sb, xb)) &&
-                    !push_candidate(set, a, b, ca ? i : -1, cb ? j : -1))
+                    !push_candidate(set, a, b, ca ? i : -1, cb ? j : -1, motion))
                     return false;
             }
         }
     }
-    else if (!push_candidate(set, a, b, -1, -1))
+    else if (!push_candidate(set, a, b, -1, -1, motion))
         return false;
     int n = set->candidate_count - first;
     if (n > 1)
@@ -157,6 +164,29 @@ static float pair_motion(const ph_world *world, int a, int b, float dt)
     float lin = glms_vec3_norm(glms_vec3_sub(sb->v, sa->v));
     float ang = glms_vec3_norm(sa->w) * ba->bound_radius + glms_vec3_norm(sb->w) * bb->bound_radius;
     return (lin + ang) * dt;
+}
+
+// The speculative margin of a pair that moves this much over the step (unit: m).
+static float pair_margin(const ph_world *world, float motion)
+{
+    return world->def.speculative_margin +
+           (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
+}
+
+// glms_quat_rotatev(q, v) is rotate_normalized(glms_quat_normalize(q), v): the same operations in the same
+// order, so bit for bit the same result, but a turn normalised once serves every anchor of a contact. It is
+// written out on scalars: glm_quat_rotatev's normalisation per vector (a dot product, a square root and a
+// division) and the shuffles of its three-float vectors were most of the recycling of a resting stack.
+static inline ph_vec3 rotate_normalized(const ph_quat *p, const ph_vec3 *v)
+{
+    float x = p->x, y = p->y, z = p->z, s = p->w;
+    float k1 = 2.0f * (x * v->x + y * v->y + z * v->z); // 2 (u . v), u the vector part
+    float k2 = s * s - (x * x + y * y + z * z);         // s^2 - u . u
+    float k3 = 2.0f * s;
+    // u k1 + v k2 + (u x v) k3, summed in glm_quat_rotatev's order.
+    return ph_v3((x * k1 + v->x * k2) + (y * v->z - z * v->y) * k3,
+                 (y * k1 + v->y * k2) + (z * v->x - x * v->z) * k3,
+                 (z * k1 + v->z * k2) + (x * v->y - y * v->x) * k3);
 }
 
 // Contact recycling (the idea of Box2D v3.2 / Box3D, "contact recycling"; the persistent manifolds of
@@ -178,7 +208,9 @@ static bool can_recycle(const ph_world *world, const ph_contact *c, float motion
     if (1.0f - da * da > half * half || 1.0f - db * db > half * half)
         return false;
     ph_quat inv_a = glms_quat_conjugate(ba->xf.q);
-    ph_vec3 offset = glms_quat_rotatev(inv_a, glms_vec3_sub(bb->center, ba->center));
+    ph_quat unit_inv_a = glms_quat_normalize(inv_a);
+    ph_vec3 ab = glms_vec3_sub(bb->center, ba->center);
+    ph_vec3 offset = rotate_normalized(&unit_inv_a, &ab);
     float moved = glms_vec3_distance(offset, c->built_offset);
     // Relative rotation since the build: twice the vector part of q_rel q_rel0^-1 is about its angle.
     ph_quat rel = glms_quat_mul(inv_a, bb->xf.q),
@@ -195,13 +227,13 @@ static bool can_recycle(const ph_world *world, const ph_contact *c, float motion
 static void recycle(const ph_world *world, ph_contact *c)
 {
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-    ph_quat turn_a = glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a));
-    ph_quat turn_b = glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b));
+    ph_quat turn_a = glms_quat_normalize(glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a)));
+    ph_quat turn_b = glms_quat_normalize(glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b)));
     ph_vec3 n = c->manifold.normal;
     for (int i = 0; i < c->manifold.point_count; i++)
     {
-        ph_vec3 pa = glms_vec3_add(ba->center, glms_quat_rotatev(turn_a, c->built_anchor_a[i]));
-        ph_vec3 pb = glms_vec3_add(bb->center, glms_quat_rotatev(turn_b, c->built_anchor_b[i]));
+        ph_vec3 pa = glms_vec3_add(ba->center, rotate_normalized(&turn_a, &c->built_anchor_a[i]));
+        ph_vec3 pb = glms_vec3_add(bb->center, rotate_normalized(&turn_b, &c->built_anchor_b[i]));
         ph_manifold_point *mp = &c->manifold.points[i];
         mp->separation = c->built_separation[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), n);
         mp->point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
@@ -312,9 +344,7 @@ bool ph_contacts_update(ph_step_context *ctx)
     {
         int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
         float motion = pair_motion(world, a, b, ctx->dt);
-        float margin = world->def.speculative_margin +
-                       (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
-        if (!expand_pair(world, a, b, margin))
+        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
             return false;
     }
     if (!ph_array_reserve(set->next, set->next_capacity, set->candidate_count))
@@ -351,7 +381,8 @@ bool ph_contacts_update(ph_step_context *ctx)
     set->count = n;
     unsigned long long t1 = ph_ticks();
 
-    // Narrow phase: a manifold per contact, impulses matched by feature id.
+    // Narrow phase: a manifold per contact, impulses matched by feature id. Contact k is candidate k, whose
+    // pair motion is still the bodies' (waking a body on the way changes neither velocities nor radii).
     int manifolds = 0, points = 0, recycled = 0;
     for (int k = 0; k < set->count; k++)
     {
@@ -361,9 +392,8 @@ bool ph_contacts_update(ph_step_context *ctx)
         ph_transform xa, xb;
         ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
         ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
-        float motion = pair_motion(world, c->a, c->b, ctx->dt);
-        c->margin = world->def.speculative_margin +
-                    (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
+        float motion = set->candidates[k].motion;
+        c->margin = pair_margin(world, motion);
         c->friction = sqrtf(ba->material.friction * bb->material.friction);
         c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
                                                                              : bb->material.restitution;

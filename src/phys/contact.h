@@ -41,12 +41,13 @@ typedef struct ph_contact
 } ph_contact;
 
 // A pair (or pair of parts) the step will have a contact for: the key fields of ph_contact only, so the
-// candidate list is a fifteenth of the contacts' size.
+// candidate list is a twelfth of the contacts' size, and the pair's motion, found once for both phases.
 typedef struct ph_contact_candidate
 {
     uint64_t key, sub; // as ph_contact's
     int a, b;
     int child_a, child_b;
+    float motion; // relative motion of the bodies over the step (unit: m)
 } ph_contact_candidate;
 
 typedef struct ph_contact_set

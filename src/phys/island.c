@@ -33,6 +33,24 @@ int ph_islands_update(ph_step_context *ctx)
     int slots = world->body_ids.slot_count;
     if (slots == 0)
         return 1;
+    const float lin2 = PH_SLEEP_LINEAR_SPEED * PH_SLEEP_LINEAR_SPEED;
+    const float ang2 = PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
+    bool any_ready = false;
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        ph_body *body = &world->bodies[slot];
+        const ph_body_state *st = &world->states[slot];
+        bool quiet = world->def.enable_sleep && body->enable_sleep && glms_vec3_dot(st->v, st->v) < lin2 &&
+                     glms_vec3_dot(st->w, st->w) < ang2;
+        body->sleep_time = quiet ? body->sleep_time + ctx->dt : 0.0f;
+        any_ready |= !(body->sleep_time < PH_SLEEP_TIME);
+    }
+    // An island sleeps only when every one of its bodies has been quiet for PH_SLEEP_TIME, so while no
+    // body has, nothing can fall asleep and the islands need not be built: most steps of a scene in
+    // motion (a spinning or bouncing body) end here, without the union-find and its two slot arrays.
+    if (!any_ready)
+        return 1;
     // parent[] by slot, and min_sleep[] by island root.
     int *parent = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *parent);
     if (!parent)
@@ -47,17 +65,6 @@ int ph_islands_update(ph_step_context *ctx)
     {
         parent[i] = i;
         min_sleep[i] = PH_SLEEP_TIME;
-    }
-    const float lin2 = PH_SLEEP_LINEAR_SPEED * PH_SLEEP_LINEAR_SPEED;
-    const float ang2 = PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
-    for (int i = 0; i < ctx->awake_count; i++)
-    {
-        int slot = ctx->awake[i];
-        ph_body *body = &world->bodies[slot];
-        const ph_body_state *st = &world->states[slot];
-        bool quiet = world->def.enable_sleep && body->enable_sleep && glms_vec3_dot(st->v, st->v) < lin2 &&
-                     glms_vec3_dot(st->w, st->w) < ang2;
-        body->sleep_time = quiet ? body->sleep_time + ctx->dt : 0.0f;
     }
     for (int k = 0; k < world->contacts.count; k++)
     {

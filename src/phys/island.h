@@ -8,6 +8,7 @@
 
 typedef struct ph_step_context ph_step_context;
 
-// Updates sleep timers, builds the islands and puts the quiet ones to sleep. False when the arena could
-// not hold the union-find (nothing falls asleep this step then).
+// Updates sleep timers, then, when some body has been quiet for PH_SLEEP_TIME, builds the islands and puts
+// the quiet ones to sleep. False when the arena could not hold the union-find (the timers are updated, but
+// nothing falls asleep this step then).
 int ph_islands_update(ph_step_context *ctx);

@@ -186,6 +186,7 @@ void ph_octree_destroy(ph_octree *tree)
     ph_free(tree->proxies, (size_t)tree->proxy_capacity * sizeof *tree->proxies);
     ph_free(tree->nodes, (size_t)tree->node_capacity * sizeof *tree->nodes);
     ph_free(tree->packed, (size_t)tree->packed_capacity * sizeof *tree->packed);
+    ph_free(tree->packed_order, (size_t)tree->packed_order_capacity * sizeof *tree->packed_order);
     ph_free(tree->pair_keys, (size_t)tree->pair_capacity * (2 * sizeof(uint64_t) + sizeof(ph_octree_pair)));
     ph_octree_create(tree);
 }
@@ -330,6 +331,8 @@ static bool place(ph_octree *tree, int p)
         link_outside(tree, p);
         return false;
     }
+    // From here on the tree changes; the outside list alone is packed afresh by every pair search.
+    tree->packing_valid = false;
     // An empty root (its last proxy just left) starts over at the initial cell.
     if (tree->root != NONE && tree->nodes[tree->root].subtree == 0)
     {
@@ -394,6 +397,7 @@ static void unlink_proxy(ph_octree *tree, int p)
         tree->outside_count--;
         return;
     }
+    tree->packing_valid = false;
     int n = px->node;
     ph_octree_node *node = &tree->nodes[n];
     if (node->head == p)
@@ -538,21 +542,24 @@ static bool reserve_packed(ph_octree *tree, int need)
     void *packed = tree->packed;
     bool ok = grow_array(&packed, &tree->packed_capacity, need, INITIAL_PROXIES, sizeof *tree->packed);
     tree->packed = packed;
+    void *order = tree->packed_order;
+    ok = ok && grow_array(&order, &tree->packed_order_capacity, tree->node_count, INITIAL_NODES,
+                          sizeof *tree->packed_order);
+    tree->packed_order = order;
     return ok;
 }
 
-// Packs the subtree of n and computes its tight bounds and active count, children first. The depth
-// is at most MAX_DEPTH, so the recursion is bounded.
-static void refit(ph_octree *tree, int n, const uint8_t *body_active, int *packed_count)
+// Copies the proxies node n holds into packed[first .. own_end) and computes its tight bounds and active
+// count from them and from its children's (already refitted), own proxies first, children in octant order.
+static void refit_node(ph_octree *tree, int n, const uint8_t *body_active)
 {
     ph_octree_node *node = &tree->nodes[n];
     ph_aabb t = empty_aabb();
     int active = 0;
-    node->first = *packed_count;
-    for (int p = node->head; p != NONE; p = tree->proxies[p].next)
+    ph_octree_packed *pk = &tree->packed[node->first];
+    for (int p = node->head; p != NONE; p = tree->proxies[p].next, pk++)
     {
         ph_octree_proxy *px = &tree->proxies[p];
-        ph_octree_packed *pk = &tree->packed[(*packed_count)++];
         pk->bounds = px->bounds;
         pk->body = px->body;
         pk->active = is_active(px, body_active);
@@ -560,6 +567,25 @@ static void refit(ph_octree *tree, int n, const uint8_t *body_active, int *packe
         aabb_grow(&t, &px->bounds);
         active += pk->active;
     }
+    for (int k = 0; k < node->child_count; k++)
+    {
+        const ph_octree_node *c = &tree->nodes[node->children[k]];
+        aabb_grow(&t, &c->tight);
+        active += c->active;
+    }
+    node->tight = t;
+    node->active = active;
+}
+
+// Packs the subtree of n: lays out each node's packed range and compact child list in depth-first order,
+// which it records in packed_order, and refits the nodes children first. The depth is at most MAX_DEPTH,
+// so the recursion is bounded.
+static void pack(ph_octree *tree, int n, const uint8_t *body_active, int *packed_count)
+{
+    ph_octree_node *node = &tree->nodes[n];
+    tree->packed_order[tree->packed_order_count++] = n;
+    node->first = *packed_count;
+    *packed_count += node->count;
     node->own_end = *packed_count;
     node->child_count = 0;
     for (int k = 0; k < 8; k++)
@@ -567,15 +593,22 @@ static void refit(ph_octree *tree, int n, const uint8_t *body_active, int *packe
         int c = node->child[k];
         if (c != NONE)
         {
-            refit(tree, c, body_active, packed_count);
+            pack(tree, c, body_active, packed_count);
             node = &tree->nodes[n];
             node->children[node->child_count++] = c;
-            aabb_grow(&t, &tree->nodes[c].tight);
-            active += tree->nodes[c].active;
         }
     }
-    node->tight = t;
-    node->active = active;
+    refit_node(tree, n, body_active);
+}
+
+// While no proxy has been placed or unlinked since the last packing (the common step: bodies moved but
+// stayed in their nodes), the layout still holds: the same proxies in the same nodes and list order, the
+// same child lists. Then only the bounds and active flags are copied again and the nodes refitted, in the
+// packing order backwards (children before their parent), without the descent and its scan of 8 octants.
+static void refit_packed(ph_octree *tree, const uint8_t *body_active)
+{
+    for (int i = tree->packed_order_count - 1; i >= 0; i--)
+        refit_node(tree, tree->packed_order[i], body_active);
 }
 
 // The three pair buffers share one block of capacity * 24 bytes: keys, scratch keys, then pairs.
@@ -801,9 +834,20 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     tree->pairs_valid = false;
     if (!reserve_packed(tree, tree->live_proxies))
         return -1;
-    int packed_count = 0;
-    if (tree->root != NONE)
-        refit(tree, tree->root, body_active, &packed_count);
+    // Every proxy not in the outside list is in the tree, and packed.
+    int packed_count = tree->live_proxies - tree->outside_count;
+    if (tree->packing_valid)
+        refit_packed(tree, body_active);
+    else
+    {
+        int count = 0;
+        tree->packed_order_count = 0;
+        if (tree->root != NONE)
+            pack(tree, tree->root, body_active, &count);
+        PH_ASSERT(count == packed_count);
+        tree->packing_valid = true;
+        tree->repack_count++;
+    }
     tree->tight_valid = true;
     // The outside list is packed after the tree, finite proxies only.
     int outside_first = packed_count;

@@ -58,9 +58,14 @@ typedef struct ph_octree
     ph_octree_pair *pairs;
     int pair_count;
     int pair_capacity;
+    int *packed_order; // nodes in the depth-first order of the last packing (the refit's node list)
+    int packed_order_count;
+    int packed_order_capacity;
     int reinsert_count; // re-insertions by ph_octree_move since creation (statistics)
+    int repack_count;   // find_pairs calls that packed the tree afresh since creation (statistics)
     bool tight_valid;   // no proxy changed since find_pairs refitted the nodes' tight bounds
     bool pairs_valid;   // ... and that find_pairs answered in full (not out of memory)
+    bool packing_valid; // no proxy was placed or unlinked since the last packing (its layout still holds)
 } ph_octree;
 
 // Initialises an empty tree (no allocation until the first insertion).

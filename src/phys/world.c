@@ -773,6 +773,7 @@ static void wake_body(ph_world *world, int slot)
     b->awake = true;
     b->sleep_time = 0.0f;
     b->sleep_island = 0;
+    world->wake_count++;
     // A body woken inside the step's calendar (struck while asleep) sweeps from where it is: its sweep start
     // is otherwise set only for bodies awake when the calendar began, and would be that of its last awake
     // step, pulling it back towards where that step started.
@@ -1199,16 +1200,21 @@ void ph_world_step(ph_world *world)
     ctx.substeps = world->def.substeps;
     ctx.h = ctx.dt / (float)ctx.substeps;
 
-    if (collect_awake(&ctx))
-    {
+    bool listed = collect_awake(&ctx);
+    if (listed)
         update_broadphase(&ctx);
-        ph_arena_free(ctx.arena, ctx.awake);
-    }
     end_stage(&ctx, PH_STAGE_BROADPHASE);
+    uint64_t wakes = world->wake_count;
     if (!ph_contacts_update(&ctx))
         ph_log(PH_LOG_ERROR, "The narrow phase ran out of memory; last step's contacts are kept.");
-    // Contacts may have woken sleeping bodies: the awake list is taken again for the solver.
-    if (collect_awake(&ctx))
+    // Contacts may have woken sleeping bodies: then the awake list is taken again for the solver (the
+    // narrow phase takes nothing from the arena, so the list is its last allocation).
+    if (listed && world->wake_count != wakes)
+    {
+        ph_arena_free(ctx.arena, ctx.awake);
+        listed = false;
+    }
+    if (listed || collect_awake(&ctx))
     {
         ph_solve(&ctx); // times its own stages
         ctx.ticks = ph_ticks();
