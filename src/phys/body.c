@@ -144,7 +144,8 @@ static inline ph_vec3 to_world(ph_quat q, ph_vec3 v)
     return turn(ph_v3(q.x, q.y, q.z), q.w, 1.0f / glms_quat_dot(q, q), v);
 }
 
-ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 l, float h)
+// ph_body_gyro_solve in the body frame of q1: the carrying wb of body-frame momentum lb.
+static ph_vec3 gyro_solve_body(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 lb, float h)
 {
     // Body frame of q1: lb1 = R1^T L. The sub-step turns the body to R2 = R1 C with C the turn of
     // ph_integrate_rotation by h w, (h/2 wb, 1) as a quaternion: the Cayley transform
@@ -152,7 +153,6 @@ ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *in
     // lb2 - lb1 = -h/2 wb x (lb1 + lb2); and wb = I^-1 (lb1 + lb2) / 2 then gives
     //     lb1 = I wb + h/2 wb x I wb,    lb2 = I wb - h/2 wb x I wb.
     // Both |lb| and lb . I^-1 lb (twice the energy) are the same before and after: the cross terms vanish.
-    ph_vec3 lb = to_body(q1, l);
     ph_vec3 wb = glms_mat3_mulv(*inv_inertia, lb);
     if (!solve_spin(inertia, inv_inertia, lb, 0.5f * h, &wb))
     {
@@ -170,28 +170,40 @@ ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *in
             wb = glms_vec3_scale(wb, sqrtf(k2));
         }
     }
-    return to_world(q1, wb);
+    return wb;
 }
 
-ph_vec3 ph_body_momentum_after(ph_quat q, const ph_mat3 *inertia, ph_vec3 w, float h)
+ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 l, float h)
 {
-    ph_vec3 wb = to_body(q, w);
+    return to_world(q1, gyro_solve_body(inertia, inv_inertia, to_body(q1, l), h));
+}
+
+// The body-frame momentum at the end of a sub-step h through which wb carried the body: I wb - h/2 wb x I wb.
+static ph_vec3 momentum_after_body(const ph_mat3 *inertia, ph_vec3 wb, float h)
+{
     ph_vec3 iw = glms_mat3_mulv(*inertia, wb);
-    return to_world(q, glms_vec3_sub(iw, glms_vec3_scale(glms_vec3_cross(wb, iw), 0.5f * h)));
+    return glms_vec3_sub(iw, glms_vec3_scale(glms_vec3_cross(wb, iw), 0.5f * h));
+}
+
+// Whether the velocity now and the carrying one differ: a dynamic body whose L need not be parallel to w,
+// once it has taken a sub-step.
+static inline bool carries_spin(const ph_body *body, float h)
+{
+    return body->type == PH_BODY_DYNAMIC && !body->isotropic && h > 0.0f;
 }
 
 ph_vec3 ph_body_angular_velocity_now(const ph_body *body, ph_vec3 w, float h)
 {
-    if (body->type != PH_BODY_DYNAMIC || body->isotropic || h <= 0.0f)
+    if (!carries_spin(body, h))
         return w;
     ph_quat q = body->xf.q;
     return to_world(q, glms_mat3_mulv(body->inv_inertia_local,
-                                      to_body(q, ph_body_momentum_after(q, &body->inertia_local, w, h))));
+                                      momentum_after_body(&body->inertia_local, to_body(q, w), h)));
 }
 
 ph_vec3 ph_body_angular_velocity_carried(const ph_body *body, ph_vec3 w, float h)
 {
-    if (body->type != PH_BODY_DYNAMIC || body->isotropic || h <= 0.0f)
+    if (!carries_spin(body, h))
         return w;
     // The carried wb whose momentum after the sub-step, I wb - h/2 wb x I wb, is I w_now.
     ph_quat q = body->xf.q;
@@ -203,7 +215,7 @@ ph_vec3 ph_body_angular_velocity_carried(const ph_body *body, ph_vec3 w, float h
 
 ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h, ph_vec3 dw_now)
 {
-    if (body->type != PH_BODY_DYNAMIC || body->isotropic || h <= 0.0f)
+    if (!carries_spin(body, h))
         return dw_now;
     // w_now = I^-1 (I wb - h/2 wb x I wb) in the body frame: its derivative is spin_jacobian with s = -h/2.
     ph_quat q = body->xf.q;
@@ -234,10 +246,12 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
     if (!body->isotropic && glms_vec3_dot(state->w, state->w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
     {
+        // All in the body frame of q1: one turn in and one out.
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
-        ph_vec3 l = ph_body_momentum_after(q1, &body->inertia_local, state->w, carried);
-        l = ph_v3(l.x + body->torque.x * h, l.y + body->torque.y * h, l.z + body->torque.z * h);
-        w = ph_body_gyro_solve(q1, &body->inertia_local, &body->inv_inertia_local, l, h);
+        ph_vec3 lb = momentum_after_body(&body->inertia_local, to_body(q1, state->w), carried);
+        ph_vec3 tb = to_body(q1, body->torque);
+        lb = ph_v3(lb.x + tb.x * h, lb.y + tb.y * h, lb.z + tb.z * h);
+        w = to_world(q1, gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, lb, h));
     }
     else
     {

@@ -92,9 +92,6 @@ ph_aabb ph_body_compute_bounds(const ph_body *body);
 // energy: the gyroscopic update of ph_body_integrate_velocity (see there). Never of higher energy than l has.
 ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 l,
                            float h);
-// The angular momentum (world) at the end of a sub-step h through which angular velocity w carried a body of
-// body-frame inertia that ended at orientation q: R (I wb - h/2 wb x I wb), wb = R^T w.
-ph_vec3 ph_body_momentum_after(ph_quat q, const ph_mat3 *inertia, ph_vec3 w, float h);
 // The angular velocity a body has at the end of a sub-step h through which w carried it (I^-1 of its
 // momentum there), and the inverse: the w that leaves it with angular velocity w_now. The API reads and
 // writes these; the state keeps the carrying one. With h = 0 (before the first step) both are w.
