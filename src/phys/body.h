@@ -38,6 +38,8 @@ typedef struct ph_body
     bool enable_sleep;
     bool isotropic; // inertia a multiple of the identity (cube, sphere): no gyroscopic torque, and
                     // the world inertia is the local one in any orientation
+    bool diagonal;  // inertia_local in its principal axes (a box, a capsule, a sphere): the gyroscopic
+                    // update takes the short form
     float inv_mass; // (unit: 1/kg)
     float gravity_scale;
     float linear_damping;  // (unit: 1/s)
@@ -72,6 +74,8 @@ typedef struct ph_body
 
 // Whether an inertia tensor is a multiple of the identity to within float rounding (1e-6 of its scale).
 bool ph_inertia_is_isotropic(ph_mat3 inertia);
+// Whether an inertia tensor's off-diagonal entries are all exactly zero (shape axes are principal axes).
+bool ph_inertia_is_diagonal(ph_mat3 inertia);
 
 // The world inverse inertia of a dynamic body at orientation q: R I^-1 R^T, or I^-1 itself when isotropic.
 static inline ph_mat3 ph_body_world_inv_inertia(const ph_body *body, ph_quat q)

@@ -614,6 +614,7 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         body->inertia_local = mp.inertia;
         body->inv_inertia_local = ph_inverse_inertia(mp.inertia);
         body->isotropic = ph_inertia_is_isotropic(mp.inertia);
+        body->diagonal = ph_inertia_is_diagonal(mp.inertia);
         if (!ph_is_finite_vec3(body->inv_inertia_local.col[0]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[1]) ||
             !ph_is_finite_vec3(body->inv_inertia_local.col[2]))
