@@ -92,6 +92,11 @@ static inline ph_vec3 turn(ph_vec3 u, float s, float k, ph_vec3 v)
     return ph_v3(v.x + a * t.x + b * tt.x, v.y + a * t.y + b * tt.y, v.z + a * t.z + b * tt.z);
 }
 
+static inline bool has_torque(const ph_body *body)
+{
+    return body->torque.x != 0.0f || body->torque.y != 0.0f || body->torque.z != 0.0f;
+}
+
 // The constant acceleration of gravity and the applied force (unit: m/s^2).
 static inline ph_vec3 body_accel(const ph_body *body, ph_vec3 gravity)
 {
@@ -327,23 +332,27 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
     if (!body->isotropic && glms_vec3_dot(state->w, state->w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
     {
-        // All in the body frame of q1: one turn in and one out.
+        // All in the body frame of q1: one turn in and one out, sharing q1's 1 / |q1|^2.
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
-        ph_vec3 lb =
-            momentum_after_body(&body->inertia_local, body->diagonal, to_body(q1, state->w), carried);
-        if (body->torque.x != 0.0f || body->torque.y != 0.0f || body->torque.z != 0.0f)
+        ph_vec3 u = ph_v3(q1.x, q1.y, q1.z), u_back = ph_v3(-q1.x, -q1.y, -q1.z);
+        float k = 1.0f / glms_quat_dot(q1, q1);
+        ph_vec3 lb = momentum_after_body(&body->inertia_local, body->diagonal,
+                                         turn(u_back, q1.w, k, state->w), carried);
+        if (has_torque(body))
         {
-            ph_vec3 tb = to_body(q1, body->torque);
+            ph_vec3 tb = turn(u_back, q1.w, k, body->torque);
             lb = ph_v3(lb.x + tb.x * h, lb.y + tb.y * h, lb.z + tb.z * h);
         }
-        w = to_world(q1,
-                     gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
+        w = turn(u, q1.w, k,
+                 gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
     }
-    else
+    else if (has_torque(body))
     {
         ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
         w = ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
     }
+    else
+        w = state->w;
     // Most rotation in one sub-step (Box2D v3 and Jolt cap it alike): beyond it the orientation update,
     // the contact anchors and the time-of-impact sweeps all lose their meaning.
     float max_speed = BODY_MAX_ROTATION / h;
@@ -353,9 +362,19 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
 
     // Damping: the exact solution of dv/dt = -c v decays by exp(-c h); 1 / (1 + c h) is its stable
     // first-order (implicit) form.
-    float lin = 1.0f / (1.0f + h * body->linear_damping), ang = 1.0f / (1.0f + h * body->angular_damping);
-    state->v = ph_v3(v.x * lin, v.y * lin, v.z * lin);
-    state->w = ph_v3(w.x * ang, w.y * ang, w.z * ang);
+    // Undamped bodies (most) skip the divisions.
+    if (body->linear_damping != 0.0f)
+    {
+        float lin = 1.0f / (1.0f + h * body->linear_damping);
+        v = ph_v3(v.x * lin, v.y * lin, v.z * lin);
+    }
+    if (body->angular_damping != 0.0f)
+    {
+        float ang = 1.0f / (1.0f + h * body->angular_damping);
+        w = ph_v3(w.x * ang, w.y * ang, w.z * ang);
+    }
+    state->v = v;
+    state->w = w;
 }
 
 void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
