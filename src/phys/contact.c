@@ -340,6 +340,15 @@ bool ph_contacts_update(ph_step_context *ctx)
     unsigned long long t0 = ctx->ticks; // the broadphase's end
 
     set->candidate_count = 0;
+    if (ctx->pair_count == 0)
+    {
+        // No pair, so no contact survives and none is built (a lone body, or bodies far apart): the stage
+        // ends here, untimed, as its two clock reads would cost more than its work; what little it did
+        // falls into the next stage's time.
+        set->count = 0;
+        set->recycled_count = 0;
+        return true;
+    }
     for (int i = 0; i < ctx->pair_count; i++)
     {
         int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
