@@ -731,12 +731,40 @@ static int dynamics_point_impulse_uses_current_inertia(void)
     return 0;
 }
 
+// A step without broadphase pairs has no contacts: a box resting on the ground, then lifted far above it,
+// leaves no contact behind (5 m is beyond every margin), and the narrow phase, with nothing to do, is
+// skipped: its stages (manifold and narrow phase) are not timed at all, not even the clock reads that would
+// bracket an empty loop.
+static int dynamics_no_pairs_skips_narrow_phase(void)
+{
+    ph_world *w = ground_world();
+    ph_body_id box = box_at(w, ph_v3(0.0f, 0.5f, 0.0f));
+    steps(w, 10);
+    const ph_step_stats *st = ph_world_get_stats(w);
+    ENSURE(w->contacts.count == 1 && st->pair_count == 1 && st->contact_point_count > 0);
+    ENSURE(ph_body_set_transform(w, box, ph_v3(0.0f, 5.0f, 0.0f), glms_quat_identity()) == PH_OK);
+    ph_world_step(w);
+    fprintf(stderr, "pairs %d, contacts %d (%d points), manifold %g ms, narrow phase %g ms\n", st->pair_count,
+            w->contacts.count, ph_world_get_contacts(w, NULL, 0), (double)st->ms_stage[PH_STAGE_MANIFOLD],
+            (double)st->ms_stage[PH_STAGE_NARROWPHASE]);
+    ENSURE(st->pair_count == 0 && w->contacts.count == 0 && ph_world_get_contacts(w, NULL, 0) == 0);
+    ENSURE(st->manifold_count == 0 && st->contact_point_count == 0 && w->contacts.recycled_count == 0);
+    ENSURE(st->ms_stage[PH_STAGE_MANIFOLD] == 0.0f && st->ms_stage[PH_STAGE_NARROWPHASE] == 0.0f);
+    // The box falls back and lands (in 1 s), and the pair and its contact come back while it settles.
+    steps(w, 80);
+    ENSURE(st->pair_count == 1 && w->contacts.count == 1 && st->contact_point_count > 0);
+    ENSURE_NEAR(ph_body_get_position(w, box).y, 0.5f, 0.01f);
+    ph_world_destroy(w);
+    return 0;
+}
+
 const test_case test_dynamics_cases[] = {
     {"dynamics_point_impulse_uses_current_inertia", dynamics_point_impulse_uses_current_inertia},
     {"dynamics_huge_and_tiny_bodies_spin", dynamics_huge_and_tiny_bodies_spin},
     {"dynamics_quiet_neighbour_does_not_wake", dynamics_quiet_neighbour_does_not_wake},
     {"dynamics_body_woken_by_contact_moves_at_once", dynamics_body_woken_by_contact_moves_at_once},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
+    {"dynamics_no_pairs_skips_narrow_phase", dynamics_no_pairs_skips_narrow_phase},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},
     {"dynamics_spin_keeps_momentum", dynamics_spin_keeps_momentum},
     {"dynamics_gyro_solve_is_implicit_midpoint", dynamics_gyro_solve_is_implicit_midpoint},
