@@ -731,6 +731,43 @@ static int dynamics_point_impulse_uses_current_inertia(void)
     return 0;
 }
 
+// While the broadphase reports last step's pairs again, the contacts stay where they are (no merge into
+// the other buffer), keep their accumulated impulses, and a new pair still gets a fresh contact in order.
+static int dynamics_unchanged_pairs_keep_contacts_in_place(void)
+{
+    ph_world *w = ground_world();
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.position = ph_v3(0.0f, 0.5f, 0.0f);
+    ph_body_id box = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(box));
+    steps(w, 30);
+    const ph_contact *items = w->contacts.items;
+    ENSURE(w->contacts.count == 1 && items[0].manifold.point_count == 4);
+    for (int s = 0; s < 10; s++)
+    {
+        ph_world_step(w);
+        float held = 0.0f;
+        for (int i = 0; i < w->contacts.items[0].manifold.point_count; i++)
+            held += w->contacts.items[0].normal_impulse[i];
+        fprintf(stderr, "step %d: contacts at %p (first at %p), normal impulse %g N s\n", s,
+                (const void *)w->contacts.items, (const void *)items, (double)held);
+        ENSURE(w->contacts.items == items && w->contacts.count == 1);
+        // At rest the contact carries the box's weight over a sub-step, m g h, carried from step to step.
+        float weight = ph_body_get_mass(w, box) * -ph_world_get_gravity(w).y * w->last_h;
+        ENSURE_NEAR(held, weight, 0.01f * weight);
+    }
+    // A second box dropped beside the first: a new pair, merged in key order with a zeroed contact.
+    d.position = ph_v3(3.0f, 0.52f, 0.0f);
+    ph_body_id second = ph_body_create(w, &d);
+    ph_world_step(w);
+    ENSURE(w->contacts.count == 2 && w->contacts.items[0].key < w->contacts.items[1].key);
+    ENSURE(w->contacts.items[0].normal_impulse[0] > 0.0f && w->contacts.items[1].b == (int)second.index1 - 1);
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A step without broadphase pairs has no contacts: a box resting on the ground, then lifted far above it,
 // leaves no contact behind (5 m is beyond every margin), and the narrow phase, with nothing to do, is
 // skipped: its stages (manifold and narrow phase) are not timed at all, not even the clock reads that would
@@ -765,6 +802,7 @@ const test_case test_dynamics_cases[] = {
     {"dynamics_body_woken_by_contact_moves_at_once", dynamics_body_woken_by_contact_moves_at_once},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
     {"dynamics_no_pairs_skips_narrow_phase", dynamics_no_pairs_skips_narrow_phase},
+    {"dynamics_unchanged_pairs_keep_contacts_in_place", dynamics_unchanged_pairs_keep_contacts_in_place},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},
     {"dynamics_spin_keeps_momentum", dynamics_spin_keeps_momentum},
     {"dynamics_gyro_solve_is_implicit_midpoint", dynamics_gyro_solve_is_implicit_midpoint},

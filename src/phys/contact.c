@@ -333,33 +333,25 @@ static bool is_moving(const ph_world *world, int slot)
            glms_vec3_norm2(st->w) > PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
 }
 
-bool ph_contacts_update(ph_step_context *ctx)
+// True when this step's candidates are last step's contacts, one for one (a resting stack, a pile, a box on
+// the floor: most steps of most scenes): the set is already this step's, in order, and the merge would only
+// copy every contact (some 500 bytes each) to the other buffer.
+static bool same_contacts(const ph_contact_set *set)
 {
-    ph_world *world = ctx->world;
-    ph_contact_set *set = &world->contacts;
-    unsigned long long t0 = ctx->ticks; // the broadphase's end
-
-    set->candidate_count = 0;
-    if (ctx->pair_count == 0)
-    {
-        // No pair, so no contact survives and none is built (a lone body, or bodies far apart): the stage
-        // ends here, untimed, as its two clock reads would cost more than its work; what little it did
-        // falls into the next stage's time.
-        set->count = 0;
-        set->recycled_count = 0;
-        return true;
-    }
-    for (int i = 0; i < ctx->pair_count; i++)
-    {
-        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
-        float motion = pair_motion(world, a, b, ctx->dt);
-        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
+    if (set->candidate_count != set->count)
+        return false;
+    for (int k = 0; k < set->count; k++)
+        if (set->items[k].key != set->candidates[k].key || set->items[k].sub != set->candidates[k].sub)
             return false;
-    }
+    return true;
+}
+
+// Merges last step's sorted contacts with this step's sorted candidates into set->next, which then becomes
+// the set. False when out of memory (the set unchanged).
+static bool merge_contacts(ph_contact_set *set)
+{
     if (!ph_array_reserve(set->next, set->next_capacity, set->candidate_count))
         return false;
-
-    // Merge last step's sorted contacts with this step's sorted candidates.
     int i = 0, n = 0;
     for (int k = 0; k < set->candidate_count; k++)
     {
@@ -388,6 +380,34 @@ bool ph_contacts_update(ph_step_context *ctx)
     set->next = tmp;
     set->next_capacity = tmp_cap;
     set->count = n;
+    return true;
+}
+
+bool ph_contacts_update(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    ph_contact_set *set = &world->contacts;
+    unsigned long long t0 = ctx->ticks; // the broadphase's end
+
+    set->candidate_count = 0;
+    if (ctx->pair_count == 0)
+    {
+        // No pair, so no contact survives and none is built (a lone body, or bodies far apart): the stage
+        // ends here, untimed, as its two clock reads would cost more than its work; what little it did
+        // falls into the next stage's time.
+        set->count = 0;
+        set->recycled_count = 0;
+        return true;
+    }
+    for (int i = 0; i < ctx->pair_count; i++)
+    {
+        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
+        float motion = pair_motion(world, a, b, ctx->dt);
+        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
+            return false;
+    }
+    if (!same_contacts(set) && !merge_contacts(set))
+        return false;
     unsigned long long t1 = ph_ticks();
 
     // Narrow phase: a manifold per contact, impulses matched by feature id. Contact k is candidate k, whose
