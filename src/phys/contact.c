@@ -417,10 +417,6 @@ bool ph_contacts_update(ph_step_context *ctx)
     {
         ph_contact *c = &set->items[k];
         const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-        ph_convex sa, sb;
-        ph_transform xa, xb;
-        ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
-        ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
         float motion = set->candidates[k].motion;
         c->margin = pair_margin(world, motion);
         c->friction = sqrtf(ba->material.friction * bb->material.friction);
@@ -438,6 +434,11 @@ bool ph_contacts_update(ph_step_context *ctx)
             memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
             memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
             memcpy(old.tangent_impulse, c->tangent_impulse, sizeof old.tangent_impulse);
+            // The parts' shapes and poses, needed only here: a recycled manifold follows the bodies.
+            ph_convex sa, sb;
+            ph_transform xa, xb;
+            ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
+            ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
             ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
             match_impulses(c, &old);
             remember_build(world, c);
