@@ -189,6 +189,36 @@ static inline ph_vec3 rotate_normalized(const ph_quat *p, const ph_vec3 *v)
                  (z * k1 + v->z * k2) + (x * v->y - y * v->x) * k3);
 }
 
+// rotate_normalized of all PH_MAX_MANIFOLD_POINTS anchors at once, the same operations in the same order for
+// each, so bit for bit its results. Written over the components in arrays of a fixed length, the loop runs
+// four anchors per vector instruction (a point past the manifold's count is turned too, and not read: its
+// anchor is one of an earlier build, or the zeros of a new contact).
+static void rotate_anchors(const ph_quat *p, const ph_vec3 *v, ph_vec3 *out)
+{
+    enum
+    {
+        N = PH_MAX_MANIFOLD_POINTS
+    };
+    float x = p->x, y = p->y, z = p->z, s = p->w;
+    float k2 = s * s - (x * x + y * y + z * z), k3 = 2.0f * s;
+    float vx[N], vy[N], vz[N], ox[N], oy[N], oz[N];
+    for (int i = 0; i < N; i++)
+    {
+        vx[i] = v[i].x;
+        vy[i] = v[i].y;
+        vz[i] = v[i].z;
+    }
+    for (int i = 0; i < N; i++)
+    {
+        float k1 = 2.0f * (x * vx[i] + y * vy[i] + z * vz[i]);
+        ox[i] = (x * k1 + vx[i] * k2) + (y * vz[i] - z * vy[i]) * k3;
+        oy[i] = (y * k1 + vy[i] * k2) + (z * vx[i] - x * vz[i]) * k3;
+        oz[i] = (z * k1 + vz[i] * k2) + (x * vy[i] - y * vx[i]) * k3;
+    }
+    for (int i = 0; i < N; i++)
+        out[i] = ph_v3(ox[i], oy[i], oz[i]);
+}
+
 // Contact recycling (the idea of Box2D v3.2 / Box3D, "contact recycling"; the persistent manifolds of
 // PhysX and Bullet are its ancestors). A manifold built for a pair that then barely moves is kept: the
 // world normal stays, each point's anchors turn with their body, and the separation follows the bodies'
@@ -229,11 +259,14 @@ static void recycle(const ph_world *world, ph_contact *c)
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
     ph_quat turn_a = glms_quat_normalize(glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a)));
     ph_quat turn_b = glms_quat_normalize(glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b)));
+    ph_vec3 ra[PH_MAX_MANIFOLD_POINTS], rb[PH_MAX_MANIFOLD_POINTS];
+    rotate_anchors(&turn_a, c->built_anchor_a, ra);
+    rotate_anchors(&turn_b, c->built_anchor_b, rb);
     ph_vec3 n = c->manifold.normal;
     for (int i = 0; i < c->manifold.point_count; i++)
     {
-        ph_vec3 pa = glms_vec3_add(ba->center, rotate_normalized(&turn_a, &c->built_anchor_a[i]));
-        ph_vec3 pb = glms_vec3_add(bb->center, rotate_normalized(&turn_b, &c->built_anchor_b[i]));
+        ph_vec3 pa = glms_vec3_add(ba->center, ra[i]);
+        ph_vec3 pb = glms_vec3_add(bb->center, rb[i]);
         ph_manifold_point *mp = &c->manifold.points[i];
         mp->separation = c->built_separation[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), n);
         mp->point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
