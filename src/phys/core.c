@@ -177,11 +177,6 @@ void ph_ticks_calibrate(void)
     (void)tsc_ms_per_tick();
 }
 
-unsigned long long ph_ticks(void)
-{
-    return __rdtsc();
-}
-
 float ph_ticks_to_ms(unsigned long long ticks)
 {
     // A difference that came out negative (a thread moved to a processor whose counter runs behind) is
