@@ -10,6 +10,8 @@
 #include "phys/phys.h"
 #include "phys/world.h"
 
+#include <string.h> // memcmp, memset
+
 #define DYN_SETTLE_STEPS 120 // 2 s: long enough to fall asleep (0.5 s below the thresholds)
 
 static ph_world *ground_world(void)
@@ -731,6 +733,36 @@ static int dynamics_point_impulse_uses_current_inertia(void)
     return 0;
 }
 
+// ph_body_integrate_position turns a body exactly as ph_integrate_rotation does, bit for bit, whatever a
+// vector store left in the pad after w (it writes the quaternion product out on the components instead of
+// building (w, 0) in memory). Random orientations, spins up to 100 rad/s and sub-steps up to 1/60 s.
+static int dynamics_position_turn_is_integrate_rotation(void)
+{
+    uint64_t rng = test_seed();
+    ph_body body;
+    memset(&body, 0, sizeof body);
+    body.type = PH_BODY_DYNAMIC;
+    int mismatches = 0;
+    for (int i = 0; i < 1000; i++)
+    {
+        ph_body_state st;
+        memset(&st, 0, sizeof st);
+        st.v = test_rand_vec3(&rng, -10.0f, 10.0f);
+        st.w = test_rand_vec3(&rng, -100.0f, 100.0f);
+        st.pad_w = test_rand_float(&rng, -1.0f, 1.0f);
+        st.dq = test_rand_quat(&rng);
+        float h = test_rand_float(&rng, 1e-4f, 1.0f / 60.0f);
+        ph_quat expect = ph_integrate_rotation(st.dq, st.w, h);
+        ph_body_integrate_position(&body, &st, ph_v3(0.0f, -9.81f, 0.0f), h, false);
+        if (memcmp(&expect, &st.dq, sizeof expect) != 0 && mismatches++ < 3)
+            fprintf(stderr, "case %d: (%.9g %.9g %.9g %.9g) != (%.9g %.9g %.9g %.9g)\n", i, (double)st.dq.x,
+                    (double)st.dq.y, (double)st.dq.z, (double)st.dq.w, (double)expect.x, (double)expect.y,
+                    (double)expect.z, (double)expect.w);
+    }
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
 // While the broadphase reports last step's pairs again, the contacts stay where they are (no merge into
 // the other buffer), keep their accumulated impulses, and a new pair still gets a fresh contact in order.
 static int dynamics_unchanged_pairs_keep_contacts_in_place(void)
@@ -802,6 +834,7 @@ const test_case test_dynamics_cases[] = {
     {"dynamics_body_woken_by_contact_moves_at_once", dynamics_body_woken_by_contact_moves_at_once},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
     {"dynamics_no_pairs_skips_narrow_phase", dynamics_no_pairs_skips_narrow_phase},
+    {"dynamics_position_turn_is_integrate_rotation", dynamics_position_turn_is_integrate_rotation},
     {"dynamics_unchanged_pairs_keep_contacts_in_place", dynamics_unchanged_pairs_keep_contacts_in_place},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},
     {"dynamics_spin_keeps_momentum", dynamics_spin_keeps_momentum},
