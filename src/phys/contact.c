@@ -189,33 +189,30 @@ static inline ph_vec3 rotate_normalized(const ph_quat *p, const ph_vec3 *v)
                  (z * k1 + v->z * k2) + (x * v->y - y * v->x) * k3);
 }
 
+// Four floats, one per anchor, in one vector register (GCC and Clang vector extensions: lane-wise IEEE
+// arithmetic, so each lane computes exactly what the scalar code does).
+typedef float contact_f4 __attribute__((vector_size(16)));
+
 // rotate_normalized of all PH_MAX_MANIFOLD_POINTS anchors at once, the same operations in the same order for
-// each, so bit for bit its results. Written over the components in arrays of a fixed length, the loop runs
-// four anchors per vector instruction (a point past the manifold's count is turned too, and not read: its
-// anchor is one of an earlier build, or the zeros of a new contact).
+// each, so bit for bit its results, four anchors per vector instruction (a point past the manifold's count
+// is turned too, and not read: its anchor is one of an earlier build, or the zeros of a new contact). The
+// components are gathered into registers, not into arrays: arrays filled by narrower stores and read back
+// whole stall on the failed store forwarding, which cost more than the rotations.
 static void rotate_anchors(const ph_quat *p, const ph_vec3 *v, ph_vec3 *out)
 {
-    enum
-    {
-        N = PH_MAX_MANIFOLD_POINTS
-    };
+    _Static_assert(PH_MAX_MANIFOLD_POINTS == 4, "one anchor per vector lane");
     float x = p->x, y = p->y, z = p->z, s = p->w;
-    float k2 = s * s - (x * x + y * y + z * z), k3 = 2.0f * s;
-    float vx[N], vy[N], vz[N], ox[N], oy[N], oz[N];
-    for (int i = 0; i < N; i++)
-    {
-        vx[i] = v[i].x;
-        vy[i] = v[i].y;
-        vz[i] = v[i].z;
-    }
-    for (int i = 0; i < N; i++)
-    {
-        float k1 = 2.0f * (x * vx[i] + y * vy[i] + z * vz[i]);
-        ox[i] = (x * k1 + vx[i] * k2) + (y * vz[i] - z * vy[i]) * k3;
-        oy[i] = (y * k1 + vy[i] * k2) + (z * vx[i] - x * vz[i]) * k3;
-        oz[i] = (z * k1 + vz[i] * k2) + (x * vy[i] - y * vx[i]) * k3;
-    }
-    for (int i = 0; i < N; i++)
+    float k2s = s * s - (x * x + y * y + z * z), k3s = 2.0f * s;
+    contact_f4 vx = {v[0].x, v[1].x, v[2].x, v[3].x};
+    contact_f4 vy = {v[0].y, v[1].y, v[2].y, v[3].y};
+    contact_f4 vz = {v[0].z, v[1].z, v[2].z, v[3].z};
+    contact_f4 ux = {x, x, x, x}, uy = {y, y, y, y}, uz = {z, z, z, z};
+    contact_f4 k2 = {k2s, k2s, k2s, k2s}, k3 = {k3s, k3s, k3s, k3s}, two = {2.0f, 2.0f, 2.0f, 2.0f};
+    contact_f4 k1 = two * (ux * vx + uy * vy + uz * vz);
+    contact_f4 ox = (ux * k1 + vx * k2) + (uy * vz - uz * vy) * k3;
+    contact_f4 oy = (uy * k1 + vy * k2) + (uz * vx - ux * vz) * k3;
+    contact_f4 oz = (uz * k1 + vz * k2) + (ux * vy - uy * vx) * k3;
+    for (int i = 0; i < PH_MAX_MANIFOLD_POINTS; i++)
         out[i] = ph_v3(ox[i], oy[i], oz[i]);
 }
 
