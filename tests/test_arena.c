@@ -58,8 +58,45 @@ static int arena_heap_fallback_then_grow(void)
     return 0;
 }
 
+// The inline path (block requests) and the out-of-line one (heap fallback, the entry limit) interleaved:
+// a heap entry under block entries, every entry up to the limit, the one past it refused, and all given
+// back in LIFO order to an empty arena and the starting byte count.
+static int arena_inline_and_slow_paths_interleave(void)
+{
+    size_t start = ph_byte_count();
+    ph_arena a;
+    ph_arena_create(&a, 4096);
+    char *small = ph_arena_alloc(&a, 0); // a zero-byte request still takes one aligned unit
+    char *heap = ph_arena_alloc(&a, 8192);
+    ENSURE(small && heap && a.entries[1].on_heap && a.used == ARENA_TEST_ALIGN);
+    char *ptrs[PH_ARENA_MAX_ENTRIES];
+    int n = 2;
+    for (; n < PH_ARENA_MAX_ENTRIES; n++)
+    {
+        ptrs[n] = ph_arena_alloc(&a, 40); // rounded up to 64
+        ENSURE(ptrs[n] && !a.entries[n].on_heap && (uintptr_t)ptrs[n] % 16u == 0);
+        memset(ptrs[n], n, 40);
+    }
+    ENSURE(a.entry_count == PH_ARENA_MAX_ENTRIES && a.used == ARENA_TEST_ALIGN + 62u * 64u);
+    ENSURE(ph_arena_alloc(&a, 1) == NULL && a.entry_count == PH_ARENA_MAX_ENTRIES);
+    for (n = PH_ARENA_MAX_ENTRIES - 1; n >= 2; n--)
+    {
+        ENSURE(ptrs[n][39] == (char)n);
+        ph_arena_free(&a, ptrs[n]);
+    }
+    ENSURE(a.entry_count == 2 && a.used == ARENA_TEST_ALIGN && a.allocated == ARENA_TEST_ALIGN + 8192u);
+    ph_arena_free(&a, heap);
+    ph_arena_free(&a, small);
+    ENSURE(a.entry_count == 0 && a.used == 0 && a.allocated == 0);
+    ENSURE(a.high_water == ARENA_TEST_ALIGN + 8192u + 62u * 64u);
+    ph_arena_destroy(&a);
+    ENSURE(ph_byte_count() == start);
+    return 0;
+}
+
 const test_case test_arena_cases[] = {
     {"arena_lifo_and_alignment", arena_lifo_and_alignment},
     {"arena_heap_fallback_then_grow", arena_heap_fallback_then_grow},
+    {"arena_inline_and_slow_paths_interleave", arena_inline_and_slow_paths_interleave},
     {0},
 };

@@ -10,6 +10,8 @@
 #include "phys/phys.h"
 #include "phys/world.h"
 
+#include <string.h> // memcmp, memset
+
 #define DYN_SETTLE_STEPS 120 // 2 s: long enough to fall asleep (0.5 s below the thresholds)
 
 static ph_world *ground_world(void)
@@ -737,12 +739,109 @@ static int dynamics_point_impulse_uses_current_inertia(void)
     return 0;
 }
 
+// ph_body_integrate_position turns a body exactly as ph_integrate_rotation does, bit for bit, whatever a
+// vector store left in the pad after w (it writes the quaternion product out on the components instead of
+// building (w, 0) in memory). Random orientations, spins up to 100 rad/s and sub-steps up to 1/60 s.
+static int dynamics_position_turn_is_integrate_rotation(void)
+{
+    uint64_t rng = test_seed();
+    ph_body body;
+    memset(&body, 0, sizeof body);
+    body.type = PH_BODY_DYNAMIC;
+    int mismatches = 0;
+    for (int i = 0; i < 1000; i++)
+    {
+        ph_body_state st;
+        memset(&st, 0, sizeof st);
+        st.v = test_rand_vec3(&rng, -10.0f, 10.0f);
+        st.w = test_rand_vec3(&rng, -100.0f, 100.0f);
+        st.pad_w = test_rand_float(&rng, -1.0f, 1.0f);
+        st.dq = test_rand_quat(&rng);
+        float h = test_rand_float(&rng, 1e-4f, 1.0f / 60.0f);
+        ph_quat expect = ph_integrate_rotation(st.dq, st.w, h);
+        ph_body_integrate_position(&body, &st, ph_v3(0.0f, -9.81f, 0.0f), h, false);
+        if (memcmp(&expect, &st.dq, sizeof expect) != 0 && mismatches++ < 3)
+            fprintf(stderr, "case %d: (%.9g %.9g %.9g %.9g) != (%.9g %.9g %.9g %.9g)\n", i, (double)st.dq.x,
+                    (double)st.dq.y, (double)st.dq.z, (double)st.dq.w, (double)expect.x, (double)expect.y,
+                    (double)expect.z, (double)expect.w);
+    }
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+// While the broadphase reports last step's pairs again, the contacts stay where they are (no merge into
+// the other buffer), keep their accumulated impulses, and a new pair still gets a fresh contact in order.
+static int dynamics_unchanged_pairs_keep_contacts_in_place(void)
+{
+    ph_world *w = ground_world();
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.position = ph_v3(0.0f, 0.5f, 0.0f);
+    ph_body_id box = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(box));
+    steps(w, 30);
+    const ph_contact *items = w->contacts.items;
+    ENSURE(w->contacts.count == 1 && items[0].manifold.point_count == 4);
+    for (int s = 0; s < 10; s++)
+    {
+        ph_world_step(w);
+        float held = 0.0f;
+        for (int i = 0; i < w->contacts.items[0].manifold.point_count; i++)
+            held += w->contacts.items[0].normal_impulse[i];
+        fprintf(stderr, "step %d: contacts at %p (first at %p), normal impulse %g N s\n", s,
+                (const void *)w->contacts.items, (const void *)items, (double)held);
+        ENSURE(w->contacts.items == items && w->contacts.count == 1);
+        // At rest the contact carries the box's weight over a sub-step, m g h, carried from step to step.
+        float weight = ph_body_get_mass(w, box) * -ph_world_get_gravity(w).y * w->last_h;
+        ENSURE_NEAR(held, weight, 0.01f * weight);
+    }
+    // A second box dropped beside the first: a new pair, merged in key order with a zeroed contact.
+    d.position = ph_v3(3.0f, 0.52f, 0.0f);
+    ph_body_id second = ph_body_create(w, &d);
+    ph_world_step(w);
+    ENSURE(w->contacts.count == 2 && w->contacts.items[0].key < w->contacts.items[1].key);
+    ENSURE(w->contacts.items[0].normal_impulse[0] > 0.0f && w->contacts.items[1].b == (int)second.index1 - 1);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// A step without broadphase pairs has no contacts: a box resting on the ground, then lifted far above it,
+// leaves no contact behind (5 m is beyond every margin), and the narrow phase, with nothing to do, is
+// skipped: its stages (manifold and narrow phase) are not timed at all, not even the clock reads that would
+// bracket an empty loop.
+static int dynamics_no_pairs_skips_narrow_phase(void)
+{
+    ph_world *w = ground_world();
+    ph_body_id box = box_at(w, ph_v3(0.0f, 0.5f, 0.0f));
+    steps(w, 10);
+    const ph_step_stats *st = ph_world_get_stats(w);
+    ENSURE(w->contacts.count == 1 && st->pair_count == 1 && st->contact_point_count > 0);
+    ENSURE(ph_body_set_transform(w, box, ph_v3(0.0f, 5.0f, 0.0f), glms_quat_identity()) == PH_OK);
+    ph_world_step(w);
+    fprintf(stderr, "pairs %d, contacts %d (%d points), manifold %g ms, narrow phase %g ms\n", st->pair_count,
+            w->contacts.count, ph_world_get_contacts(w, NULL, 0), (double)st->ms_stage[PH_STAGE_MANIFOLD],
+            (double)st->ms_stage[PH_STAGE_NARROWPHASE]);
+    ENSURE(st->pair_count == 0 && w->contacts.count == 0 && ph_world_get_contacts(w, NULL, 0) == 0);
+    ENSURE(st->manifold_count == 0 && st->contact_point_count == 0 && w->contacts.recycled_count == 0);
+    ENSURE(st->ms_stage[PH_STAGE_MANIFOLD] == 0.0f && st->ms_stage[PH_STAGE_NARROWPHASE] == 0.0f);
+    // The box falls back and lands (in 1 s), and the pair and its contact come back while it settles.
+    steps(w, 80);
+    ENSURE(st->pair_count == 1 && w->contacts.count == 1 && st->contact_point_count > 0);
+    ENSURE_NEAR(ph_body_get_position(w, box).y, 0.5f, 0.01f);
+    ph_world_destroy(w);
+    return 0;
+}
+
 const test_case test_dynamics_cases[] = {
     {"dynamics_point_impulse_uses_current_inertia", dynamics_point_impulse_uses_current_inertia},
     {"dynamics_huge_and_tiny_bodies_spin", dynamics_huge_and_tiny_bodies_spin},
     {"dynamics_quiet_neighbour_does_not_wake", dynamics_quiet_neighbour_does_not_wake},
     {"dynamics_body_woken_by_contact_moves_at_once", dynamics_body_woken_by_contact_moves_at_once},
     {"dynamics_contact_recycling", dynamics_contact_recycling},
+    {"dynamics_no_pairs_skips_narrow_phase", dynamics_no_pairs_skips_narrow_phase},
+    {"dynamics_position_turn_is_integrate_rotation", dynamics_position_turn_is_integrate_rotation},
+    {"dynamics_unchanged_pairs_keep_contacts_in_place", dynamics_unchanged_pairs_keep_contacts_in_place},
     {"dynamics_fast_spin_energy", dynamics_fast_spin_energy},
     {"dynamics_spin_keeps_momentum", dynamics_spin_keeps_momentum},
     {"dynamics_gyro_solve_is_implicit_midpoint", dynamics_gyro_solve_is_implicit_midpoint},

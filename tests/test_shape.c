@@ -8,6 +8,7 @@
 #include "phys/collision.h"
 
 #include <stdlib.h> // malloc, free
+#include <string.h> // memcmp
 
 // Grid steps of the surface samples: the sampling error of a curved surface is about
 // R (1 - cos(pi / SAMPLE_RESOLUTION)) ~ 1.2e-3 R, which bounds how far below the true support the best
@@ -209,7 +210,42 @@ static int shape_bounds_contain_and_touch(void)
     return 0;
 }
 
+// A box's world bounds are its centre -/+ |R| h with R = glms_quat_mat3(q), bit for bit (ph_convex_bounds
+// writes the matrix out on registers instead of building it), for random boxes, poses and quaternions a
+// little off unit length, as integration leaves them.
+static int shape_box_bounds_are_rotated_extents(void)
+{
+    uint64_t rng = test_seed();
+    int mismatches = 0;
+    for (int i = 0; i < 1000; i++)
+    {
+        ph_convex box = ph_convex_box(test_rand_vec3(&rng, 0.01f, 10.0f));
+        ph_transform xf;
+        xf.p = test_rand_vec3(&rng, -100.0f, 100.0f);
+        xf.q = test_rand_quat(&rng);
+        float len = test_rand_float(&rng, 0.999f, 1.001f);
+        xf.q = (ph_quat){.raw = {xf.q.x * len, xf.q.y * len, xf.q.z * len, xf.q.w * len}};
+        ph_mat3 r = glms_quat_mat3(xf.q);
+        ph_vec3 h = box.half_extents, e;
+        for (int k = 0; k < 3; k++)
+            e.raw[k] =
+                fabsf(r.col[0].raw[k]) * h.x + fabsf(r.col[1].raw[k]) * h.y + fabsf(r.col[2].raw[k]) * h.z;
+        ph_aabb expect = {glms_vec3_sub(xf.p, e), glms_vec3_add(xf.p, e)};
+        ph_aabb got = ph_convex_bounds(&box, xf);
+        if (memcmp(&expect, &got, sizeof got) != 0 && mismatches++ < 3)
+            fprintf(stderr,
+                    "case %d: lo (%.9g %.9g %.9g) hi (%.9g %.9g %.9g), expected (%.9g %.9g %.9g) (%.9g %.9g "
+                    "%.9g)\n",
+                    i, (double)got.lo.x, (double)got.lo.y, (double)got.lo.z, (double)got.hi.x,
+                    (double)got.hi.y, (double)got.hi.z, (double)expect.lo.x, (double)expect.lo.y,
+                    (double)expect.lo.z, (double)expect.hi.x, (double)expect.hi.y, (double)expect.hi.z);
+    }
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
 const test_case test_shape_cases[] = {
+    {"shape_box_bounds_are_rotated_extents", shape_box_bounds_are_rotated_extents},
     {"shape_support_matches_brute_force", shape_support_matches_brute_force},
     {"shape_support_zero_direction", shape_support_zero_direction},
     {"shape_constructors", shape_constructors},

@@ -6,11 +6,9 @@
 
 #include "core.h"
 
-#define ARENA_ALIGN 32u // alignment and rounding of every request (unit: bytes)
-
 static size_t round_up(size_t size)
 {
-    return (size + ARENA_ALIGN - 1u) & ~(size_t)(ARENA_ALIGN - 1u);
+    return (size + PH_ARENA_ALIGN - 1u) & ~(size_t)(PH_ARENA_ALIGN - 1u);
 }
 
 void ph_arena_create(ph_arena *arena, size_t capacity)
@@ -31,7 +29,7 @@ void ph_arena_destroy(ph_arena *arena)
     *arena = (ph_arena){0};
 }
 
-void *ph_arena_alloc(ph_arena *arena, size_t size)
+void *ph_arena_alloc_slow(ph_arena *arena, size_t size)
 {
     if (arena->entry_count >= PH_ARENA_MAX_ENTRIES)
         return NULL;
@@ -60,7 +58,7 @@ void *ph_arena_alloc(ph_arena *arena, size_t size)
     return e->data;
 }
 
-void ph_arena_free(ph_arena *arena, void *ptr)
+void ph_arena_free_slow(ph_arena *arena, void *ptr)
 {
     PH_ASSERT(arena->entry_count > 0);
     if (arena->entry_count <= 0)

@@ -189,6 +189,33 @@ static inline ph_vec3 rotate_normalized(const ph_quat *p, const ph_vec3 *v)
                  (z * k1 + v->z * k2) + (x * v->y - y * v->x) * k3);
 }
 
+// Four floats, one per anchor, in one vector register (GCC and Clang vector extensions: lane-wise IEEE
+// arithmetic, so each lane computes exactly what the scalar code does).
+typedef float contact_f4 __attribute__((vector_size(16)));
+
+// rotate_normalized of all PH_MAX_MANIFOLD_POINTS anchors at once, the same operations in the same order for
+// each, so bit for bit its results, four anchors per vector instruction (a point past the manifold's count
+// is turned too, and not read: its anchor is one of an earlier build, or the zeros of a new contact). The
+// components are gathered into registers, not into arrays: arrays filled by narrower stores and read back
+// whole stall on the failed store forwarding, which cost more than the rotations.
+static void rotate_anchors(const ph_quat *p, const ph_vec3 *v, ph_vec3 *out)
+{
+    _Static_assert(PH_MAX_MANIFOLD_POINTS == 4, "one anchor per vector lane");
+    float x = p->x, y = p->y, z = p->z, s = p->w;
+    float k2s = s * s - (x * x + y * y + z * z), k3s = 2.0f * s;
+    contact_f4 vx = {v[0].x, v[1].x, v[2].x, v[3].x};
+    contact_f4 vy = {v[0].y, v[1].y, v[2].y, v[3].y};
+    contact_f4 vz = {v[0].z, v[1].z, v[2].z, v[3].z};
+    contact_f4 ux = {x, x, x, x}, uy = {y, y, y, y}, uz = {z, z, z, z};
+    contact_f4 k2 = {k2s, k2s, k2s, k2s}, k3 = {k3s, k3s, k3s, k3s}, two = {2.0f, 2.0f, 2.0f, 2.0f};
+    contact_f4 k1 = two * (ux * vx + uy * vy + uz * vz);
+    contact_f4 ox = (ux * k1 + vx * k2) + (uy * vz - uz * vy) * k3;
+    contact_f4 oy = (uy * k1 + vy * k2) + (uz * vx - ux * vz) * k3;
+    contact_f4 oz = (uz * k1 + vz * k2) + (ux * vy - uy * vx) * k3;
+    for (int i = 0; i < PH_MAX_MANIFOLD_POINTS; i++)
+        out[i] = ph_v3(ox[i], oy[i], oz[i]);
+}
+
 // Contact recycling (the idea of Box2D v3.2 / Box3D, "contact recycling"; the persistent manifolds of
 // PhysX and Bullet are its ancestors). A manifold built for a pair that then barely moves is kept: the
 // world normal stays, each point's anchors turn with their body, and the separation follows the bodies'
@@ -229,11 +256,14 @@ static void recycle(const ph_world *world, ph_contact *c)
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
     ph_quat turn_a = glms_quat_normalize(glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a)));
     ph_quat turn_b = glms_quat_normalize(glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b)));
+    ph_vec3 ra[PH_MAX_MANIFOLD_POINTS], rb[PH_MAX_MANIFOLD_POINTS];
+    rotate_anchors(&turn_a, c->built_anchor_a, ra);
+    rotate_anchors(&turn_b, c->built_anchor_b, rb);
     ph_vec3 n = c->manifold.normal;
     for (int i = 0; i < c->manifold.point_count; i++)
     {
-        ph_vec3 pa = glms_vec3_add(ba->center, rotate_normalized(&turn_a, &c->built_anchor_a[i]));
-        ph_vec3 pb = glms_vec3_add(bb->center, rotate_normalized(&turn_b, &c->built_anchor_b[i]));
+        ph_vec3 pa = glms_vec3_add(ba->center, ra[i]);
+        ph_vec3 pb = glms_vec3_add(bb->center, rb[i]);
         ph_manifold_point *mp = &c->manifold.points[i];
         mp->separation = c->built_separation[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), n);
         mp->point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
@@ -333,24 +363,25 @@ static bool is_moving(const ph_world *world, int slot)
            glms_vec3_norm2(st->w) > PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
 }
 
-bool ph_contacts_update(ph_step_context *ctx)
+// True when this step's candidates are last step's contacts, one for one (a resting stack, a pile, a box on
+// the floor: most steps of most scenes): the set is already this step's, in order, and the merge would only
+// copy every contact (some 500 bytes each) to the other buffer.
+static bool same_contacts(const ph_contact_set *set)
 {
-    ph_world *world = ctx->world;
-    ph_contact_set *set = &world->contacts;
-    unsigned long long t0 = ctx->ticks; // the broadphase's end
-
-    set->candidate_count = 0;
-    for (int i = 0; i < ctx->pair_count; i++)
-    {
-        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
-        float motion = pair_motion(world, a, b, ctx->dt);
-        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
+    if (set->candidate_count != set->count)
+        return false;
+    for (int k = 0; k < set->count; k++)
+        if (set->items[k].key != set->candidates[k].key || set->items[k].sub != set->candidates[k].sub)
             return false;
-    }
+    return true;
+}
+
+// Merges last step's sorted contacts with this step's sorted candidates into set->next, which then becomes
+// the set. False when out of memory (the set unchanged).
+static bool merge_contacts(ph_contact_set *set)
+{
     if (!ph_array_reserve(set->next, set->next_capacity, set->candidate_count))
         return false;
-
-    // Merge last step's sorted contacts with this step's sorted candidates.
     int i = 0, n = 0;
     for (int k = 0; k < set->candidate_count; k++)
     {
@@ -379,6 +410,34 @@ bool ph_contacts_update(ph_step_context *ctx)
     set->next = tmp;
     set->next_capacity = tmp_cap;
     set->count = n;
+    return true;
+}
+
+bool ph_contacts_update(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    ph_contact_set *set = &world->contacts;
+    unsigned long long t0 = ctx->ticks; // the broadphase's end
+
+    set->candidate_count = 0;
+    if (ctx->pair_count == 0)
+    {
+        // No pair, so no contact survives and none is built (a lone body, or bodies far apart): the stage
+        // ends here, untimed, as its two clock reads would cost more than its work; what little it did
+        // falls into the next stage's time.
+        set->count = 0;
+        set->recycled_count = 0;
+        return true;
+    }
+    for (int i = 0; i < ctx->pair_count; i++)
+    {
+        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
+        float motion = pair_motion(world, a, b, ctx->dt);
+        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
+            return false;
+    }
+    if (!same_contacts(set) && !merge_contacts(set))
+        return false;
     unsigned long long t1 = ph_ticks();
 
     // Narrow phase: a manifold per contact, impulses matched by feature id. Contact k is candidate k, whose
@@ -388,10 +447,6 @@ bool ph_contacts_update(ph_step_context *ctx)
     {
         ph_contact *c = &set->items[k];
         const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-        ph_convex sa, sb;
-        ph_transform xa, xb;
-        ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
-        ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
         float motion = set->candidates[k].motion;
         c->margin = pair_margin(world, motion);
         c->friction = sqrtf(ba->material.friction * bb->material.friction);
@@ -409,6 +464,11 @@ bool ph_contacts_update(ph_step_context *ctx)
             memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
             memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
             memcpy(old.tangent_impulse, c->tangent_impulse, sizeof old.tangent_impulse);
+            // The parts' shapes and poses, needed only here: a recycled manifold follows the bodies.
+            ph_convex sa, sb;
+            ph_transform xa, xb;
+            ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
+            ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
             ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
             match_impulses(c, &old);
             remember_build(world, c);

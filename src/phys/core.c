@@ -152,12 +152,12 @@ static unsigned long long clock_ns(void)
 // CLOCK_MONOTONIC over this long on the first conversion in the process (unit: ns).
 #define CORE_TSC_CALIBRATION_NS 1000000ull
 
-// Milliseconds per tick, 0 until measured. Threads that race here each measure and store a valid rate.
-static _Atomic double s_ms_per_tick;
+// Threads that race here each measure and store a valid rate.
+_Atomic double ph_ms_per_tick;
 
-static double tsc_ms_per_tick(void)
+double ph_ticks_measure(void)
 {
-    double rate = atomic_load_explicit(&s_ms_per_tick, memory_order_relaxed);
+    double rate = atomic_load_explicit(&ph_ms_per_tick, memory_order_relaxed);
     if (rate > 0.0)
         return rate;
     unsigned long long t0 = clock_ns(), c0 = __rdtsc(), t1 = t0, c1 = c0;
@@ -168,27 +168,13 @@ static double tsc_ms_per_tick(void)
     }
     // A counter that did not advance measures every interval as 0 ticks whatever the rate.
     rate = c1 > c0 ? (double)(t1 - t0) * 1e-6 / (double)(c1 - c0) : 1e-6;
-    atomic_store_explicit(&s_ms_per_tick, rate, memory_order_relaxed);
+    atomic_store_explicit(&ph_ms_per_tick, rate, memory_order_relaxed);
     return rate;
 }
 
 void ph_ticks_calibrate(void)
 {
-    (void)tsc_ms_per_tick();
-}
-
-unsigned long long ph_ticks(void)
-{
-    return __rdtsc();
-}
-
-float ph_ticks_to_ms(unsigned long long ticks)
-{
-    // A difference that came out negative (a thread moved to a processor whose counter runs behind) is
-    // reported as 0 rather than as centuries.
-    if (ticks > (unsigned long long)INT64_MAX)
-        return 0.0f;
-    return (float)((double)ticks * tsc_ms_per_tick());
+    (void)ph_ticks_measure();
 }
 #else
 void ph_ticks_calibrate(void)

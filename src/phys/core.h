@@ -33,5 +33,34 @@ void ph_assert_failed(const char *condition, const char *file, int line);
 // calls it, so that no step carries the cost; a conversion before it measures first). Elsewhere a tick is
 // a nanosecond of CLOCK_MONOTONIC and the calibration does nothing.
 void ph_ticks_calibrate(void);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <stdatomic.h> // atomic_load_explicit
+#include <stdint.h>    // INT64_MAX
+#include <x86intrin.h> // __rdtsc
+
+// Inline, both: a step reads the clock some thirty times and converts some fifteen differences, and each is
+// a handful of instructions next to a call's.
+static inline unsigned long long ph_ticks(void)
+{
+    return __rdtsc();
+}
+
+// Milliseconds per tick, 0 until measured (core.c); ph_ticks_measure measures it, stores it and returns it.
+extern _Atomic double ph_ms_per_tick;
+double ph_ticks_measure(void);
+
+static inline float ph_ticks_to_ms(unsigned long long ticks)
+{
+    // A difference that came out negative (a thread moved to a processor whose counter runs behind) is
+    // reported as 0 rather than as centuries.
+    if (ticks > (unsigned long long)INT64_MAX)
+        return 0.0f;
+    double rate = atomic_load_explicit(&ph_ms_per_tick, memory_order_relaxed);
+    if (!(rate > 0.0))
+        rate = ph_ticks_measure();
+    return (float)((double)ticks * rate);
+}
+#else
 unsigned long long ph_ticks(void);
 float ph_ticks_to_ms(unsigned long long ticks);
+#endif

@@ -154,14 +154,20 @@ ph_aabb ph_convex_bounds(const ph_convex *shape, ph_transform xf)
     }
     case PH_SHAPE_BOX:
     {
-        ph_mat3 r = glms_quat_mat3(xf.q);
+        // |R| h, R = glms_quat_mat3(q) entry by entry with its operations (so bit for bit its matrix), kept
+        // in registers: built as a matrix in memory, its entries were stored one by one and read back two
+        // at a time, and those reads wait for the stores (a failed store forwarding, a third of the time
+        // of this function, which the broadphase and the calendar call for every body every step).
+        float norm = glm_quat_norm(xf.q.raw);
+        float s = norm > 0.0f ? 2.0f / norm : 0.0f;
+        float x = xf.q.x, y = xf.q.y, z = xf.q.z, w = xf.q.w;
+        float xx = s * x * x, xy = s * x * y, wx = s * w * x;
+        float yy = s * y * y, yz = s * y * z, wy = s * w * y;
+        float zz = s * z * z, xz = s * x * z, wz = s * w * z;
         ph_vec3 h = shape->half_extents;
-        ph_vec3 e;
-        for (int i = 0; i < 3; i++)
-        {
-            e.raw[i] =
-                fabsf(r.col[0].raw[i]) * h.x + fabsf(r.col[1].raw[i]) * h.y + fabsf(r.col[2].raw[i]) * h.z;
-        }
+        ph_vec3 e = ph_v3(fabsf(1.0f - yy - zz) * h.x + fabsf(xy - wz) * h.y + fabsf(xz + wy) * h.z,
+                          fabsf(xy + wz) * h.x + fabsf(1.0f - xx - zz) * h.y + fabsf(yz - wx) * h.z,
+                          fabsf(xz - wy) * h.x + fabsf(yz + wx) * h.y + fabsf(1.0f - xx - yy) * h.z);
         return aabb_around(xf.p, e);
     }
     case PH_SHAPE_HULL:
