@@ -138,12 +138,16 @@ static inline ph_vec3 ph_world_tensor_mulv(ph_quat q, ph_mat3 m, ph_vec3 v)
 // q' = q + dt/2 * (w, 0) * q, then renormalised. First order; accurate for |w| dt << 1.
 static inline ph_quat ph_integrate_rotation(ph_quat q, ph_vec3 w, float dt)
 {
-    ph_quat wq;
-    wq.x = w.x;
-    wq.y = w.y;
-    wq.z = w.z;
-    wq.w = 0.0f;
-    ph_quat dq = glms_quat_mul(wq, q);
+    // dq = (w, 0) q written out on the components in the order of cglm's quaternion product (so bit for bit
+    // glms_quat_mul's, 0 * q terms included): built as a quaternion, (w, 0) went to the stack as three floats
+    // and came back as one 16-byte load, which waits for the narrower stores instead of taking their data (a
+    // failed store forwarding, a fifth of the sub-step's position update: restitution_ladder 7.1 -> 6.3 us
+    // per step, column40 68 -> 57).
+    ph_quat dq;
+    dq.x = ((0.0f * q.x + w.x * q.w) + w.y * q.z) - w.z * q.y;
+    dq.y = ((0.0f * q.y - w.x * q.z) + w.y * q.w) + w.z * q.x;
+    dq.z = ((0.0f * q.z + w.x * q.y) - w.y * q.x) + w.z * q.w;
+    dq.w = ((0.0f * q.w - w.x * q.x) - w.y * q.y) - w.z * q.z;
     float h = 0.5f * dt;
     ph_quat r;
     r.x = q.x + h * dq.x;

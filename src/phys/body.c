@@ -388,23 +388,5 @@ void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_ve
         step = ph_v3(step.x - accel.x * s, step.y - accel.y * s, step.z - accel.z * s);
     }
     state->dp = ph_v3(state->dp.x + step.x, state->dp.y + step.y, state->dp.z + step.z);
-    // ph_integrate_rotation(state->dq, state->w, h) written out on the components, the product (w, 0) q in
-    // the order of cglm's quaternion product (so bit for bit the same, 0 * q terms included): passed as a
-    // quaternion, (w, 0) was built on the stack from w's three floats and read back as one 16-byte load,
-    // which waits for the two narrower stores instead of taking their data (a failed store forwarding):
-    // a fifth of this function's time, and restitution_ladder 7.1 -> 6.3 us per step, column40 68 -> 57.
-    ph_vec3 w = state->w;
-    ph_quat q = state->dq;
-    ph_quat dq;
-    dq.x = ((0.0f * q.x + w.x * q.w) + w.y * q.z) - w.z * q.y;
-    dq.y = ((0.0f * q.y - w.x * q.z) + w.y * q.w) + w.z * q.x;
-    dq.z = ((0.0f * q.z + w.x * q.y) - w.y * q.x) + w.z * q.w;
-    dq.w = ((0.0f * q.w - w.x * q.x) - w.y * q.y) - w.z * q.z;
-    float half_h = 0.5f * h;
-    ph_quat r;
-    r.x = q.x + half_h * dq.x;
-    r.y = q.y + half_h * dq.y;
-    r.z = q.z + half_h * dq.z;
-    r.w = q.w + half_h * dq.w;
-    state->dq = glms_quat_normalize(r);
+    state->dq = ph_integrate_rotation(state->dq, state->w, h);
 }
