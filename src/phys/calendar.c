@@ -77,7 +77,7 @@ typedef struct cal_state
     float query_motion;
     pair_lists lists; // the step's broadphase pairs by body
     // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
-    int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty
+    int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty; set by the first entry
     int escape_count;
     float escape_widest; // largest x extent of an entry's box (unit: m)
 } cal_state;
@@ -647,6 +647,11 @@ static void add_escape(cal_state *cs, int slot, ph_aabb box)
         cs->out_of_memory = true;
         return;
     }
+    if (cs->escape_count == 0)
+    {
+        for (int i = 0; i < CAL_ESCAPE_COLUMNS; i++)
+            cs->escape_head[i] = -1;
+    }
     int column = column_list(column_index(box.lo.x));
     ph_cal_escape *e = &cal->escapes[cs->escape_count];
     e->box = box;
@@ -963,39 +968,148 @@ static void freeze_all(cal_state *cs, float t)
     ctx->stats->calendar_budget_hits++;
 }
 
+// The first pass over the awake bodies. Most steps of most scenes move nothing far (every motion within the
+// speculative margin: no search at all), and in a small scene the few bodies that do move far often move
+// little compared with everything they could meet; such a body's searches would visit its neighbours only to
+// have visit_neighbour's size test turn every one of them down, so they are left out (see beyond_reach).
+typedef struct first_pass
+{
+    int *fast;     // awake bodies moving more than query_motion, in awake order; NULL when the arena is full
+    float *motion; // their motion_of
+    int *deferred; // those whose searches are left out (beyond_reach)
+    int fast_count;
+    int deferred_count;
+    float top[2];   // the two largest motions of awake bodies, top[0] >= top[1] (unit: m)
+    int top_slot;   // the body of top[0]
+    float thinnest; // smallest thickness of any body, or < 0 until beyond_reach first needs it (unit: m)
+} first_pass;
+
+// Lists the fast bodies and the largest motions. False when no body moved far enough to search (the arrays
+// are then given back): the calendar has nothing to do.
+// Also starts every awake body's sweep at the beginning of the step.
+static bool first_pass_begin(cal_state *cs, first_pass *fp)
+{
+    ph_step_context *ctx = cs->ctx;
+    ph_world *world = cs->world;
+    memset(fp, 0, sizeof *fp);
+    fp->top_slot = -1;
+    fp->thinnest = -1.0f;
+    size_t n = (size_t)ctx->awake_count + 1;
+    fp->fast = ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + sizeof(float)));
+    if (fp->fast)
+    {
+        fp->deferred = fp->fast + n;
+        fp->motion = (float *)(fp->deferred + n);
+    }
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        ph_body *b = &world->bodies[slot];
+        b->toi_t0 = 0.0f;
+        b->toi_c0 = b->center0;
+        b->toi_q0 = b->q0;
+        b->version = 0;
+        float m = motion_of(b, &world->states[slot], ctx->dt);
+        if (m > fp->top[0])
+        {
+            fp->top[1] = fp->top[0];
+            fp->top[0] = m;
+            fp->top_slot = slot;
+        }
+        else if (m > fp->top[1])
+            fp->top[1] = m;
+        if (m > cs->query_motion && fp->fast)
+        {
+            fp->fast[fp->fast_count] = slot;
+            fp->motion[fp->fast_count++] = m;
+        }
+    }
+    if (!fp->fast || fp->fast_count > 0)
+        return true; // without the list (the arena is full) every awake body is looked at
+    ph_arena_free(ctx->arena, fp->fast);
+    fp->fast = NULL;
+    return false;
+}
+
+static void first_pass_end(cal_state *cs, first_pass *fp)
+{
+    if (fp->fast)
+        ph_arena_free(cs->ctx->arena, fp->fast);
+}
+
+// Smallest thickness of any body in the world (unit: m; infinite in an empty world).
+static float thinnest_body(const ph_world *world)
+{
+    float thin = INFINITY;
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+        if (ph_id_pool_is_live(&world->body_ids, i))
+            thin = fminf(thin, thickness(world, &world->bodies[i]));
+    return thin;
+}
+
+// Whether visit_neighbour's size test turns down every pair of fast body fp->fast[k] in the first pass, so
+// that its search can be left out: in a world of one body there is no pair; otherwise any partner j moves at
+// most the largest motion of the other bodies (0 when not awake) and is at least the thinnest body thick, so
+// m_k + m_j <= m_k + max_other <= CAL_SIZE_RATIO min(thickness_k, thinnest) <= CAL_SIZE_RATIO
+// min(thickness_k, thickness_j). Float sums, products by CAL_SIZE_RATIO and minimums are monotonic: the bound
+// holds as computed, so the step is the same, bit for bit, with or without the search.
+static bool beyond_reach(cal_state *cs, first_pass *fp, int k)
+{
+    const ph_world *world = cs->world;
+    int slot = fp->fast[k];
+    if (world->body_ids.live_count <= 1)
+        return true;
+    float reach = fp->motion[k] + (slot == fp->top_slot ? fp->top[1] : fp->top[0]);
+    if (!(reach <= CAL_SIZE_RATIO * thickness(world, &world->bodies[slot])))
+        return false;
+    if (fp->thinnest < 0.0f)
+        fp->thinnest = thinnest_body(world);
+    return reach <= CAL_SIZE_RATIO * fp->thinnest;
+}
+
 bool ph_calendar_run(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
     ph_calendar *cal = &world->calendar;
     cal->event_count = 0;
+    // Field by field: the escape lists' heads (a kilobyte) are set up by the first add_escape only.
     cal_state cs;
-    memset(&cs, 0, sizeof cs);
     cs.ctx = ctx;
     cs.world = world;
     cs.cal = cal;
+    cs.heap_count = 0;
+    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
+    cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
+    cs.pair_mask = 0;
+    cs.out_of_memory = false;
+    cs.processed = 0;
+    cs.resolved = 0;
     cs.target = CAL_TARGET_FRACTION * world->def.speculative_margin;
     cs.tolerance = CAL_TOLERANCE_FRACTION * cs.target;
     cs.query_motion = CAL_QUERY_MOTION_FRACTION * world->def.speculative_margin;
-    for (int i = 0; i < ctx->awake_count; i++)
-    {
-        ph_body *b = &world->bodies[ctx->awake[i]];
-        b->toi_t0 = 0.0f;
-        b->toi_c0 = b->center0;
-        b->toi_q0 = b->q0;
-        b->version = 0;
-    }
-    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
-    cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
-
-    for (int i = 0; i < CAL_ESCAPE_COLUMNS; i++)
-        cs.escape_head[i] = -1;
+    cs.lists = (pair_lists){NULL, NULL};
+    cs.escape_count = 0;
+    cs.escape_widest = 0.0f;
+    first_pass fp;
+    if (!first_pass_begin(&cs, &fp))
+        return true; // nothing moved far enough to need the calendar: no search, no event
     cs.lists = make_pair_lists(ctx);
-    for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
+    int searches = fp.fast ? fp.fast_count : ctx->awake_count;
+    for (int i = 0; i < searches && !cs.out_of_memory; i++)
     {
-        int slot = ctx->awake[i];
-        if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
+        int slot = fp.fast ? fp.fast[i] : ctx->awake[i];
+        if (!fp.fast && motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) <= cs.query_motion)
+            continue;
+        if (fp.fast && beyond_reach(&cs, &fp, i))
+            fp.deferred[fp.deferred_count++] = slot;
+        else
             predict_body(&cs, slot, -1, 0.0f, true);
     }
+    // A deferred body has no pair the first pass would sweep, but a body whose motion an event changes
+    // may reach it later through its escape entry: when any event is coming, the deferred searches run
+    // now, before the first event, as they would have in the loop above (they visit nothing else).
+    for (int i = 0; i < fp.deferred_count && cs.heap_count > 0 && !cs.out_of_memory; i++)
+        predict_body(&cs, fp.deferred[i], -1, 0.0f, true);
     if (cs.out_of_memory)
         freeze_all(&cs, 0.0f);
     while (cs.heap_count > 0 && cs.processed < cs.max_events)
@@ -1016,6 +1130,7 @@ bool ph_calendar_run(ph_step_context *ctx)
             freeze_all(&cs, e.t);
     }
     free_pair_lists(ctx, &cs.lists);
+    first_pass_end(&cs, &fp);
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
     {
