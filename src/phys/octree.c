@@ -49,7 +49,7 @@
 // in the pair search: measured on packed grids of 1000 to 10000 unit boxes, 0.5 beat 1 and 0.25.
 #define CELL_FILL 0.5f
 // Most own proxies of a node that the pair search pre-filters on the stack (more are tested unfiltered).
-#define FILTER_CAPACITY 64
+#define FILTER_CAPACITY 128
 // First capacities of the pools (they double when full).
 #define INITIAL_PROXIES 64
 #define INITIAL_NODES 64
@@ -694,6 +694,15 @@ static inline void test_pair(pair_search *ps, const ph_octree_packed *a, const p
 }
 
 // Packed proxy a (not in the subtree) against every proxy in the subtree of n.
+// May packed proxy a pair with a proxy in the subtree of node n: an active proxy on one side at least, and
+// touching bounds.
+static inline bool proxy_meets(const ph_octree_packed *a, const ph_octree_node *n)
+{
+    return (a->active || n->active != 0) && boxes_meet(&n->tight, a);
+}
+
+// Packed proxy a (not in the subtree) against every proxy in the subtree of n, which the caller found to
+// meet a. Children are tested before they are pushed: most miss, and are never pushed or popped.
 static void proxy_vs_subtree(pair_search *ps, const ph_octree_packed *a, int n)
 {
     const ph_octree *tree = ps->tree;
@@ -703,12 +712,25 @@ static void proxy_vs_subtree(pair_search *ps, const ph_octree_packed *a, int n)
     while (top > 0)
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
-        if ((!a->active && node->active == 0) || !boxes_meet(&node->tight, a))
-            continue;
         for (int j = node->first; j < node->own_end; j++)
             test_pair(ps, a, &ps->packed[j]);
         for (int k = 0; k < node->child_count; k++)
-            stack[top++] = node->children[k];
+        {
+            int c = node->children[k];
+            if (proxy_meets(a, &tree->nodes[c]))
+                stack[top++] = c;
+        }
+    }
+}
+
+// proxy_vs_subtree for each child of node n that meets a.
+static void proxy_vs_children(pair_search *ps, const ph_octree_packed *a, const ph_octree_node *n)
+{
+    for (int k = 0; k < n->child_count; k++)
+    {
+        int c = n->children[k];
+        if (proxy_meets(a, &ps->tree->nodes[c]))
+            proxy_vs_subtree(ps, a, c);
     }
 }
 
@@ -750,8 +772,7 @@ static void subtree_vs_subtree(pair_search *ps, int a, int b)
             for (int j = nb->first; j < nb->own_end; j++)
                 test_pair(ps, pa, &ps->packed[j]);
         }
-        for (int k = 0; k < nb->child_count; k++)
-            proxy_vs_subtree(ps, pa, nb->children[k]);
+        proxy_vs_children(ps, pa, nb);
     }
     if (na->child_count > 0)
     {
@@ -760,8 +781,7 @@ static void subtree_vs_subtree(pair_search *ps, int a, int b)
             const ph_octree_packed *pb = &ps->packed[j];
             if (!boxes_meet(pb, &na->tight))
                 continue;
-            for (int k = 0; k < na->child_count; k++)
-                proxy_vs_subtree(ps, pb, na->children[k]);
+            proxy_vs_children(ps, pb, na);
         }
     }
     for (int i = 0; i < na->child_count; i++)
@@ -789,8 +809,7 @@ static void subtree_self(pair_search *ps, int n)
         const ph_octree_packed *pa = &ps->packed[i];
         for (int j = i + 1; j < node->own_end; j++)
             test_pair(ps, pa, &ps->packed[j]);
-        for (int k = 0; k < node->child_count; k++)
-            proxy_vs_subtree(ps, pa, node->children[k]);
+        proxy_vs_children(ps, pa, node);
     }
     for (int i = 0; i < node->child_count; i++)
     {
@@ -905,7 +924,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     // Each outside proxy against the tree and against the outside proxies after it.
     for (int i = outside_first; i < packed_count; i++)
     {
-        if (tree->root != NONE)
+        if (tree->root != NONE && proxy_meets(&tree->packed[i], &tree->nodes[tree->root]))
             proxy_vs_subtree(&ps, &tree->packed[i], tree->root);
         for (int j = i + 1; j < packed_count; j++)
             test_pair(&ps, &tree->packed[i], &tree->packed[j]);
