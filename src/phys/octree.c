@@ -59,17 +59,6 @@
 #define RADIX_BITS 12
 #define RADIX_SIZE (1 << RADIX_BITS)
 
-struct ph_octree_proxy
-{
-    ph_aabb bounds;
-    int body;
-    int node; // holding node, PROXY_OUTSIDE or PROXY_FREE
-    int next; // next proxy of the same node or outside list; next free slot when free
-    int prev;
-    bool is_static;
-    bool paired; // active in the last pair search, which then reported all of its pairs
-};
-
 // A proxy as the pair search reads it: copied into one array in depth-first order, so that the
 // proxies a node holds are contiguous (packed[first .. own_end)) and the inner loops stream through
 // memory instead of chasing list links. The bounds are laid out as two groups of four 32-bit lanes,
