@@ -76,6 +76,10 @@ typedef struct cal_state
     float tolerance;
     float query_motion;
     pair_lists lists; // the step's broadphase pairs by body
+    // motion_of by body slot for the bodies awake when the calendar starts, kept up to date by restart_sweep
+    // (the only change of a body's motion here); NaN for the others, which are asked directly (a sleeper an
+    // event wakes starts moving without a restart). NULL when the arena could not hold it.
+    float *motion;
     // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
     int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty; set by the first entry
     int escape_count;
@@ -197,6 +201,18 @@ static float motion_of(const ph_body *b, const ph_body_state *st, float dt)
     if (!moving(b))
         return 0.0f;
     return glms_vec3_distance(b->center, b->center0) + glms_vec3_norm(st->w) * dt * b->bound_radius;
+}
+
+// motion_of, read from the calendar's table where it holds the body (the same value, computed once).
+static float body_motion(const cal_state *cs, int slot)
+{
+    if (cs->motion)
+    {
+        float m = cs->motion[slot];
+        if (m == m)
+            return m;
+    }
+    return motion_of(&cs->world->bodies[slot], &cs->world->states[slot], cs->ctx->dt);
 }
 
 static float thickness(const ph_world *world, const ph_body *b)
@@ -549,7 +565,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     if (j == i || j == q->skip)
         return true;
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
-    float mi = q->motion, mj = motion_of(bj, &world->states[j], cs->ctx->dt);
+    float mi = q->motion, mj = body_motion(cs, j);
     // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
     // is sure to see this body: i's sweep lies inside i's proxy, so if the two can come within the margin,
     // j's swept box (j's sweep grown by the margin) overlaps i's proxy. A body the solver sent outside its
@@ -717,7 +733,7 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
     bool swept_inside = aabb_contains(proxy, sweep);
     bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
-    query_ctx q = {cs, slot, skip, t, initial, swept_inside, motion_of(b, &world->states[slot], cs->ctx->dt)};
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside, body_motion(cs, slot)};
     // Bodies outside their proxies are found through the escape lists: after an event every search reads
     // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
     // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
@@ -889,6 +905,8 @@ static void restart_sweep(cal_state *cs, int slot, float t, bool frozen)
     b->xf.q = frozen ? q : ph_integrate_rotation(q, st->w, rest);
     ph_body_sync_transform(b);
     b->version++;
+    if (cs->motion)
+        cs->motion[slot] = motion_of(b, st, cs->ctx->dt);
 }
 
 static void record(cal_state *cs, const ph_cal_event *e, const ph_manifold *m, bool clamped)
@@ -979,6 +997,8 @@ typedef struct first_pass
     int *fast;     // awake bodies moving more than query_motion, in awake order; NULL when the arena is full
     float *motion; // their motion_of
     int *deferred; // those whose searches are left out (beyond_reach)
+    float *awake_motion; // motion_of of every awake body, in awake order
+    float *by_slot;      // the calendar's motion table (cal_state.motion); NULL when not made
     int fast_count;
     int deferred_count;
     float top[2];   // the two largest motions of awake bodies, top[0] >= top[1] (unit: m)
@@ -997,11 +1017,12 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
     fp->top_slot = -1;
     fp->thinnest = -1.0f;
     size_t n = (size_t)ctx->awake_count + 1;
-    fp->fast = ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + sizeof(float)));
+    fp->fast = ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + 2 * sizeof(float)));
     if (fp->fast)
     {
         fp->deferred = fp->fast + n;
         fp->motion = (float *)(fp->deferred + n);
+        fp->awake_motion = fp->motion + n;
     }
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -1012,6 +1033,8 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
         b->toi_q0 = b->q0;
         b->version = 0;
         float m = motion_of(b, &world->states[slot], ctx->dt);
+        if (fp->fast)
+            fp->awake_motion[i] = m;
         if (m > fp->top[0])
         {
             fp->top[1] = fp->top[0];
@@ -1026,15 +1049,32 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
             fp->motion[fp->fast_count++] = m;
         }
     }
-    if (!fp->fast || fp->fast_count > 0)
+    if (!fp->fast)
         return true; // without the list (the arena is full) every awake body is looked at
-    ph_arena_free(ctx->arena, fp->fast);
-    fp->fast = NULL;
-    return false;
+    if (fp->fast_count == 0)
+    {
+        ph_arena_free(ctx->arena, fp->fast);
+        fp->fast = NULL;
+        return false;
+    }
+    // The motion table: NaN (all bits set) but for the awake bodies.
+    int slots = world->body_ids.slot_count;
+    fp->by_slot = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *fp->by_slot);
+    if (fp->by_slot)
+    {
+        memset(fp->by_slot, 0xff, (size_t)slots * sizeof *fp->by_slot);
+        for (int i = 0; i < ctx->awake_count; i++)
+            fp->by_slot[ctx->awake[i]] = fp->awake_motion[i];
+    }
+    cs->motion = fp->by_slot;
+    return true;
 }
 
 static void first_pass_end(cal_state *cs, first_pass *fp)
 {
+    cs->motion = NULL;
+    if (fp->by_slot)
+        ph_arena_free(cs->ctx->arena, fp->by_slot);
     if (fp->fast)
         ph_arena_free(cs->ctx->arena, fp->fast);
 }
@@ -1090,6 +1130,7 @@ bool ph_calendar_run(ph_step_context *ctx)
     cs.tolerance = CAL_TOLERANCE_FRACTION * cs.target;
     cs.query_motion = CAL_QUERY_MOTION_FRACTION * world->def.speculative_margin;
     cs.lists = (pair_lists){NULL, NULL};
+    cs.motion = NULL;
     cs.escape_count = 0;
     cs.escape_widest = 0.0f;
     first_pass fp;
