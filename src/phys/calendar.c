@@ -80,6 +80,9 @@ typedef struct cal_state
     // (the only change of a body's motion here); NaN for the others, which are asked directly (a sleeper an
     // event wakes starts moving without a restart). NULL when the arena could not hold it.
     float *motion;
+    const float
+        *awake_motion; // motion_of of each awake body, in awake order (NULL without the first pass's list)
+    bool prepared;     // the motion table and pair lists are made (by the first search that needs them)
     // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
     int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty; set by the first entry
     int escape_count;
@@ -709,6 +712,38 @@ static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
     }
 }
 
+// The first search of the step makes what searches read: the motion table (NaN, all bits set, but for the
+// awake bodies) and the pair lists, in that order in the arena (release_searches frees them in reverse). A
+// step whose first pass searches nothing makes neither.
+static void prepare_searches(cal_state *cs)
+{
+    if (cs->prepared)
+        return;
+    cs->prepared = true;
+    ph_step_context *ctx = cs->ctx;
+    int slots = cs->world->body_ids.slot_count;
+    if (cs->awake_motion)
+        cs->motion = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *cs->motion);
+    if (cs->motion)
+    {
+        memset(cs->motion, 0xff, (size_t)slots * sizeof *cs->motion);
+        for (int i = 0; i < ctx->awake_count; i++)
+            cs->motion[ctx->awake[i]] = cs->awake_motion[i];
+    }
+    cs->lists = make_pair_lists(ctx);
+}
+
+static void release_searches(cal_state *cs)
+{
+    if (!cs->prepared)
+        return;
+    free_pair_lists(cs->ctx, &cs->lists);
+    if (cs->motion)
+        ph_arena_free(cs->ctx->arena, cs->motion);
+    cs->motion = NULL;
+    cs->prepared = false;
+}
+
 // Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):
 // those whose octree proxies overlap its swept box, read from the step's broadphase pairs where possible.
 // When the box lies inside the body's own proxy (the solver left its sweep inside the bounds the
@@ -719,6 +754,7 @@ static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
 // once, and the heap orders the events by (time, a, b).
 static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
 {
+    prepare_searches(cs);
     ph_world *world = cs->world;
     const ph_octree *tree = &world->octree;
     const ph_body *b = &world->bodies[slot];
@@ -998,7 +1034,6 @@ typedef struct first_pass
     float *motion; // their motion_of
     int *deferred; // those whose searches are left out (beyond_reach)
     float *awake_motion; // motion_of of every awake body, in awake order
-    float *by_slot;      // the calendar's motion table (cal_state.motion); NULL when not made
     int fast_count;
     int deferred_count;
     float top[2];   // the two largest motions of awake bodies, top[0] >= top[1] (unit: m)
@@ -1016,8 +1051,10 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
     memset(fp, 0, sizeof *fp);
     fp->top_slot = -1;
     fp->thinnest = -1.0f;
+    // A body alone in its world has nothing to meet: no list, no search (see beyond_reach).
+    bool alone = world->body_ids.live_count <= 1;
     size_t n = (size_t)ctx->awake_count + 1;
-    fp->fast = ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + 2 * sizeof(float)));
+    fp->fast = alone ? NULL : ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + 2 * sizeof(float)));
     if (fp->fast)
     {
         fp->deferred = fp->fast + n;
@@ -1049,6 +1086,8 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
             fp->motion[fp->fast_count++] = m;
         }
     }
+    if (alone)
+        return false;
     if (!fp->fast)
         return true; // without the list (the arena is full) every awake body is looked at
     if (fp->fast_count == 0)
@@ -1057,24 +1096,13 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
         fp->fast = NULL;
         return false;
     }
-    // The motion table: NaN (all bits set) but for the awake bodies.
-    int slots = world->body_ids.slot_count;
-    fp->by_slot = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *fp->by_slot);
-    if (fp->by_slot)
-    {
-        memset(fp->by_slot, 0xff, (size_t)slots * sizeof *fp->by_slot);
-        for (int i = 0; i < ctx->awake_count; i++)
-            fp->by_slot[ctx->awake[i]] = fp->awake_motion[i];
-    }
-    cs->motion = fp->by_slot;
+    cs->awake_motion = fp->awake_motion;
     return true;
 }
 
 static void first_pass_end(cal_state *cs, first_pass *fp)
 {
-    cs->motion = NULL;
-    if (fp->by_slot)
-        ph_arena_free(cs->ctx->arena, fp->by_slot);
+    cs->awake_motion = NULL;
     if (fp->fast)
         ph_arena_free(cs->ctx->arena, fp->fast);
 }
@@ -1131,12 +1159,13 @@ bool ph_calendar_run(ph_step_context *ctx)
     cs.query_motion = CAL_QUERY_MOTION_FRACTION * world->def.speculative_margin;
     cs.lists = (pair_lists){NULL, NULL};
     cs.motion = NULL;
+    cs.awake_motion = NULL;
+    cs.prepared = false;
     cs.escape_count = 0;
     cs.escape_widest = 0.0f;
     first_pass fp;
     if (!first_pass_begin(&cs, &fp))
         return true; // nothing moved far enough to need the calendar: no search, no event
-    cs.lists = make_pair_lists(ctx);
     int searches = fp.fast ? fp.fast_count : ctx->awake_count;
     for (int i = 0; i < searches && !cs.out_of_memory; i++)
     {
@@ -1172,7 +1201,7 @@ bool ph_calendar_run(ph_step_context *ctx)
         if (cs.out_of_memory)
             freeze_all(&cs, e.t);
     }
-    free_pair_lists(ctx, &cs.lists);
+    release_searches(&cs);
     first_pass_end(&cs, &fp);
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
