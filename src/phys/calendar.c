@@ -13,11 +13,12 @@
 // there with the impulse response (restitution above the threshold, Coulomb friction), each body's remaining
 // sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the rest of
 // the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for every fast
-// pair, fast against fast included. Bounds: at most calendar_events_per_pair events per pair and
-// calendar_event_budget per step. Past either, an event is resolved by the fallback: the bodies are clamped
-// at the time of impact (their sweep ends there, with the approach removed from their velocity), so nothing
-// passes through; each clamp stops at least one moving body, so the fallback work is bounded by the number of
-// bodies.
+// pair, fast against fast included. The first pass searches only for bodies whose motion some neighbour could
+// be thin enough to need (see beyond_reach), so a step in which nothing can tunnel costs one pass over the
+// awake bodies. Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step.
+// Past either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
+// sweep ends there, with the approach removed from their velocity), so nothing passes through; each clamp
+// stops at least one moving body, so the fallback work is bounded by the number of bodies.
 #include "calendar.h"
 
 #include "arena.h"
@@ -80,9 +81,10 @@ typedef struct cal_state
     // (the only change of a body's motion here); NaN for the others, which are asked directly (a sleeper an
     // event wakes starts moving without a restart). NULL when the arena could not hold it.
     float *motion;
-    const float
-        *awake_motion; // motion_of of each awake body, in awake order (NULL without the first pass's list)
-    bool prepared;     // the motion table and pair lists are made (by the first search that needs them)
+    // motion_of of each awake body, in awake order (NULL without the first pass's list).
+    const float *awake_motion;
+    // The motion table and pair lists are made (by the first search that needs them).
+    bool prepared;
     // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
     int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty; set by the first entry
     int escape_count;
