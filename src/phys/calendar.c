@@ -345,28 +345,40 @@ static void parts_of(const ph_world *world, int slot, int other, float t, part_l
 // ---- Prediction -------------------------------------------------------------------------------------
 
 // The counter of pair (a, b). The table is set up by the step's first event, so steps without fast bodies
-// never touch it; it holds twice the most events a step can process, so it never fills. NULL only when
-// out of memory (the event is then clamped).
+// never touch it; it holds at least twice the most events a step can process, so it never fills. NULL only
+// when out of memory (the event is then clamped).
 static ph_cal_pair_count *pair_entry(cal_state *cs, int a, int b)
 {
+    ph_calendar *cal = cs->cal;
     if (cs->pair_mask == 0)
     {
+        // The table stays between steps, all zero (each step clears the entries it filled): it is cleared
+        // whole only when it grows, not at every step's first event.
         int table = CAL_MIN_PAIR_TABLE;
         while (table < 2 * cs->max_events)
             table *= 2;
-        ph_calendar *cal = cs->cal;
-        if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
-            return NULL;
-        memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
-        cs->pair_mask = table - 1;
+        if (table > cal->pair_table)
+        {
+            if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
+                return NULL;
+            memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
+            cal->pair_table = table;
+        }
+        cs->pair_mask = cal->pair_table - 1;
     }
     uint64_t key = ((uint64_t)(uint32_t)(a + 1) << 32) | (uint32_t)(b + 1);
     uint64_t h = key * 0x9e3779b97f4a7c15ull; // Fibonacci hashing
     for (int probe = 0; probe <= cs->pair_mask; probe++)
     {
-        ph_cal_pair_count *e = &cs->cal->pairs[(h + (uint64_t)probe) & (uint64_t)cs->pair_mask];
-        if (e->key == key || e->key == 0)
+        uint64_t at = (h + (uint64_t)probe) & (uint64_t)cs->pair_mask;
+        ph_cal_pair_count *e = &cal->pairs[at];
+        if (e->key == key)
+            return e;
+        if (e->key == 0)
         {
+            if (!ph_array_reserve(cal->pair_used, cal->pair_used_capacity, cal->pair_used_count + 1))
+                return NULL;
+            cal->pair_used[cal->pair_used_count++] = (int)at;
             e->key = key;
             return e;
         }
@@ -1205,6 +1217,9 @@ bool ph_calendar_run(ph_step_context *ctx)
     }
     release_searches(&cs);
     first_pass_end(&cs, &fp);
+    for (int i = 0; i < cal->pair_used_count; i++)
+        cal->pairs[cal->pair_used[i]] = (ph_cal_pair_count){0, 0};
+    cal->pair_used_count = 0;
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
     {
@@ -1223,6 +1238,9 @@ void ph_calendar_destroy(ph_calendar *calendar)
     ph_array_free(calendar->events, calendar->event_capacity);
     ph_array_free(calendar->heap, calendar->heap_capacity);
     ph_array_free(calendar->pairs, calendar->pair_capacity);
+    ph_array_free(calendar->pair_used, calendar->pair_used_capacity);
+    calendar->pair_table = 0;
+    calendar->pair_used_count = 0;
     ph_array_free(calendar->escapes, calendar->escape_capacity);
     calendar->event_count = 0;
 }
