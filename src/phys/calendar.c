@@ -13,11 +13,12 @@
 // there with the impulse response (restitution above the threshold, Coulomb friction), each body's remaining
 // sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the rest of
 // the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for every fast
-// pair, fast against fast included. Bounds: at most calendar_events_per_pair events per pair and
-// calendar_event_budget per step. Past either, an event is resolved by the fallback: the bodies are clamped
-// at the time of impact (their sweep ends there, with the approach removed from their velocity), so nothing
-// passes through; each clamp stops at least one moving body, so the fallback work is bounded by the number of
-// bodies.
+// pair, fast against fast included. The first pass searches only for bodies whose motion some neighbour could
+// be thin enough to need (see beyond_reach), so a step in which nothing can tunnel costs one pass over the
+// awake bodies. Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step.
+// Past either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
+// sweep ends there, with the approach removed from their velocity), so nothing passes through; each clamp
+// stops at least one moving body, so the fallback work is bounded by the number of bodies.
 #include "calendar.h"
 
 #include "arena.h"
@@ -76,8 +77,16 @@ typedef struct cal_state
     float tolerance;
     float query_motion;
     pair_lists lists; // the step's broadphase pairs by body
+    // motion_of by body slot for the bodies awake when the calendar starts, kept up to date by restart_sweep
+    // (the only change of a body's motion here); NaN for the others, which are asked directly (a sleeper an
+    // event wakes starts moving without a restart). NULL when the arena could not hold it.
+    float *motion;
+    // motion_of of each awake body, in awake order (NULL without the first pass's list).
+    const float *awake_motion;
+    // The motion table and pair lists are made (by the first search that needs them).
+    bool prepared;
     // Bodies whose sweep left their proxy (see ph_cal_escape): the octree cannot find them there.
-    int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty
+    int escape_head[CAL_ESCAPE_COLUMNS]; // first entry of each column, -1 when empty; set by the first entry
     int escape_count;
     float escape_widest; // largest x extent of an entry's box (unit: m)
 } cal_state;
@@ -197,6 +206,18 @@ static float motion_of(const ph_body *b, const ph_body_state *st, float dt)
     if (!moving(b))
         return 0.0f;
     return glms_vec3_distance(b->center, b->center0) + glms_vec3_norm(st->w) * dt * b->bound_radius;
+}
+
+// motion_of, read from the calendar's table where it holds the body (the same value, computed once).
+static float body_motion(const cal_state *cs, int slot)
+{
+    if (cs->motion)
+    {
+        float m = cs->motion[slot];
+        if (m == m)
+            return m;
+    }
+    return motion_of(&cs->world->bodies[slot], &cs->world->states[slot], cs->ctx->dt);
 }
 
 static float thickness(const ph_world *world, const ph_body *b)
@@ -324,28 +345,40 @@ static void parts_of(const ph_world *world, int slot, int other, float t, part_l
 // ---- Prediction -------------------------------------------------------------------------------------
 
 // The counter of pair (a, b). The table is set up by the step's first event, so steps without fast bodies
-// never touch it; it holds twice the most events a step can process, so it never fills. NULL only when
-// out of memory (the event is then clamped).
+// never touch it; it holds at least twice the most events a step can process, so it never fills. NULL only
+// when out of memory (the event is then clamped).
 static ph_cal_pair_count *pair_entry(cal_state *cs, int a, int b)
 {
+    ph_calendar *cal = cs->cal;
     if (cs->pair_mask == 0)
     {
+        // The table stays between steps, all zero (each step clears the entries it filled): it is cleared
+        // whole only when it grows, not at every step's first event.
         int table = CAL_MIN_PAIR_TABLE;
         while (table < 2 * cs->max_events)
             table *= 2;
-        ph_calendar *cal = cs->cal;
-        if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
-            return NULL;
-        memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
-        cs->pair_mask = table - 1;
+        if (table > cal->pair_table)
+        {
+            if (!ph_array_reserve(cal->pairs, cal->pair_capacity, table))
+                return NULL;
+            memset(cal->pairs, 0, (size_t)table * sizeof *cal->pairs);
+            cal->pair_table = table;
+        }
+        cs->pair_mask = cal->pair_table - 1;
     }
     uint64_t key = ((uint64_t)(uint32_t)(a + 1) << 32) | (uint32_t)(b + 1);
     uint64_t h = key * 0x9e3779b97f4a7c15ull; // Fibonacci hashing
     for (int probe = 0; probe <= cs->pair_mask; probe++)
     {
-        ph_cal_pair_count *e = &cs->cal->pairs[(h + (uint64_t)probe) & (uint64_t)cs->pair_mask];
-        if (e->key == key || e->key == 0)
+        uint64_t at = (h + (uint64_t)probe) & (uint64_t)cs->pair_mask;
+        ph_cal_pair_count *e = &cal->pairs[at];
+        if (e->key == key)
+            return e;
+        if (e->key == 0)
         {
+            if (!ph_array_reserve(cal->pair_used, cal->pair_used_capacity, cal->pair_used_count + 1))
+                return NULL;
+            cal->pair_used[cal->pair_used_count++] = (int)at;
             e->key = key;
             return e;
         }
@@ -360,11 +393,11 @@ static float reach_radius(const ph_body *b)
 {
     if (b->mesh || b->compound)
         return b->bound_radius;
-    float off = glms_vec3_norm(b->local_center);
     if (b->convex.type == PH_SHAPE_SPHERE)
-        return fminf(b->bound_radius, b->convex.radius + off);
+        return fminf(b->bound_radius, b->convex.radius + glms_vec3_norm(b->local_center));
     if (b->convex.type == PH_SHAPE_CAPSULE)
-        return fminf(b->bound_radius, b->convex.half_height + b->convex.radius + off);
+        return fminf(b->bound_radius,
+                     b->convex.half_height + b->convex.radius + glms_vec3_norm(b->local_center));
     return b->bound_radius;
 }
 
@@ -549,7 +582,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     if (j == i || j == q->skip)
         return true;
     const ph_body *bi = &world->bodies[i], *bj = &world->bodies[j];
-    float mi = q->motion, mj = motion_of(bj, &world->states[j], cs->ctx->dt);
+    float mi = q->motion, mj = body_motion(cs, j);
     // In the first pass a pair of two querying bodies is swept once, from the lower slot j, when j's search
     // is sure to see this body: i's sweep lies inside i's proxy, so if the two can come within the margin,
     // j's swept box (j's sweep grown by the margin) overlaps i's proxy. A body the solver sent outside its
@@ -612,10 +645,12 @@ static bool aabb_contains(ph_aabb outer, ph_aabb inner)
            inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
 }
 
-static bool aabb_overlaps(ph_aabb a, ph_aabb b)
+// The six comparisons combined with & rather than &&: one branch instead of six hard-to-predict ones in the
+// search loops (the same answer).
+static bool aabb_overlaps(const ph_aabb *a, const ph_aabb *b)
 {
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
+    return (a->lo.x <= b->hi.x) & (b->lo.x <= a->hi.x) & (a->lo.y <= b->hi.y) & (b->lo.y <= a->hi.y) &
+           (a->lo.z <= b->hi.z) & (b->lo.z <= a->hi.z);
 }
 
 // Index of the x column of coordinate x, clamped so that any finite x has one.
@@ -646,6 +681,11 @@ static void add_escape(cal_state *cs, int slot, ph_aabb box)
     {
         cs->out_of_memory = true;
         return;
+    }
+    if (cs->escape_count == 0)
+    {
+        for (int i = 0; i < CAL_ESCAPE_COLUMNS; i++)
+            cs->escape_head[i] = -1;
     }
     int column = column_list(column_index(box.lo.x));
     ph_cal_escape *e = &cal->escapes[cs->escape_count];
@@ -678,12 +718,44 @@ static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
         {
             const ph_cal_escape *e = &cs->cal->escapes[i];
             const ph_body *other = &world->bodies[e->slot];
-            if (e->version != other->version || !aabb_overlaps(box, e->box) ||
-                aabb_overlaps(box, ph_octree_get_bounds(tree, other->proxy)))
+            if (e->version != other->version || !aabb_overlaps(&box, &e->box) ||
+                aabb_overlaps(&box, ph_octree_live_bounds(tree, other->proxy)))
                 continue;
             visit_neighbour(e->slot, q);
         }
     }
+}
+
+// The first search of the step makes what searches read: the motion table (NaN, all bits set, but for the
+// awake bodies) and the pair lists, in that order in the arena (release_searches frees them in reverse). A
+// step whose first pass searches nothing makes neither.
+static void prepare_searches(cal_state *cs)
+{
+    if (cs->prepared)
+        return;
+    cs->prepared = true;
+    ph_step_context *ctx = cs->ctx;
+    int slots = cs->world->body_ids.slot_count;
+    if (cs->awake_motion)
+        cs->motion = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *cs->motion);
+    if (cs->motion)
+    {
+        memset(cs->motion, 0xff, (size_t)slots * sizeof *cs->motion);
+        for (int i = 0; i < ctx->awake_count; i++)
+            cs->motion[ctx->awake[i]] = cs->awake_motion[i];
+    }
+    cs->lists = make_pair_lists(ctx);
+}
+
+static void release_searches(cal_state *cs)
+{
+    if (!cs->prepared)
+        return;
+    free_pair_lists(cs->ctx, &cs->lists);
+    if (cs->motion)
+        ph_arena_free(cs->ctx->arena, cs->motion);
+    cs->motion = NULL;
+    cs->prepared = false;
 }
 
 // Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):
@@ -696,6 +768,7 @@ static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
 // once, and the heap orders the events by (time, a, b).
 static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
 {
+    prepare_searches(cs);
     ph_world *world = cs->world;
     const ph_octree *tree = &world->octree;
     const ph_body *b = &world->bodies[slot];
@@ -710,7 +783,7 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
     bool swept_inside = aabb_contains(proxy, sweep);
     bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
-    query_ctx q = {cs, slot, skip, t, initial, swept_inside, motion_of(b, &world->states[slot], cs->ctx->dt)};
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside, body_motion(cs, slot)};
     // Bodies outside their proxies are found through the escape lists: after an event every search reads
     // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
     // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
@@ -726,7 +799,7 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
     {
         int other = pl->items[k];
-        if (aabb_overlaps(box, ph_octree_get_bounds(tree, world->bodies[other].proxy)))
+        if (aabb_overlaps(&box, ph_octree_live_bounds(tree, world->bodies[other].proxy)))
             visit_neighbour(other, &q);
     }
 }
@@ -882,6 +955,8 @@ static void restart_sweep(cal_state *cs, int slot, float t, bool frozen)
     b->xf.q = frozen ? q : ph_integrate_rotation(q, st->w, rest);
     ph_body_sync_transform(b);
     b->version++;
+    if (cs->motion)
+        cs->motion[slot] = motion_of(b, st, cs->ctx->dt);
 }
 
 static void record(cal_state *cs, const ph_cal_event *e, const ph_manifold *m, bool clamped)
@@ -963,39 +1038,164 @@ static void freeze_all(cal_state *cs, float t)
     ctx->stats->calendar_budget_hits++;
 }
 
+// The first pass over the awake bodies. Most steps of most scenes move nothing far (every motion within the
+// speculative margin: no search at all), and in a small scene the few bodies that do move far often move
+// little compared with everything they could meet; such a body's searches would visit its neighbours only to
+// have visit_neighbour's size test turn every one of them down, so they are left out (see beyond_reach).
+typedef struct first_pass
+{
+    int *fast;     // awake bodies moving more than query_motion, in awake order; NULL when the arena is full
+    float *motion; // their motion_of
+    int *deferred; // those whose searches are left out (beyond_reach)
+    float *awake_motion; // motion_of of every awake body, in awake order
+    int fast_count;
+    int deferred_count;
+    float top[2];   // the two largest motions of awake bodies, top[0] >= top[1] (unit: m)
+    int top_slot;   // the body of top[0]
+    float thinnest; // smallest thickness of any body, or < 0 until beyond_reach first needs it (unit: m)
+} first_pass;
+
+// Lists the fast bodies and the largest motions. False when no body moved far enough to search (the arrays
+// are then given back): the calendar has nothing to do.
+// Also starts every awake body's sweep at the beginning of the step.
+static bool first_pass_begin(cal_state *cs, first_pass *fp)
+{
+    ph_step_context *ctx = cs->ctx;
+    ph_world *world = cs->world;
+    memset(fp, 0, sizeof *fp);
+    fp->top_slot = -1;
+    fp->thinnest = -1.0f;
+    // A body alone in its world has nothing to meet: no list, no search (see beyond_reach).
+    bool alone = world->body_ids.live_count <= 1;
+    size_t n = (size_t)ctx->awake_count + 1;
+    fp->fast = alone ? NULL : ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + 2 * sizeof(float)));
+    if (fp->fast)
+    {
+        fp->deferred = fp->fast + n;
+        fp->motion = (float *)(fp->deferred + n);
+        fp->awake_motion = fp->motion + n;
+    }
+    for (int i = 0; i < ctx->awake_count; i++)
+    {
+        int slot = ctx->awake[i];
+        ph_body *b = &world->bodies[slot];
+        b->toi_t0 = 0.0f;
+        b->toi_c0 = b->center0;
+        b->toi_q0 = b->q0;
+        b->version = 0;
+        float m = motion_of(b, &world->states[slot], ctx->dt);
+        if (fp->fast)
+            fp->awake_motion[i] = m;
+        if (m > fp->top[0])
+        {
+            fp->top[1] = fp->top[0];
+            fp->top[0] = m;
+            fp->top_slot = slot;
+        }
+        else if (m > fp->top[1])
+            fp->top[1] = m;
+        if (m > cs->query_motion && fp->fast)
+        {
+            fp->fast[fp->fast_count] = slot;
+            fp->motion[fp->fast_count++] = m;
+        }
+    }
+    if (alone)
+        return false;
+    if (!fp->fast)
+        return true; // without the list (the arena is full) every awake body is looked at
+    if (fp->fast_count == 0)
+    {
+        ph_arena_free(ctx->arena, fp->fast);
+        fp->fast = NULL;
+        return false;
+    }
+    cs->awake_motion = fp->awake_motion;
+    return true;
+}
+
+static void first_pass_end(cal_state *cs, first_pass *fp)
+{
+    cs->awake_motion = NULL;
+    if (fp->fast)
+        ph_arena_free(cs->ctx->arena, fp->fast);
+}
+
+// Smallest thickness of any body in the world (unit: m; infinite in an empty world).
+static float thinnest_body(const ph_world *world)
+{
+    float thin = INFINITY;
+    for (int i = 0; i < world->body_ids.slot_count; i++)
+        if (ph_id_pool_is_live(&world->body_ids, i))
+            thin = fminf(thin, thickness(world, &world->bodies[i]));
+    return thin;
+}
+
+// Whether visit_neighbour's size test turns down every pair of fast body fp->fast[k] in the first pass, so
+// that its search can be left out: in a world of one body there is no pair; otherwise any partner j moves at
+// most the largest motion of the other bodies (0 when not awake) and is at least the thinnest body thick, so
+// m_k + m_j <= m_k + max_other <= CAL_SIZE_RATIO min(thickness_k, thinnest) <= CAL_SIZE_RATIO
+// min(thickness_k, thickness_j). Float sums, products by CAL_SIZE_RATIO and minimums are monotonic: the bound
+// holds as computed, so the step is the same, bit for bit, with or without the search.
+static bool beyond_reach(cal_state *cs, first_pass *fp, int k)
+{
+    const ph_world *world = cs->world;
+    int slot = fp->fast[k];
+    if (world->body_ids.live_count <= 1)
+        return true;
+    float reach = fp->motion[k] + (slot == fp->top_slot ? fp->top[1] : fp->top[0]);
+    if (!(reach <= CAL_SIZE_RATIO * thickness(world, &world->bodies[slot])))
+        return false;
+    if (fp->thinnest < 0.0f)
+        fp->thinnest = thinnest_body(world);
+    return reach <= CAL_SIZE_RATIO * fp->thinnest;
+}
+
 bool ph_calendar_run(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
     ph_calendar *cal = &world->calendar;
     cal->event_count = 0;
+    // Field by field: the escape lists' heads (a kilobyte) are set up by the first add_escape only.
     cal_state cs;
-    memset(&cs, 0, sizeof cs);
     cs.ctx = ctx;
     cs.world = world;
     cs.cal = cal;
+    cs.heap_count = 0;
+    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
+    cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
+    cs.pair_mask = 0;
+    cs.out_of_memory = false;
+    cs.processed = 0;
+    cs.resolved = 0;
     cs.target = CAL_TARGET_FRACTION * world->def.speculative_margin;
     cs.tolerance = CAL_TOLERANCE_FRACTION * cs.target;
     cs.query_motion = CAL_QUERY_MOTION_FRACTION * world->def.speculative_margin;
-    for (int i = 0; i < ctx->awake_count; i++)
+    cs.lists = (pair_lists){NULL, NULL};
+    cs.motion = NULL;
+    cs.awake_motion = NULL;
+    cs.prepared = false;
+    cs.escape_count = 0;
+    cs.escape_widest = 0.0f;
+    first_pass fp;
+    if (!first_pass_begin(&cs, &fp))
+        return true; // nothing moved far enough to need the calendar: no search, no event
+    int searches = fp.fast ? fp.fast_count : ctx->awake_count;
+    for (int i = 0; i < searches && !cs.out_of_memory; i++)
     {
-        ph_body *b = &world->bodies[ctx->awake[i]];
-        b->toi_t0 = 0.0f;
-        b->toi_c0 = b->center0;
-        b->toi_q0 = b->q0;
-        b->version = 0;
-    }
-    // Hard bound on the loop: the budget, plus one clamp per awake body (each clamp stops one), plus slack.
-    cs.max_events = world->def.calendar_event_budget + 2 * ctx->awake_count + CAL_MAX_PARTS;
-
-    for (int i = 0; i < CAL_ESCAPE_COLUMNS; i++)
-        cs.escape_head[i] = -1;
-    cs.lists = make_pair_lists(ctx);
-    for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
-    {
-        int slot = ctx->awake[i];
-        if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
+        int slot = fp.fast ? fp.fast[i] : ctx->awake[i];
+        if (!fp.fast && motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) <= cs.query_motion)
+            continue;
+        if (fp.fast && beyond_reach(&cs, &fp, i))
+            fp.deferred[fp.deferred_count++] = slot;
+        else
             predict_body(&cs, slot, -1, 0.0f, true);
     }
+    // A deferred body has no pair the first pass would sweep, but a body whose motion an event changes
+    // may reach it later through its escape entry: when any event is coming, the deferred searches run
+    // now, before the first event, as they would have in the loop above (they visit nothing else).
+    for (int i = 0; i < fp.deferred_count && cs.heap_count > 0 && !cs.out_of_memory; i++)
+        predict_body(&cs, fp.deferred[i], -1, 0.0f, true);
     if (cs.out_of_memory)
         freeze_all(&cs, 0.0f);
     while (cs.heap_count > 0 && cs.processed < cs.max_events)
@@ -1015,7 +1215,11 @@ bool ph_calendar_run(ph_step_context *ctx)
         if (cs.out_of_memory)
             freeze_all(&cs, e.t);
     }
-    free_pair_lists(ctx, &cs.lists);
+    release_searches(&cs);
+    first_pass_end(&cs, &fp);
+    for (int i = 0; i < cal->pair_used_count; i++)
+        cal->pairs[cal->pair_used[i]] = (ph_cal_pair_count){0, 0};
+    cal->pair_used_count = 0;
     // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
     while (cs.heap_count > 0)
     {
@@ -1034,6 +1238,9 @@ void ph_calendar_destroy(ph_calendar *calendar)
     ph_array_free(calendar->events, calendar->event_capacity);
     ph_array_free(calendar->heap, calendar->heap_capacity);
     ph_array_free(calendar->pairs, calendar->pair_capacity);
+    ph_array_free(calendar->pair_used, calendar->pair_used_capacity);
+    calendar->pair_table = 0;
+    calendar->pair_used_count = 0;
     ph_array_free(calendar->escapes, calendar->escape_capacity);
     calendar->event_count = 0;
 }

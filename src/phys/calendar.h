@@ -49,8 +49,12 @@ typedef struct ph_calendar
     // Working storage kept between steps, so it only grows while the world warms up.
     ph_cal_event *heap; // binary heap of predicted events
     int heap_capacity;
-    ph_cal_pair_count *pairs; // per-pair event counters
+    ph_cal_pair_count *pairs; // per-pair event counters; all zero between steps
     int pair_capacity;
+    int pair_table; // entries of pairs in use as the hash table (a power of two; 0 before the first event)
+    int *pair_used; // the entries this step has filled, cleared when it ends
+    int pair_used_count;
+    int pair_used_capacity;
     ph_cal_escape *escapes; // bodies outside their proxies this step
     int escape_capacity;
 } ph_calendar;

@@ -32,8 +32,18 @@ typedef struct ph_octree_pair
     int a, b;
 } ph_octree_pair;
 
-// Private: proxy and node storage; read only through the functions below.
-typedef struct ph_octree_proxy ph_octree_proxy;
+// Private: proxy and node storage; read only through the functions below. The proxy is defined here only
+// so that ph_octree_live_bounds can be inlined into the calendar's inner loops.
+typedef struct ph_octree_proxy
+{
+    ph_aabb bounds;
+    int body;
+    int node; // holding node, PROXY_OUTSIDE (-1) or PROXY_FREE (-2)
+    int next; // next proxy of the same node or outside list; next free slot when free
+    int prev;
+    bool is_static;
+    bool paired; // active in the last pair search, which then reported all of its pairs
+} ph_octree_proxy;
 typedef struct ph_octree_node ph_octree_node;
 typedef struct ph_octree_packed ph_octree_packed;
 
@@ -87,6 +97,11 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds);
 // Removes the proxy; its index may be reused by a later insertion.
 void ph_octree_remove(ph_octree *tree, int proxy);
 ph_aabb ph_octree_get_bounds(const ph_octree *tree, int proxy);
+// The bounds of a proxy the caller knows to be live (a live body's), without ph_octree_get_bounds's checks.
+static inline const ph_aabb *ph_octree_live_bounds(const ph_octree *tree, int proxy)
+{
+    return &tree->proxies[proxy].bounds;
+}
 int ph_octree_get_body(const ph_octree *tree, int proxy);
 // Whether the last ph_octree_find_pairs answer holds every pair of this proxy: the search succeeded, the
 // proxy was active in it, and no proxy has been inserted, moved or removed since. Then any proxy whose

@@ -284,12 +284,15 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     float ra = core_radius(&in->a, in->sweep_a.local_center);
     float rb = core_radius(&in->b, in->sweep_b.local_center);
     ph_vec3 wa = ph_sweep_rotation(&in->sweep_a), wb = ph_sweep_rotation(&in->sweep_b);
-    sweep_path path_a = make_path(&in->sweep_a, true), path_b = make_path(&in->sweep_b, true);
     // A ball turning about its own centre is the same set of points in every orientation: it is posed
-    // without interpolating its rotation (its core radius, and so its rotation bound, is 0 already).
-    if (ra == 0.0f && in->a.type == PH_SHAPE_SPHERE)
+    // without interpolating its rotation (its core radius, and so its rotation bound, is 0 already), so its
+    // path needs no angle (an arctangent and a sine).
+    bool ball_a = ra == 0.0f && in->a.type == PH_SHAPE_SPHERE,
+         ball_b = rb == 0.0f && in->b.type == PH_SHAPE_SPHERE;
+    sweep_path path_a = make_path(&in->sweep_a, !ball_a), path_b = make_path(&in->sweep_b, !ball_b);
+    if (ball_a)
         path_a.turns = false;
-    if (rb == 0.0f && in->b.type == PH_SHAPE_SPHERE)
+    if (ball_b)
         path_b.turns = false;
     ph_vec3 v_rel = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
                                   glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
