@@ -474,10 +474,11 @@ static void warm_start(ph_body_state *states, const constraint_set *set)
         warm_start_constraint(states, &set->cons[i]);
 }
 
-static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias)
+// `measure`: the first sweep since the bodies last moved (see ph_wide_solve).
+static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias, bool measure)
 {
     if (set->wide)
-        ph_wide_solve(states, set->wide, inv_h, use_bias);
+        ph_wide_solve(states, set->wide, inv_h, use_bias, measure);
     for (int i = 0; i < set->scalar_count; i++)
         solve_constraint(states, &set->cons[i], inv_h, use_bias);
 }
@@ -791,8 +792,10 @@ bool ph_solve(ph_step_context *ctx)
         if (refreshed && s > 0)
             refresh_spinning(ctx, &set, dynamic, dynamic_count, constrained, refreshed);
         warm_start(states, &set);
+        // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
+        // measure the separations, the others reuse them (the wide path keeps them per group).
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, &set, inv_h, true);
+            solve(states, &set, inv_h, true, s == 0 && it == 0);
         t0 = ph_ticks();
         if (stepped)
         {
@@ -813,7 +816,7 @@ bool ph_solve(ph_step_context *ctx)
         t1 = ph_ticks();
         integrate_ticks += t1 - t0;
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, &set, inv_h, false);
+            solve(states, &set, inv_h, false, it == 0);
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.

@@ -600,8 +600,8 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 // their sweeps are independent; each is a long chain of dependent steps (a row's impulse needs the
 // velocities the row before left), and interleaving two chains keeps the core busy while each waits.
 // The caller pairs only groups with the same colour, point count and passes.
-static inline __attribute__((always_inline)) void solve_groups(ph_body_state *states, wide_group *const *g,
-                                                               const int K, f8 inv_h, bool use_bias)
+static inline __attribute__((always_inline)) void
+solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h, bool use_bias, bool measure)
 {
     const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
     const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
@@ -612,18 +612,27 @@ static inline __attribute__((always_inline)) void solve_groups(ph_body_state *st
     bool bouncy[2];
     for (int k = 0; k < K; k++)
     {
-        // Current separations from the motion so far (see solve() in solver.c).
         n[k] = LD3(g[k]->normal);
-        f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-        load_runs(states, g[k]->a, FIELD(dp), ma);
-        load_runs(states, g[k]->b, FIELD(dp), mb);
-        f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
-        v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
-        v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
-        for (int i = 0; i < point_count; i++)
+        if (measure)
         {
-            const wide_point *wp = &g[k]->points[i];
-            sep[k][i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
+            // Current separations from the motion so far (see solve() in solver.c).
+            f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
+            load_runs(states, g[k]->a, FIELD(dp), ma);
+            load_runs(states, g[k]->b, FIELD(dp), mb);
+            f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
+            v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
+            v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
+            for (int i = 0; i < point_count; i++)
+            {
+                const wide_point *wp = &g[k]->points[i];
+                sep[k][i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
+                st(g[k]->separation[i], sep[k][i]);
+            }
+        }
+        else
+        {
+            for (int i = 0; i < point_count; i++)
+                sep[k][i] = ld(g[k]->separation[i]);
         }
         p[k] = load_velocity(states, g[k]);
         lane_passes[k] = ld(g[k]->passes);
@@ -703,7 +712,8 @@ static inline __attribute__((always_inline)) void solve_groups(ph_body_state *st
         store_velocity(states, g[k], &p[k]);
 }
 
-WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias)
+WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias,
+                               bool measure)
 {
     const f8 inv_h = splat(inv_h_scalar);
     for (int gi = 0; gi < w->group_count;)
@@ -712,12 +722,12 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
         if (pair[1] && pair[1]->color == pair[0]->color && pair[1]->point_count == pair[0]->point_count &&
             pair[1]->max_passes == pair[0]->max_passes)
         {
-            solve_groups(states, pair, 2, inv_h, use_bias);
+            solve_groups(states, pair, 2, inv_h, use_bias, measure);
             gi += 2;
         }
         else
         {
-            solve_groups(states, pair, 1, inv_h, use_bias);
+            solve_groups(states, pair, 1, inv_h, use_bias, measure);
             gi++;
         }
     }
@@ -764,12 +774,13 @@ void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     (void)w;
 }
 
-void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias)
+void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure)
 {
     (void)states;
     (void)w;
     (void)inv_h;
     (void)use_bias;
+    (void)measure;
 }
 
 #endif
