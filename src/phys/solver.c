@@ -773,6 +773,7 @@ bool ph_solve(ph_step_context *ctx)
             stepped[stepped_count++] = slot;
     }
     const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
+    bool wide_positions = world->def.enable_simd && ph_wide_supported();
     float inv_h = 1.0f / ctx->h;
     // Integration is timed apart from the solver: ticks are summed and converted once.
     unsigned long long integrate_ticks = 0;
@@ -799,7 +800,9 @@ bool ph_solve(ph_step_context *ctx)
         t0 = ph_ticks();
         if (stepped)
         {
-            ph_body_integrate_positions(states, stepped, stepped_count, ctx->h);
+            int wide_done =
+                wide_positions ? ph_wide_integrate_positions(states, stepped, stepped_count, ctx->h) : 0;
+            ph_body_integrate_positions(states, stepped + wide_done, stepped_count - wide_done, ctx->h);
             for (int i = 0; i < flying_count; i++)
                 ph_body_integrate_position(&world->bodies[flying[i]], &states[flying[i]], world->def.gravity,
                                            ctx->h, true);

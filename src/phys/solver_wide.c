@@ -733,6 +733,54 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
     }
 }
 
+// ---- Position integration ----
+// ph_body_integrate_positions (body.c) for 8 bodies at a time, operation for operation: dp + h v, and
+// ph_integrate_rotation's dq + h/2 (w, 0) dq, normalised, with each product and sum as cglm's SSE code
+// forms it (its quaternion product, its dot product's pairing, division by the square root), so the states
+// come out bit for bit as the scalar loop leaves them. The runs of 8 floats are the sweeps' (v, inv_mass,
+// w, pad and dp, pad, dq): two transposed loads and one store per 8 bodies.
+WIDE_KERNEL int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count,
+                                            float h_scalar)
+{
+    const f8 zero = _mm256_setzero_ps(), h = splat(h_scalar), half_h = splat(0.5f * h_scalar);
+    int done = 0;
+    for (; done + WIDE <= count; done += WIDE)
+    {
+        const int *lanes = slots + done;
+        f8 v[WIDE], m[WIDE];
+        load_runs(states, lanes, FIELD(v), v);
+        load_runs(states, lanes, FIELD(dp), m);
+        // dp + h v
+        m[0] = m[0] + v[0] * h;
+        m[1] = m[1] + v[1] * h;
+        m[2] = m[2] + v[2] * h;
+        // (w, 0) dq as glm_quat_mul_sse2 sums it: the real part of (w, 0) times dq first, then the x, y and z
+        // columns.
+        f8 px = v[4], py = v[5], pz = v[6];
+        f8 qx = m[4], qy = m[5], qz = m[6], qw = m[7];
+        f8 rx = zero * qx + px * qw + py * qz - pz * qy;
+        f8 ry = zero * qy - px * qz + py * qw + pz * qx;
+        f8 rz = zero * qz + px * qy - py * qx + pz * qw;
+        f8 rw = zero * qw - px * qx - py * qy - pz * qz;
+        qx = qx + half_h * rx;
+        qy = qy + half_h * ry;
+        qz = qz + half_h * rz;
+        qw = qw + half_h * rw;
+        // glm_quat_normalize: |q|^2 as (x^2 + z^2) + (y^2 + w^2); the identity where it is not positive.
+        f8 dot = (qx * qx + qz * qz) + (qy * qy + qw * qw);
+        f8 positive = _mm256_cmp_ps(dot, zero, _CMP_GT_OQ);
+        f8 norm = _mm256_sqrt_ps(dot);
+        m[4] = _mm256_and_ps(qx / norm, positive);
+        m[5] = _mm256_and_ps(qy / norm, positive);
+        m[6] = _mm256_and_ps(qz / norm, positive);
+        m[7] = select(splat(1.0f), qw / norm, positive);
+        transpose8(m);
+        for (int lane = 0; lane < WIDE; lane++)
+            st((float *)&states[lanes[lane]] + FIELD(dp), m[lane]);
+    }
+    return done;
+}
+
 bool ph_wide_supported(void)
 {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -743,6 +791,15 @@ bool ph_wide_supported(void)
 bool ph_wide_supported(void)
 {
     return false;
+}
+
+int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count, float h)
+{
+    (void)states;
+    (void)slots;
+    (void)count;
+    (void)h;
+    return 0;
 }
 
 void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale)
