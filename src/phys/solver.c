@@ -334,7 +334,8 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 // Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
 // their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
 // turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. `dynamic` lists the
-// awake dynamic bodies: the scan reads their states only, and a body only when it spins.
+// awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
+// their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
 static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
                              const uint8_t *constrained, uint8_t *refreshed)
 {
@@ -774,6 +775,12 @@ bool ph_solve(ph_step_context *ctx)
     }
     const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
     bool wide_positions = world->def.enable_simd && ph_wide_supported();
+    // The bodies that turn fast enough for refresh_spinning, noted as their velocities are integrated (the
+    // state is at hand then) so that it need not scan every state again; their marks in `refreshed` are
+    // cleared before the next sub-step's list replaces them.
+    int *spinning = ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int));
+    int spinning_count = 0;
+    float spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     float inv_h = 1.0f / ctx->h;
     // Integration is timed apart from the solver: ticks are summed and converted once.
     unsigned long long integrate_ticks = 0;
@@ -782,16 +789,26 @@ bool ph_solve(ph_step_context *ctx)
         // The sub-step through which the angular velocities carried the bodies last.
         float carried = s > 0 ? ctx->h : world->last_h;
         unsigned long long t0 = ph_ticks();
+        bool note_spin = s > 0 && refreshed && spinning;
+        if (note_spin)
+        {
+            for (int i = 0; i < spinning_count; i++)
+                refreshed[spinning[i]] = 0;
+            spinning_count = 0;
+        }
         for (int i = 0; i < dynamic_count; i++)
         {
             int slot = dynamic[i];
-            ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h,
-                                       carried);
+            ph_body_state *st = &states[slot];
+            ph_body_integrate_velocity(&world->bodies[slot], st, world->def.gravity, ctx->h, carried);
+            if (note_spin && dot3(st->w, st->w) > spin_limit * spin_limit)
+                spinning[spinning_count++] = slot;
         }
         unsigned long long t1 = ph_ticks();
         integrate_ticks += t1 - t0;
         if (refreshed && s > 0)
-            refresh_spinning(ctx, &set, dynamic, dynamic_count, constrained, refreshed);
+            refresh_spinning(ctx, &set, note_spin ? spinning : dynamic,
+                             note_spin ? spinning_count : dynamic_count, constrained, refreshed);
         warm_start(states, &set);
         // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
         // measure the separations, the others reuse them (the wide path keeps them per group).
@@ -840,6 +857,8 @@ bool ph_solve(ph_step_context *ctx)
         body->force = glms_vec3_zero();
         body->torque = glms_vec3_zero();
     }
+    if (spinning)
+        ph_arena_free(ctx->arena, spinning);
     if (stepped)
         ph_arena_free(ctx->arena, stepped);
     if (refreshed)
