@@ -32,7 +32,9 @@
 // mass, motion so far) are all the sweeps touch. Where the CPU has AVX2, the constraints live only in
 // groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with its angular
 // terms precomputed, so the inner loops are dot products and scaled adds over contiguous memory; the flat
-// scalar array holds the few constraints the colours could not take, or all of them without AVX2.
+// scalar array holds the few constraints the colours could not take, or all of them without AVX2. The
+// groups keep each point's separation between the sweeps that see the same positions, and the sub-step's
+// position update of constrained bodies runs 8 at a time there too, bit for bit as the scalar loop.
 #include "solver.h"
 
 #include "core.h"
