@@ -394,3 +394,15 @@ void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_ve
     state->dp = ph_v3(state->dp.x + step.x, state->dp.y + step.y, state->dp.z + step.z);
     state->dq = ph_integrate_rotation(state->dq, state->w, h);
 }
+
+void ph_body_integrate_positions(ph_body_state *states, const int *slots, int count, float h)
+{
+    for (int i = 0; i < count; i++)
+    {
+        ph_body_state *state = &states[slots[i]];
+        // The same operations as ph_body_integrate_position without free flight (dp + h v, rounded alike).
+        ph_vec3 step = ph_v3(state->v.x * h, state->v.y * h, state->v.z * h);
+        state->dp = ph_v3(state->dp.x + step.x, state->dp.y + step.y, state->dp.z + step.z);
+        state->dq = ph_integrate_rotation(state->dq, state->w, h);
+    }
+}

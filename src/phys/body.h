@@ -119,3 +119,6 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
 // inertia in state stays that of the start of the step (the solver's constraints are built with it).
 void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
                                 bool free_flight);
+// ph_body_integrate_position without free flight for the bodies at `slots`, reading their states only: the
+// solver's loop over the constrained and kinematic bodies of every sub-step, which need nothing of ph_body.
+void ph_body_integrate_positions(ph_body_state *states, const int *slots, int count, float h);

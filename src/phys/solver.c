@@ -32,7 +32,9 @@
 // mass, motion so far) are all the sweeps touch. Where the CPU has AVX2, the constraints live only in
 // groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with its angular
 // terms precomputed, so the inner loops are dot products and scaled adds over contiguous memory; the flat
-// scalar array holds the few constraints the colours could not take, or all of them without AVX2.
+// scalar array holds the few constraints the colours could not take, or all of them without AVX2. The
+// groups keep each point's separation between the sweeps that see the same positions, and the sub-step's
+// position update of constrained bodies runs 8 at a time there too, bit for bit as the scalar loop.
 #include "solver.h"
 
 #include "core.h"
@@ -334,7 +336,8 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 // Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
 // their current orientation (q = dq q0), and the constraints they are in rebuild their rows from anchors
 // turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. `dynamic` lists the
-// awake dynamic bodies: the scan reads their states only, and a body only when it spins.
+// awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
+// their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
 static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
                              const uint8_t *constrained, uint8_t *refreshed)
 {
@@ -474,10 +477,11 @@ static void warm_start(ph_body_state *states, const constraint_set *set)
         warm_start_constraint(states, &set->cons[i]);
 }
 
-static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias)
+// `measure`: the first sweep since the bodies last moved (see ph_wide_solve).
+static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias, bool measure)
 {
     if (set->wide)
-        ph_wide_solve(states, set->wide, inv_h, use_bias);
+        ph_wide_solve(states, set->wide, inv_h, use_bias, measure);
     for (int i = 0; i < set->scalar_count; i++)
         solve_constraint(states, &set->cons[i], inv_h, use_bias);
 }
@@ -687,7 +691,6 @@ bool ph_solve(ph_step_context *ctx)
     ph_world *world = ctx->world;
     ph_body_state *states = world->states;
     unsigned long long t_start = ph_ticks();
-    float integrate_ms = 0.0f;
 
     int max_cons = world->contacts.count;
     constraint_head *heads =
@@ -750,6 +753,12 @@ bool ph_solve(ph_step_context *ctx)
     }
     if (refreshed)
         memset(refreshed, 0, slot_bytes);
+    // Positions: the awake bodies in free flight (dynamic, in no constraint) follow their parabola and need
+    // their ph_body; every other awake body (constrained or kinematic) steps on its state alone, in one tight
+    // loop over `stepped`. Listed once here rather than sorted out in every sub-step.
+    int *stepped =
+        ph_arena_alloc(ctx->arena, (size_t)(ctx->awake_count > 0 ? ctx->awake_count : 1) * sizeof(int));
+    int stepped_count = 0, flying_count = 0; // flying: from the end of `stepped` down
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
@@ -759,35 +768,77 @@ bool ph_solve(ph_step_context *ctx)
         body->q0 = body->xf.q;
         st->dp = glms_vec3_zero();
         st->dq = glms_quat_identity();
+        if (!stepped)
+            continue;
+        if (constrained && !constrained[slot] && body->type == PH_BODY_DYNAMIC)
+            stepped[ctx->awake_count - 1 - flying_count++] = slot;
+        else
+            stepped[stepped_count++] = slot;
     }
+    const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
+    bool wide_positions = world->def.enable_simd && ph_wide_supported();
+    // The bodies that turn fast enough for refresh_spinning, noted as their velocities are integrated (the
+    // state is at hand then) so that it need not scan every state again; their marks in `refreshed` are
+    // cleared before the next sub-step's list replaces them.
+    int *spinning = ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int));
+    int spinning_count = 0;
+    float spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     float inv_h = 1.0f / ctx->h;
+    // Integration is timed apart from the solver: ticks are summed and converted once.
+    unsigned long long integrate_ticks = 0;
     for (int s = 0; s < ctx->substeps; s++)
     {
         // The sub-step through which the angular velocities carried the bodies last.
         float carried = s > 0 ? ctx->h : world->last_h;
         unsigned long long t0 = ph_ticks();
+        bool note_spin = s > 0 && refreshed && spinning;
+        if (note_spin)
+        {
+            for (int i = 0; i < spinning_count; i++)
+                refreshed[spinning[i]] = 0;
+            spinning_count = 0;
+        }
         for (int i = 0; i < dynamic_count; i++)
         {
             int slot = dynamic[i];
-            ph_body_integrate_velocity(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h,
-                                       carried);
+            ph_body_state *st = &states[slot];
+            ph_body_integrate_velocity(&world->bodies[slot], st, world->def.gravity, ctx->h, carried);
+            if (note_spin && dot3(st->w, st->w) > spin_limit * spin_limit)
+                spinning[spinning_count++] = slot;
         }
-        integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
+        unsigned long long t1 = ph_ticks();
+        integrate_ticks += t1 - t0;
         if (refreshed && s > 0)
-            refresh_spinning(ctx, &set, dynamic, dynamic_count, constrained, refreshed);
+            refresh_spinning(ctx, &set, note_spin ? spinning : dynamic,
+                             note_spin ? spinning_count : dynamic_count, constrained, refreshed);
         warm_start(states, &set);
+        // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
+        // measure the separations, the others reuse them (the wide path keeps them per group).
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, &set, inv_h, true);
+            solve(states, &set, inv_h, true, s == 0 && it == 0);
         t0 = ph_ticks();
-        for (int i = 0; i < ctx->awake_count; i++)
+        if (stepped)
         {
-            int slot = ctx->awake[i];
-            ph_body_integrate_position(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h,
-                                       constrained && !constrained[slot]);
+            int wide_done =
+                wide_positions ? ph_wide_integrate_positions(states, stepped, stepped_count, ctx->h) : 0;
+            ph_body_integrate_positions(states, stepped + wide_done, stepped_count - wide_done, ctx->h);
+            for (int i = 0; i < flying_count; i++)
+                ph_body_integrate_position(&world->bodies[flying[i]], &states[flying[i]], world->def.gravity,
+                                           ctx->h, true);
         }
-        integrate_ms += ph_ticks_to_ms(ph_ticks() - t0);
+        else
+        {
+            for (int i = 0; i < ctx->awake_count; i++)
+            {
+                int slot = ctx->awake[i];
+                ph_body_integrate_position(&world->bodies[slot], &states[slot], world->def.gravity, ctx->h,
+                                           constrained && !constrained[slot]);
+            }
+        }
+        t1 = ph_ticks();
+        integrate_ticks += t1 - t0;
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, &set, inv_h, false);
+            solve(states, &set, inv_h, false, it == 0);
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.
@@ -808,6 +859,10 @@ bool ph_solve(ph_step_context *ctx)
         body->force = glms_vec3_zero();
         body->torque = glms_vec3_zero();
     }
+    if (spinning)
+        ph_arena_free(ctx->arena, spinning);
+    if (stepped)
+        ph_arena_free(ctx->arena, stepped);
     if (refreshed)
         ph_arena_free(ctx->arena, refreshed);
     if (constrained)
@@ -820,6 +875,7 @@ bool ph_solve(ph_step_context *ctx)
         ph_arena_free(ctx->arena, dynamic);
     if (heads)
         ph_arena_free(ctx->arena, heads);
+    float integrate_ms = ph_ticks_to_ms(integrate_ticks);
     float total_ms = ph_ticks_to_ms(ph_ticks() - t_start);
     ctx->stats->ms_stage[PH_STAGE_INTEGRATE] += integrate_ms;
     ctx->stats->ms_stage[PH_STAGE_SOLVER] += total_ms - integrate_ms;

@@ -117,6 +117,10 @@ typedef struct wide_group
     int color;
     int point_count; // most points of a lane
     int max_passes;
+    // Each point's current separation, as the last sweep after a position update measured it: positions
+    // change only between a sub-step's biased sweep and its relax sweep, so the next sub-step's biased
+    // sweep finds the relax sweep's values still exact and reads them instead of measuring again.
+    float separation[PH_MAX_MANIFOLD_POINTS][WIDE];
     wide_point points[PH_MAX_MANIFOLD_POINTS];
 } wide_group;
 
@@ -162,4 +166,9 @@ void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t 
 bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h);
 // The same as warm_start / solve in solver.c over the grouped constraints.
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
-void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias);
+// ph_body_integrate_positions for the first count - count % 8 of `slots`, 8 at a time and bit for bit
+// the same; returns how many it integrated (the caller does the rest).
+int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count, float h);
+// `measure`: the bodies have moved since the last sweep, which measures the separations again (from the
+// motion so far, as solve() in solver.c) and keeps them for the sweeps after it; otherwise it reads them.
+void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure);

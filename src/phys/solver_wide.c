@@ -600,8 +600,8 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 // their sweeps are independent; each is a long chain of dependent steps (a row's impulse needs the
 // velocities the row before left), and interleaving two chains keeps the core busy while each waits.
 // The caller pairs only groups with the same colour, point count and passes.
-static inline __attribute__((always_inline)) void solve_groups(ph_body_state *states, wide_group *const *g,
-                                                               const int K, f8 inv_h, bool use_bias)
+static inline __attribute__((always_inline)) void
+solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h, bool use_bias, bool measure)
 {
     const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
     const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
@@ -612,18 +612,27 @@ static inline __attribute__((always_inline)) void solve_groups(ph_body_state *st
     bool bouncy[2];
     for (int k = 0; k < K; k++)
     {
-        // Current separations from the motion so far (see solve() in solver.c).
         n[k] = LD3(g[k]->normal);
-        f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-        load_runs(states, g[k]->a, FIELD(dp), ma);
-        load_runs(states, g[k]->b, FIELD(dp), mb);
-        f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
-        v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
-        v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
-        for (int i = 0; i < point_count; i++)
+        if (measure)
         {
-            const wide_point *wp = &g[k]->points[i];
-            sep[k][i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
+            // Current separations from the motion so far (see solve() in solver.c).
+            f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
+            load_runs(states, g[k]->a, FIELD(dp), ma);
+            load_runs(states, g[k]->b, FIELD(dp), mb);
+            f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
+            v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
+            v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
+            for (int i = 0; i < point_count; i++)
+            {
+                const wide_point *wp = &g[k]->points[i];
+                sep[k][i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
+                st(g[k]->separation[i], sep[k][i]);
+            }
+        }
+        else
+        {
+            for (int i = 0; i < point_count; i++)
+                sep[k][i] = ld(g[k]->separation[i]);
         }
         p[k] = load_velocity(states, g[k]);
         lane_passes[k] = ld(g[k]->passes);
@@ -703,7 +712,8 @@ static inline __attribute__((always_inline)) void solve_groups(ph_body_state *st
         store_velocity(states, g[k], &p[k]);
 }
 
-WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias)
+WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias,
+                               bool measure)
 {
     const f8 inv_h = splat(inv_h_scalar);
     for (int gi = 0; gi < w->group_count;)
@@ -712,15 +722,63 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
         if (pair[1] && pair[1]->color == pair[0]->color && pair[1]->point_count == pair[0]->point_count &&
             pair[1]->max_passes == pair[0]->max_passes)
         {
-            solve_groups(states, pair, 2, inv_h, use_bias);
+            solve_groups(states, pair, 2, inv_h, use_bias, measure);
             gi += 2;
         }
         else
         {
-            solve_groups(states, pair, 1, inv_h, use_bias);
+            solve_groups(states, pair, 1, inv_h, use_bias, measure);
             gi++;
         }
     }
+}
+
+// ---- Position integration ----
+// ph_body_integrate_positions (body.c) for 8 bodies at a time, operation for operation: dp + h v, and
+// ph_integrate_rotation's dq + h/2 (w, 0) dq, normalised, with each product and sum as cglm's SSE code
+// forms it (its quaternion product, its dot product's pairing, division by the square root), so the states
+// come out bit for bit as the scalar loop leaves them. The runs of 8 floats are the sweeps' (v, inv_mass,
+// w, pad and dp, pad, dq): two transposed loads and one store per 8 bodies.
+WIDE_KERNEL int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count,
+                                            float h_scalar)
+{
+    const f8 zero = _mm256_setzero_ps(), h = splat(h_scalar), half_h = splat(0.5f * h_scalar);
+    int done = 0;
+    for (; done + WIDE <= count; done += WIDE)
+    {
+        const int *lanes = slots + done;
+        f8 v[WIDE], m[WIDE];
+        load_runs(states, lanes, FIELD(v), v);
+        load_runs(states, lanes, FIELD(dp), m);
+        // dp + h v
+        m[0] = m[0] + v[0] * h;
+        m[1] = m[1] + v[1] * h;
+        m[2] = m[2] + v[2] * h;
+        // (w, 0) dq as glm_quat_mul_sse2 sums it: the real part of (w, 0) times dq first, then the x, y and z
+        // columns.
+        f8 px = v[4], py = v[5], pz = v[6];
+        f8 qx = m[4], qy = m[5], qz = m[6], qw = m[7];
+        f8 rx = zero * qx + px * qw + py * qz - pz * qy;
+        f8 ry = zero * qy - px * qz + py * qw + pz * qx;
+        f8 rz = zero * qz + px * qy - py * qx + pz * qw;
+        f8 rw = zero * qw - px * qx - py * qy - pz * qz;
+        qx = qx + half_h * rx;
+        qy = qy + half_h * ry;
+        qz = qz + half_h * rz;
+        qw = qw + half_h * rw;
+        // glm_quat_normalize: |q|^2 as (x^2 + z^2) + (y^2 + w^2); the identity where it is not positive.
+        f8 dot = (qx * qx + qz * qz) + (qy * qy + qw * qw);
+        f8 positive = _mm256_cmp_ps(dot, zero, _CMP_GT_OQ);
+        f8 norm = _mm256_sqrt_ps(dot);
+        m[4] = _mm256_and_ps(qx / norm, positive);
+        m[5] = _mm256_and_ps(qy / norm, positive);
+        m[6] = _mm256_and_ps(qz / norm, positive);
+        m[7] = select(splat(1.0f), qw / norm, positive);
+        transpose8(m);
+        for (int lane = 0; lane < WIDE; lane++)
+            st((float *)&states[lanes[lane]] + FIELD(dp), m[lane]);
+    }
+    return done;
 }
 
 bool ph_wide_supported(void)
@@ -733,6 +791,15 @@ bool ph_wide_supported(void)
 bool ph_wide_supported(void)
 {
     return false;
+}
+
+int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count, float h)
+{
+    (void)states;
+    (void)slots;
+    (void)count;
+    (void)h;
+    return 0;
 }
 
 void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale)
@@ -764,12 +831,13 @@ void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     (void)w;
 }
 
-void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias)
+void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure)
 {
     (void)states;
     (void)w;
     (void)inv_h;
     (void)use_bias;
+    (void)measure;
 }
 
 #endif
