@@ -4,9 +4,6 @@
 // each awake body.
 #include "body.h"
 
-// Below this angular speed the gyroscopic term (second order in w) is skipped: its effect over a sub-step
-// is under 1e-6 of w (unit: rad/s).
-#define BODY_GYRO_MIN_SPEED 1e-3f
 // Newton iterations of the gyroscopic update, at most.
 #define BODY_GYRO_MAX_PASSES 4
 // The iterations stop once the last change of w is below this fraction of |w|.
@@ -14,8 +11,6 @@
 // For an inertia in its principal axes (solve_spin_diagonal), once the residual left is below this fraction
 // of |w|: float precision.
 #define BODY_GYRO_RESIDUAL 1e-7f
-// Most rotation of a body in one sub-step (unit: rad): pi/4, 236 rad/s at 5 sub-steps of a 60 Hz step.
-#define BODY_MAX_ROTATION (0.25f * GLM_PIf)
 
 bool ph_inertia_is_isotropic(ph_mat3 inertia)
 {
@@ -90,19 +85,6 @@ static inline ph_vec3 turn(ph_vec3 u, float s, float k, ph_vec3 v)
     ph_vec3 tt = glms_vec3_cross(u, t);
     float a = 2.0f * k * s, b = 2.0f * k;
     return ph_v3(v.x + a * t.x + b * tt.x, v.y + a * t.y + b * tt.y, v.z + a * t.z + b * tt.z);
-}
-
-static inline bool has_torque(const ph_body *body)
-{
-    return body->torque.x != 0.0f || body->torque.y != 0.0f || body->torque.z != 0.0f;
-}
-
-// The constant acceleration of gravity and the applied force (unit: m/s^2).
-static inline ph_vec3 body_accel(const ph_body *body, ph_vec3 gravity)
-{
-    float gs = body->gravity_scale, im = body->inv_mass;
-    return ph_v3(gravity.x * gs + body->force.x * im, gravity.y * gs + body->force.y * im,
-                 gravity.z * gs + body->force.z * im);
 }
 
 // The derivative of x + s I^-1 (x x I x) with respect to x, 1 + s I^-1 ([x]x I - [I x]x), given ix = I x.
@@ -315,14 +297,8 @@ ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h,
     return to_world(q, glms_mat3_mulv(glms_mat3_inv(jac), to_body(q, dw_now)));
 }
 
-void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
-                                float carried)
+ph_vec3 ph_body_angular_step(const ph_body *body, const ph_body_state *state, float h, float carried)
 {
-    // The scaled adds are written out in cglm's order (same results, fewer instructions than chaining its
-    // scale and add).
-    ph_vec3 accel = body_accel(body, gravity);
-    ph_vec3 v = ph_v3(state->v.x + accel.x * h, state->v.y + accel.y * h, state->v.z + accel.z * h);
-    ph_vec3 w;
     // Gyroscopic torque. The angular velocity w is the one that carries the body through a sub-step (the
     // position update turns it by h w), like v for the centre; the angular momentum L the body has at a
     // sub-step's start and end follows from it (ph_body_gyro_solve). Each sub-step starts from the momentum
@@ -334,7 +310,7 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
     // of the turn, like the implicit-Euler update Bullet makes once per step, lose energy every step and
     // drift towards the axis of largest inertia: a box spun about its intermediate axis stops flipping.
     // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
-    if (!body->isotropic && glms_vec3_dot(state->w, state->w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+    if (ph_body_turns_gyroscopically(body, state->w))
     {
         // All in the body frame of q1: one turn in and one out, sharing q1's 1 / |q1|^2.
         ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
@@ -342,43 +318,19 @@ void ph_body_integrate_velocity(const ph_body *body, ph_body_state *state, ph_ve
         float k = 1.0f / glms_quat_dot(q1, q1);
         ph_vec3 lb = momentum_after_body(&body->inertia_local, body->diagonal,
                                          turn(u_back, q1.w, k, state->w), carried);
-        if (has_torque(body))
+        if (ph_body_has_torque(body))
         {
             ph_vec3 tb = turn(u_back, q1.w, k, body->torque);
             lb = ph_v3(lb.x + tb.x * h, lb.y + tb.y * h, lb.z + tb.z * h);
         }
-        w = turn(u, q1.w, k,
-                 gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
-    }
-    else if (has_torque(body))
-    {
-        ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
-        w = ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
+        return turn(u, q1.w, k,
+                    gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
     }
     else
-        w = state->w;
-    // Most rotation in one sub-step (Box2D v3 and Jolt cap it alike): beyond it the orientation update,
-    // the contact anchors and the time-of-impact sweeps all lose their meaning.
-    float max_speed = BODY_MAX_ROTATION / h;
-    float speed2 = glms_vec3_dot(w, w);
-    if (speed2 > max_speed * max_speed)
-        w = glms_vec3_scale(w, max_speed / sqrtf(speed2));
-
-    // Damping: the exact solution of dv/dt = -c v decays by exp(-c h); 1 / (1 + c h) is its stable
-    // first-order (implicit) form.
-    // Undamped bodies (most) skip the divisions.
-    if (body->linear_damping != 0.0f)
     {
-        float lin = 1.0f / (1.0f + h * body->linear_damping);
-        v = ph_v3(v.x * lin, v.y * lin, v.z * lin);
+        ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
+        return ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
     }
-    if (body->angular_damping != 0.0f)
-    {
-        float ang = 1.0f / (1.0f + h * body->angular_damping);
-        w = ph_v3(w.x * ang, w.y * ang, w.z * ang);
-    }
-    state->v = v;
-    state->w = w;
 }
 
 void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
@@ -387,7 +339,7 @@ void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_ve
     ph_vec3 step = ph_v3(state->v.x * h, state->v.y * h, state->v.z * h);
     if (free_flight && body->type == PH_BODY_DYNAMIC)
     {
-        ph_vec3 accel = body_accel(body, gravity);
+        ph_vec3 accel = ph_body_accel(body, gravity);
         float s = 0.5f * h * h;
         step = ph_v3(step.x - accel.x * s, step.y - accel.y * s, step.z - accel.z * s);
     }
