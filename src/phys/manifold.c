@@ -1091,6 +1091,50 @@ static void collide_spheres(const ph_convex *ca, ph_transform xa, const ph_conve
     single_point(m, pa, pb, n, sep, ID_SINGLE);
 }
 
+// A sphere (A) against a box (B), in closed form: the sphere's centre in the box's frame, clamped to the
+// box, is the box's closest point (Ericson, "Real-Time Collision Detection", 5.1.3); a centre inside the box
+// leaves through the nearest face. GJK on the sphere's core point gave the same answer to its tolerance in
+// a few iterations and support calls, ~1900 instructions a pair against ~100 here, and the pairs of a
+// scene of thrown balls and boxes are mostly this kind. The GJK cache is left as it is: nothing reads it.
+static void collide_sphere_box(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
+                               float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    (void)cache;
+    ph_vec3 h = cb->half_extents;
+    ph_vec3 p = glms_quat_rotatev(glms_quat_conjugate(xb.q), glms_vec3_sub(xa.p, xb.p));
+    ph_vec3 c = ph_v3(glm_clamp(p.x, -h.x, h.x), glm_clamp(p.y, -h.y, h.y), glm_clamp(p.z, -h.z, h.z));
+    ph_vec3 face; // the box's closest point (box frame)
+    ph_vec3 out;  // unit, from the box towards the sphere's centre (box frame)
+    float sep;
+    if (c.x != p.x || c.y != p.y || c.z != p.z)
+    {
+        ph_vec3 d = glms_vec3_sub(p, c);
+        float dist = glms_vec3_norm(d);
+        sep = dist - ca->radius;
+        if (sep > margin)
+            return;
+        face = c;
+        out = ph_safe_normalize(d, ph_v3(0.0f, 1.0f, 0.0f));
+    }
+    else
+    {
+        // The shallowest face (the first of equals); its depth is the centre's distance to it.
+        float dx = h.x - fabsf(p.x), dy = h.y - fabsf(p.y), dz = h.z - fabsf(p.z);
+        int axis = dx <= dy && dx <= dz ? 0 : dy <= dz ? 1 : 2;
+        float depth = axis == 0 ? dx : axis == 1 ? dy : dz;
+        sep = -depth - ca->radius;
+        face = p;
+        out = glms_vec3_zero();
+        float side = p.raw[axis] >= 0.0f ? 1.0f : -1.0f;
+        face.raw[axis] = side * h.raw[axis];
+        out.raw[axis] = side;
+    }
+    ph_vec3 n = glms_vec3_negate(glms_quat_rotatev(xb.q, out)); // A (sphere) to B (box)
+    ph_vec3 pa = glms_vec3_add(xa.p, glms_vec3_scale(n, ca->radius));
+    ph_vec3 pb = ph_transform_point(xb, face);
+    single_point(m, pa, pb, n, sep, ID_SINGLE);
+}
+
 // One point at the closest (or deepest) features: spheres against anything, and the fallback for
 // degenerate polyhedra.
 static void collide_single(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
@@ -1268,7 +1312,7 @@ typedef struct collide_entry
 static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
     [PH_SHAPE_SPHERE] = {{collide_spheres, false},
                          {collide_single, false},
-                         {collide_single, false},
+                         {collide_sphere_box, false},
                          {collide_single, false},
                          {collide_single, false}},
     [PH_SHAPE_CAPSULE] = {{collide_single, true},
@@ -1276,7 +1320,7 @@ static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
                           {collide_capsule_polyhedron, false},
                           {collide_capsule_polyhedron, false},
                           {collide_capsule_polyhedron, false}},
-    [PH_SHAPE_BOX] = {{collide_single, true},
+    [PH_SHAPE_BOX] = {{collide_sphere_box, true},
                       {collide_capsule_polyhedron, true},
                       {collide_polyhedra, false},
                       {collide_polyhedra, false},
