@@ -9,6 +9,8 @@
 
 #include "phys/collision.h"
 
+#include <string.h> // memset
+
 static void print_manifold(const char *label, const ph_manifold *m)
 {
     printf("  %s: %d points, normal (%.6f %.6f %.6f)\n", label, m->point_count, (double)m->normal.x,
@@ -306,6 +308,121 @@ static int manifold_rounded(void)
     return 0;
 }
 
+// A sphere against a box has a closed form (manifold.c, collide_sphere_box): random poses around the faces,
+// edges and corners, and centres inside, against GJK's distance and EPA's depth; the normal and the point
+// agree with the surfaces, the mirrored call gives the reversed normal, and the GJK cache is left alone.
+static int manifold_sphere_box_closed_form(void)
+{
+    uint64_t rng = test_seed() ^ 0x5b0full;
+    const float margin = 0.05f;
+    for (int trial = 0; trial < 400; trial++)
+    {
+        ph_convex box = ph_convex_box(test_rand_vec3(&rng, 0.1f, 1.0f));
+        ph_convex ball = ph_convex_sphere(test_rand_float(&rng, 0.05f, 0.6f));
+        ph_transform xb = pose(test_rand_vec3(&rng, -2.0f, 2.0f), test_rand_quat(&rng));
+        // A centre within 0.3 m of the box's surface, inside or out.
+        ph_vec3 h = box.half_extents;
+        ph_vec3 local = test_rand_vec3(&rng, -1.3f, 1.3f);
+        local = ph_v3(local.x * h.x, local.y * h.y, local.z * h.z);
+        ph_transform xa = pose(ph_transform_point(xb, local), test_rand_quat(&rng));
+        ph_gjk_cache cache;
+        memset(&cache, 0, sizeof cache);
+        ph_manifold m, r;
+        ph_collide_convex(&ball, xa, &box, xb, margin, &cache, &m);
+        ph_collide_convex(&box, xb, &ball, xa, margin, &cache, &r);
+        ENSURE(cache.simplex.count == 0);
+        ENSURE(m.point_count == r.point_count);
+        ph_gjk_output g;
+        ph_gjk_distance(&ball, xa, &box, xb, NULL, &g);
+        float tol = 1e-4f;
+        if (g.status != PH_GJK_OVERLAPPING)
+        {
+            float sep = g.distance;
+            ENSURE(m.point_count == (sep <= margin ? 1 : 0));
+            if (m.point_count == 0 || fabsf(sep - margin) < tol)
+                continue;
+            ENSURE_NEAR(m.points[0].separation, sep, tol);
+            if (sep > 1e-3f)
+                ENSURE_VEC3_NEAR(m.normal, g.normal, 1e-3f);
+            ENSURE_VEC3_NEAR(m.points[0].point, glms_vec3_scale(glms_vec3_add(g.point_a, g.point_b), 0.5f),
+                             tol);
+        }
+        else
+        {
+            ph_epa_output e;
+            ph_epa_penetration(&ball, xa, &box, xb, NULL, &e);
+            ENSURE(e.status == PH_EPA_OK);
+            ENSURE(m.point_count == 1);
+            ENSURE_NEAR(m.points[0].separation, -e.depth, tol);
+        }
+        ENSURE_NEAR(glms_vec3_norm(m.normal), 1.0f, 1e-5f);
+        ENSURE_VEC3_NEAR(r.normal, glms_vec3_negate(m.normal), 1e-6f);
+        ENSURE_NEAR(r.points[0].separation, m.points[0].separation, 1e-6f);
+        // The box's point: the contact point less half the separation along the normal lies on its surface.
+        ph_vec3 on_box =
+            glms_vec3_sub(m.points[0].point, glms_vec3_scale(m.normal, -0.5f * m.points[0].separation));
+        ph_vec3 q = glms_quat_rotatev(glms_quat_conjugate(xb.q), glms_vec3_sub(on_box, xb.p));
+        float outside = fmaxf(fmaxf(fabsf(q.x) - h.x, fabsf(q.y) - h.y), fabsf(q.z) - h.z);
+        ENSURE_NEAR(outside, 0.0f, tol);
+    }
+    return 0;
+}
+
+// Two boxes within the margin always get a contact, however far their centres (manifold.c skips SAT for boxes
+// apart along a face normal by more than the margin, from a bound that must never skip such a pair): random
+// boxes and walls (one long box) with the other box placed near a random point of its surface, at distances
+// around the margin, against the brute-force distance in double.
+static int manifold_box_pairs_near_margin(void)
+{
+    uint64_t rng = test_seed() ^ 0xb0b0ull;
+    const float margin = 0.04f;
+    int near = 0, far = 0;
+    for (int trial = 0; trial < 2000; trial++)
+    {
+        bool wall = trial & 1;
+        ph_convex a = ph_convex_box(wall ? ph_v3(50.0f, 0.1f, 50.0f) : test_rand_vec3(&rng, 0.1f, 1.0f));
+        ph_convex b = ph_convex_box(test_rand_vec3(&rng, 0.05f, 0.8f));
+        ph_transform xa =
+            pose(test_rand_vec3(&rng, -5.0f, 5.0f), wall ? glms_quat_identity() : test_rand_quat(&rng));
+        // A point on A's surface (a random point of the box pushed out to a face), then B beyond it along the
+        // outward normal by its own circumradius and a random gap, turned at random.
+        ph_vec3 h = a.half_extents, local = test_rand_vec3(&rng, -1.0f, 1.0f);
+        local = ph_v3(local.x * h.x, local.y * h.y, local.z * h.z);
+        int axis = (int)test_rand_float(&rng, 0.0f, 2.999f);
+        float side = test_rand_float(&rng, -1.0f, 1.0f) < 0.0f ? -1.0f : 1.0f;
+        local.raw[axis] = side * h.raw[axis];
+        ph_vec3 out = glms_vec3_zero();
+        out.raw[axis] = side;
+        float lift = test_rand_float(&rng, 0.0f, 1.0f) * glms_vec3_norm(b.half_extents) +
+                     test_rand_float(&rng, -0.02f, 0.1f);
+        ph_vec3 cb = ph_transform_point(xa, glms_vec3_add(local, glms_vec3_scale(out, lift)));
+        ph_transform xb = pose(cb, test_rand_quat(&rng));
+        sat_reference_result r;
+        ENSURE(sat_reference_query(&a, xa, &b, xb, &r));
+        if (r.separation <= 0.0)
+            continue;
+        double dist = sat_reference_distance(&a, xa, &b, xb, NULL, NULL);
+        ph_manifold m;
+        ph_collide_convex(&a, xa, &b, xb, margin, NULL, &m);
+        if (dist <= (double)margin - 1e-4)
+        {
+            if (m.point_count == 0)
+                printf("  trial %d: boxes %.5f m apart, margin %.3f, no contact\n", trial, dist,
+                       (double)margin);
+            ENSURE(m.point_count >= 1);
+            near++;
+        }
+        else if (dist > (double)margin + 1e-4)
+        {
+            ENSURE(m.point_count == 0);
+            far++;
+        }
+    }
+    printf("  %d pairs within the margin, %d beyond\n", near, far);
+    ENSURE(near > 50 && far > 200);
+    return 0;
+}
+
 // Every pair of convex types: a contact with the normal from A towards B when overlapping, none when far.
 static int manifold_dispatch_all_pairs(void)
 {
@@ -545,6 +662,8 @@ const test_case test_manifold_cases[] = {
     {"manifold_speculative", manifold_speculative},
     {"manifold_triangle_box", manifold_triangle_box},
     {"manifold_rounded", manifold_rounded},
+    {"manifold_sphere_box_closed_form", manifold_sphere_box_closed_form},
+    {"manifold_box_pairs_near_margin", manifold_box_pairs_near_margin},
     {"manifold_dispatch_all_pairs", manifold_dispatch_all_pairs},
     {"manifold_normal_vs_sat", manifold_normal_vs_sat},
     {"manifold_robust_random", manifold_robust_random},

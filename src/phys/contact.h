@@ -26,10 +26,12 @@ typedef struct ph_contact
     float margin; // speculative margin used for this step's manifold (unit: m)
     float friction;
     float restitution;
+    // The GJK cache comes before the manifold: a contact without points is carried from step to step by
+    // the fields up to its cache's simplex only (contact.c, carry_contact).
+    ph_gjk_cache cache;
     ph_manifold manifold;
     float normal_impulse[PH_MAX_MANIFOLD_POINTS];     // accumulated (unit: N s)
     float tangent_impulse[PH_MAX_MANIFOLD_POINTS][2]; // along the manifold's tangents
-    ph_gjk_cache cache;
     // Recycling (contact.c): the state the manifold was built in, so that while the pair barely moves its
     // points can follow the bodies instead of running the narrow phase again.
     bool recyclable;              // a convex pair whose last manifold was built, not recycled
