@@ -445,7 +445,8 @@ static int solver_wide_interleave_exact(void)
     for (int g = 0; g < w.group_count; g++)
     {
         ENSURE(memcmp(w.groups[g].points, alone.groups[g].points, sizeof w.groups[g].points) == 0);
-        ENSURE(memcmp(w.groups[g].separation, alone.groups[g].separation, sizeof w.groups[g].separation) == 0);
+        ENSURE(memcmp(w.groups[g].separation, alone.groups[g].separation, sizeof w.groups[g].separation) ==
+               0);
         for (int lane = 0; lane < w.groups[g].lanes; lane++)
         {
             for (int i = 0; i < w.groups[g].point_counts[lane]; i++)

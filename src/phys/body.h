@@ -22,14 +22,14 @@
 typedef struct ph_body_state
 {
     _Alignas(64) ph_vec3 v; // linear velocity of the centre of mass (unit: m/s)
-    float inv_mass;      // (unit: 1/kg)
-    ph_vec3 w;           // angular velocity, world (unit: rad/s)
-    float pad_w;         // zero
-    ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
-    float pad_dp;        // zero
-    ph_quat dq;          // rotation this step so far: q = dq * q0
-    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
-    float pad_end[7];    // zero
+    float inv_mass;         // (unit: 1/kg)
+    ph_vec3 w;              // angular velocity, world (unit: rad/s)
+    float pad_w;            // zero
+    ph_vec3 dp;             // displacement of the centre of mass this step so far (unit: m)
+    float pad_dp;           // zero
+    ph_quat dq;             // rotation this step so far: q = dq * q0
+    ph_mat3 inv_inertia;    // world inverse inertia at the start of the step (unit: 1/(kg m^2))
+    float pad_end[7];       // zero
 } ph_body_state;
 _Static_assert(sizeof(ph_body_state) == 128, "a state is two whole cache lines");
 

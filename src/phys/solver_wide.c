@@ -679,7 +679,8 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                 // lane or point without a constraint, mass and impulse are zero and the max with zero (its
                 // second operand, which is also what it returns for a NaN) leaves the zero impulse as it is.
                 if (pass > 0)
-                    total = select(accumulated, total, _mm256_cmp_ps(splat((float)pass), lane_passes[k], _CMP_LT_OQ));
+                    total = select(accumulated, total,
+                                   _mm256_cmp_ps(splat((float)pass), lane_passes[k], _CMP_LT_OQ));
                 impulse = total - accumulated;
                 st(wp->n.impulse, total);
                 if (bouncy[k])
