@@ -9,10 +9,7 @@
 #include "phys/body.h"
 #include "phys/phys.h"
 #include "phys/solver_internal.h"
-#include "phys/world.h"
 
-#include <stdint.h> // uintptr_t
-#include <stdlib.h> // malloc, free
 #include <string.h> // memcmp, memcpy
 
 static ph_world *flat_world(float friction)
@@ -467,51 +464,6 @@ static int solver_wide_interleave_exact(void)
     return 0;
 }
 
-// An allocator whose blocks start 16 bytes past a multiple of 64 (malloc's blocks often do too): the world
-// must still lay its body states on cache lines (see ph_body_state), through the growth of the array, and
-// give back every byte. The block's own start is kept in the 16 bytes before it.
-static void *misaligned_alloc(size_t size, void *ctx)
-{
-    (void)ctx;
-    unsigned char *raw = malloc(size + 96);
-    if (!raw)
-        return NULL;
-    unsigned char *p = raw + (64 - (uintptr_t)raw % 64) % 64 + 16;
-    memcpy(p - 16, &raw, sizeof raw);
-    return p;
-}
-
-static void misaligned_free(void *ptr, size_t size, void *ctx)
-{
-    (void)size;
-    (void)ctx;
-    if (!ptr)
-        return;
-    unsigned char *raw;
-    memcpy(&raw, (unsigned char *)ptr - 16, sizeof raw);
-    free(raw);
-}
-
-static int solver_states_on_cache_lines(void)
-{
-    size_t bytes_before = ph_byte_count();
-    ph_set_allocator(misaligned_alloc, misaligned_free, NULL);
-    ph_world *w = flat_world(0.5f);
-    int ok = w != NULL;
-    for (int i = 0; ok && i < 40; i++) // the array grows from 16 to 64 states
-    {
-        ph_body_id b = unit_box(w, 0.5f + 1.01f * (float)i, 0.5f, 0.0f);
-        ok = ph_body_is_valid(w, b) && (uintptr_t)w->states % 64 == 0;
-    }
-    for (int s = 0; ok && s < 10; s++)
-        ph_world_step(w);
-    ph_world_destroy(w);
-    ph_set_allocator(NULL, NULL, NULL);
-    ENSURE(ok);
-    ENSURE(ph_byte_count() == bytes_before);
-    return 0;
-}
-
 const test_case test_solver_cases[] = {
     {"solver_rests", solver_rests},
     {"solver_coulomb_limit", solver_coulomb_limit},
@@ -521,6 +473,5 @@ const test_case test_solver_cases[] = {
     {"solver_wide_matches_scalar", solver_wide_matches_scalar},
     {"solver_wide_positions_match_scalar", solver_wide_positions_match_scalar},
     {"solver_wide_interleave_exact", solver_wide_interleave_exact},
-    {"solver_states_on_cache_lines", solver_states_on_cache_lines},
     {0},
 };

@@ -11,27 +11,22 @@
 #include <stdbool.h> // bool
 #include <stdint.h>  // uint32_t
 
-// The solver's view of a body, 128 bytes aligned to 64 (world.c allocates the array so). Static and
-// sleeping bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
+// The solver's view of a body, 112 bytes with the quaternion's 16-byte alignment. Static and sleeping
+// bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
 // The first 64 bytes are what the contact solver's sweeps read and write, as two runs of 8 floats that
 // its wide kernels load whole and transpose (solver_wide.c): velocities and inverse mass, then the motion
-// of the step so far. The padding floats are always zero. Why 128 and not the 112 the fields need: at
-// 112 bytes three states in four had their first 64 bytes across two cache lines (and a quarter of the
-// kernels' 32-byte loads split), so a big scene's sweeps, which miss the cache on most bodies they visit,
-// fetched nearly two lines per body instead of one (pile10k's solver stage about 10% faster).
+// of the step so far. The two padding floats are always zero.
 typedef struct ph_body_state
 {
-    _Alignas(64) ph_vec3 v; // linear velocity of the centre of mass (unit: m/s)
-    float inv_mass;         // (unit: 1/kg)
-    ph_vec3 w;              // angular velocity, world (unit: rad/s)
-    float pad_w;            // zero
-    ph_vec3 dp;             // displacement of the centre of mass this step so far (unit: m)
-    float pad_dp;           // zero
-    ph_quat dq;             // rotation this step so far: q = dq * q0
-    ph_mat3 inv_inertia;    // world inverse inertia at the start of the step (unit: 1/(kg m^2))
-    float pad_end[7];       // zero
+    ph_vec3 v;           // linear velocity of the centre of mass (unit: m/s)
+    float inv_mass;      // (unit: 1/kg)
+    ph_vec3 w;           // angular velocity, world (unit: rad/s)
+    float pad_w;         // zero
+    ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
+    float pad_dp;        // zero
+    ph_quat dq;          // rotation this step so far: q = dq * q0
+    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
 } ph_body_state;
-_Static_assert(sizeof(ph_body_state) == 128, "a state is two whole cache lines");
 
 // Everything else about a body, 432 bytes. The fields the integration reads every sub-step come first and
 // fill 64 bytes (with q0 at offset 48), so a loop over thousands of bodies touches one or two cache lines

@@ -28,7 +28,7 @@
 // static body (one moving body, no such coupling) stay calm up to the 0.25 cap (w h = 1.57).
 // Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
 // and past a height that depends on the contact frequency it buckles under its own weight.
-// Data layout: the body states are one array of 128-byte structs whose first 64 bytes (velocities, inverse
+// Data layout: the body states are one array of 112-byte structs whose first 64 bytes (velocities, inverse
 // mass, motion so far) are all the sweeps touch. Where the CPU has AVX2, the constraints live only in
 // groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with its angular
 // terms precomputed, so the inner loops are dot products and scaled adds over contiguous memory; the flat

@@ -13,7 +13,6 @@
 #include "types_internal.h"
 
 #include <stdarg.h> // va_list
-#include <stdint.h> // uintptr_t
 #include <stdio.h>  // vsnprintf (message formatting only)
 #include <string.h> // memset, memcpy
 
@@ -208,48 +207,6 @@ static void free_geom(ph_geom *g)
     memset(g, 0, sizeof *g);
 }
 
-// The body states start on a cache line (see ph_body_state), which the counted allocator does not promise:
-// the block is 64 bytes longer, the array starts at the first multiple of 64 past its start, and the byte
-// before the array holds how far past (1 to 64).
-#define STATE_ALIGN 64u
-
-static size_t states_bytes(int capacity)
-{
-    return (size_t)capacity * sizeof(ph_body_state) + STATE_ALIGN;
-}
-
-static void free_states(ph_world *world)
-{
-    if (!world->states)
-        return;
-    unsigned char *array = (unsigned char *)world->states;
-    ph_free(array - array[-1], states_bytes(world->state_capacity));
-    world->states = NULL;
-    world->state_capacity = 0;
-}
-
-// ph_array_reserve for world->states, keeping the alignment.
-static bool reserve_states(ph_world *world, int needed)
-{
-    if (needed <= world->state_capacity)
-        return true;
-    int cap = world->state_capacity > 0 ? world->state_capacity : 16;
-    while (cap < needed)
-        cap *= 2;
-    unsigned char *block = ph_alloc(states_bytes(cap));
-    if (!block)
-        return false;
-    size_t offset = STATE_ALIGN - (size_t)((uintptr_t)block % STATE_ALIGN); // 1 to 64
-    unsigned char *array = block + offset;
-    array[-1] = (unsigned char)offset;
-    if (world->states)
-        memcpy(array, world->states, (size_t)world->state_capacity * sizeof(ph_body_state));
-    free_states(world);
-    world->states = (ph_body_state *)(void *)array;
-    world->state_capacity = cap;
-    return true;
-}
-
 void ph_world_destroy(ph_world *world)
 {
     if (!world)
@@ -258,7 +215,7 @@ void ph_world_destroy(ph_world *world)
         free_geom(&world->geoms[i]);
     ph_array_free(world->geoms, world->geom_capacity);
     ph_array_free(world->bodies, world->body_capacity);
-    free_states(world);
+    ph_array_free(world->states, world->state_capacity);
     ph_array_free(world->active, world->active_capacity);
     ph_contact_set_destroy(&world->contacts);
     ph_calendar_destroy(&world->calendar);
@@ -576,7 +533,8 @@ static float box_radius_about(ph_aabb b, ph_vec3 c)
 
 static bool grow_body_arrays(ph_world *world, int needed)
 {
-    return ph_array_reserve(world->bodies, world->body_capacity, needed) && reserve_states(world, needed) &&
+    return ph_array_reserve(world->bodies, world->body_capacity, needed) &&
+           ph_array_reserve(world->states, world->state_capacity, needed) &&
            ph_array_reserve(world->active, world->active_capacity, needed);
 }
 
