@@ -5,11 +5,12 @@
 // only above the 1 m/s threshold, and speculative contacts that stop a fast box at the surface.
 #include "test.h"
 
+#include "phys/arena.h"
 #include "phys/body.h"
 #include "phys/phys.h"
 #include "phys/solver_internal.h"
 
-#include <string.h> // memcmp
+#include <string.h> // memcmp, memcpy
 
 static ph_world *flat_world(float friction)
 {
@@ -338,6 +339,131 @@ static int solver_wide_positions_match_scalar(void)
     return 0;
 }
 
+// ph_wide_solve runs up to three groups of one colour side by side, and in the friction rows takes the
+// cone's square root only for groups with a sliding lane. Both are pure speed: groups of one colour share no
+// moving body, so solving them together must give bit for bit what solving each alone gives. A chain of
+// bodies (two colours, runs of three groups and shorter ones) with random velocities, anchors, overlaps and
+// warm-start impulses, some far outside the friction cone, is solved once as built and once with every
+// group given a colour of its own (which ph_wide_solve never runs side by side).
+static int solver_wide_interleave_exact(void)
+{
+    enum
+    {
+        BODIES = 61,
+        CONS = BODIES - 1
+    };
+    static ph_body_state states[2][BODIES];
+    constraint_head heads[CONS];
+    uint64_t seed = 4242u;
+    for (int i = 0; i < BODIES; i++)
+    {
+        ph_body_state st = {0};
+        if (i > 0) // slot 0 is static
+        {
+            st.inv_mass = test_rand_float(&seed, 0.5f, 2.0f);
+            st.v = test_rand_vec3(&seed, -2.0f, 2.0f);
+            st.w = test_rand_vec3(&seed, -3.0f, 3.0f);
+            for (int c = 0; c < 3; c++)
+                st.inv_inertia.raw[c][c] = test_rand_float(&seed, 1.0f, 6.0f);
+        }
+        st.dp = test_rand_vec3(&seed, -0.01f, 0.01f);
+        st.dq = glms_quat_normalize(glms_quat_mul(glms_quatv(0.02f, ph_v3(0, 1, 0)), glms_quat_identity()));
+        states[0][i] = st;
+    }
+    for (int k = 0; k < CONS; k++)
+        heads[k] = (constraint_head){k, k + 1, k, k % 7 == 3 ? 2 : 4};
+    ph_arena arena;
+    ph_arena_create(&arena, (size_t)1 << 20);
+    wide_solver w;
+    ENSURE(ph_wide_build(&arena, states[0], BODIES, heads, CONS, &w));
+    ENSURE(w.colors == 2 && w.scalar_count == 0);
+    static wide_input in;
+    for (int g = 0; g < w.group_count; g++)
+    {
+        memset(&in, 0, sizeof in);
+        for (int lane = 0; lane < w.groups[g].lanes; lane++)
+        {
+            const constraint_head *h = &heads[w.groups[g].contact[lane]];
+            ph_vec3 n = glms_vec3_normalize(ph_v3(test_rand_float(&seed, -0.2f, 0.2f), 1.0f, 0.1f));
+            ph_vec3 ca = ph_v3(0, (float)h->a, 0), cb = ph_v3(0, (float)h->b, 0);
+            for (int c = 0; c < 3; c++)
+            {
+                in.normal[c][lane] = n.raw[c];
+                in.ca[c][lane] = ca.raw[c];
+                in.cb[c][lane] = cb.raw[c];
+            }
+            in.friction[lane] = 0.5f;
+            in.restitution[lane] = lane % 3 == 0 ? 0.4f : 0.0f;
+            in.accel_n[lane] = -9.81f;
+            in.bias_rate[lane] = 30.0f;
+            in.mass_scale[lane] = 0.8f;
+            in.impulse_scale[lane] = 0.1f;
+            for (int i = 0; i < h->point_count; i++)
+            {
+                ph_vec3 pt = ph_v3(test_rand_float(&seed, -0.5f, 0.5f), (float)h->a + 0.5f,
+                                   test_rand_float(&seed, -0.5f, 0.5f));
+                for (int c = 0; c < 3; c++)
+                    in.point[i][c][lane] = pt.raw[c];
+                in.separation[i][lane] = test_rand_float(&seed, -0.02f, 0.01f);
+                in.impulse[i][0][lane] = test_rand_float(&seed, 0.0f, 0.2f);
+                // Every other lane far outside the cone: it slides in the first sweep.
+                float t = lane % 2 ? 1.0f : 0.01f;
+                in.impulse[i][1][lane] = test_rand_float(&seed, -t, t);
+                in.impulse[i][2][lane] = test_rand_float(&seed, -t, t);
+            }
+        }
+        ph_wide_prepare(states[0], &w.groups[g], &in, 1.0f);
+    }
+    // The copy: the same groups, each in a colour of its own.
+    memcpy(states[1], states[0], sizeof states[0]);
+    wide_solver alone = w;
+    alone.groups = ph_arena_alloc(&arena, (size_t)w.group_count * sizeof(wide_group));
+    ENSURE(alone.groups != NULL);
+    memcpy(alone.groups, w.groups, (size_t)w.group_count * sizeof(wide_group));
+    int runs_of_three = 0;
+    for (int g = 0; g < w.group_count; g++)
+    {
+        alone.groups[g].color = 100 + g;
+        runs_of_three += g + 2 < w.group_count && w.groups[g + 2].color == w.groups[g].color &&
+                         w.groups[g + 2].point_count == w.groups[g].point_count &&
+                         w.groups[g + 2].max_passes == w.groups[g].max_passes;
+    }
+    ENSURE(runs_of_three > 0);
+    const float inv_h = 60.0f * 16.0f;
+    for (int sweep = 0; sweep < 3; sweep++)
+    {
+        ph_wide_solve(states[0], &w, inv_h, true, sweep == 0);
+        ph_wide_solve(states[0], &w, inv_h, false, true);
+        ph_wide_solve(states[1], &alone, inv_h, true, sweep == 0);
+        ph_wide_solve(states[1], &alone, inv_h, false, true);
+    }
+    ENSURE(memcmp(states[0], states[1], sizeof states[0]) == 0);
+    int sliding = 0, sticking = 0;
+    for (int g = 0; g < w.group_count; g++)
+    {
+        ENSURE(memcmp(w.groups[g].points, alone.groups[g].points, sizeof w.groups[g].points) == 0);
+        ENSURE(memcmp(w.groups[g].separation, alone.groups[g].separation, sizeof w.groups[g].separation) ==
+               0);
+        for (int lane = 0; lane < w.groups[g].lanes; lane++)
+        {
+            for (int i = 0; i < w.groups[g].point_counts[lane]; i++)
+            {
+                const wide_point *wp = &w.groups[g].points[i];
+                float n = wp->n.impulse[lane], t1 = wp->t1.impulse[lane], t2 = wp->t2.impulse[lane];
+                float t = sqrtf(t1 * t1 + t2 * t2);
+                sliding += n > 0.0f && fabsf(t - 0.5f * n) <= 1e-5f * n;
+                sticking += t < 0.5f * n * 0.99f;
+            }
+        }
+    }
+    // Where the CPU runs the kernels, both sides of the cone were taken.
+    ENSURE(!ph_wide_supported() || (sliding > 0 && sticking > 0));
+    ph_arena_free(&arena, alone.groups);
+    ph_wide_release(&arena, &w);
+    ph_arena_destroy(&arena);
+    return 0;
+}
+
 const test_case test_solver_cases[] = {
     {"solver_rests", solver_rests},
     {"solver_coulomb_limit", solver_coulomb_limit},
@@ -346,5 +472,6 @@ const test_case test_solver_cases[] = {
     {"solver_wide_conserves_momentum", solver_wide_conserves_momentum},
     {"solver_wide_matches_scalar", solver_wide_matches_scalar},
     {"solver_wide_positions_match_scalar", solver_wide_positions_match_scalar},
+    {"solver_wide_interleave_exact", solver_wide_interleave_exact},
     {0},
 };

@@ -784,13 +784,14 @@ bool ph_solve(ph_step_context *ctx)
     int spinning_count = 0;
     float spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     float inv_h = 1.0f / ctx->h;
-    // Integration is timed apart from the solver: ticks are summed and converted once.
-    unsigned long long integrate_ticks = 0;
+    // Integration is timed apart from the solver: ticks are summed and converted once. The relax sweep
+    // ends each sub-step, so the clock is read three times per sub-step, not four: the read before the
+    // velocity integration of the next is the one after this sub-step's relax sweep.
+    unsigned long long integrate_ticks = 0, t0 = ph_ticks();
     for (int s = 0; s < ctx->substeps; s++)
     {
         // The sub-step through which the angular velocities carried the bodies last.
         float carried = s > 0 ? ctx->h : world->last_h;
-        unsigned long long t0 = ph_ticks();
         bool note_spin = s > 0 && refreshed && spinning;
         if (note_spin)
         {
@@ -839,6 +840,7 @@ bool ph_solve(ph_step_context *ctx)
         integrate_ticks += t1 - t0;
         for (int it = 0; it < world->def.solver_iterations; it++)
             solve(states, &set, inv_h, false, it == 0);
+        t0 = ph_ticks();
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.

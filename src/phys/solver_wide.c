@@ -47,7 +47,12 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
     {
         KEYS = WIDE_MAX_COLORS * PH_MAX_MANIFOLD_POINTS
     };
-    int bucket[KEYS + 1] = {0};
+    // Only the keys of colours that can occur are cleared and summed: a constraint takes at most the
+    // colour after those of the constraints before it, and the small scenes that run this every step
+    // would otherwise spend more on the 257 buckets than on colouring.
+    int bucket[KEYS + 1];
+    int key_bound = (count < WIDE_MAX_COLORS ? count : WIDE_MAX_COLORS) * PH_MAX_MANIFOLD_POINTS;
+    memset(bucket, 0, (size_t)(key_bound + 1) * sizeof bucket[0]);
     for (int k = 0; k < count; k++)
     {
         const constraint_head *head = &heads[k];
@@ -78,7 +83,7 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             in_color += bucket[c * PH_MAX_MANIFOLD_POINTS + p + 1];
         group_count += (in_color + WIDE - 1) / WIDE;
     }
-    for (int i = 1; i <= KEYS; i++)
+    for (int i = 1; i <= out->colors * PH_MAX_MANIFOLD_POINTS; i++)
         bucket[i] += bucket[i - 1];
     for (int k = 0; k < count; k++)
     {
@@ -596,20 +601,26 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     }
 }
 
+// Groups solved side by side at most (see solve_groups).
+#define WIDE_INTERLEAVE 3
+
 // The sweep of ph_wide_solve over K groups side by side. Groups of one colour share no moving body, so
 // their sweeps are independent; each is a long chain of dependent steps (a row's impulse needs the
-// velocities the row before left), and interleaving two chains keeps the core busy while each waits.
-// The caller pairs only groups with the same colour, point count and passes.
+// velocities the row before left, some 40 cycles of latency per row), and interleaving the chains keeps
+// the core busy while each waits. Three rather than two: a colour of 20 constraints (column40's) is three
+// groups, whose sweep then takes one chain's latency instead of two; with AVX-512's 32 registers the
+// third chain costs a few spills, which are off the critical path.
+// The caller groups only groups with the same colour, point count and passes.
 static inline __attribute__((always_inline)) void
 solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h, bool use_bias, bool measure)
 {
     const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
     const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
-    v8 n[2];
-    f8 sep[2][PH_MAX_MANIFOLD_POINTS];
-    wide_velocity p[2];
-    f8 lane_passes[2], track_approach[2], bias_rate[2], soft_mass[2], soft_impulse[2];
-    bool bouncy[2];
+    v8 n[WIDE_INTERLEAVE];
+    wide_velocity p[WIDE_INTERLEAVE];
+    f8 lane_passes[WIDE_INTERLEAVE], track_approach[WIDE_INTERLEAVE], bias_rate[WIDE_INTERLEAVE],
+        soft_mass[WIDE_INTERLEAVE], soft_impulse[WIDE_INTERLEAVE];
+    bool bouncy[WIDE_INTERLEAVE];
     for (int k = 0; k < K; k++)
     {
         n[k] = LD3(g[k]->normal);
@@ -625,14 +636,9 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
             for (int i = 0; i < point_count; i++)
             {
                 const wide_point *wp = &g[k]->points[i];
-                sep[k][i] = shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation);
-                st(g[k]->separation[i], sep[k][i]);
+                st(g[k]->separation[i],
+                   shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation));
             }
-        }
-        else
-        {
-            for (int i = 0; i < point_count; i++)
-                sep[k][i] = ld(g[k]->separation[i]);
         }
         p[k] = load_velocity(states, g[k]);
         lane_passes[k] = ld(g[k]->passes);
@@ -651,10 +657,10 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
             int i = use_bias ? j : point_count - 1 - j; // padded points change nothing in any order
             for (int k = 0; k < K; k++)
             {
-                // Lanes that asked for fewer sweeps sit the later ones out.
-                f8 active = _mm256_cmp_ps(splat((float)pass), lane_passes[k], _CMP_LT_OQ);
                 wide_point *wp = &g[k]->points[i];
-                f8 s = sep[k][i];
+                // Read where the measuring sweep stored it rather than copied into a local array first,
+                // which the compiler kept on the stack (a copy and a reload per point and sweep).
+                f8 s = ld(g[k]->separation[i]);
                 f8 apart = _mm256_cmp_ps(s, zero, _CMP_GT_OQ);
                 f8 bias = s * inv_h, mass_scale = one, impulse_scale = zero;
                 if (use_bias)
@@ -668,7 +674,13 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                 f8 vn = row_speed(&wp->n, &p[k], n[k]);
                 f8 accumulated = ld(wp->n.impulse);
                 f8 impulse = -ld(wp->n.mass) * mass_scale * (vn + bias) - impulse_scale * accumulated;
-                f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), active);
+                f8 total = _mm256_max_ps(accumulated + impulse, zero);
+                // Lanes that asked for fewer sweeps sit the later ones out. Every lane takes the first: in a
+                // lane or point without a constraint, mass and impulse are zero and the max with zero (its
+                // second operand, which is also what it returns for a NaN) leaves the zero impulse as it is.
+                if (pass > 0)
+                    total = select(accumulated, total,
+                                   _mm256_cmp_ps(splat((float)pass), lane_passes[k], _CMP_LT_OQ));
                 impulse = total - accumulated;
                 st(wp->n.impulse, total);
                 if (bouncy[k])
@@ -699,9 +711,14 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
             f8 limit = ld(g[k]->friction) * ld(wp->n.impulse);
             f8 len2 = l1 * l1 + l2 * l2;
             f8 outside = _mm256_cmp_ps(len2, limit * limit, _CMP_GT_OQ);
-            f8 scale = select(one, limit / _mm256_sqrt_ps(len2), outside);
-            l1 = l1 * scale;
-            l2 = l2 * scale;
+            // Only when a lane slides: the square root and division would otherwise sit on the sweep's
+            // chain of dependent steps (a third of a friction row's latency) to scale every lane by 1.
+            if (_mm256_movemask_ps(outside) != 0)
+            {
+                f8 scale = select(one, limit / _mm256_sqrt_ps(len2), outside);
+                l1 = l1 * scale;
+                l2 = l2 * scale;
+            }
             row_apply(&wp->t1, &p[k], t1, l1 - old1);
             row_apply(&wp->t2, &p[k], t2, l2 - old2);
             st(wp->t1.impulse, l1);
@@ -718,18 +735,24 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
     const f8 inv_h = splat(inv_h_scalar);
     for (int gi = 0; gi < w->group_count;)
     {
-        wide_group *pair[2] = {&w->groups[gi], gi + 1 < w->group_count ? &w->groups[gi + 1] : NULL};
-        if (pair[1] && pair[1]->color == pair[0]->color && pair[1]->point_count == pair[0]->point_count &&
-            pair[1]->max_passes == pair[0]->max_passes)
+        wide_group *run[WIDE_INTERLEAVE] = {&w->groups[gi]};
+        int k = 1;
+        for (; k < WIDE_INTERLEAVE && gi + k < w->group_count; k++)
         {
-            solve_groups(states, pair, 2, inv_h, use_bias, measure);
-            gi += 2;
+            wide_group *next = &w->groups[gi + k];
+            if (next->color != run[0]->color || next->point_count != run[0]->point_count ||
+                next->max_passes != run[0]->max_passes)
+                break;
+            run[k] = next;
         }
+        // K a constant in each call, so that the arrays of solve_groups stay in registers.
+        if (k == 3)
+            solve_groups(states, run, 3, inv_h, use_bias, measure);
+        else if (k == 2)
+            solve_groups(states, run, 2, inv_h, use_bias, measure);
         else
-        {
-            solve_groups(states, pair, 1, inv_h, use_bias, measure);
-            gi++;
-        }
+            solve_groups(states, run, 1, inv_h, use_bias, measure);
+        gi += k;
     }
 }
 
