@@ -41,8 +41,8 @@ def scene_table(rows):
         name = r.get("scene")
         if r.get("engine") in ("ours", "bullet") and name and name not in order:
             order.append(name)
-    header = (f"{'scene':<26} {'bodies':>6} | {'ours ms med':>11} {'p95':>7} | "
-              f"{'bullet med':>10} {'p95':>7} | "
+    header = (f"{'scene':<26} {'bodies':>6} | {'ours ms med':>11} {'p95':>8} | "
+              f"{'bullet med':>10} {'p95':>8} | "
               f"{'ratio':>6} | {'drift ours':>10} {'bullet':>8} | {'tunnel ours':>11} {'bullet':>6} | "
               f"{'ke_end ours':>11} {'bullet':>10} | {'MB ours':>7} {'bullet':>6}")
     print(header)
@@ -58,9 +58,9 @@ def scene_table(rows):
             ratio = o["ms_step_median"] / b["ms_step_median"]
         get = lambda r, k: r.get(k) if r else None
         bodies = get(o, "bodies") if o else get(b, "bodies")
-        print(f"{label:<26} {fmt(bodies, '>6')} | {fmt(get(o, 'ms_step_median'), '>11.3f')} "
-              f"{fmt(get(o, 'ms_step_p95'), '>7.3f')} | {fmt(get(b, 'ms_step_median'), '>10.3f')} "
-              f"{fmt(get(b, 'ms_step_p95'), '>7.3f')} | {fmt(ratio, '>6.2f')} | "
+        print(f"{label:<26} {fmt(bodies, '>6')} | {fmt(get(o, 'ms_step_median'), '>11.4f')} "
+              f"{fmt(get(o, 'ms_step_p95'), '>8.4f')} | {fmt(get(b, 'ms_step_median'), '>10.4f')} "
+              f"{fmt(get(b, 'ms_step_p95'), '>8.4f')} | {fmt(ratio, '>6.2f')} | "
               f"{fmt(get(o, 'max_drift_m'), '>10.4f')} {fmt(get(b, 'max_drift_m'), '>8.4f')} | "
               f"{fmt(get(o, 'tunneled'), '>11')} {fmt(get(b, 'tunneled'), '>6')} | "
               f"{fmt(get(o, 'ke_end'), '>11.4g')} {fmt(get(b, 'ke_end'), '>10.4g')} | "
