@@ -32,6 +32,15 @@ typedef struct ph_aabb
     ph_vec3 hi; // (unit: m)
 } ph_aabb;
 
+// Whether two boxes overlap (closed intervals; false whenever a coordinate is NaN). The six comparisons are
+// combined with & rather than &&: one branch instead of six hard-to-predict ones in the broadphase's and the
+// calendar's search loops.
+static inline bool ph_aabb_overlaps(const ph_aabb *a, const ph_aabb *b)
+{
+    return (a->lo.x <= b->hi.x) & (b->lo.x <= a->hi.x) & (a->lo.y <= b->hi.y) & (b->lo.y <= a->hi.y) &
+           (a->lo.z <= b->hi.z) & (b->lo.z <= a->hi.z);
+}
+
 static inline ph_vec3 ph_v3(float x, float y, float z)
 {
     ph_vec3 v;

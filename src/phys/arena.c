@@ -6,15 +6,10 @@
 
 #include "core.h"
 
-static size_t round_up(size_t size)
-{
-    return (size + PH_ARENA_ALIGN - 1u) & ~(size_t)(PH_ARENA_ALIGN - 1u);
-}
-
 void ph_arena_create(ph_arena *arena, size_t capacity)
 {
     *arena = (ph_arena){0};
-    capacity = round_up(capacity);
+    capacity = capacity > 0 ? ph_arena_round_up(capacity) : 0;
     if (capacity > 0)
     {
         arena->block = ph_alloc(capacity);
@@ -29,30 +24,20 @@ void ph_arena_destroy(ph_arena *arena)
     *arena = (ph_arena){0};
 }
 
-void *ph_arena_alloc_slow(ph_arena *arena, size_t size)
+void *ph_arena_alloc_slow(ph_arena *arena, size_t rounded)
 {
+    // ph_arena_alloc serves everything the block can hold: what comes here is one entry too many, or a
+    // request the block is full for, served from the heap until the next ph_arena_grow.
     if (arena->entry_count >= PH_ARENA_MAX_ENTRIES)
         return NULL;
-    size = round_up(size > 0 ? size : 1u);
     ph_arena_entry *e = &arena->entries[arena->entry_count];
-    e->size = size;
-    if (arena->used + size > arena->capacity)
-    {
-        // The block is full: serve this request from the heap until the next ph_arena_grow.
-        e->data = ph_alloc(size);
-        if (!e->data)
-            return NULL;
-        e->on_heap = 1;
-    }
-    else
-    {
-        // The block comes from ph_alloc (malloc alignment, 16) so offsets keep 16-byte alignment.
-        e->data = arena->block + arena->used;
-        e->on_heap = 0;
-        arena->used += size;
-    }
+    e->data = ph_alloc(rounded);
+    if (!e->data)
+        return NULL;
+    e->size = rounded;
+    e->on_heap = 1;
     arena->entry_count++;
-    arena->allocated += size;
+    arena->allocated += rounded;
     if (arena->allocated > arena->high_water)
         arena->high_water = arena->allocated;
     return e->data;
@@ -80,7 +65,7 @@ int ph_arena_grow(ph_arena *arena)
     if (arena->high_water <= arena->capacity)
         return 1;
     // Some headroom so a slowly growing scene does not regrow every step.
-    size_t capacity = round_up(arena->high_water + arena->high_water / 4u);
+    size_t capacity = ph_arena_round_up(arena->high_water + arena->high_water / 4u);
     char *block = ph_alloc(capacity);
     if (!block)
         return 0;

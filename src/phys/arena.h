@@ -35,20 +35,27 @@ void ph_arena_destroy(ph_arena *arena);
 int ph_arena_grow(ph_arena *arena);
 
 // The out-of-line halves of ph_arena_alloc and ph_arena_free (arena.c): a request the block cannot hold (or
-// one entry too many), a heap-served free, and every misuse the asserts catch.
-void *ph_arena_alloc_slow(ph_arena *arena, size_t size);
+// one entry too many; `rounded` is ph_arena_round_up of its size), a heap-served free, and every misuse the
+// asserts catch.
+void *ph_arena_alloc_slow(ph_arena *arena, size_t rounded);
 void ph_arena_free_slow(ph_arena *arena, void *ptr);
 
 #define PH_ARENA_ALIGN ((size_t)32) // alignment and rounding of every request (unit: bytes)
+
+// A request's size as the arena counts it: at least one byte, rounded up to PH_ARENA_ALIGN.
+static inline size_t ph_arena_round_up(size_t size)
+{
+    return ((size > 0 ? size : 1u) + PH_ARENA_ALIGN - 1u) & ~(PH_ARENA_ALIGN - 1u);
+}
 
 // Returns size bytes aligned to 32, or NULL when the heap fallback fails too (or too many entries).
 // The block's case is inline: a small scene takes and gives back half a dozen arrays a step, and the calls
 // were a tenth of a one-body step's pipeline outside the solver.
 static inline void *ph_arena_alloc(ph_arena *arena, size_t size)
 {
-    size_t rounded = ((size > 0 ? size : 1u) + PH_ARENA_ALIGN - 1u) & ~(PH_ARENA_ALIGN - 1u);
+    size_t rounded = ph_arena_round_up(size);
     if (arena->entry_count >= PH_ARENA_MAX_ENTRIES || rounded > arena->capacity - arena->used)
-        return ph_arena_alloc_slow(arena, size);
+        return ph_arena_alloc_slow(arena, rounded);
     ph_arena_entry *e = &arena->entries[arena->entry_count++];
     e->data = arena->block + arena->used;
     e->size = rounded;

@@ -182,7 +182,8 @@ static inline ph_vec3 diagonal_of(const ph_mat3 *m)
     return ph_v3(m->col[0].raw[0], m->col[1].raw[1], m->col[2].raw[2]);
 }
 
-// solve_spin_general or, for an inertia in its principal axes, solve_spin_diagonal.
+// solve_spin_general from the guess in x or, for an inertia in its principal axes, solve_spin_diagonal (which
+// makes its own guess and ignores x's).
 static inline __attribute__((always_inline)) bool
 solve_spin(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagonal, ph_vec3 lb, float s, ph_vec3 *x)
 {
@@ -224,7 +225,7 @@ gyro_solve_body(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagona
     // lb2 - lb1 = -h/2 wb x (lb1 + lb2); and wb = I^-1 (lb1 + lb2) / 2 then gives
     //     lb1 = I wb + h/2 wb x I wb,    lb2 = I wb - h/2 wb x I wb.
     // Both |lb| and lb . I^-1 lb (twice the energy) are the same before and after: the cross terms vanish.
-    ph_vec3 wb = inertia_mulv(inv_inertia, diagonal, lb);
+    ph_vec3 wb = diagonal ? lb : glms_mat3_mulv(*inv_inertia, lb); // the general form's guess, I^-1 lb
     if (!solve_spin(inertia, inv_inertia, diagonal, lb, 0.5f * h, &wb))
     {
         // Not converged (a turn of a good part of a radian per sub-step after a violent impact): the energy
@@ -297,7 +298,7 @@ ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h,
     return to_world(q, glms_mat3_mulv(glms_mat3_inv(jac), to_body(q, dw_now)));
 }
 
-ph_vec3 ph_body_angular_step(const ph_body *body, const ph_body_state *state, float h, float carried)
+ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float h, float carried)
 {
     // Gyroscopic torque. The angular velocity w is the one that carries the body through a sub-step (the
     // position update turns it by h w), like v for the centre; the angular momentum L the body has at a
@@ -310,27 +311,26 @@ ph_vec3 ph_body_angular_step(const ph_body *body, const ph_body_state *state, fl
     // of the turn, like the implicit-Euler update Bullet makes once per step, lose energy every step and
     // drift towards the axis of largest inertia: a box spun about its intermediate axis stops flipping.
     // An isotropic body has L parallel to w in every orientation: the torque-free flow leaves w as it is.
-    if (ph_body_turns_gyroscopically(body, state->w))
+    // All in the body frame of q1: one turn in and one out, sharing q1's 1 / |q1|^2.
+    ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
+    ph_vec3 u = ph_v3(q1.x, q1.y, q1.z), u_back = ph_v3(-q1.x, -q1.y, -q1.z);
+    float k = 1.0f / glms_quat_dot(q1, q1);
+    ph_vec3 lb =
+        momentum_after_body(&body->inertia_local, body->diagonal, turn(u_back, q1.w, k, state->w), carried);
+    if (ph_body_has_torque(body))
     {
-        // All in the body frame of q1: one turn in and one out, sharing q1's 1 / |q1|^2.
-        ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
-        ph_vec3 u = ph_v3(q1.x, q1.y, q1.z), u_back = ph_v3(-q1.x, -q1.y, -q1.z);
-        float k = 1.0f / glms_quat_dot(q1, q1);
-        ph_vec3 lb = momentum_after_body(&body->inertia_local, body->diagonal,
-                                         turn(u_back, q1.w, k, state->w), carried);
-        if (ph_body_has_torque(body))
-        {
-            ph_vec3 tb = turn(u_back, q1.w, k, body->torque);
-            lb = ph_v3(lb.x + tb.x * h, lb.y + tb.y * h, lb.z + tb.z * h);
-        }
-        return turn(u, q1.w, k,
-                    gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
+        ph_vec3 tb = turn(u_back, q1.w, k, body->torque);
+        lb = ph_v3(lb.x + tb.x * h, lb.y + tb.y * h, lb.z + tb.z * h);
     }
-    else
-    {
-        ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
-        return ph_v3(state->w.x + alpha.x * h, state->w.y + alpha.y * h, state->w.z + alpha.z * h);
-    }
+    return turn(u, q1.w, k,
+                gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
+}
+
+// The sub-step's motion of a state: its centre moved by `step`, its orientation turned by h w.
+static inline void advance(ph_body_state *state, ph_vec3 step, float h)
+{
+    state->dp = ph_v3(state->dp.x + step.x, state->dp.y + step.y, state->dp.z + step.z);
+    state->dq = ph_integrate_rotation(state->dq, state->w, h);
 }
 
 void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
@@ -343,8 +343,7 @@ void ph_body_integrate_position(const ph_body *body, ph_body_state *state, ph_ve
         float s = 0.5f * h * h;
         step = ph_v3(step.x - accel.x * s, step.y - accel.y * s, step.z - accel.z * s);
     }
-    state->dp = ph_v3(state->dp.x + step.x, state->dp.y + step.y, state->dp.z + step.z);
-    state->dq = ph_integrate_rotation(state->dq, state->w, h);
+    advance(state, step, h);
 }
 
 void ph_body_integrate_positions(ph_body_state *states, const int *slots, int count, float h)
@@ -352,9 +351,6 @@ void ph_body_integrate_positions(ph_body_state *states, const int *slots, int co
     for (int i = 0; i < count; i++)
     {
         ph_body_state *state = &states[slots[i]];
-        // The same operations as ph_body_integrate_position without free flight (dp + h v, rounded alike).
-        ph_vec3 step = ph_v3(state->v.x * h, state->v.y * h, state->v.z * h);
-        state->dp = ph_v3(state->dp.x + step.x, state->dp.y + step.y, state->dp.z + step.z);
-        state->dq = ph_integrate_rotation(state->dq, state->w, h);
+        advance(state, ph_v3(state->v.x * h, state->v.y * h, state->v.z * h), h);
     }
 }

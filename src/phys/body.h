@@ -131,11 +131,12 @@ static inline bool ph_body_turns_gyroscopically(const ph_body *body, ph_vec3 w)
     return !body->isotropic && glms_vec3_dot(w, w) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED;
 }
 
-// The angular velocity after a sub-step h of torque and gyroscopic term (see body.c).
-ph_vec3 ph_body_angular_step(const ph_body *body, const ph_body_state *state, float h, float carried);
+// The angular velocity after a sub-step h of the gyroscopic term and torque, for a body that
+// ph_body_turns_gyroscopically (see body.c).
+ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float h, float carried);
 
 // One sub-step h of velocity integration for a dynamic body: gravity and forces (semi-implicit), torque and
-// the gyroscopic term (implicit midpoint, ph_body_angular_step), the most rotation a sub-step allows, and
+// the gyroscopic term (implicit midpoint, ph_body_gyro_step), the most rotation a sub-step allows, and
 // damping (exact decay factor of dv/dt = -c v over h, as 1 / (1 + c h)). `carried`: the sub-step through
 // which the body's angular velocity carried it last (0 when that velocity was set since). Inline: most
 // bodies (cubes, spheres, resting ones, no torque, no damping) take a few adds, and the solver's loop over
@@ -148,8 +149,13 @@ static inline void ph_body_integrate_velocity(const ph_body *body, ph_body_state
     ph_vec3 accel = ph_body_accel(body, gravity);
     ph_vec3 v = ph_v3(state->v.x + accel.x * h, state->v.y + accel.y * h, state->v.z + accel.z * h);
     ph_vec3 w = state->w;
-    if (ph_body_turns_gyroscopically(body, w) || ph_body_has_torque(body))
-        w = ph_body_angular_step(body, state, h, carried);
+    if (ph_body_turns_gyroscopically(body, w))
+        w = ph_body_gyro_step(body, state, h, carried);
+    else if (ph_body_has_torque(body))
+    {
+        ph_vec3 alpha = glms_mat3_mulv(state->inv_inertia, body->torque);
+        w = ph_v3(w.x + alpha.x * h, w.y + alpha.y * h, w.z + alpha.z * h);
+    }
     // Most rotation in one sub-step (Box2D v3 and Jolt cap it alike): beyond it the orientation update,
     // the contact anchors and the time-of-impact sweeps all lose their meaning.
     float max_speed = BODY_MAX_ROTATION / h;

@@ -645,14 +645,6 @@ static bool aabb_contains(ph_aabb outer, ph_aabb inner)
            inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
 }
 
-// The six comparisons combined with & rather than &&: one branch instead of six hard-to-predict ones in the
-// search loops (the same answer).
-static bool aabb_overlaps(const ph_aabb *a, const ph_aabb *b)
-{
-    return (a->lo.x <= b->hi.x) & (b->lo.x <= a->hi.x) & (a->lo.y <= b->hi.y) & (b->lo.y <= a->hi.y) &
-           (a->lo.z <= b->hi.z) & (b->lo.z <= a->hi.z);
-}
-
 // Index of the x column of coordinate x, clamped so that any finite x has one.
 static float column_index(float x)
 {
@@ -718,8 +710,8 @@ static void visit_escapes(cal_state *cs, ph_aabb box, query_ctx *q)
         {
             const ph_cal_escape *e = &cs->cal->escapes[i];
             const ph_body *other = &world->bodies[e->slot];
-            if (e->version != other->version || !aabb_overlaps(&box, &e->box) ||
-                aabb_overlaps(&box, ph_octree_live_bounds(tree, other->proxy)))
+            if (e->version != other->version || !ph_aabb_overlaps(&box, &e->box) ||
+                ph_aabb_overlaps(&box, ph_octree_live_bounds(tree, other->proxy)))
                 continue;
             visit_neighbour(e->slot, q);
         }
@@ -799,7 +791,7 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
     {
         int other = pl->items[k];
-        if (aabb_overlaps(&box, ph_octree_live_bounds(tree, world->bodies[other].proxy)))
+        if (ph_aabb_overlaps(&box, ph_octree_live_bounds(tree, world->bodies[other].proxy)))
             visit_neighbour(other, &q);
     }
 }

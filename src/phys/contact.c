@@ -54,12 +54,6 @@ static bool push_candidate(ph_contact_set *set, int a, int b, int child_a, int c
     return true;
 }
 
-static bool aabb_overlap(ph_aabb x, ph_aabb y)
-{
-    return x.lo.x <= y.hi.x && y.lo.x <= x.hi.x && x.lo.y <= y.hi.y && y.lo.y <= x.hi.y && x.lo.z <= y.hi.z &&
-           y.lo.z <= x.hi.z;
-}
-
 static ph_aabb aabb_grow(ph_aabb box, float r)
 {
     ph_vec3 e = ph_v3(r, r, r);
@@ -136,14 +130,15 @@ static bool expand_pair(ph_world *world, int a, int b, float motion, float margi
             ph_transform xa;
             ph_world_child_shape(world, a, ca ? i : -1, &sa, &xa);
             ph_aabb box_a = aabb_grow(ph_convex_bounds(&sa, xa), margin);
-            if (!aabb_overlap(box_a, bb->bounds))
+            if (!ph_aabb_overlaps(&box_a, &bb->bounds))
                 continue;
             for (int j = 0; j < nb; j++)
             {
                 ph_convex sb;
                 ph_transform xb;
                 ph_world_child_shape(world, b, cb ? j : -1, &sb, &xb);
-                if (aabb_overlap(box_a, ph_convex_bounds(&sb, xb)) &&
+                ph_aabb box_b = ph_convex_bounds(&sb, xb);
+                if (ph_aabb_overlaps(&box_a, &box_b) &&
                     !push_candidate(set, a, b, ca ? i : -1, cb ? j : -1, motion))
                     return false;
             }
@@ -174,28 +169,14 @@ static float pair_margin(const ph_world *world, float motion)
            (motion < CONTACT_MAX_MOTION_MARGIN ? motion : CONTACT_MAX_MOTION_MARGIN);
 }
 
-// glms_quat_rotatev(q, v) is rotate_normalized(glms_quat_normalize(q), v): the same operations in the same
-// order, so bit for bit the same result, but a turn normalised once serves every anchor of a contact. It is
-// written out on scalars: glm_quat_rotatev's normalisation per vector (a dot product, a square root and a
-// division) and the shuffles of its three-float vectors were most of the recycling of a resting stack.
-static inline ph_vec3 rotate_normalized(const ph_quat *p, const ph_vec3 *v)
-{
-    float x = p->x, y = p->y, z = p->z, s = p->w;
-    float k1 = 2.0f * (x * v->x + y * v->y + z * v->z); // 2 (u . v), u the vector part
-    float k2 = s * s - (x * x + y * y + z * z);         // s^2 - u . u
-    float k3 = 2.0f * s;
-    // u k1 + v k2 + (u x v) k3, summed in glm_quat_rotatev's order.
-    return ph_v3((x * k1 + v->x * k2) + (y * v->z - z * v->y) * k3,
-                 (y * k1 + v->y * k2) + (z * v->x - x * v->z) * k3,
-                 (z * k1 + v->z * k2) + (x * v->y - y * v->x) * k3);
-}
-
 // Four floats, one per anchor, in one vector register (GCC and Clang vector extensions: lane-wise IEEE
 // arithmetic, so each lane computes exactly what the scalar code does).
 typedef float contact_f4 __attribute__((vector_size(16)));
 
-// rotate_normalized of all PH_MAX_MANIFOLD_POINTS anchors at once, the same operations in the same order for
-// each, so bit for bit its results, four anchors per vector instruction (a point past the manifold's count
+// glms_quat_rotatev(q, v) of all PH_MAX_MANIFOLD_POINTS anchors v for a unit q at once: cglm's operations in
+// its order (u k1 + v k2 + (u x v) k3 with k1 = 2 u.v, k2 = s^2 - u.u, k3 = 2 s), so bit for bit its results
+// once q is normalised, which the caller does once per body rather than cglm once per vector; four anchors
+// per vector instruction (a point past the manifold's count
 // is turned too, and not read: its anchor is one of an earlier build, or the zeros of a new contact). The
 // components are gathered into registers, not into arrays: arrays filled by narrower stores and read back
 // whole stall on the failed store forwarding, which cost more than the rotations.
@@ -236,9 +217,7 @@ static bool can_recycle(const ph_world *world, const ph_contact *c, float motion
     if (1.0f - da * da > half * half || 1.0f - db * db > half * half)
         return false;
     ph_quat inv_a = glms_quat_conjugate(ba->xf.q);
-    ph_quat unit_inv_a = glms_quat_normalize(inv_a);
-    ph_vec3 ab = glms_vec3_sub(bb->center, ba->center);
-    ph_vec3 offset = rotate_normalized(&unit_inv_a, &ab);
+    ph_vec3 offset = glms_quat_rotatev(inv_a, glms_vec3_sub(bb->center, ba->center));
     float moved = glms_vec3_distance(offset, c->built_offset);
     // Relative rotation since the build: twice the vector part of q_rel q_rel0^-1 is about its angle.
     ph_quat rel = glms_quat_mul(inv_a, bb->xf.q),

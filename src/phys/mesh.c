@@ -91,12 +91,6 @@ static ph_aabb box_union(ph_aabb a, ph_aabb b)
     return r;
 }
 
-static bool box_overlap(ph_aabb a, ph_aabb b)
-{
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-}
-
 // ---- Tree building ---------------------------------------------------------------------------------
 
 // A triangle during the build: its centroid key on the split axis, its box and its input position.
@@ -300,13 +294,14 @@ void ph_mesh_query(const ph_mesh *mesh, ph_aabb box, ph_mesh_query_fn *fn, void 
     while (top > 0)
     {
         const mesh_node *node = &mesh->nodes[stack[--top]];
-        if (!box_overlap(node->box, box))
+        if (!ph_aabb_overlaps(&node->box, &box))
             continue;
         if (node->count > 0)
         {
             for (int i = node->first; i < node->first + node->count; i++)
             {
-                if (box_overlap(triangle_box(mesh->vertices, mesh->indices + 3 * i), box) && !fn(i, ctx))
+                ph_aabb tri = triangle_box(mesh->vertices, mesh->indices + 3 * i);
+                if (ph_aabb_overlaps(&tri, &box) && !fn(i, ctx))
                     return;
             }
             continue;

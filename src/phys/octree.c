@@ -99,15 +99,6 @@ static bool aabb_finite(ph_aabb b)
     return ph_is_finite_vec3(b.lo) && ph_is_finite_vec3(b.hi);
 }
 
-// Closed-interval overlap; false whenever a coordinate is NaN.
-// The six comparisons are combined with & rather than &&: one branch instead of six hard-to-predict
-// ones in the pair search's inner loops.
-static inline bool overlaps(const ph_aabb *a, const ph_aabb *b)
-{
-    return (a->lo.x <= b->hi.x) & (b->lo.x <= a->hi.x) & (a->lo.y <= b->hi.y) & (b->lo.y <= a->hi.y) &
-           (a->lo.z <= b->hi.z) & (b->lo.z <= a->hi.z);
-}
-
 // The same test on the packed layout, as two 4-lane compares where SSE is there (x86-64 always has it): the
 // lanes hold lo.xyz and hi.xyz, and the fourth lane (body, active) is left out of the mask. An ordered
 // compare is false for NaN, as the scalar one: the same answer bit for bit, in a third of the instructions
@@ -1008,11 +999,11 @@ static bool query_box_loose(const ph_octree *tree, ph_aabb box, ph_octree_query_
     {
         const ph_octree_node *node = &tree->nodes[stack[--top]];
         ph_aabb nb = loose_bounds(node->center, node->half);
-        if (!overlaps(&nb, &box))
+        if (!ph_aabb_overlaps(&nb, &box))
             continue;
         for (int q = node->head; q != NONE; q = tree->proxies[q].next)
         {
-            if (overlaps(&tree->proxies[q].bounds, &box) && !fn(tree->proxies[q].body, ctx))
+            if (ph_aabb_overlaps(&tree->proxies[q].bounds, &box) && !fn(tree->proxies[q].body, ctx))
                 return false;
         }
         for (int k = 7; k >= 0; k--)
@@ -1036,7 +1027,7 @@ void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn 
     for (int q = tree->outside_head; q != NONE; q = tree->proxies[q].next)
     {
         const ph_octree_proxy *qx = &tree->proxies[q];
-        if (aabb_finite(qx->bounds) && overlaps(&qx->bounds, &box) && !fn(qx->body, ctx))
+        if (aabb_finite(qx->bounds) && ph_aabb_overlaps(&qx->bounds, &box) && !fn(qx->body, ctx))
             return;
     }
 }

@@ -64,10 +64,9 @@ struct ph_world
 
     uint32_t next_island_id;
     uint64_t step_count;
-    uint64_t
-        wake_count;    // bodies woken since creation: the step takes its awake list again only if it changed
-    float last_h;      // the last step's solver sub-step (unit: s); warm-start impulses are per sub-step
-    int tree_failures; // octree insertions that failed for lack of memory (bodies then skip collision)
+    uint64_t wake_count; // bodies woken since creation (the step retakes its awake list when it changes)
+    float last_h;        // the last step's solver sub-step (unit: s); warm-start impulses are per sub-step
+    int tree_failures;   // octree insertions that failed for lack of memory (bodies then skip collision)
 };
 
 // Everything one step passes between its stages (after Box2D's b2StepContext).
