@@ -613,6 +613,58 @@ static int octree_walk_reports_every_proxy(void)
     return 0;
 }
 
+// A tree of at most PH_OCTREE_FLAT_MAX proxies is flat: the pair search tests all pairs of the packed array
+// and a box query scans it. Through many rounds of moves, removals and re-insertions (far and non-finite
+// bodies included) the pairs must equal brute force, and a box query must report the same bodies in the
+// same order as the walk of the tree's nodes (the loose query, before the search, and the flat scan after).
+static int octree_small_tree_is_flat(void)
+{
+    static scene s;
+    static collected before, after;
+    static int expected[MAX_BODIES];
+    int flat_rounds = 0, outside_rounds = 0;
+    for (int seed = 0; seed < 8; seed++)
+    {
+        scene_init(&s, PH_OCTREE_FLAT_MAX, test_seed() + 40 + (uint64_t)seed);
+        for (int round = 0; round < 30; round++)
+        {
+            ENSURE(scene_round(&s) == 0);
+            ENSURE(!s.tree.flat_valid);
+            uint64_t rng = s.rng;
+            ph_aabb boxes[8];
+            for (int q = 0; q < 8; q++)
+                boxes[q] = box_at(test_rand_vec3(&rng, -SCENE_HALF, SCENE_HALF),
+                                  test_rand_vec3(&rng, 5.0f, 2.0f * SCENE_HALF));
+            boxes[0] = box_at(ph_v3(0.0f, 0.0f, 0.0f), ph_v3(1e7f, 1e7f, 1e7f)); // every finite proxy
+            before.count = 0;
+            for (int q = 0; q < 8; q++)
+                ph_octree_query_box(&s.tree, boxes[q], collect, &before);
+            ENSURE(check_pairs(&s, round % 4 == 3 ? NULL : s.active) == 0);
+            ENSURE(s.tree.flat_valid == (s.tree.live_proxies <= PH_OCTREE_FLAT_MAX));
+            flat_rounds += s.tree.flat_valid;
+            outside_rounds += s.tree.flat_valid && s.tree.outside_count > 0;
+            after.count = 0;
+            for (int q = 0; q < 8; q++)
+                ph_octree_query_box(&s.tree, boxes[q], collect, &after);
+            ENSURE(after.count == before.count && after.count < MAX_BODIES);
+            ENSURE(memcmp(after.items, before.items, (size_t)after.count * sizeof(int)) == 0);
+            brute_bodies bodies = scene_bodies(&s);
+            collected one = {.count = 0};
+            ph_octree_query_box(&s.tree, boxes[1], collect, &one);
+            ENSURE(same_set(&one, expected, brute_query_box(&bodies, boxes[1], expected, MAX_BODIES)) == 0);
+            ENSURE(ph_octree_validate(&s.tree));
+        }
+        ph_octree_destroy(&s.tree);
+    }
+    ENSURE(flat_rounds == 8 * 30 && outside_rounds > 0);
+    // A larger tree is not flat.
+    scene_init(&s, PH_OCTREE_FLAT_MAX + 1, test_seed() + 50);
+    ENSURE(check_pairs(&s, NULL) == 0);
+    ENSURE(!s.tree.flat_valid && s.tree.tight_valid);
+    ph_octree_destroy(&s.tree);
+    return 0;
+}
+
 const test_case test_octree_cases[] = {
     {"octree_pairs_equal_brute_force", octree_pairs_equal_brute_force},
     {"octree_grid_touching_pairs", octree_grid_touching_pairs},
@@ -623,5 +675,6 @@ const test_case test_octree_cases[] = {
     {"octree_walk_reports_every_proxy", octree_walk_reports_every_proxy},
     {"octree_lone_body_travels", octree_lone_body_travels},
     {"octree_unchanged_layout_refits_in_place", octree_unchanged_layout_refits_in_place},
+    {"octree_small_tree_is_flat", octree_small_tree_is_flat},
     {0},
 };

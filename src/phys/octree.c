@@ -200,6 +200,7 @@ void ph_octree_destroy(ph_octree *tree)
     ph_free(tree->nodes, (size_t)tree->node_capacity * sizeof *tree->nodes);
     ph_free(tree->packed, (size_t)tree->packed_capacity * sizeof *tree->packed);
     ph_free(tree->packed_order, (size_t)tree->packed_order_capacity * sizeof *tree->packed_order);
+    ph_free(tree->packed_proxy, (size_t)tree->packed_proxy_capacity * sizeof *tree->packed_proxy);
     ph_free(tree->pair_keys, (size_t)tree->pair_capacity * (2 * sizeof(uint64_t) + sizeof(ph_octree_pair)));
     ph_octree_create(tree);
 }
@@ -456,6 +457,7 @@ int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_st
     }
     tree->tight_valid = false;
     tree->pairs_valid = false;
+    tree->flat_valid = false;
     ph_octree_proxy *px = &tree->proxies[p];
     px->bounds = bounds;
     px->body = body_index;
@@ -486,6 +488,7 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
         return PH_ERR_INVALID_ARG;
     tree->tight_valid = false;
     tree->pairs_valid = false;
+    tree->flat_valid = false;
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->bounds = bounds;
     if (px->node >= 0)
@@ -514,6 +517,7 @@ void ph_octree_remove(ph_octree *tree, int proxy)
     }
     tree->tight_valid = false;
     tree->pairs_valid = false;
+    tree->flat_valid = false;
     unlink_proxy(tree, proxy);
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->node = PROXY_FREE;
@@ -559,6 +563,10 @@ static bool reserve_packed(ph_octree *tree, int need)
     ok = ok && grow_array(&order, &tree->packed_order_capacity, tree->node_count, INITIAL_NODES,
                           sizeof *tree->packed_order);
     tree->packed_order = order;
+    void *proxy = tree->packed_proxy;
+    ok = ok &&
+         grow_array(&proxy, &tree->packed_proxy_capacity, need, INITIAL_PROXIES, sizeof *tree->packed_proxy);
+    tree->packed_proxy = proxy;
     return ok;
 }
 
@@ -573,6 +581,7 @@ static void refit_node(ph_octree *tree, int n, const uint8_t *body_active)
     for (int p = node->head; p != NONE; p = tree->proxies[p].next, pk++)
     {
         ph_octree_proxy *px = &tree->proxies[p];
+        tree->packed_proxy[pk - tree->packed] = p;
         pk->lo = px->bounds.lo;
         pk->hi = px->bounds.hi;
         pk->body = px->body;
@@ -623,6 +632,23 @@ static void refit_packed(ph_octree *tree, const uint8_t *body_active)
 {
     for (int i = tree->packed_order_count - 1; i >= 0; i--)
         refit_node(tree, tree->packed_order[i], body_active);
+}
+
+// The flat tree's refit: with the layout unchanged, the packed proxies are copied again in their packed
+// order, straight from the proxy indices the last packing recorded; the nodes' tight bounds are left stale
+// (a flat search and its box queries do not read them).
+static void refresh_flat(ph_octree *tree, const uint8_t *body_active, int count)
+{
+    for (int i = 0; i < count; i++)
+    {
+        ph_octree_proxy *px = &tree->proxies[tree->packed_proxy[i]];
+        ph_octree_packed *pk = &tree->packed[i];
+        pk->lo = px->bounds.lo;
+        pk->hi = px->bounds.hi;
+        pk->body = px->body;
+        pk->active = is_active(px, body_active);
+        px->paired = pk->active;
+    }
 }
 
 // The three pair buffers share one block of capacity * 24 bytes: keys, scratch keys, then pairs.
@@ -803,6 +829,32 @@ static void subtree_self(pair_search *ps, int n)
     }
 }
 
+// A flat tree's pair search: every packed proxy against those after it, in the tree and outside alike (see
+// PH_OCTREE_FLAT_MAX). The overlap is tested first, with proxy i's bounds held in registers; the active flags
+// only for the few that overlap.
+static void flat_pairs(pair_search *ps, int count)
+{
+    const ph_octree_packed *packed = ps->packed;
+    for (int i = 0; i < count; i++)
+    {
+        const ph_octree_packed *a = &packed[i];
+#if defined(__SSE2__)
+        __m128 a_lo = _mm_loadu_ps(a->lo.raw), a_hi = _mm_loadu_ps(a->hi.raw);
+        for (int j = i + 1; j < count; j++)
+        {
+            const ph_octree_packed *b = &packed[j];
+            __m128 meet = _mm_and_ps(_mm_cmple_ps(a_lo, _mm_loadu_ps(b->hi.raw)),
+                                     _mm_cmple_ps(_mm_loadu_ps(b->lo.raw), a_hi));
+            if ((_mm_movemask_ps(meet) & 7) == 7 && (a->active | b->active))
+                add_pair(ps, a, b);
+        }
+#else
+        for (int j = i + 1; j < count; j++)
+            test_pair(ps, a, &packed[j]);
+#endif
+    }
+}
+
 // Below this many keys a sort of the pairs is an insertion sort (small scenes).
 #define RADIX_MIN_KEYS 48
 
@@ -865,11 +917,16 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     *out_pairs = NULL;
     tree->pair_count = 0;
     tree->pairs_valid = false;
+    tree->flat_valid = false;
+    int repacks = tree->repack_count;
     if (!reserve_packed(tree, tree->live_proxies))
         return -1;
     // Every proxy not in the outside list is in the tree, and packed.
     int packed_count = tree->live_proxies - tree->outside_count;
-    if (tree->packing_valid)
+    bool flat = tree->live_proxies <= PH_OCTREE_FLAT_MAX;
+    if (tree->packing_valid && flat)
+        refresh_flat(tree, body_active, packed_count);
+    else if (tree->packing_valid)
         refit_packed(tree, body_active);
     else
     {
@@ -881,7 +938,8 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         tree->packing_valid = true;
         tree->repack_count++;
     }
-    tree->tight_valid = true;
+    // A flat refresh leaves the nodes' tight bounds stale; a packing refits them.
+    tree->tight_valid = !flat || tree->repack_count != repacks;
     // The outside list is packed after the tree, finite proxies only.
     int outside_first = packed_count;
     for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
@@ -898,11 +956,15 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         px->paired = pk->active;
     }
     pair_search ps = {tree, tree->packed, false};
-    if (tree->root != NONE)
+    tree->packed_total = packed_count;
+    tree->flat_valid = flat;
+    if (flat)
+        flat_pairs(&ps, packed_count);
+    if (tree->root != NONE && !flat)
         subtree_self(&ps, tree->root);
 
     // Each outside proxy against the tree and against the outside proxies after it.
-    for (int i = outside_first; i < packed_count; i++)
+    for (int i = outside_first; !flat && i < packed_count; i++)
     {
         if (tree->root != NONE && proxy_meets(&tree->packed[i], &tree->nodes[tree->root]))
             proxy_vs_subtree(&ps, &tree->packed[i], tree->root);
@@ -1017,6 +1079,18 @@ static bool query_box_loose(const ph_octree *tree, ph_aabb box, ph_octree_query_
 
 void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
 {
+    // A flat tree's packing is the walk's order: the tree's proxies depth first, own proxies before the
+    // children's, children in octant order, then the outside list's finite proxies in list order.
+    if (tree->flat_valid)
+    {
+        ph_octree_packed q = packed_box(box);
+        for (int j = 0; j < tree->packed_total; j++)
+        {
+            if (boxes_meet(&tree->packed[j], &q) && !fn(tree->packed[j].body, ctx))
+                return;
+        }
+        return;
+    }
     if (tree->root != NONE)
     {
         bool go_on =

@@ -25,6 +25,10 @@
 #define PH_OCTREE_INITIAL_HALF 16.0f
 // The root stops growing here; bodies beyond wait in the outside list (unit: m).
 #define PH_OCTREE_MAX_ROOT_HALF 1048576.0f
+// Up to this many live proxies the tree is "flat": the pair search tests every pair of proxies and a box
+// query scans them all, in the order of the tree's depth-first walk (a small world's dozen bodies sit in a
+// chain of a dozen nodes, whose refit and descent cost several times the pairwise tests).
+#define PH_OCTREE_FLAT_MAX 32
 
 // A candidate pair of bodies whose proxies' bounds overlap: body indices a < b.
 typedef struct ph_octree_pair
@@ -63,6 +67,9 @@ typedef struct ph_octree
     int outside_count;
     ph_octree_packed *packed; // proxies copied in depth-first order for the pair search
     int packed_capacity;
+    int *packed_proxy; // the proxy index of each packed proxy of the tree (not the outside list)
+    int packed_proxy_capacity;
+    int packed_total;       // proxies packed by the last ph_octree_find_pairs, outside ones included
     uint64_t *pair_keys;    // one block: (a << 32 | b) keys while finding, scratch keys for sorting,
     uint64_t *pair_scratch; // and the last ph_octree_find_pairs answer
     ph_octree_pair *pairs;
@@ -76,6 +83,7 @@ typedef struct ph_octree
     bool tight_valid;   // no proxy changed since find_pairs refitted the nodes' tight bounds
     bool pairs_valid;   // ... and that find_pairs answered in full (not out of memory)
     bool packing_valid; // no proxy was placed or unlinked since the last packing (its layout still holds)
+    bool flat_valid;    // no proxy changed since a flat find_pairs packed them (box queries scan packed)
 } ph_octree;
 
 // Initialises an empty tree (no allocation until the first insertion).
