@@ -1084,9 +1084,11 @@ void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn 
     if (tree->flat_valid)
     {
         ph_octree_packed q = packed_box(box);
-        for (int j = 0; j < tree->packed_total; j++)
+        const ph_octree_packed *packed = tree->packed;
+        int count = tree->packed_total;
+        for (int j = 0; j < count; j++)
         {
-            if (boxes_meet(&tree->packed[j], &q) && !fn(tree->packed[j].body, ctx))
+            if (boxes_meet(&packed[j], &q) && !fn(packed[j].body, ctx))
                 return;
         }
         return;
