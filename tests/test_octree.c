@@ -613,6 +613,32 @@ static int octree_walk_reports_every_proxy(void)
     return 0;
 }
 
+// ph_octree_box_meets_other against brute force: boxes about each live body's bounds (which meet its own
+// proxy), grown by random amounts, and random boxes.
+static int meets_other_matches_brute(const scene *s, uint64_t *rng)
+{
+    static int found[MAX_BODIES];
+    brute_bodies bodies = scene_bodies(s);
+    int checked = 0;
+    for (int i = 0; i < s->count; i++)
+    {
+        if (!s->live[i] || !isfinite(s->bounds[i].lo.x))
+            continue;
+        float g = test_rand_float(rng, 0.0f, 4.0f);
+        ph_aabb box = {glms_vec3_subs(s->bounds[i].lo, g), glms_vec3_adds(s->bounds[i].hi, g)};
+        if (i % 3 == 0)
+            box = box_at(test_rand_vec3(rng, -SCENE_HALF, SCENE_HALF), test_rand_vec3(rng, 0.1f, 10.0f));
+        int n = brute_query_box(&bodies, box, found, MAX_BODIES);
+        bool other = false;
+        for (int k = 0; k < n; k++)
+            other |= found[k] != i;
+        ENSURE(ph_octree_box_meets_other(&s->tree, box, i) == other);
+        checked++;
+    }
+    ENSURE(checked > 0);
+    return 0;
+}
+
 // A tree of at most PH_OCTREE_FLAT_MAX proxies is flat: the pair search tests all pairs of the packed array
 // and a box query scans it. Through many rounds of moves, removals and re-insertions (far and non-finite
 // bodies included) the pairs must equal brute force, and a box query must report the same bodies in the
@@ -652,6 +678,7 @@ static int octree_small_tree_is_flat(void)
             collected one = {.count = 0};
             ph_octree_query_box(&s.tree, boxes[1], collect, &one);
             ENSURE(same_set(&one, expected, brute_query_box(&bodies, boxes[1], expected, MAX_BODIES)) == 0);
+            ENSURE(meets_other_matches_brute(&s, &rng) == 0);
             ENSURE(ph_octree_validate(&s.tree));
         }
         ph_octree_destroy(&s.tree);
@@ -661,6 +688,8 @@ static int octree_small_tree_is_flat(void)
     scene_init(&s, PH_OCTREE_FLAT_MAX + 1, test_seed() + 50);
     ENSURE(check_pairs(&s, NULL) == 0);
     ENSURE(!s.tree.flat_valid && s.tree.tight_valid);
+    uint64_t rng = test_seed() + 51;
+    ENSURE(meets_other_matches_brute(&s, &rng) == 0);
     ph_octree_destroy(&s.tree);
     return 0;
 }

@@ -750,19 +750,6 @@ static void release_searches(cal_state *cs)
     cs->prepared = false;
 }
 
-typedef struct quiet_query
-{
-    int self;
-    bool met; // a proxy other than the body's own meets the box
-} quiet_query;
-
-static bool meet_other(int body_index, void *ctx)
-{
-    quiet_query *q = ctx;
-    q->met = body_index != q->self;
-    return !q->met;
-}
-
 // Whether the first search of convex body `slot` (its sweep from the step's start) is sure to do nothing: its
 // sweep lies inside its proxy and no other proxy meets its search box. Then it reads no escape list, records
 // no escape and visits no neighbour (visit_neighbour turns down the body itself), so leaving it out is the
@@ -815,9 +802,7 @@ static bool quiet_first_search(cal_state *cs, int slot)
                 return false;
         return true;
     }
-    quiet_query q = {slot, false};
-    ph_octree_query_box(tree, box, meet_other, &q);
-    return !q.met;
+    return !ph_octree_box_meets_other(tree, box, slot);
 }
 
 // Predicts the pairs of body `slot` with the bodies its sweep from t may reach (skipping body `skip`):

@@ -1108,6 +1108,38 @@ void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn 
     }
 }
 
+typedef struct other_query
+{
+    int body;
+    bool met;
+} other_query;
+
+static bool meets_other(int body_index, void *ctx)
+{
+    other_query *q = ctx;
+    q->met = body_index != q->body;
+    return !q->met;
+}
+
+bool ph_octree_box_meets_other(const ph_octree *tree, ph_aabb box, int body_index)
+{
+    if (tree->flat_valid)
+    {
+        // The flat query's scan with the box held in registers, stopping at the first other body.
+        ph_octree_packed q = packed_box(box);
+        const ph_octree_packed *packed = tree->packed;
+        for (int j = 0; j < tree->packed_total; j++)
+        {
+            if (boxes_meet(&packed[j], &q) && packed[j].body != body_index)
+                return true;
+        }
+        return false;
+    }
+    other_query q = {body_index, false};
+    ph_octree_query_box(tree, box, meets_other, &q);
+    return q.met;
+}
+
 // False when box lies wholly on the outer side of one of the planes: the corner furthest along the
 // plane normal (the "positive vertex") is outside.
 static bool box_in_frustum(const ph_aabb *b, const ph_vec4 planes[6])
