@@ -655,7 +655,7 @@ static int octree_small_tree_is_flat(void)
         for (int round = 0; round < 30; round++)
         {
             ENSURE(scene_round(&s) == 0);
-            ENSURE(!s.tree.flat_valid);
+            ENSURE(!s.tree.pairs_valid); // moved: no flat scan until the next search
             uint64_t rng = s.rng;
             ph_aabb boxes[8];
             for (int q = 0; q < 8; q++)
@@ -690,6 +690,33 @@ static int octree_small_tree_is_flat(void)
     ENSURE(!s.tree.flat_valid && s.tree.tight_valid);
     uint64_t rng = test_seed() + 51;
     ENSURE(meets_other_matches_brute(&s, &rng) == 0);
+    // Removing a proxy of the outside list keeps the layout: the tree turns flat without a packing that
+    // recorded the packed proxies, and must still answer in full.
+    int far = -1;
+    for (int i = 0; i < s.count; i++)
+        if (s.live[i] && !s.is_static[i] && far < 0)
+            far = i;
+    ENSURE(far >= 0);
+    s.bounds[far] = box_at(ph_v3(0.0f, FAR_AWAY, 0.0f), ph_v3(1.0f, 1.0f, 1.0f));
+    ENSURE(ph_octree_move(&s.tree, s.proxy[far], s.bounds[far]) == PH_OK);
+    ENSURE(s.tree.outside_count >= 1 && s.tree.live_proxies == PH_OCTREE_FLAT_MAX + 1);
+    ENSURE(check_pairs(&s, NULL) == 0);
+    ph_octree_remove(&s.tree, s.proxy[far]);
+    s.live[far] = false;
+    ENSURE(s.tree.packing_valid);
+    for (int round = 0; round < 3; round++)
+    {
+        ENSURE(check_pairs(&s, round == 1 ? NULL : s.active) == 0);
+        ENSURE(s.tree.flat_valid);
+        ENSURE(meets_other_matches_brute(&s, &rng) == 0);
+        for (int i = 0; i < s.count; i++)
+        {
+            if (!s.live[i] || s.is_static[i] || !isfinite(s.bounds[i].lo.x))
+                continue;
+            s.bounds[i].lo.x -= 0.01f; // a small move keeps the proxy in its node
+            ENSURE(ph_octree_move(&s.tree, s.proxy[i], s.bounds[i]) == PH_OK);
+        }
+    }
     ph_octree_destroy(&s.tree);
     return 0;
 }

@@ -457,7 +457,6 @@ int ph_octree_insert(ph_octree *tree, int body_index, ph_aabb bounds, bool is_st
     }
     tree->tight_valid = false;
     tree->pairs_valid = false;
-    tree->flat_valid = false;
     ph_octree_proxy *px = &tree->proxies[p];
     px->bounds = bounds;
     px->body = body_index;
@@ -488,7 +487,6 @@ ph_status ph_octree_move(ph_octree *tree, int proxy, ph_aabb bounds)
         return PH_ERR_INVALID_ARG;
     tree->tight_valid = false;
     tree->pairs_valid = false;
-    tree->flat_valid = false;
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->bounds = bounds;
     if (px->node >= 0)
@@ -517,7 +515,6 @@ void ph_octree_remove(ph_octree *tree, int proxy)
     }
     tree->tight_valid = false;
     tree->pairs_valid = false;
-    tree->flat_valid = false;
     unlink_proxy(tree, proxy);
     ph_octree_proxy *px = &tree->proxies[proxy];
     px->node = PROXY_FREE;
@@ -572,7 +569,8 @@ static bool reserve_packed(ph_octree *tree, int need)
 
 // Copies the proxies node n holds into packed[first .. own_end) and computes its tight bounds and active
 // count from them and from its children's (already refitted), own proxies first, children in octant order.
-static void refit_node(ph_octree *tree, int n, const uint8_t *body_active)
+// A packing of a flat tree records each packed proxy's index (record), for refresh_flat.
+static void refit_node(ph_octree *tree, int n, const uint8_t *body_active, bool record)
 {
     ph_octree_node *node = &tree->nodes[n];
     ph_octree_packed t = packed_box(empty_aabb());
@@ -581,7 +579,8 @@ static void refit_node(ph_octree *tree, int n, const uint8_t *body_active)
     for (int p = node->head; p != NONE; p = tree->proxies[p].next, pk++)
     {
         ph_octree_proxy *px = &tree->proxies[p];
-        tree->packed_proxy[pk - tree->packed] = p;
+        if (record)
+            tree->packed_proxy[pk - tree->packed] = p;
         pk->lo = px->bounds.lo;
         pk->hi = px->bounds.hi;
         pk->body = px->body;
@@ -603,7 +602,7 @@ static void refit_node(ph_octree *tree, int n, const uint8_t *body_active)
 // Packs the subtree of n: lays out each node's packed range and compact child list in depth-first order,
 // which it records in packed_order, and refits the nodes children first. The depth is at most MAX_DEPTH,
 // so the recursion is bounded.
-static void pack(ph_octree *tree, int n, const uint8_t *body_active, int *packed_count)
+static void pack(ph_octree *tree, int n, const uint8_t *body_active, int *packed_count, bool record)
 {
     ph_octree_node *node = &tree->nodes[n];
     tree->packed_order[tree->packed_order_count++] = n;
@@ -616,12 +615,12 @@ static void pack(ph_octree *tree, int n, const uint8_t *body_active, int *packed
         int c = node->child[k];
         if (c != NONE)
         {
-            pack(tree, c, body_active, packed_count);
+            pack(tree, c, body_active, packed_count, record);
             node = &tree->nodes[n];
             node->children[node->child_count++] = c;
         }
     }
-    refit_node(tree, n, body_active);
+    refit_node(tree, n, body_active, record);
 }
 
 // While no proxy has been placed or unlinked since the last packing (the common step: bodies moved but
@@ -631,7 +630,7 @@ static void pack(ph_octree *tree, int n, const uint8_t *body_active, int *packed
 static void refit_packed(ph_octree *tree, const uint8_t *body_active)
 {
     for (int i = tree->packed_order_count - 1; i >= 0; i--)
-        refit_node(tree, tree->packed_order[i], body_active);
+        refit_node(tree, tree->packed_order[i], body_active, false);
 }
 
 // The flat tree's refit: with the layout unchanged, the packed proxies are copied again in their packed
@@ -918,13 +917,13 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     tree->pair_count = 0;
     tree->pairs_valid = false;
     tree->flat_valid = false;
-    int repacks = tree->repack_count;
     if (!reserve_packed(tree, tree->live_proxies))
         return -1;
     // Every proxy not in the outside list is in the tree, and packed.
     int packed_count = tree->live_proxies - tree->outside_count;
     bool flat = tree->live_proxies <= PH_OCTREE_FLAT_MAX;
-    if (tree->packing_valid && flat)
+    bool refreshed = tree->packing_valid && flat && tree->packing_recorded;
+    if (refreshed)
         refresh_flat(tree, body_active, packed_count);
     else if (tree->packing_valid)
         refit_packed(tree, body_active);
@@ -933,13 +932,14 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         int count = 0;
         tree->packed_order_count = 0;
         if (tree->root != NONE)
-            pack(tree, tree->root, body_active, &count);
+            pack(tree, tree->root, body_active, &count, flat);
         PH_ASSERT(count == packed_count);
         tree->packing_valid = true;
+        tree->packing_recorded = flat;
         tree->repack_count++;
     }
-    // A flat refresh leaves the nodes' tight bounds stale; a packing refits them.
-    tree->tight_valid = !flat || tree->repack_count != repacks;
+    // A flat refresh leaves the nodes' tight bounds stale; a packing or refit refits them.
+    tree->tight_valid = !refreshed;
     // The outside list is packed after the tree, finite proxies only.
     int outside_first = packed_count;
     for (int p = tree->outside_head; p != NONE; p = tree->proxies[p].next)
@@ -1081,7 +1081,7 @@ void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn 
 {
     // A flat tree's packing is the walk's order: the tree's proxies depth first, own proxies before the
     // children's, children in octant order, then the outside list's finite proxies in list order.
-    if (tree->flat_valid)
+    if (tree->flat_valid && tree->pairs_valid)
     {
         ph_octree_packed q = packed_box(box);
         const ph_octree_packed *packed = tree->packed;
@@ -1123,7 +1123,7 @@ static bool meets_other(int body_index, void *ctx)
 
 bool ph_octree_box_meets_other(const ph_octree *tree, ph_aabb box, int body_index)
 {
-    if (tree->flat_valid)
+    if (tree->flat_valid && tree->pairs_valid)
     {
         // The flat query's scan with the box held in registers, stopping at the first other body.
         ph_octree_packed q = packed_box(box);

@@ -83,7 +83,8 @@ typedef struct ph_octree
     bool tight_valid;   // no proxy changed since find_pairs refitted the nodes' tight bounds
     bool pairs_valid;   // ... and that find_pairs answered in full (not out of memory)
     bool packing_valid; // no proxy was placed or unlinked since the last packing (its layout still holds)
-    bool flat_valid;    // no proxy changed since a flat find_pairs packed them (box queries scan packed)
+    bool flat_valid;    // the last find_pairs was flat: while pairs_valid holds, box queries scan packed
+    bool packing_recorded; // the last packing recorded packed_proxy (it packed a flat tree)
 } ph_octree;
 
 // Initialises an empty tree (no allocation until the first insertion).
