@@ -224,6 +224,9 @@ typedef struct wide_velocity
 _Static_assert(FIELD(inv_mass) == FIELD(v) + 3 && FIELD(w) == FIELD(v) + 4 && FIELD(pad_w) == FIELD(v) + 7,
                "v, inv_mass, w, pad_w are one run of 8 floats");
 _Static_assert(FIELD(dq) == FIELD(dp) + 4, "dp, pad_dp, dq are one run of 8 floats");
+_Static_assert(sizeof(wide_group) % 32 == 0 && offsetof(wide_group, points) % 32 == 0 &&
+                   offsetof(wide_group, cold) % 32 == 0,
+               "every run of 8 floats of a group is 32-byte aligned");
 
 // r[i] holds 8 floats of lane i; afterwards r[j] holds float j of every lane (and back: it is its own
 // inverse).
@@ -455,7 +458,8 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         {
             wide_point *wp = &g->points[i];
             f8 mask = _mm256_and_ps(lane_mask(lanes), has_point(g, i));
-            v8 ra = rotate_exact(ua, ma[7], LD3(wp->ra)), rb = rotate_exact(ub, mb[7], LD3(wp->rb));
+            const wide_point_cold *wc = &g->cold[i];
+            v8 ra = rotate_exact(ua, ma[7], LD3(wc->ra)), rb = rotate_exact(ub, mb[7], LD3(wc->rb));
             refresh_row(&wp->n, &p, &ia, &ib, ra, rb, n, mask);
             refresh_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, mask);
             refresh_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, mask);
@@ -483,17 +487,18 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
-            f8 approach = ld(wp->approach);
+            const wide_point_cold *wc = &g->cold[i];
+            f8 approach = ld(wc->approach);
             // Closed fast enough, and touched this step (padded points never touched).
             f8 fast = _mm256_cmp_ps(approach, splat(-SOLVER_RESTITUTION_THRESHOLD), _CMP_NGT_UQ);
-            f8 touched = _mm256_cmp_ps(ld(wp->max_normal_impulse), zero, _CMP_NEQ_UQ);
+            f8 touched = _mm256_cmp_ps(ld(wc->max_normal_impulse), zero, _CMP_NEQ_UQ);
             f8 mask = _mm256_and_ps(bouncy, _mm256_and_ps(fast, touched));
             int m = _mm256_movemask_ps(mask);
             if (m == 0)
                 continue;
             bounced |= m;
             f8 reach = _mm256_xor_ps(approach, sign) * h - splat(0.5f) * accel * h * h;
-            f8 gap = _mm256_min_ps(ld(wp->approach_gap), _mm256_max_ps(reach, zero));
+            f8 gap = _mm256_min_ps(ld(wc->approach_gap), _mm256_max_ps(reach, zero));
             f8 a2 = approach * approach;
             f8 v2 = a2 - splat(2.0f) * accel * gap;
             f8 impact =
@@ -557,22 +562,23 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, con
     for (int i = 0; i < g->point_count; i++)
     {
         wide_point *wp = &g->points[i];
+        wide_point_cold *wc = &g->cold[i];
         f8 valid = has_point(g, i);
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
         v8 ra = sub(point, ca), rb = sub(point, cb);
-        st3(wp->ra, ra, valid);
-        st3(wp->rb, rb, valid);
-        st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
-        st(wp->max_normal_impulse, zero);
+        st3(wc->ra, ra, valid);
+        st3(wc->rb, rb, valid);
+        st(wc->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
+        st(wc->max_normal_impulse, zero);
         prepare_row(&wp->n, &p, &ia, &ib, ra, rb, n, warm_scale * ld(in->impulse[i][0]), valid);
         prepare_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, warm_scale * ld(in->impulse[i][1]), valid);
         prepare_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, warm_scale * ld(in->impulse[i][2]), valid);
         // The approach speed along the normal row just built (row_speed in solver.c).
         v8 rda = LD3(wp->n.rda), rdb = LD3(wp->n.rdb);
         f8 approach = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, rdb) - dot_exact(p.wa, rda);
-        st(wp->approach, _mm256_and_ps(approach, valid));
-        st(wp->approach_gap, _mm256_and_ps(_mm256_max_ps(separation, zero), valid));
+        st(wc->approach, _mm256_and_ps(approach, valid));
+        st(wc->approach_gap, _mm256_and_ps(_mm256_max_ps(separation, zero), valid));
         impact = _mm256_or_ps(
             impact, _mm256_and_ps(valid, _mm256_cmp_ps(approach, splat(-SOLVER_IMPACT_SPEED), _CMP_LT_OQ)));
     }
@@ -635,9 +641,9 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
             v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
             for (int i = 0; i < point_count; i++)
             {
-                const wide_point *wp = &g[k]->points[i];
+                const wide_point_cold *wc = &g[k]->cold[i];
                 st(g[k]->separation[i],
-                   shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation));
+                   shift + dot(LD3(wc->rb), nb) - dot(LD3(wc->ra), na) + ld(wc->base_separation));
             }
         }
         p[k] = load_velocity(states, g[k]);
@@ -685,13 +691,14 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                 st(wp->n.impulse, total);
                 if (bouncy[k])
                 {
-                    f8 max_impulse = _mm256_max_ps(ld(wp->max_normal_impulse), impulse);
-                    st(wp->max_normal_impulse, max_impulse);
+                    wide_point_cold *wc = &g[k]->cold[i];
+                    f8 max_impulse = _mm256_max_ps(ld(wc->max_normal_impulse), impulse);
+                    st(wc->max_normal_impulse, max_impulse);
                     // Not yet closed this step: the free approach speed and gap (restitution lanes, relax
                     // only).
                     f8 open = _mm256_and_ps(track_approach[k], _mm256_cmp_ps(max_impulse, zero, _CMP_EQ_OQ));
-                    st(wp->approach, select(ld(wp->approach), vn, open));
-                    st(wp->approach_gap, select(ld(wp->approach_gap), _mm256_max_ps(s, zero), open));
+                    st(wc->approach, select(ld(wc->approach), vn, open));
+                    st(wc->approach_gap, select(ld(wc->approach_gap), _mm256_max_ps(s, zero), open));
                 }
                 row_apply(&wp->n, &p[k], n[k], impulse);
             }
