@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "solver_internal.h"
 
+#include <limits.h> // INT_MAX
 #include <stddef.h> // offsetof
 #include <string.h> // memset, memcpy
 
@@ -29,6 +30,8 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
                    int count, wide_solver *out)
 {
     *out = (wide_solver){0};
+    if (slots > INT_MAX / (int)sizeof(ph_body_state)) // the groups address states by byte offsets in an int
+        return false;
     size_t n = (size_t)(count > 0 ? count : 1), body_count = (size_t)(slots > 0 ? slots : 1);
     out->scalar = ph_arena_alloc(arena, n * sizeof(int));
     out->color = ph_arena_alloc(arena, n * sizeof(int));
@@ -112,8 +115,8 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             grp->max_passes = 1;
         }
         wide_group *grp = &out->groups[g];
-        grp->a[lane] = heads[k].a;
-        grp->b[lane] = heads[k].b;
+        grp->at_a[lane] = heads[k].a * (int)sizeof(ph_body_state);
+        grp->at_b[lane] = heads[k].b * (int)sizeof(ph_body_state);
         grp->contact[lane] = heads[k].contact;
         grp->point_counts[lane] = heads[k].point_count;
         grp->lanes++;
@@ -125,8 +128,8 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         wide_group *grp = &out->groups[g];
         for (int lane = grp->lanes; lane < WIDE; lane++)
         {
-            grp->a[lane] = grp->a[0];
-            grp->b[lane] = grp->b[0];
+            grp->at_a[lane] = grp->at_a[0];
+            grp->at_b[lane] = grp->at_b[0];
             grp->contact[lane] = -1;
             grp->point_counts[lane] = 0;
         }
@@ -264,11 +267,25 @@ static inline void load_runs(const ph_body_state *states, const int slots[WIDE],
     transpose8(out);
 }
 
+// The state at byte offset `at` of `states` (a group's at_a, at_b).
+static inline float *state_at(const ph_body_state *states, int at)
+{
+    return (float *)((const char *)states + at);
+}
+
+// load_runs for the bodies at byte offsets `at`.
+static inline void load_runs_at(const ph_body_state *states, const int at[WIDE], int field, f8 out[WIDE])
+{
+    for (int lane = 0; lane < WIDE; lane++)
+        out[lane] = ld(state_at(states, at[lane]) + field);
+    transpose8(out);
+}
+
 static inline wide_velocity load_velocity(const ph_body_state *states, const wide_group *g)
 {
     f8 a[WIDE], b[WIDE];
-    load_runs(states, g->a, FIELD(v), a);
-    load_runs(states, g->b, FIELD(v), b);
+    load_runs_at(states, g->at_a, FIELD(v), a);
+    load_runs_at(states, g->at_b, FIELD(v), b);
     return (wide_velocity){
         {a[0], a[1], a[2]}, {a[4], a[5], a[6]}, {b[0], b[1], b[2]}, {b[4], b[5], b[6]}, a[3], b[3]};
 }
@@ -284,8 +301,8 @@ static inline void store_velocity(ph_body_state *states, const wide_group *g, co
     transpose8(b);
     for (int lane = 0; lane < g->lanes; lane++)
     {
-        st((float *)&states[g->a[lane]] + FIELD(v), a[lane]);
-        st((float *)&states[g->b[lane]] + FIELD(v), b[lane]);
+        st(state_at(states, g->at_a[lane]) + FIELD(v), a[lane]);
+        st(state_at(states, g->at_b[lane]) + FIELD(v), b[lane]);
     }
 }
 
@@ -340,13 +357,13 @@ typedef struct wide_mat3
     f8 m[9];
 } wide_mat3;
 
-static inline wide_mat3 load_inertia(const ph_body_state *states, const int slots[WIDE])
+static inline wide_mat3 load_inertia(const ph_body_state *states, const int at[WIDE])
 {
     wide_mat3 r;
-    load_runs(states, slots, FIELD(inv_inertia), r.m);
+    load_runs_at(states, at, FIELD(inv_inertia), r.m);
     float last[WIDE];
     for (int lane = 0; lane < WIDE; lane++)
-        last[lane] = states[slots[lane]].inv_inertia.raw[2][2];
+        last[lane] = state_at(states, at[lane])[FIELD(inv_inertia) + 8];
     r.m[8] = ld(last);
     return r;
 }
@@ -442,17 +459,18 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         int lanes[WIDE] = {0}, any = 0;
         for (int lane = 0; lane < g->lanes; lane++)
         {
-            lanes[lane] = -(int)(refreshed[g->a[lane]] | refreshed[g->b[lane]]);
+            int a = g->at_a[lane] / (int)sizeof(ph_body_state), b = g->at_b[lane] / (int)sizeof(ph_body_state);
+            lanes[lane] = -(int)(refreshed[a] | refreshed[b]);
             any |= lanes[lane];
         }
         if (!any)
             continue;
         f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-        load_runs(states, g->a, FIELD(dp), ma);
-        load_runs(states, g->b, FIELD(dp), mb);
+        load_runs_at(states, g->at_a, FIELD(dp), ma);
+        load_runs_at(states, g->at_b, FIELD(dp), mb);
         v8 ua = {ma[4], ma[5], ma[6]}, ub = {mb[4], mb[5], mb[6]};
         wide_velocity p = load_velocity(states, g); // for the inverse masses
-        wide_mat3 ia = load_inertia(states, g->a), ib = load_inertia(states, g->b);
+        wide_mat3 ia = load_inertia(states, g->at_a), ib = load_inertia(states, g->at_b);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
         for (int i = 0; i < g->point_count; i++)
         {
@@ -556,7 +574,7 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, con
     memcpy(g->impulse_scale, in->impulse_scale, sizeof g->impulse_scale);
 
     wide_velocity p = load_velocity(states, g);
-    wide_mat3 ia = load_inertia(states, g->a), ib = load_inertia(states, g->b);
+    wide_mat3 ia = load_inertia(states, g->at_a), ib = load_inertia(states, g->at_b);
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
     f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
     for (int i = 0; i < g->point_count; i++)
@@ -634,8 +652,8 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
         {
             // Current separations from the motion so far (see solve() in solver.c).
             f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-            load_runs(states, g[k]->a, FIELD(dp), ma);
-            load_runs(states, g[k]->b, FIELD(dp), mb);
+            load_runs_at(states, g[k]->at_a, FIELD(dp), ma);
+            load_runs_at(states, g[k]->at_b, FIELD(dp), mb);
             f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
             v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
             v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
