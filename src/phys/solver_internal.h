@@ -92,36 +92,54 @@ typedef struct wide_row
     float impulse[WIDE];
 } wide_row;
 
+// What the sweeps read for every point: the rows. Apart from the rest of a point (wide_point_cold) so that a
+// sweep streams only this: the solver is memory-bound in big scenes (pile10k's groups fill ~12 MB, read ~27
+// times a step), and the anchors and restitution bookkeeping are read by few sweeps.
 typedef struct wide_point
+{
+    wide_row n, t1, t2;
+} wide_point;
+
+// What few sweeps read for a point: the anchors and base separation (the sweeps that measure separations,
+// and refreshing rows), and the restitution bookkeeping (groups with a bouncing lane only).
+typedef struct wide_point_cold
 {
     float ra[3][WIDE], rb[3][WIDE];
     float base_separation[WIDE];
     float max_normal_impulse[WIDE];
     float approach[WIDE];
     float approach_gap[WIDE];
-    wide_row n, t1, t2;
-} wide_point;
+} wide_point_cold;
 
 // 8 constraints of one colour. Lanes beyond `lanes`, and points beyond a lane's count, hold zero masses
-// and impulses and so change nothing.
+// and impulses and so change nothing. What every sweep reads comes first, in the order it reads it; what
+// few read follows the points.
 typedef struct wide_group
 {
     float normal[3][WIDE], t1[3][WIDE], t2[3][WIDE];
-    float friction[WIDE], restitution[WIDE], accel_n[WIDE];
+    float friction[WIDE], restitution[WIDE];
     float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE];
-    float passes[WIDE];     // normal sweeps per biased iteration, per lane
-    int a[WIDE], b[WIDE];   // body slots (unused lanes repeat lane 0's)
-    int contact[WIDE];      // contact of each lane (-1 unused)
-    int point_counts[WIDE]; // points of each lane
-    int lanes;              // lanes in use
+    float passes[WIDE];   // normal sweeps per biased iteration, per lane
+    // The bodies' states as byte offsets into the state array, slot * sizeof(ph_body_state) (unused lanes
+    // repeat lane 0's): every sweep reads and writes 16 states, and a slot would cost a multiply by the
+    // state's 112 bytes (three instructions) for each.
+    int at_a[WIDE], at_b[WIDE];
+    int lanes;            // lanes in use
     int color;
     int point_count; // most points of a lane
     int max_passes;
     // Each point's current separation, as the last sweep after a position update measured it: positions
     // change only between a sub-step's biased sweep and its relax sweep, so the next sub-step's biased
     // sweep finds the relax sweep's values still exact and reads them instead of measuring again.
-    float separation[PH_MAX_MANIFOLD_POINTS][WIDE];
+    // Aligned (the four ints above are half a run): the arena returns 32-byte blocks, and with every run
+    // of 8 floats on a multiple of 32 none straddles two cache lines; 16 bytes off, half the loads of a
+    // sweep did.
+    _Alignas(32) float separation[PH_MAX_MANIFOLD_POINTS][WIDE];
     wide_point points[PH_MAX_MANIFOLD_POINTS];
+    wide_point_cold cold[PH_MAX_MANIFOLD_POINTS];
+    float accel_n[WIDE];
+    int contact[WIDE];      // contact of each lane (-1 unused)
+    int point_counts[WIDE]; // points of each lane
 } wide_group;
 
 typedef struct wide_solver

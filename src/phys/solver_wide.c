@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "solver_internal.h"
 
+#include <limits.h> // INT_MAX
 #include <stddef.h> // offsetof
 #include <string.h> // memset, memcpy
 
@@ -29,6 +30,8 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
                    int count, wide_solver *out)
 {
     *out = (wide_solver){0};
+    if (slots > INT_MAX / (int)sizeof(ph_body_state)) // the groups address states by byte offsets in an int
+        return false;
     size_t n = (size_t)(count > 0 ? count : 1), body_count = (size_t)(slots > 0 ? slots : 1);
     out->scalar = ph_arena_alloc(arena, n * sizeof(int));
     out->color = ph_arena_alloc(arena, n * sizeof(int));
@@ -112,8 +115,8 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             grp->max_passes = 1;
         }
         wide_group *grp = &out->groups[g];
-        grp->a[lane] = heads[k].a;
-        grp->b[lane] = heads[k].b;
+        grp->at_a[lane] = heads[k].a * (int)sizeof(ph_body_state);
+        grp->at_b[lane] = heads[k].b * (int)sizeof(ph_body_state);
         grp->contact[lane] = heads[k].contact;
         grp->point_counts[lane] = heads[k].point_count;
         grp->lanes++;
@@ -125,8 +128,8 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         wide_group *grp = &out->groups[g];
         for (int lane = grp->lanes; lane < WIDE; lane++)
         {
-            grp->a[lane] = grp->a[0];
-            grp->b[lane] = grp->b[0];
+            grp->at_a[lane] = grp->at_a[0];
+            grp->at_b[lane] = grp->at_b[0];
             grp->contact[lane] = -1;
             grp->point_counts[lane] = 0;
         }
@@ -224,6 +227,9 @@ typedef struct wide_velocity
 _Static_assert(FIELD(inv_mass) == FIELD(v) + 3 && FIELD(w) == FIELD(v) + 4 && FIELD(pad_w) == FIELD(v) + 7,
                "v, inv_mass, w, pad_w are one run of 8 floats");
 _Static_assert(FIELD(dq) == FIELD(dp) + 4, "dp, pad_dp, dq are one run of 8 floats");
+_Static_assert(sizeof(wide_group) % 32 == 0 && offsetof(wide_group, points) % 32 == 0 &&
+                   offsetof(wide_group, cold) % 32 == 0,
+               "every run of 8 floats of a group is 32-byte aligned");
 
 // r[i] holds 8 floats of lane i; afterwards r[j] holds float j of every lane (and back: it is its own
 // inverse).
@@ -261,11 +267,25 @@ static inline void load_runs(const ph_body_state *states, const int slots[WIDE],
     transpose8(out);
 }
 
+// The state at byte offset `at` of `states` (a group's at_a, at_b).
+static inline float *state_at(const ph_body_state *states, int at)
+{
+    return (float *)((const char *)states + at);
+}
+
+// load_runs for the bodies at byte offsets `at`.
+static inline void load_runs_at(const ph_body_state *states, const int at[WIDE], int field, f8 out[WIDE])
+{
+    for (int lane = 0; lane < WIDE; lane++)
+        out[lane] = ld(state_at(states, at[lane]) + field);
+    transpose8(out);
+}
+
 static inline wide_velocity load_velocity(const ph_body_state *states, const wide_group *g)
 {
     f8 a[WIDE], b[WIDE];
-    load_runs(states, g->a, FIELD(v), a);
-    load_runs(states, g->b, FIELD(v), b);
+    load_runs_at(states, g->at_a, FIELD(v), a);
+    load_runs_at(states, g->at_b, FIELD(v), b);
     return (wide_velocity){
         {a[0], a[1], a[2]}, {a[4], a[5], a[6]}, {b[0], b[1], b[2]}, {b[4], b[5], b[6]}, a[3], b[3]};
 }
@@ -281,8 +301,8 @@ static inline void store_velocity(ph_body_state *states, const wide_group *g, co
     transpose8(b);
     for (int lane = 0; lane < g->lanes; lane++)
     {
-        st((float *)&states[g->a[lane]] + FIELD(v), a[lane]);
-        st((float *)&states[g->b[lane]] + FIELD(v), b[lane]);
+        st(state_at(states, g->at_a[lane]) + FIELD(v), a[lane]);
+        st(state_at(states, g->at_b[lane]) + FIELD(v), b[lane]);
     }
 }
 
@@ -337,13 +357,13 @@ typedef struct wide_mat3
     f8 m[9];
 } wide_mat3;
 
-static inline wide_mat3 load_inertia(const ph_body_state *states, const int slots[WIDE])
+static inline wide_mat3 load_inertia(const ph_body_state *states, const int at[WIDE])
 {
     wide_mat3 r;
-    load_runs(states, slots, FIELD(inv_inertia), r.m);
+    load_runs_at(states, at, FIELD(inv_inertia), r.m);
     float last[WIDE];
     for (int lane = 0; lane < WIDE; lane++)
-        last[lane] = states[slots[lane]].inv_inertia.raw[2][2];
+        last[lane] = state_at(states, at[lane])[FIELD(inv_inertia) + 8];
     r.m[8] = ld(last);
     return r;
 }
@@ -439,23 +459,25 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         int lanes[WIDE] = {0}, any = 0;
         for (int lane = 0; lane < g->lanes; lane++)
         {
-            lanes[lane] = -(int)(refreshed[g->a[lane]] | refreshed[g->b[lane]]);
+            int a = g->at_a[lane] / (int)sizeof(ph_body_state), b = g->at_b[lane] / (int)sizeof(ph_body_state);
+            lanes[lane] = -(int)(refreshed[a] | refreshed[b]);
             any |= lanes[lane];
         }
         if (!any)
             continue;
         f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-        load_runs(states, g->a, FIELD(dp), ma);
-        load_runs(states, g->b, FIELD(dp), mb);
+        load_runs_at(states, g->at_a, FIELD(dp), ma);
+        load_runs_at(states, g->at_b, FIELD(dp), mb);
         v8 ua = {ma[4], ma[5], ma[6]}, ub = {mb[4], mb[5], mb[6]};
         wide_velocity p = load_velocity(states, g); // for the inverse masses
-        wide_mat3 ia = load_inertia(states, g->a), ib = load_inertia(states, g->b);
+        wide_mat3 ia = load_inertia(states, g->at_a), ib = load_inertia(states, g->at_b);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
             f8 mask = _mm256_and_ps(lane_mask(lanes), has_point(g, i));
-            v8 ra = rotate_exact(ua, ma[7], LD3(wp->ra)), rb = rotate_exact(ub, mb[7], LD3(wp->rb));
+            const wide_point_cold *wc = &g->cold[i];
+            v8 ra = rotate_exact(ua, ma[7], LD3(wc->ra)), rb = rotate_exact(ub, mb[7], LD3(wc->rb));
             refresh_row(&wp->n, &p, &ia, &ib, ra, rb, n, mask);
             refresh_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, mask);
             refresh_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, mask);
@@ -483,17 +505,18 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
-            f8 approach = ld(wp->approach);
+            const wide_point_cold *wc = &g->cold[i];
+            f8 approach = ld(wc->approach);
             // Closed fast enough, and touched this step (padded points never touched).
             f8 fast = _mm256_cmp_ps(approach, splat(-SOLVER_RESTITUTION_THRESHOLD), _CMP_NGT_UQ);
-            f8 touched = _mm256_cmp_ps(ld(wp->max_normal_impulse), zero, _CMP_NEQ_UQ);
+            f8 touched = _mm256_cmp_ps(ld(wc->max_normal_impulse), zero, _CMP_NEQ_UQ);
             f8 mask = _mm256_and_ps(bouncy, _mm256_and_ps(fast, touched));
             int m = _mm256_movemask_ps(mask);
             if (m == 0)
                 continue;
             bounced |= m;
             f8 reach = _mm256_xor_ps(approach, sign) * h - splat(0.5f) * accel * h * h;
-            f8 gap = _mm256_min_ps(ld(wp->approach_gap), _mm256_max_ps(reach, zero));
+            f8 gap = _mm256_min_ps(ld(wc->approach_gap), _mm256_max_ps(reach, zero));
             f8 a2 = approach * approach;
             f8 v2 = a2 - splat(2.0f) * accel * gap;
             f8 impact =
@@ -551,28 +574,29 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, con
     memcpy(g->impulse_scale, in->impulse_scale, sizeof g->impulse_scale);
 
     wide_velocity p = load_velocity(states, g);
-    wide_mat3 ia = load_inertia(states, g->a), ib = load_inertia(states, g->b);
+    wide_mat3 ia = load_inertia(states, g->at_a), ib = load_inertia(states, g->at_b);
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
     f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
     for (int i = 0; i < g->point_count; i++)
     {
         wide_point *wp = &g->points[i];
+        wide_point_cold *wc = &g->cold[i];
         f8 valid = has_point(g, i);
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
         v8 ra = sub(point, ca), rb = sub(point, cb);
-        st3(wp->ra, ra, valid);
-        st3(wp->rb, rb, valid);
-        st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
-        st(wp->max_normal_impulse, zero);
+        st3(wc->ra, ra, valid);
+        st3(wc->rb, rb, valid);
+        st(wc->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
+        st(wc->max_normal_impulse, zero);
         prepare_row(&wp->n, &p, &ia, &ib, ra, rb, n, warm_scale * ld(in->impulse[i][0]), valid);
         prepare_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, warm_scale * ld(in->impulse[i][1]), valid);
         prepare_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, warm_scale * ld(in->impulse[i][2]), valid);
         // The approach speed along the normal row just built (row_speed in solver.c).
         v8 rda = LD3(wp->n.rda), rdb = LD3(wp->n.rdb);
         f8 approach = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, rdb) - dot_exact(p.wa, rda);
-        st(wp->approach, _mm256_and_ps(approach, valid));
-        st(wp->approach_gap, _mm256_and_ps(_mm256_max_ps(separation, zero), valid));
+        st(wc->approach, _mm256_and_ps(approach, valid));
+        st(wc->approach_gap, _mm256_and_ps(_mm256_max_ps(separation, zero), valid));
         impact = _mm256_or_ps(
             impact, _mm256_and_ps(valid, _mm256_cmp_ps(approach, splat(-SOLVER_IMPACT_SPEED), _CMP_LT_OQ)));
     }
@@ -628,16 +652,16 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
         {
             // Current separations from the motion so far (see solve() in solver.c).
             f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-            load_runs(states, g[k]->a, FIELD(dp), ma);
-            load_runs(states, g[k]->b, FIELD(dp), mb);
+            load_runs_at(states, g[k]->at_a, FIELD(dp), ma);
+            load_runs_at(states, g[k]->at_b, FIELD(dp), mb);
             f8 shift = dot(sub((v8){mb[0], mb[1], mb[2]}, (v8){ma[0], ma[1], ma[2]}), n[k]);
             v8 na = rotate_inverse((v8){ma[4], ma[5], ma[6]}, ma[7], n[k]);
             v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
             for (int i = 0; i < point_count; i++)
             {
-                const wide_point *wp = &g[k]->points[i];
+                const wide_point_cold *wc = &g[k]->cold[i];
                 st(g[k]->separation[i],
-                   shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation));
+                   shift + dot(LD3(wc->rb), nb) - dot(LD3(wc->ra), na) + ld(wc->base_separation));
             }
         }
         p[k] = load_velocity(states, g[k]);
@@ -685,13 +709,14 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                 st(wp->n.impulse, total);
                 if (bouncy[k])
                 {
-                    f8 max_impulse = _mm256_max_ps(ld(wp->max_normal_impulse), impulse);
-                    st(wp->max_normal_impulse, max_impulse);
+                    wide_point_cold *wc = &g[k]->cold[i];
+                    f8 max_impulse = _mm256_max_ps(ld(wc->max_normal_impulse), impulse);
+                    st(wc->max_normal_impulse, max_impulse);
                     // Not yet closed this step: the free approach speed and gap (restitution lanes, relax
                     // only).
                     f8 open = _mm256_and_ps(track_approach[k], _mm256_cmp_ps(max_impulse, zero, _CMP_EQ_OQ));
-                    st(wp->approach, select(ld(wp->approach), vn, open));
-                    st(wp->approach_gap, select(ld(wp->approach_gap), _mm256_max_ps(s, zero), open));
+                    st(wc->approach, select(ld(wc->approach), vn, open));
+                    st(wc->approach_gap, select(ld(wc->approach_gap), _mm256_max_ps(s, zero), open));
                 }
                 row_apply(&wp->n, &p[k], n[k], impulse);
             }
