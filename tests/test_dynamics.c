@@ -869,12 +869,41 @@ static void free_flight_bodies(ph_world *w, ph_body_id *out)
 
 #define FREE_FLIGHT_BODIES 4
 
+// White box: the pose and velocities (linear, angular) the coming step gives a body in free flight, by the
+// solver's sub-step loop written out: from the step's start pose, per sub-step ph_body_integrate_velocity
+// (a dynamic body; the first sub-step carried through the last step's) then ph_body_integrate_position.
+static void free_flight_reference(const ph_world *w, ph_body_id id, ph_transform *xf, ph_vec3 v[2])
+{
+    int slot = (int)id.index1 - 1;
+    ph_body body = w->bodies[slot];
+    ph_body_state st = w->states[slot];
+    float h = w->def.time_step / (float)w->def.substeps;
+    if (body.type == PH_BODY_DYNAMIC)
+        st.inv_inertia = ph_body_world_inv_inertia(&body, body.xf.q);
+    body.q0 = body.xf.q;
+    st.dp = glms_vec3_zero();
+    st.dq = glms_quat_identity();
+    for (int s = 0; s < w->def.substeps; s++)
+    {
+        if (body.type == PH_BODY_DYNAMIC)
+            ph_body_integrate_velocity(&body, &st, w->def.gravity, h, s > 0 ? h : w->last_h);
+        ph_body_integrate_position(&body, &st, w->def.gravity, h, true);
+    }
+    body.center = glms_vec3_add(body.center, st.dp);
+    body.xf.q = glms_quat_normalize(glms_quat_mul(st.dq, body.q0));
+    *xf = ph_body_frame(&body, body.center, body.xf.q);
+    v[0] = st.v;
+    v[1] = ph_body_angular_velocity_now(&body, st.w, h);
+}
+
 // A step without contact constraints takes ph_solve's short path (no constraint machinery, each body's
 // sub-steps at once). Its bodies must move bit for bit as the general path moves bodies in free flight: the
 // same bodies alone (no contact: the short path), beside a box resting on the ground far away (a contact
 // constraint: the general path), and beside a kinematic box sliding on the ground (a contact, but no
 // constraint: the short path after the contact stage). Forces and torques are applied every step, the
-// torque on the fast spinning box (the general path then refreshes its world inverse inertia).
+// torque on the fast spinning box (the general path then refreshes its world inverse inertia). The general
+// path, which lets the bodies in free flight run their sub-steps at once too, is checked against the
+// sub-step loop written out (free_flight_reference).
 static int dynamics_free_flight_path_matches_solver(void)
 {
     ph_world *worlds[3];
@@ -900,12 +929,27 @@ static int dynamics_free_flight_path_matches_solver(void)
     }
     for (int s = 0; s < 90; s++)
     {
+        ph_transform expected[FREE_FLIGHT_BODIES];
+        ph_vec3 expected_v[FREE_FLIGHT_BODIES][2];
         for (int k = 0; k < 3; k++)
         {
             ENSURE(ph_body_apply_torque(worlds[k], ids[k][0], ph_v3(0.02f, 0, -0.03f)) == PH_OK);
             ENSURE(ph_body_apply_force_at_point(worlds[k], ids[k][1], ph_v3(3, 0, 1),
                                                 ph_v3(-50, 20.5f, 10)) == PH_OK);
+            if (k == 1)
+                for (int i = 0; i < FREE_FLIGHT_BODIES; i++)
+                    free_flight_reference(worlds[k], ids[k][i], &expected[i], expected_v[i]);
             ph_world_step(worlds[k]);
+        }
+        // The general path against the sub-step loop written out.
+        for (int i = 0; i < FREE_FLIGHT_BODIES; i++)
+        {
+            ph_transform got = ph_body_get_transform(worlds[1], ids[1][i]);
+            ph_vec3 got_v[2] = {ph_body_get_linear_velocity(worlds[1], ids[1][i]),
+                                ph_body_get_angular_velocity(worlds[1], ids[1][i])};
+            ENSURE(memcmp(&got.p, &expected[i].p, sizeof got.p) == 0);
+            ENSURE(memcmp(&got.q, &expected[i].q, sizeof got.q) == 0);
+            ENSURE(memcmp(got_v, expected_v[i], sizeof got_v) == 0);
         }
         const ph_step_stats *free_st = ph_world_get_stats(worlds[0]), *solved = ph_world_get_stats(worlds[1]),
                             *unsolved = ph_world_get_stats(worlds[2]);
