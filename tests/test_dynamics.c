@@ -833,7 +833,155 @@ static int dynamics_no_pairs_skips_narrow_phase(void)
     return 0;
 }
 
+// The bodies of free_flight_bodies, in flight far from anything, in every world of the test below.
+static void free_flight_bodies(ph_world *w, ph_body_id *out)
+{
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    // A thin box spun near its middle axis, fast enough (8 rad/s) for the solver's inertia refresh when
+    // a torque is applied; undamped.
+    d.shape = ph_make_box(ph_v3(0.05f, 0.25f, 0.75f));
+    d.position = ph_v3(-50, 20, 0);
+    d.angular_velocity = ph_v3(0.01f, 8, 0.02f);
+    d.linear_velocity = ph_v3(1, 3, 0);
+    d.linear_damping = d.angular_damping = 0.0f;
+    out[0] = ph_body_create(w, &d);
+    // A damped capsule turning slowly, and a sphere (isotropic: no gyroscopic term) spinning fast.
+    d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_capsule(0.2f, 0.6f);
+    d.position = ph_v3(-50, 20, 10);
+    d.orientation = glms_quat_normalize(glms_quat_init(0.3f, -0.2f, 0.1f, 0.9f));
+    d.angular_velocity = ph_v3(0.5f, -1.5f, 2.0f);
+    out[1] = ph_body_create(w, &d);
+    d.shape = ph_make_sphere(0.4f);
+    d.position = ph_v3(-50, 20, -10);
+    d.angular_velocity = ph_v3(30, 0, -20);
+    out[2] = ph_body_create(w, &d);
+    // A kinematic box moving and turning.
+    d = ph_default_body_def();
+    d.type = PH_BODY_KINEMATIC;
+    d.position = ph_v3(-50, 40, 0);
+    d.linear_velocity = ph_v3(0, 0, 1);
+    d.angular_velocity = ph_v3(0, 2, 1);
+    out[3] = ph_body_create(w, &d);
+}
+
+#define FREE_FLIGHT_BODIES 4
+
+// White box: the pose and velocities (linear, angular) the coming step gives a body in free flight, by the
+// solver's sub-step loop written out: from the step's start pose, per sub-step ph_body_integrate_velocity
+// (a dynamic body; the first sub-step carried through the last step's) then ph_body_integrate_position.
+static void free_flight_reference(const ph_world *w, ph_body_id id, ph_transform *xf, ph_vec3 v[2])
+{
+    int slot = (int)id.index1 - 1;
+    ph_body body = w->bodies[slot];
+    ph_body_state st = w->states[slot];
+    float h = w->def.time_step / (float)w->def.substeps;
+    if (body.type == PH_BODY_DYNAMIC)
+        st.inv_inertia = ph_body_world_inv_inertia(&body, body.xf.q);
+    body.q0 = body.xf.q;
+    st.dp = glms_vec3_zero();
+    st.dq = glms_quat_identity();
+    for (int s = 0; s < w->def.substeps; s++)
+    {
+        if (body.type == PH_BODY_DYNAMIC)
+            ph_body_integrate_velocity(&body, &st, w->def.gravity, h, s > 0 ? h : w->last_h);
+        ph_body_integrate_position(&body, &st, w->def.gravity, h, true);
+    }
+    body.center = glms_vec3_add(body.center, st.dp);
+    body.xf.q = glms_quat_normalize(glms_quat_mul(st.dq, body.q0));
+    *xf = ph_body_frame(&body, body.center, body.xf.q);
+    v[0] = st.v;
+    v[1] = ph_body_angular_velocity_now(&body, st.w, h);
+}
+
+// A step without contact constraints takes ph_solve's short path (no constraint machinery, each body's
+// sub-steps at once). Its bodies must move bit for bit as the general path moves bodies in free flight: the
+// same bodies alone (no contact: the short path), beside a box resting on the ground far away (a contact
+// constraint: the general path), and beside a kinematic box sliding on the ground (a contact, but no
+// constraint: the short path after the contact stage). Forces and torques are applied every step, the
+// torque on the fast spinning box (the general path then refreshes its world inverse inertia). The general
+// path, which lets the bodies in free flight run their sub-steps at once too, is checked against the
+// sub-step loop written out (free_flight_reference).
+static int dynamics_free_flight_path_matches_solver(void)
+{
+    ph_world *worlds[3];
+    ph_body_id ids[3][FREE_FLIGHT_BODIES];
+    for (int k = 0; k < 3; k++)
+    {
+        ph_world_def wd = ph_default_world_def();
+        worlds[k] = ph_world_create(&wd);
+        ENSURE(worlds[k] != NULL);
+        free_flight_bodies(worlds[k], ids[k]);
+        if (k == 0)
+            continue;
+        ph_body_def g = ph_default_body_def();
+        g.shape = ph_make_box(ph_v3(5, 1, 5));
+        g.position = ph_v3(50, -1, 0);
+        ENSURE(!PH_ID_IS_NULL(ph_body_create(worlds[k], &g)));
+        ph_body_def d = ph_default_body_def();
+        d.type = k == 1 ? PH_BODY_DYNAMIC : PH_BODY_KINEMATIC;
+        d.enable_sleep = false;
+        d.position = ph_v3(50, 0.5f, 0);
+        d.linear_velocity = ph_v3(0, 0, k == 1 ? 0.0f : 0.5f);
+        ENSURE(!PH_ID_IS_NULL(ph_body_create(worlds[k], &d)));
+    }
+    for (int s = 0; s < 90; s++)
+    {
+        ph_transform expected[FREE_FLIGHT_BODIES];
+        ph_vec3 expected_v[FREE_FLIGHT_BODIES][2];
+        for (int k = 0; k < 3; k++)
+        {
+            ENSURE(ph_body_apply_torque(worlds[k], ids[k][0], ph_v3(0.02f, 0, -0.03f)) == PH_OK);
+            ENSURE(ph_body_apply_force_at_point(worlds[k], ids[k][1], ph_v3(3, 0, 1),
+                                                ph_v3(-50, 20.5f, 10)) == PH_OK);
+            if (k == 1)
+                for (int i = 0; i < FREE_FLIGHT_BODIES; i++)
+                    free_flight_reference(worlds[k], ids[k][i], &expected[i], expected_v[i]);
+            ph_world_step(worlds[k]);
+        }
+        // The general path against the sub-step loop written out.
+        for (int i = 0; i < FREE_FLIGHT_BODIES; i++)
+        {
+            ph_transform got = ph_body_get_transform(worlds[1], ids[1][i]);
+            ph_vec3 got_v[2] = {ph_body_get_linear_velocity(worlds[1], ids[1][i]),
+                                ph_body_get_angular_velocity(worlds[1], ids[1][i])};
+            ENSURE(memcmp(&got.p, &expected[i].p, sizeof got.p) == 0);
+            ENSURE(memcmp(&got.q, &expected[i].q, sizeof got.q) == 0);
+            ENSURE(memcmp(got_v, expected_v[i], sizeof got_v) == 0);
+        }
+        const ph_step_stats *free_st = ph_world_get_stats(worlds[0]), *solved = ph_world_get_stats(worlds[1]),
+                            *unsolved = ph_world_get_stats(worlds[2]);
+        ENSURE(free_st->pair_count == 0);
+        ENSURE(solved->contact_point_count > 0 && unsolved->contact_point_count > 0);
+        for (int k = 1; k < 3; k++)
+            for (int i = 0; i < FREE_FLIGHT_BODIES; i++)
+            {
+                ph_transform a = ph_body_get_transform(worlds[0], ids[0][i]);
+                ph_transform b = ph_body_get_transform(worlds[k], ids[k][i]);
+                ph_vec3 va[2] = {ph_body_get_linear_velocity(worlds[0], ids[0][i]),
+                                 ph_body_get_angular_velocity(worlds[0], ids[0][i])};
+                ph_vec3 vb[2] = {ph_body_get_linear_velocity(worlds[k], ids[k][i]),
+                                 ph_body_get_angular_velocity(worlds[k], ids[k][i])};
+                // The solver's world inverse inertia (white box: refreshed during the step, not read after
+                // it).
+                ph_mat3 ia = worlds[0]->states[ids[0][i].index1 - 1].inv_inertia;
+                ph_mat3 ib = worlds[k]->states[ids[k][i].index1 - 1].inv_inertia;
+                ENSURE(memcmp(&a.p, &b.p, sizeof a.p) == 0 && memcmp(&a.q, &b.q, sizeof a.q) == 0);
+                ENSURE(memcmp(va, vb, sizeof va) == 0);
+                ENSURE(memcmp(&ia, &ib, sizeof ia) == 0);
+            }
+    }
+    // The spinning box still turns (the comparison is not of bodies at rest).
+    ENSURE(glms_vec3_norm(ph_body_get_angular_velocity(worlds[0], ids[0][0])) > 7.0f);
+    for (int k = 0; k < 3; k++)
+        ph_world_destroy(worlds[k]);
+    return 0;
+}
+
 const test_case test_dynamics_cases[] = {
+    {"dynamics_free_flight_path_matches_solver", dynamics_free_flight_path_matches_solver},
     {"dynamics_point_impulse_uses_current_inertia", dynamics_point_impulse_uses_current_inertia},
     {"dynamics_huge_and_tiny_bodies_spin", dynamics_huge_and_tiny_bodies_spin},
     {"dynamics_quiet_neighbour_does_not_wake", dynamics_quiet_neighbour_does_not_wake},

@@ -1217,8 +1217,7 @@ void ph_world_step(ph_world *world)
     }
     if (listed || collect_awake(&ctx))
     {
-        ph_solve(&ctx); // times its own stages
-        ctx.ticks = ph_ticks();
+        ph_solve(&ctx); // times its own stages, from ctx.ticks to the ctx.ticks it leaves
         if (world->def.enable_calendar)
             ph_calendar_run(&ctx);
         end_stage(&ctx, PH_STAGE_CALENDAR);
