@@ -50,6 +50,9 @@ typedef struct ph_contact_candidate
     int a, b;
     int child_a, child_b;
     float motion; // relative motion of the bodies over the step (unit: m)
+    // Index of last step's contact with this key in the set's previous list (-1: a new pair), which the
+    // narrow phase carries over itself (contact.c, merge_contacts); unused when the list did not change.
+    int source;
 } ph_contact_candidate;
 
 typedef struct ph_contact_set
@@ -57,7 +60,7 @@ typedef struct ph_contact_set
     ph_contact *items; // sorted by (key, sub)
     int count;
     int capacity;
-    ph_contact *next; // the list being built by the merge
+    ph_contact *next; // the other buffer: last step's list while the narrow phase carries it over
     int next_capacity;
     ph_contact_candidate *candidates; // this step's expanded pairs, sorted by (key, sub)
     int candidate_count;
