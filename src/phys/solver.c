@@ -771,25 +771,65 @@ bool ph_solve(ph_step_context *ctx)
         ph_arena_free(ctx->arena, heads);
         return solve_free(ctx, t_start);
     }
-    // The awake dynamic bodies, listed once: the sub-step loops then need not read each ph_body (a cache
-    // miss per body in big scenes) to learn its type.
-    int *dynamic =
-        ph_arena_alloc(ctx->arena, (size_t)(ctx->awake_count > 0 ? ctx->awake_count : 1) * sizeof(int));
-    int dynamic_count = 0;
+    // Bodies in a contact constraint integrate positions exactly as their constraints assume.
+    // Zeroed: static bodies' slots are never written and must read as "not refreshed".
+    int slots = world->body_ids.slot_count;
+    size_t slot_bytes = (size_t)(slots > 0 ? slots : 1);
+    uint8_t *constrained = ph_arena_alloc(ctx->arena, slot_bytes);
+    uint8_t *refreshed = ph_arena_alloc(ctx->arena, slot_bytes);
+    if (constrained)
+    {
+        memset(constrained, 0, slot_bytes);
+        for (int k = 0; k < count; k++)
+            constrained[heads[k].a] = constrained[heads[k].b] = 1;
+    }
+    if (refreshed)
+        memset(refreshed, 0, slot_bytes);
+    // The awake dynamic bodies that take the sub-steps, listed once with what their velocity sub-step
+    // reads (solver_motion): the sub-step loops then need not read each ph_body (a cache miss per body in
+    // big scenes). Positions: the awake bodies in free flight (dynamic, in no constraint) follow their
+    // parabola and need their ph_body; every other awake body (constrained or kinematic) steps on its state
+    // alone, in one tight loop over `stepped`. The bodies in free flight run their whole step at once (fly)
+    // before the sub-steps, which then loop over the constrained bodies only. All sorted out in one pass over
+    // the bodies, which reads each ph_body once (the solver's setup below streams megabytes of contacts and
+    // groups, and a second pass found the bodies out of cache again).
+    size_t awake_n = (size_t)(ctx->awake_count > 0 ? ctx->awake_count : 1);
+    int *dynamic = ph_arena_alloc(ctx->arena, awake_n * sizeof(int));
+    solver_motion *motion = ph_arena_alloc(ctx->arena, awake_n * sizeof *motion);
+    int *stepped = ph_arena_alloc(ctx->arena, awake_n * sizeof(int));
+    int dynamic_count = 0, stepped_count = 0, flying_count = 0; // flying: from the end of `stepped` down
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &states[slot];
-        if (body->type == PH_BODY_DYNAMIC)
-        {
+        bool is_dynamic = body->type == PH_BODY_DYNAMIC;
+        if (is_dynamic)
             st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
-            if (dynamic)
-                dynamic[dynamic_count++] = slot;
+        body->center0 = body->center;
+        body->q0 = body->xf.q;
+        st->dp = glms_vec3_zero();
+        st->dq = glms_quat_identity();
+        bool flying = stepped && constrained && !constrained[slot] && is_dynamic;
+        if (stepped)
+        {
+            if (flying)
+                stepped[ctx->awake_count - 1 - flying_count++] = slot;
+            else
+                stepped[stepped_count++] = slot;
+        }
+        // A body in free flight flies (whenever one does, fly_first below), and takes no sub-step.
+        if (is_dynamic && dynamic && !flying)
+        {
+            if (motion)
+                motion[dynamic_count] = solver_motion_of(body, slot, world->def.gravity, ctx->h);
+            dynamic[dynamic_count++] = slot;
         }
     }
+    const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
+    bool fly_first = flying_count > 0 && dynamic;
+
     // The wide path where the world allows it, the CPU has it and the arena holds its groups.
-    int slots = world->body_ids.slot_count;
     wide_solver wide = {0};
     constraint_set set = {heads, NULL, NULL, count};
     if (count > 0 && world->def.enable_simd && ph_wide_supported())
@@ -814,53 +854,6 @@ bool ph_solve(ph_step_context *ctx)
     prepare_params params = prepare_params_of(ctx, hertz);
     prepare_all(world, &params, &set);
 
-    // Bodies in a contact constraint integrate positions exactly as their constraints assume.
-    // Zeroed: static bodies' slots are never written and must read as "not refreshed".
-    size_t slot_bytes = (size_t)(slots > 0 ? slots : 1);
-    uint8_t *constrained = ph_arena_alloc(ctx->arena, slot_bytes);
-    uint8_t *refreshed = ph_arena_alloc(ctx->arena, slot_bytes);
-    if (constrained)
-    {
-        memset(constrained, 0, slot_bytes);
-        for (int k = 0; k < count; k++)
-            constrained[heads[k].a] = constrained[heads[k].b] = 1;
-    }
-    if (refreshed)
-        memset(refreshed, 0, slot_bytes);
-    // Positions: the awake bodies in free flight (dynamic, in no constraint) follow their parabola and need
-    // their ph_body; every other awake body (constrained or kinematic) steps on its state alone, in one tight
-    // loop over `stepped`. Listed once here rather than sorted out in every sub-step.
-    int *stepped =
-        ph_arena_alloc(ctx->arena, (size_t)(ctx->awake_count > 0 ? ctx->awake_count : 1) * sizeof(int));
-    int stepped_count = 0, flying_count = 0; // flying: from the end of `stepped` down
-    for (int i = 0; i < ctx->awake_count; i++)
-    {
-        int slot = ctx->awake[i];
-        ph_body *body = &world->bodies[slot];
-        ph_body_state *st = &states[slot];
-        body->center0 = body->center;
-        body->q0 = body->xf.q;
-        st->dp = glms_vec3_zero();
-        st->dq = glms_quat_identity();
-        if (!stepped)
-            continue;
-        if (constrained && !constrained[slot] && body->type == PH_BODY_DYNAMIC)
-            stepped[ctx->awake_count - 1 - flying_count++] = slot;
-        else
-            stepped[stepped_count++] = slot;
-    }
-    const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
-    // The bodies in free flight run their whole step at once (fly) before the sub-steps, which then loop over
-    // the constrained bodies only.
-    bool fly_first = flying_count > 0 && dynamic;
-    if (fly_first)
-    {
-        int kept = 0;
-        for (int i = 0; i < dynamic_count; i++)
-            if (constrained[dynamic[i]])
-                dynamic[kept++] = dynamic[i];
-        dynamic_count = kept;
-    }
     bool wide_positions = world->def.enable_simd && ph_wide_supported();
     // The bodies that turn fast enough for refresh_spinning, noted as their velocities are integrated (the
     // state is at hand then) so that it need not scan every state again; their marks in `refreshed` are
@@ -868,7 +861,7 @@ bool ph_solve(ph_step_context *ctx)
     int *spinning = ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int));
     int spinning_count = 0;
     float spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
-    float inv_h = 1.0f / ctx->h;
+    float inv_h = 1.0f / ctx->h, max_speed = BODY_MAX_ROTATION / ctx->h;
     // Integration is timed apart from the solver: ticks are summed and converted once. The relax sweep
     // ends each sub-step, so the clock is read three times per sub-step, not four: the read before the
     // velocity integration of the next is the one after this sub-step's relax sweep.
@@ -890,7 +883,10 @@ bool ph_solve(ph_step_context *ctx)
         {
             int slot = dynamic[i];
             ph_body_state *st = &states[slot];
-            ph_body_integrate_velocity(&world->bodies[slot], st, world->def.gravity, ctx->h, carried);
+            if (motion && motion[i].slot >= 0)
+                solver_integrate_velocity(&motion[i], st, ctx->h, max_speed);
+            else
+                ph_body_integrate_velocity(&world->bodies[slot], st, world->def.gravity, ctx->h, carried);
             if (note_spin && dot3(st->w, st->w) > spin_limit * spin_limit)
                 spinning[spinning_count++] = slot;
         }
@@ -950,18 +946,20 @@ bool ph_solve(ph_step_context *ctx)
     }
     if (spinning)
         ph_arena_free(ctx->arena, spinning);
-    if (stepped)
-        ph_arena_free(ctx->arena, stepped);
-    if (refreshed)
-        ph_arena_free(ctx->arena, refreshed);
-    if (constrained)
-        ph_arena_free(ctx->arena, constrained);
     if (set.cons)
         ph_arena_free(ctx->arena, set.cons);
     if (set.wide)
         ph_wide_release(ctx->arena, set.wide);
+    if (stepped)
+        ph_arena_free(ctx->arena, stepped);
+    if (motion)
+        ph_arena_free(ctx->arena, motion);
     if (dynamic)
         ph_arena_free(ctx->arena, dynamic);
+    if (refreshed)
+        ph_arena_free(ctx->arena, refreshed);
+    if (constrained)
+        ph_arena_free(ctx->arena, constrained);
     if (heads)
         ph_arena_free(ctx->arena, heads);
     float integrate_ms = ph_ticks_to_ms(integrate_ticks);
