@@ -9,6 +9,7 @@
 #include "phys/body.h"
 #include "phys/phys.h"
 #include "phys/solver_internal.h"
+#include "phys/world.h"
 
 #include <string.h> // memcmp, memcpy
 
@@ -464,6 +465,95 @@ static int solver_wide_interleave_exact(void)
     return 0;
 }
 
+// The velocity sub-step of the solver's loop over constrained bodies (solver_motion, a record per body
+// listed before the sub-steps) is bit for bit ph_body_integrate_velocity for the bodies it takes: isotropic
+// ones without torque (cubes, spheres), damped or not, with a gravity scale, with an applied force, and
+// spinning past the most rotation a sub-step allows. A body with a torque or an anisotropic inertia is
+// left to ph_body_integrate_velocity (its record says so).
+static int solver_motion_matches_integrate_velocity(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    ph_world *w = ph_world_create(&wd);
+    ENSURE(w != NULL);
+    enum
+    {
+        PLAIN = 6,
+        BODIES = PLAIN + 3
+    };
+    ph_body_id ids[BODIES];
+    for (int i = 0; i < BODIES; i++)
+    {
+        ph_body_def d = ph_default_body_def();
+        d.type = PH_BODY_DYNAMIC;
+        d.enable_sleep = false;
+        d.position = ph_v3(10.0f * (float)i, 5, 0);
+        d.linear_velocity = ph_v3(0.3f * (float)i - 1.0f, -2.0f, 0.7f);
+        d.angular_velocity = ph_v3(0.1f * (float)i, -0.4f, 1.3f);
+        switch (i)
+        {
+        case 1: // undamped
+            d.linear_damping = d.angular_damping = 0.0f;
+            break;
+        case 2: // one damping only, a gravity scale
+            d.angular_damping = 0.0f;
+            d.gravity_scale = 0.37f;
+            break;
+        case 3: // a sphere spinning past the most rotation of a sub-step
+            d.shape = ph_make_sphere(0.4f);
+            d.angular_velocity = ph_v3(300.0f, -200.0f, 90.0f);
+            break;
+        case 4: // heavily damped, applied force below
+            d.linear_damping = 3.0f;
+            d.angular_damping = 7.5f;
+            break;
+        case 5: // a cube spinning fast, undamped
+            d.angular_damping = 0.0f;
+            d.angular_velocity = ph_v3(-150.0f, 260.0f, 10.0f);
+            break;
+        case PLAIN: // anisotropic
+            d.shape = ph_make_box(ph_v3(0.5f, 0.2f, 1.0f));
+            d.angular_velocity = ph_v3(3.0f, 1.0f, -2.0f);
+            break;
+        case PLAIN + 1: // anisotropic, turning too slowly for the gyroscopic term
+            d.shape = ph_make_capsule(0.5f, 0.2f);
+            d.angular_velocity = ph_v3(0.0f, 1e-4f, 0.0f);
+            break;
+        default: // a cube with a torque (below)
+            break;
+        }
+        ids[i] = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(ids[i]));
+    }
+    ENSURE(ph_body_apply_force(w, ids[4], ph_v3(3.0f, -1.5f, 0.25f)) == PH_OK);
+    ENSURE(ph_body_apply_torque(w, ids[PLAIN + 2], ph_v3(0.5f, 0.0f, -0.1f)) == PH_OK);
+    float h = w->def.time_step / (float)w->def.substeps, max_speed = BODY_MAX_ROTATION / h;
+    int capped = 0;
+    for (int i = 0; i < BODIES; i++)
+    {
+        int slot = (int)ids[i].index1 - 1;
+        const ph_body *body = &w->bodies[slot];
+        ph_body_state st = w->states[slot];
+        st.inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
+        solver_motion m = solver_motion_of(body, slot, w->def.gravity, h);
+        ENSURE(m.slot == (i < PLAIN ? slot : -1 - slot));
+        if (i >= PLAIN)
+            continue;
+        ph_body_state ref = st;
+        for (int s = 0; s < 8; s++)
+        {
+            capped += glms_vec3_dot(ref.w, ref.w) > max_speed * max_speed;
+            ph_body_integrate_velocity(body, &ref, w->def.gravity, h, h);
+            solver_integrate_velocity(&m, &st, h, max_speed);
+            ENSURE(memcmp(&ref, &st, sizeof st) == 0);
+        }
+        // The velocities changed (the comparison is not of bodies left as they were).
+        ENSURE(memcmp(&ref.v, &w->states[slot].v, sizeof ref.v) != 0);
+    }
+    ENSURE(capped >= 2);
+    ph_world_destroy(w);
+    return 0;
+}
+
 const test_case test_solver_cases[] = {
     {"solver_rests", solver_rests},
     {"solver_coulomb_limit", solver_coulomb_limit},
@@ -473,5 +563,6 @@ const test_case test_solver_cases[] = {
     {"solver_wide_matches_scalar", solver_wide_matches_scalar},
     {"solver_wide_positions_match_scalar", solver_wide_positions_match_scalar},
     {"solver_wide_interleave_exact", solver_wide_interleave_exact},
+    {"solver_motion_matches_integrate_velocity", solver_motion_matches_integrate_velocity},
     {0},
 };
