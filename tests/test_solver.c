@@ -7,6 +7,7 @@
 
 #include "phys/arena.h"
 #include "phys/body.h"
+#include "phys/contact.h"
 #include "phys/phys.h"
 #include "phys/solver_internal.h"
 #include "phys/world.h"
@@ -554,6 +555,65 @@ static int solver_motion_matches_integrate_velocity(void)
     return 0;
 }
 
+// Whether every contact's brief matches it; counts the touching and the speculative (points, none
+// touching) contacts.
+static int briefs_match(const ph_world *w, int *touching, int *apart)
+{
+    const ph_contact_set *set = &w->contacts;
+    for (int k = 0; k < set->count; k++)
+    {
+        const ph_contact *c = &set->items[k];
+        const ph_contact_brief *b = &set->briefs[k];
+        ENSURE(b->a == c->a && b->b == c->b && b->point_count == c->manifold.point_count);
+        ENSURE(b->touching == (c->manifold.point_count > 0 && ph_contact_is_touching(c)));
+        if (c->manifold.point_count > 0)
+            ENSURE(memcmp(&b->normal, &c->manifold.normal, sizeof b->normal) == 0);
+        *touching += b->touching;
+        *apart += b->point_count > 0 && !b->touching;
+    }
+    return 0;
+}
+
+// The contacts' briefs (what islands and the solver's selection read instead of the contacts) match the
+// contacts after every step, while boxes fall onto the floor and onto each other (contacts appear, carry
+// over and lose their points), and right after a body in contact is destroyed (its contacts removed from
+// the set between steps).
+static int solver_contact_briefs_match_contacts(void)
+{
+    ph_world *w = flat_world(0.5f);
+    ENSURE(w != NULL);
+    enum
+    {
+        BOXES = 12
+    };
+    ph_body_id ids[BOXES];
+    for (int i = 0; i < BOXES; i++)
+    {
+        ph_body_def d = ph_default_body_def();
+        d.type = PH_BODY_DYNAMIC;
+        d.position = ph_v3(0.3f * (float)(i % 3), 0.6f + 1.2f * (float)i, 0.2f * (float)(i % 2));
+        d.angular_velocity = ph_v3(0.5f, 0.0f, 0.3f * (float)(i % 4));
+        ids[i] = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(ids[i]));
+    }
+    int touching = 0, apart = 0;
+    for (int s = 0; s < 120; s++)
+    {
+        if (s == 70)
+        {
+            int before = w->contacts.count;
+            ENSURE(ph_body_destroy(w, ids[3]) == PH_OK);
+            ENSURE(w->contacts.count < before);
+            ENSURE(briefs_match(w, &touching, &apart) == 0);
+        }
+        ph_world_step(w);
+        ENSURE(briefs_match(w, &touching, &apart) == 0);
+    }
+    ENSURE(touching > 0 && apart > 0);
+    ph_world_destroy(w);
+    return 0;
+}
+
 const test_case test_solver_cases[] = {
     {"solver_rests", solver_rests},
     {"solver_coulomb_limit", solver_coulomb_limit},
@@ -564,5 +624,6 @@ const test_case test_solver_cases[] = {
     {"solver_wide_positions_match_scalar", solver_wide_positions_match_scalar},
     {"solver_wide_interleave_exact", solver_wide_interleave_exact},
     {"solver_motion_matches_integrate_velocity", solver_motion_matches_integrate_velocity},
+    {"solver_contact_briefs_match_contacts", solver_contact_briefs_match_contacts},
     {0},
 };

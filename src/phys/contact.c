@@ -456,6 +456,8 @@ bool ph_contacts_update(ph_step_context *ctx)
         if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
             return false;
     }
+    if (!ph_array_reserve(set->briefs, set->brief_capacity, set->candidate_count))
+        return false;
     bool merged = !same_contacts(set);
     if (merged && !merge_contacts(set))
         return false;
@@ -499,6 +501,10 @@ bool ph_contacts_update(ph_step_context *ctx)
             match_impulses(c, &old);
             remember_build(world, c);
         }
+        // A contact without points has no normal to speak of (a carried one keeps no manifold).
+        bool has_points = c->manifold.point_count > 0, touch = has_points && ph_contact_is_touching(c);
+        set->briefs[k] = (ph_contact_brief){c->a, c->b, c->manifold.point_count,
+                                            has_points ? c->manifold.normal : glms_vec3_zero(), touch};
         if (c->manifold.point_count > 0)
         {
             manifolds++;
@@ -509,7 +515,6 @@ bool ph_contacts_update(ph_step_context *ctx)
             // not: it is in another island, and waking the sleeper every time it settled would keep a
             // pile awake for ever.
             bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
-            bool touch = ph_contact_is_touching(c);
             if (wa && !bb->awake && bb->type != PH_BODY_STATIC && (touch || is_moving(world, c->a)))
                 ph_world_wake_island(world, c->b);
             else if (wb && !ba->awake && ba->type != PH_BODY_STATIC && (touch || is_moving(world, c->b)))
@@ -549,13 +554,17 @@ void ph_contacts_remove_body(ph_contact_set *set, int slot)
     int n = 0;
     for (int i = 0; i < set->count; i++)
         if (set->items[i].a != slot && set->items[i].b != slot)
+        {
+            set->briefs[n] = set->briefs[i];
             set->items[n++] = set->items[i];
+        }
     set->count = n;
 }
 
 void ph_contact_set_destroy(ph_contact_set *set)
 {
     ph_array_free(set->items, set->capacity);
+    ph_array_free(set->briefs, set->brief_capacity);
     ph_array_free(set->next, set->next_capacity);
     ph_array_free(set->candidates, set->candidate_capacity);
     set->count = 0;

@@ -68,12 +68,13 @@ int ph_islands_update(ph_step_context *ctx)
     }
     for (int k = 0; k < world->contacts.count; k++)
     {
-        const ph_contact *c = &world->contacts.items[k];
+        const ph_contact_brief *c = &world->contacts.briefs[k];
+        if (!c->touching)
+            continue;
         const ph_body *a = &world->bodies[c->a], *b = &world->bodies[c->b];
         if (a->type == PH_BODY_STATIC || b->type == PH_BODY_STATIC || !a->awake || !b->awake)
             continue;
-        if (ph_contact_is_touching(c))
-            join(parent, c->a, c->b);
+        join(parent, c->a, c->b);
     }
     for (int i = 0; i < ctx->awake_count; i++)
     {

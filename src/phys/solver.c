@@ -174,14 +174,14 @@ static int select_constraints(const ph_world *world, constraint_head *heads)
     int n = 0;
     for (int k = 0; k < world->contacts.count; k++)
     {
-        const ph_contact *c = &world->contacts.items[k];
-        if (c->manifold.point_count == 0)
+        const ph_contact_brief *c = &world->contacts.briefs[k];
+        if (c->point_count == 0)
             continue;
         if (world->states[c->a].inv_mass == 0.0f && world->states[c->b].inv_mass == 0.0f)
             continue;
         if (!world->bodies[c->a].awake && !world->bodies[c->b].awake)
             continue;
-        heads[n++] = (constraint_head){c->a, c->b, k, c->manifold.point_count};
+        heads[n++] = (constraint_head){c->a, c->b, k, c->point_count};
     }
     return n;
 }
@@ -596,12 +596,12 @@ static int longest_column(ph_step_context *ctx, float *out_height)
     }
     for (int k = 0; k < world->contacts.count; k++)
     {
-        const ph_contact *c = &world->contacts.items[k];
-        if (c->manifold.point_count == 0)
+        const ph_contact_brief *c = &world->contacts.briefs[k];
+        if (c->point_count == 0)
             continue;
         touching[c->a]++;
         touching[c->b]++;
-        float along = glms_vec3_dot(c->manifold.normal, up); // normal from a to b
+        float along = glms_vec3_dot(c->normal, up); // normal from a to b
         int below = along > SOLVER_SUPPORT_COS ? c->a : along < -SOLVER_SUPPORT_COS ? c->b : -1;
         if (below < 0)
             continue;
