@@ -12,6 +12,7 @@
 #include "phys/solver_internal.h"
 #include "phys/world.h"
 
+#include <stddef.h> // offsetof
 #include <string.h> // memcmp, memcpy
 
 static ph_world *flat_world(float friction)
@@ -614,6 +615,89 @@ static int solver_contact_briefs_match_contacts(void)
     return 0;
 }
 
+// Whether two contacts hold the same: the key fields, the GJK cache's vertices in use, the manifold and
+// impulses up to its point count and, for a recyclable one, the state it was built in (the rest of a
+// contact is not read again before it is written: contact.c, carry_contact).
+static bool same_contact(const ph_contact *x, const ph_contact *y)
+{
+    int n = x->manifold.point_count, v = x->cache.simplex.count;
+    if (n != y->manifold.point_count || v != y->cache.simplex.count || v < 0 || v > 4)
+        return false;
+    if (memcmp(x, y, offsetof(ph_contact, cache.simplex.v) + (size_t)v * sizeof x->cache.simplex.v[0]) != 0)
+        return false;
+    if (x->recyclable != y->recyclable)
+        return false;
+    bool same = n == 0 || (memcmp(&x->manifold.normal, &y->manifold.normal, sizeof x->manifold.normal) == 0 &&
+                           memcmp(x->manifold.points, y->manifold.points, (size_t)n * sizeof x->manifold.points[0]) == 0 &&
+                           memcmp(x->normal_impulse, y->normal_impulse, (size_t)n * sizeof x->normal_impulse[0]) == 0 &&
+                           memcmp(x->tangent_impulse, y->tangent_impulse, (size_t)n * sizeof x->tangent_impulse[0]) == 0);
+    if (same && x->recyclable)
+        same = memcmp(&x->built_q_a, &y->built_q_a, sizeof x->built_q_a) == 0 &&
+               memcmp(&x->built_q_b, &y->built_q_b, sizeof x->built_q_b) == 0 &&
+               memcmp(&x->built_offset, &y->built_offset, sizeof x->built_offset) == 0 &&
+               memcmp(x->built_anchor_a, y->built_anchor_a, (size_t)n * sizeof x->built_anchor_a[0]) == 0 &&
+               memcmp(x->built_anchor_b, y->built_anchor_b, (size_t)n * sizeof x->built_anchor_b[0]) == 0 &&
+               memcmp(x->built_separation, y->built_separation, (size_t)n * sizeof x->built_separation[0]) == 0;
+    return same;
+}
+
+// The narrow phase compares this step's pairs with last step's candidates instead of the contacts while
+// the set is keyed (contact.h): the contacts come out byte for byte as when every step compares with the
+// contacts themselves (a second world, its set unkeyed before each step), while boxes fall and scatter
+// (pairs appear and go) and after a body is destroyed (which unkeys the set). Keyed after every step, last
+// step's candidates then have the contacts' keys.
+static int solver_keyed_contacts_match(void)
+{
+    ph_world *w[2];
+    enum
+    {
+        BOXES = 16
+    };
+    ph_body_id ids[2][BOXES];
+    for (int k = 0; k < 2; k++)
+    {
+        w[k] = flat_world(0.5f);
+        ENSURE(w[k] != NULL);
+        for (int i = 0; i < BOXES; i++)
+        {
+            ph_body_def d = ph_default_body_def();
+            d.type = PH_BODY_DYNAMIC;
+            d.position = ph_v3(0.45f * (float)(i % 4), 0.6f + 1.1f * (float)i, 0.25f * (float)(i % 3));
+            d.linear_velocity = ph_v3(0.8f * (float)(i % 3) - 0.8f, 0.0f, 0.5f * (float)(i % 2));
+            d.angular_velocity = ph_v3(0.5f, 0.0f, 0.3f * (float)(i % 4));
+            ids[k][i] = ph_body_create(w[k], &d);
+            ENSURE(!PH_ID_IS_NULL(ids[k][i]));
+        }
+    }
+    int merges = 0;
+    for (int s = 0; s < 150; s++)
+    {
+        if (s == 90)
+            for (int k = 0; k < 2; k++)
+            {
+                ENSURE(ph_body_destroy(w[k], ids[k][5]) == PH_OK);
+                ENSURE(!w[k]->contacts.keyed);
+            }
+        int before = w[0]->contacts.count;
+        w[1]->contacts.keyed = false;
+        for (int k = 0; k < 2; k++)
+            ph_world_step(w[k]);
+        const ph_contact_set *a = &w[0]->contacts, *b = &w[1]->contacts;
+        ENSURE(a->keyed && b->keyed);
+        ENSURE(a->count == b->count && a->count == a->candidate_count);
+        merges += a->count != before;
+        for (int k = 0; k < a->count; k++)
+        {
+            ENSURE(same_contact(&a->items[k], &b->items[k]));
+            ENSURE(a->candidates[k].key == a->items[k].key && a->candidates[k].sub == a->items[k].sub);
+        }
+    }
+    ENSURE(merges > 5);
+    for (int k = 0; k < 2; k++)
+        ph_world_destroy(w[k]);
+    return 0;
+}
+
 const test_case test_solver_cases[] = {
     {"solver_rests", solver_rests},
     {"solver_coulomb_limit", solver_coulomb_limit},
@@ -625,5 +709,6 @@ const test_case test_solver_cases[] = {
     {"solver_wide_interleave_exact", solver_wide_interleave_exact},
     {"solver_motion_matches_integrate_velocity", solver_motion_matches_integrate_velocity},
     {"solver_contact_briefs_match_contacts", solver_contact_briefs_match_contacts},
+    {"solver_keyed_contacts_match", solver_keyed_contacts_match},
     {0},
 };

@@ -344,16 +344,32 @@ static bool is_moving(const ph_world *world, int slot)
            glms_vec3_norm2(st->w) > PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
 }
 
+typedef struct contact_key
+{
+    uint64_t key, sub;
+} contact_key;
+
+// The key and sub of last step's contact k: from last step's candidates when the set is keyed (see
+// ph_contact_set), else from the contact itself.
+static inline contact_key old_key(const ph_contact_set *set, bool keyed, int k)
+{
+    return keyed ? (contact_key){set->previous[k].key, set->previous[k].sub}
+                 : (contact_key){set->items[k].key, set->items[k].sub};
+}
+
 // True when this step's candidates are last step's contacts, one for one (a resting stack, a pile, a box on
 // the floor: most steps of most scenes): the set is already this step's, in order, and the merge would only
 // copy every contact (some 500 bytes each) to the other buffer.
-static bool same_contacts(const ph_contact_set *set)
+static bool same_contacts(const ph_contact_set *set, bool keyed)
 {
     if (set->candidate_count != set->count)
         return false;
     for (int k = 0; k < set->count; k++)
-        if (set->items[k].key != set->candidates[k].key || set->items[k].sub != set->candidates[k].sub)
+    {
+        contact_key old = old_key(set, keyed, k);
+        if (old.key != set->candidates[k].key || old.sub != set->candidates[k].sub)
             return false;
+    }
     return true;
 }
 
@@ -384,7 +400,7 @@ static void carry_contact(ph_contact *dst, const ph_contact *src)
 // the whole set (some 500 bytes a contact, 20 MB a step in pile10k): a contact is read from last step's
 // list once and written once, still in cache when the narrow phase works on it. False when out of memory
 // (the set unchanged).
-static bool merge_contacts(ph_contact_set *set)
+static bool merge_contacts(ph_contact_set *set, bool keyed)
 {
     if (!ph_array_reserve(set->next, set->next_capacity, set->candidate_count))
         return false;
@@ -392,10 +408,11 @@ static bool merge_contacts(ph_contact_set *set)
     for (int k = 0; k < set->candidate_count; k++)
     {
         ph_contact_candidate *cand = &set->candidates[k];
-        while (i < set->count && (set->items[i].key < cand->key ||
-                                  (set->items[i].key == cand->key && set->items[i].sub < cand->sub)))
+        contact_key old = {0, 0};
+        while (i < set->count && ((old = old_key(set, keyed, i)).key < cand->key ||
+                                  (old.key == cand->key && old.sub < cand->sub)))
             i++;
-        if (i < set->count && set->items[i].key == cand->key && set->items[i].sub == cand->sub)
+        if (i < set->count && old.key == cand->key && old.sub == cand->sub)
             cand->source = i++;
         else
             cand->source = -1;
@@ -439,6 +456,16 @@ bool ph_contacts_update(ph_step_context *ctx)
     ph_contact_set *set = &world->contacts;
     unsigned long long t0 = ctx->ticks; // the broadphase's end
 
+    // This step's candidates go to the other buffer: last step's stay, to compare with (ph_contact_set).
+    // The set is keyed again only once the contacts are this step's.
+    bool keyed = set->keyed;
+    set->keyed = false;
+    ph_contact_candidate *previous = set->previous;
+    int previous_capacity = set->previous_capacity;
+    set->previous = set->candidates;
+    set->previous_capacity = set->candidate_capacity;
+    set->candidates = previous;
+    set->candidate_capacity = previous_capacity;
     set->candidate_count = 0;
     if (ctx->pair_count == 0)
     {
@@ -447,6 +474,7 @@ bool ph_contacts_update(ph_step_context *ctx)
         // falls into the next stage's time.
         set->count = 0;
         set->recycled_count = 0;
+        set->keyed = true;
         return true;
     }
     for (int i = 0; i < ctx->pair_count; i++)
@@ -458,8 +486,8 @@ bool ph_contacts_update(ph_step_context *ctx)
     }
     if (!ph_array_reserve(set->briefs, set->brief_capacity, set->candidate_count))
         return false;
-    bool merged = !same_contacts(set);
-    if (merged && !merge_contacts(set))
+    bool merged = !same_contacts(set, keyed);
+    if (merged && !merge_contacts(set, keyed))
         return false;
     unsigned long long t1 = ph_ticks();
 
@@ -522,6 +550,7 @@ bool ph_contacts_update(ph_step_context *ctx)
         }
     }
     unsigned long long t2 = ph_ticks();
+    set->keyed = true; // the contacts are the candidates, one for one
     set->recycled_count = recycled;
     ctx->stats->manifold_count = manifolds;
     ctx->stats->contact_point_count = points;
@@ -559,6 +588,7 @@ void ph_contacts_remove_body(ph_contact_set *set, int slot)
             set->items[n++] = set->items[i];
         }
     set->count = n;
+    set->keyed = false; // contacts were removed: last step's candidates no longer match them
 }
 
 void ph_contact_set_destroy(ph_contact_set *set)
@@ -567,6 +597,8 @@ void ph_contact_set_destroy(ph_contact_set *set)
     ph_array_free(set->briefs, set->brief_capacity);
     ph_array_free(set->next, set->next_capacity);
     ph_array_free(set->candidates, set->candidate_capacity);
+    ph_array_free(set->previous, set->previous_capacity);
+    set->keyed = false;
     set->count = 0;
     set->candidate_count = 0;
 }
