@@ -627,17 +627,20 @@ static bool same_contact(const ph_contact *x, const ph_contact *y)
         return false;
     if (x->recyclable != y->recyclable)
         return false;
-    bool same = n == 0 || (memcmp(&x->manifold.normal, &y->manifold.normal, sizeof x->manifold.normal) == 0 &&
-                           memcmp(x->manifold.points, y->manifold.points, (size_t)n * sizeof x->manifold.points[0]) == 0 &&
-                           memcmp(x->normal_impulse, y->normal_impulse, (size_t)n * sizeof x->normal_impulse[0]) == 0 &&
-                           memcmp(x->tangent_impulse, y->tangent_impulse, (size_t)n * sizeof x->tangent_impulse[0]) == 0);
+    bool same =
+        n == 0 ||
+        (memcmp(&x->manifold.normal, &y->manifold.normal, sizeof x->manifold.normal) == 0 &&
+         memcmp(x->manifold.points, y->manifold.points, (size_t)n * sizeof x->manifold.points[0]) == 0 &&
+         memcmp(x->normal_impulse, y->normal_impulse, (size_t)n * sizeof x->normal_impulse[0]) == 0 &&
+         memcmp(x->tangent_impulse, y->tangent_impulse, (size_t)n * sizeof x->tangent_impulse[0]) == 0);
     if (same && x->recyclable)
-        same = memcmp(&x->built_q_a, &y->built_q_a, sizeof x->built_q_a) == 0 &&
-               memcmp(&x->built_q_b, &y->built_q_b, sizeof x->built_q_b) == 0 &&
-               memcmp(&x->built_offset, &y->built_offset, sizeof x->built_offset) == 0 &&
-               memcmp(x->built_anchor_a, y->built_anchor_a, (size_t)n * sizeof x->built_anchor_a[0]) == 0 &&
-               memcmp(x->built_anchor_b, y->built_anchor_b, (size_t)n * sizeof x->built_anchor_b[0]) == 0 &&
-               memcmp(x->built_separation, y->built_separation, (size_t)n * sizeof x->built_separation[0]) == 0;
+        same =
+            memcmp(&x->built_q_a, &y->built_q_a, sizeof x->built_q_a) == 0 &&
+            memcmp(&x->built_q_b, &y->built_q_b, sizeof x->built_q_b) == 0 &&
+            memcmp(&x->built_offset, &y->built_offset, sizeof x->built_offset) == 0 &&
+            memcmp(x->built_anchor_a, y->built_anchor_a, (size_t)n * sizeof x->built_anchor_a[0]) == 0 &&
+            memcmp(x->built_anchor_b, y->built_anchor_b, (size_t)n * sizeof x->built_anchor_b[0]) == 0 &&
+            memcmp(x->built_separation, y->built_separation, (size_t)n * sizeof x->built_separation[0]) == 0;
     return same;
 }
 

@@ -158,12 +158,12 @@ typedef struct wide_group
     float normal[3][WIDE], t1[3][WIDE], t2[3][WIDE];
     float friction[WIDE], restitution[WIDE];
     float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE];
-    float passes[WIDE];   // normal sweeps per biased iteration, per lane
+    float passes[WIDE]; // normal sweeps per biased iteration, per lane
     // The bodies' states as byte offsets into the state array, slot * sizeof(ph_body_state) (unused lanes
     // repeat lane 0's): every sweep reads and writes 16 states, and a slot would cost a multiply by the
     // state's 112 bytes (three instructions) for each.
     int at_a[WIDE], at_b[WIDE];
-    int lanes;            // lanes in use
+    int lanes; // lanes in use
     int color;
     int point_count; // most points of a lane
     int max_passes;

@@ -459,7 +459,8 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         int lanes[WIDE] = {0}, any = 0;
         for (int lane = 0; lane < g->lanes; lane++)
         {
-            int a = g->at_a[lane] / (int)sizeof(ph_body_state), b = g->at_b[lane] / (int)sizeof(ph_body_state);
+            int a = g->at_a[lane] / (int)sizeof(ph_body_state),
+                b = g->at_b[lane] / (int)sizeof(ph_body_state);
             lanes[lane] = -(int)(refreshed[a] | refreshed[b]);
             any |= lanes[lane];
         }
