@@ -701,6 +701,62 @@ static int solver_keyed_contacts_match(void)
     return 0;
 }
 
+// A contact's friction and restitution (the geometric mean and the larger of its bodies') are computed
+// when the contact is new and carried with it after that: they stay those of the bodies' materials while
+// boxes of different materials fall onto the floor and each other, and after a body is destroyed and a
+// new one of another material takes its slot (its contacts are new ones, not carried).
+static int solver_contact_materials_carried(void)
+{
+    ph_world *w = flat_world(0.9f);
+    ENSURE(w != NULL);
+    enum
+    {
+        BOXES = 10
+    };
+    ph_body_id ids[BOXES];
+    ph_body_def defs[BOXES];
+    for (int i = 0; i < BOXES; i++)
+    {
+        ph_body_def d = ph_default_body_def();
+        d.type = PH_BODY_DYNAMIC;
+        d.position = ph_v3(0.4f * (float)(i % 3), 0.6f + 1.1f * (float)i, 0.0f);
+        d.material.friction = 0.1f + 0.13f * (float)i;
+        d.material.restitution = 0.05f * (float)(i % 4);
+        defs[i] = d;
+        ids[i] = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(ids[i]));
+    }
+    int checked = 0;
+    for (int s = 0; s < 150; s++)
+    {
+        if (s == 80)
+        {
+            // A new body in the destroyed one's slot, of another material, where the old one lay.
+            ph_transform xf = ph_body_get_transform(w, ids[2]);
+            ENSURE(ph_body_destroy(w, ids[2]) == PH_OK);
+            ph_body_def d = defs[2];
+            d.position = xf.p;
+            d.material.friction = 0.05f;
+            d.material.restitution = 0.7f;
+            ph_body_id id = ph_body_create(w, &d);
+            ENSURE(id.index1 == ids[2].index1);
+            ids[2] = id;
+        }
+        ph_world_step(w);
+        for (int k = 0; k < w->contacts.count; k++)
+        {
+            const ph_contact *c = &w->contacts.items[k];
+            ph_material ma = w->bodies[c->a].material, mb = w->bodies[c->b].material;
+            ENSURE(c->friction == sqrtf(ma.friction * mb.friction));
+            ENSURE(c->restitution == fmaxf(ma.restitution, mb.restitution));
+            checked += s > 80 && (c->a == (int)ids[2].index1 - 1 || c->b == (int)ids[2].index1 - 1);
+        }
+    }
+    ENSURE(checked > 0);
+    ph_world_destroy(w);
+    return 0;
+}
+
 const test_case test_solver_cases[] = {
     {"solver_rests", solver_rests},
     {"solver_coulomb_limit", solver_coulomb_limit},
@@ -713,5 +769,6 @@ const test_case test_solver_cases[] = {
     {"solver_motion_matches_integrate_velocity", solver_motion_matches_integrate_velocity},
     {"solver_contact_briefs_match_contacts", solver_contact_briefs_match_contacts},
     {"solver_keyed_contacts_match", solver_keyed_contacts_match},
+    {"solver_contact_materials_carried", solver_contact_materials_carried},
     {0},
 };
