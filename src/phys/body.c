@@ -8,9 +8,6 @@
 #define BODY_GYRO_MAX_PASSES 4
 // The iterations stop once the last change of w is below this fraction of |w|.
 #define BODY_GYRO_TOLERANCE 1e-6f
-// For an inertia in its principal axes (solve_spin_diagonal), once the residual left is below this fraction
-// of |w|: float precision.
-#define BODY_GYRO_RESIDUAL 1e-7f
 
 bool ph_inertia_is_isotropic(ph_mat3 inertia)
 {
@@ -235,9 +232,8 @@ typedef struct spin_frame
     float h;
 } spin_frame;
 
-static inline __attribute__((always_inline)) spin_frame spin_frame_of(const ph_mat3 *inertia,
-                                                                      const ph_mat3 *inv_inertia, bool diagonal,
-                                                                      float h)
+static inline __attribute__((always_inline)) spin_frame
+spin_frame_of(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagonal, float h)
 {
     spin_frame f = {inertia, inv_inertia, diagonal, glms_vec3_zero(), glms_vec3_zero(), glms_vec3_zero(), h};
     if (diagonal)
@@ -250,7 +246,8 @@ static inline __attribute__((always_inline)) spin_frame spin_frame_of(const ph_m
 }
 
 // The energy clamp of gyro_solve_body when its solve has not converged (see there). Out of line: rare.
-static ph_vec3 keep_energy(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 lb, ph_vec3 wb, float h)
+static __attribute__((noinline)) ph_vec3 keep_energy(const ph_mat3 *inertia, const ph_mat3 *inv_inertia,
+                                                     ph_vec3 lb, ph_vec3 wb, float h)
 {
     // Not converged (a turn of a good part of a radian per sub-step after a violent impact): the energy
     // after the turn, T(k wb) = k^2 wb.I wb / 2 + k^4 (h^2/8) c.I^-1 c with c = wb x I wb (the cross
@@ -376,8 +373,8 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
     return turn(u, q1.w, k, gyro_solve_body(&f, lb));
 }
 
-void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps,
-                             float carried)
+void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                             int substeps, float carried)
 {
     // The sub-step loop (ph_body_integrate_velocity, then ph_body_integrate_position in free flight), with
     // the rotation kept in the body frame from the first sub-step to the last. What the world-frame chain
@@ -417,7 +414,8 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
         v = ph_v3(v.x + accel.x * h, v.y + accel.y * h, v.z + accel.z * h);
         if (glms_vec3_dot(wb, wb) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
         {
-            ph_vec3 iw = diagonal ? ph_v3(f.m.x * wb.x, f.m.y * wb.y, f.m.z * wb.z) : glms_mat3_mulv(*inertia, wb);
+            ph_vec3 iw =
+                diagonal ? ph_v3(f.m.x * wb.x, f.m.y * wb.y, f.m.z * wb.z) : glms_mat3_mulv(*inertia, wb);
             wb = gyro_solve_body(&f, momentum_after_iw(wb, iw, s > 0 ? h : carried));
         }
         float speed2 = glms_vec3_dot(wb, wb);

@@ -108,6 +108,9 @@ ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h,
 // Below this angular speed the gyroscopic term (second order in w) is skipped: its effect over a sub-step
 // is under 1e-6 of w (unit: rad/s).
 #define BODY_GYRO_MIN_SPEED 1e-3f
+// The gyroscopic solve for an inertia in its principal axes stops once the residual left is below this
+// fraction of |w|: float precision (body.c, solve_spin_diagonal).
+#define BODY_GYRO_RESIDUAL 1e-7f
 // Most rotation of a body in one sub-step (unit: rad): pi/4, 236 rad/s at 5 sub-steps of a 60 Hz step.
 #define BODY_MAX_ROTATION (0.25f * GLM_PIf)
 
@@ -140,8 +143,8 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
 // first carried through `carried`, with the rotation kept in the body frame between them (see body.c):
 // the same motion as that loop up to float rounding, without its two turns per sub-step. Starts from
 // dq = identity and dp as the state has it.
-void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps,
-                             float carried);
+void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                             int substeps, float carried);
 
 // One sub-step h of velocity integration for a dynamic body: gravity and forces (semi-implicit), torque and
 // the gyroscopic term (implicit midpoint, ph_body_gyro_step), the most rotation a sub-step allows, and
