@@ -25,7 +25,8 @@ typedef struct ph_body_state
     ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
     float pad_dp;        // zero
     ph_quat dq;          // rotation this step so far: q = dq * q0
-    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
+    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2)); a body in
+                         // free flight under no torque keeps an older one, which nothing reads (solve_free)
 } ph_body_state;
 
 // Everything else about a body, 432 bytes. The fields the integration reads every sub-step come first and

@@ -736,7 +736,10 @@ static bool solve_free(ph_step_context *ctx, unsigned long long t_start)
         int slot = ctx->awake[i];
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &world->states[slot];
-        if (body->type == PH_BODY_DYNAMIC)
+        // The world inverse inertia of the step's start: in free flight only a torque reads it (fly), and
+        // the next step sets it again before any constraint is built with it, so a body under no torque
+        // keeps the one it has (a tenth of a lone spinning body's step).
+        if (body->type == PH_BODY_DYNAMIC && ph_body_has_torque(body))
             st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
         body->center0 = body->center;
         body->q0 = body->xf.q;
