@@ -1024,17 +1024,20 @@ static void torque_free_bodies(ph_world *w, uint64_t *rng, ph_body_id *out)
 // A torque-free body in free flight keeps its rotation in the body frame through the step
 // (ph_body_fly_torque_free) instead of turning its angular velocity into the body frame and back in every
 // sub-step: the same motion up to float rounding. Each step is checked against the sub-step loop written out
-// (free_flight_reference) from the same start. The linear motion is the same arithmetic: the centre must
+// (substep_loop) from the same start. The linear motion is the same arithmetic: the centre and velocity must
 // match bit for bit. The bounds on the rotation, with u = 2^-24 the unit roundoff and S sub-steps of h:
 // - A turn of a vector by a quaternion (to_body, to_world, Rodrigues' formula with its 1/|q|^2) or the
 //   product of two quaternions with a normalisation: sums of at most four products of unit-size factors,
 //   each within 8 u of its size. The world chain turns w in and out in every sub-step (2 turns); the body
 //   chain once per step (2 turns, and the API's read of the velocity now is the same function on both).
+// - The momentum over the inertia a sub-step solves from: the body chain forms it from wb in one
+//   expression (t_i = wb_i - k_i wb_j wb_k), the loop by I wb, a cross product, the momentum and lb / m:
+//   within 4 u |w| of each other.
 // - The solve: both stop once the residual is below BODY_GYRO_RESIDUAL of |w|, and its Jacobian is the
 //   identity to within h |w|, so the two land within 2 BODY_GYRO_RESIDUAL |w| of each other.
 // - A difference carried into the next sub-step grows by at most (1 + h |w|) (the sub-step's map is the
 //   identity to within h |w|, as the Jacobian).
-//   So |dw| <= (S (16 u + 2 BODY_GYRO_RESIDUAL) + 16 u) (1 + h |w|)^S |w|.
+//   So |dw| <= (S (20 u + 2 BODY_GYRO_RESIDUAL) + 16 u) (1 + h |w|)^S |w|.
 // - The orientation: per sub-step each chain makes one product and the world chain a normalisation (16 u);
 //   at the end up to four more products and normalisations (32 u); and the turn itself differs by
 //   h |dw| per sub-step, dt |dw| in all: |dq| <= 16 u S + 32 u + dt |dw|.
@@ -1082,7 +1085,7 @@ static int dynamics_body_frame_flight_matches_substeps(void)
             float speed = glms_vec3_norm(want_w);
             float grow = powf(1.0f + h * speed, (float)substeps);
             float bound_w =
-                ((float)substeps * (16.0f * u + 2.0f * BODY_GYRO_RESIDUAL) + 16.0f * u) * grow * speed;
+                ((float)substeps * (20.0f * u + 2.0f * BODY_GYRO_RESIDUAL) + 16.0f * u) * grow * speed;
             float bound_q = 16.0f * u * (float)substeps + 32.0f * u + wd.time_step * bound_w;
             float miss_w = glms_vec3_distance(got_w, want_w);
             float miss_q = quat_distance(b->xf.q, ref[i].xf.q);

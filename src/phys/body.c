@@ -136,11 +136,11 @@ static bool solve_spin_general(const ph_mat3 *inertia, const ph_mat3 *inv_inerti
 // and came back in one wider load that waits for the stores (a failed store forwarding; spinner 1.0 -> 0.9
 // us per step). The coefficients k come from spin_coefficients, apart so that a loop over sub-steps works
 // them out once (inside the loop's branch on the spin, the compiler may not hoist float arithmetic).
-static inline __attribute__((always_inline)) bool solve_spin_diagonal(ph_vec3 k, ph_vec3 inv_m, ph_vec3 lb,
-                                                                      ph_vec3 *x)
+// solve_spin_diagonal_t takes t = lb / m itself.
+static inline __attribute__((always_inline)) bool solve_spin_diagonal_t(ph_vec3 k, ph_vec3 t, ph_vec3 *x)
 {
     float k0 = k.x, k1 = k.y, k2 = k.z;
-    float t0 = lb.x * inv_m.x, t1 = lb.y * inv_m.y, t2 = lb.z * inv_m.z;
+    float t0 = t.x, t1 = t.y, t2 = t.z;
     float x0 = t0 - k0 * t1 * t2, x1 = t1 - k1 * t2 * t0, x2 = t2 - k2 * t0 * t1;
     float r0 = x0 + k0 * x1 * x2 - t0, r1 = x1 + k1 * x2 * x0 - t1, r2 = x2 + k2 * x0 * x1 - t2;
     const float tol2 = BODY_GYRO_RESIDUAL * BODY_GYRO_RESIDUAL;
@@ -173,6 +173,12 @@ static inline __attribute__((always_inline)) bool solve_spin_diagonal(ph_vec3 k,
     }
     *x = ph_v3(x0, x1, x2);
     return converged;
+}
+
+static inline __attribute__((always_inline)) bool solve_spin_diagonal(ph_vec3 k, ph_vec3 inv_m, ph_vec3 lb,
+                                                                      ph_vec3 *x)
+{
+    return solve_spin_diagonal_t(k, ph_v3(lb.x * inv_m.x, lb.y * inv_m.y, lb.z * inv_m.z), x);
 }
 
 static inline ph_vec3 diagonal_of(const ph_mat3 *m)
@@ -400,6 +406,7 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
     const ph_mat3 *inertia = &body->inertia_local;
     bool diagonal = body->diagonal;
     spin_frame f = spin_frame_of(inertia, &body->inv_inertia_local, diagonal, h);
+    ph_vec3 k_carried = diagonal ? spin_coefficients(f.m, f.inv_m, 0.5f * carried) : glms_vec3_zero();
     bool damp_v = body->linear_damping != 0.0f, damp_w = body->angular_damping != 0.0f;
     float lin = damp_v ? 1.0f / (1.0f + h * body->linear_damping) : 1.0f;
     float ang = damp_w ? 1.0f / (1.0f + h * body->angular_damping) : 1.0f;
@@ -414,9 +421,26 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
         v = ph_v3(v.x + accel.x * h, v.y + accel.y * h, v.z + accel.z * h);
         if (glms_vec3_dot(wb, wb) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
         {
-            ph_vec3 iw =
-                diagonal ? ph_v3(f.m.x * wb.x, f.m.y * wb.y, f.m.z * wb.z) : glms_mat3_mulv(*inertia, wb);
-            wb = gyro_solve_body(&f, momentum_after_iw(wb, iw, s > 0 ? h : carried));
+            float hc = s > 0 ? h : carried;
+            if (diagonal)
+            {
+                // The momentum over m, t = lb / m, straight from wb: (wb x I wb)_i = (m_k - m_j) wb_j wb_k
+                // over the cyclic (i, j, k), so t_i = wb_i - (hc/2) (m_k - m_j) / m_i wb_j wb_k, with the
+                // coefficients of the solve (those of the sub-step carried, for the first). Three
+                // dependent operations where I wb, the cross product, the momentum and lb / m took five
+                // (the chain from one sub-step's wb to the next's is the loop's whole time).
+                ph_vec3 kc = s > 0 ? f.k : k_carried;
+                ph_vec3 t =
+                    ph_v3(wb.x - kc.x * wb.y * wb.z, wb.y - kc.y * wb.z * wb.x, wb.z - kc.z * wb.x * wb.y);
+                ph_vec3 x;
+                if (solve_spin_diagonal_t(f.k, t, &x))
+                    wb = x;
+                else
+                    wb =
+                        keep_energy(inertia, f.inv_inertia, momentum_after_body(inertia, true, wb, hc), x, h);
+            }
+            else
+                wb = gyro_solve_body(&f, momentum_after_iw(wb, glms_mat3_mulv(*inertia, wb), hc));
         }
         float speed2 = glms_vec3_dot(wb, wb);
         if (speed2 > max_speed * max_speed)
