@@ -412,8 +412,9 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
     float ang = damp_w ? 1.0f / (1.0f + h * body->angular_damping) : 1.0f;
     ph_vec3 accel = ph_body_accel(body, gravity);
     float max_speed = BODY_MAX_ROTATION / h, fall = 0.5f * h * h;
-    ph_quat q0 = glms_quat_normalize(body->q0);
-    ph_quat q = q0;
+    // q0 is unit to an ulp or so, and to_body and to_world turn exactly by a quaternion of any length (their
+    // 1 / |q|^2): neither end waits for a normalisation.
+    ph_quat q0 = body->q0, q = q0;
     ph_vec3 wb = to_body(q0, state->w), v = state->v, dp = state->dp;
     for (int s = 0; s < substeps; s++)
     {
@@ -455,12 +456,11 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
         dp = ph_v3(dp.x + step.x, dp.y + step.y, dp.z + step.z);
         q = ph_integrate_rotation_body(q, wb, h);
     }
-    q = glms_quat_normalize(q);
     state->v = v;
     state->dp = dp;
     state->w = to_world(q, wb);
     // The rotation of the step, q = dq q0: dq = q q0^-1, q0 unit.
-    state->dq = glms_quat_mul(q, glms_quat_conjugate(q0));
+    state->dq = glms_quat_mul(glms_quat_normalize(q), glms_quat_conjugate(q0));
 }
 
 // The sub-step's motion of a state: its centre moved by `step`, its orientation turned by h w.
