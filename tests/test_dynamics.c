@@ -992,7 +992,7 @@ static int dynamics_free_flight_path_matches_solver(void)
 // Bodies in free flight under no torque (the body-frame path, ph_body_fly_torque_free), far apart: asymmetric
 // boxes of random size, orientation and spin (2 to 60 rad/s about a random axis; the second damped), a hull
 // of random points whose inertia is off its axes (the general solve), and a box turning slower than
-// BODY_GYRO_MIN_SPEED (no gyroscopic step). Gravity acts on them all.
+// BODY_GYRO_MIN_SPEED (no gyroscopic step: it takes the plain loop). Gravity acts on them all.
 #define TORQUE_FREE_BODIES 5
 static void torque_free_bodies(ph_world *w, uint64_t *rng, ph_body_id *out)
 {

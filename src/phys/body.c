@@ -400,8 +400,8 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
     // by a positive number. Unnormalised, |q| grows by sqrt(1 + (h |wb| / 2)^2) per sub-step, at most
     // 1.074 under BODY_MAX_ROTATION: 97 after 64 sub-steps (the most a world takes), far inside float range,
     // and rounding is relative. The results differ from the world-frame chain by rounding only (a test
-    // bounds the difference). Only for a dynamic body that is not isotropic and has no torque: the torque is
-    // applied in the world frame and needs the orientation of each sub-step, and so does the solver's
+    // bounds the difference). Only for a dynamic body that turns gyroscopically and has no torque: the torque
+    // is applied in the world frame and needs the orientation of each sub-step, and so does the solver's
     // refresh of the world inverse inertia, which only a torque reads in free flight.
     const ph_mat3 *inertia = &body->inertia_local;
     bool diagonal = body->diagonal;

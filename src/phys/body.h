@@ -139,11 +139,12 @@ static inline bool ph_body_turns_gyroscopically(const ph_body *body, ph_vec3 w)
 // ph_body_turns_gyroscopically (see body.c).
 ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float h, float carried);
 
-// All `substeps` sub-steps h of a dynamic body in free flight (no contact constraint) that is not isotropic
-// and has no torque: ph_body_integrate_velocity then ph_body_integrate_position(free_flight) in each, the
-// first carried through `carried`, with the rotation kept in the body frame between them (see body.c):
-// the same motion as that loop up to float rounding, without its two turns per sub-step. Starts from
-// dq = identity and dp as the state has it.
+// All `substeps` sub-steps h of a dynamic body in free flight (no contact constraint) that has no torque and
+// turns gyroscopically (ph_body_turns_gyroscopically; still checked in each sub-step, as damping slows it):
+// ph_body_integrate_velocity then ph_body_integrate_position(free_flight) in each, the first carried through
+// `carried`, with the rotation kept in the body frame between them (see body.c): the same motion as that loop
+// up to float rounding, without its two turns per sub-step. Starts from dq = identity and dp as the state has
+// it.
 void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
                              int substeps, float carried);
 

@@ -694,7 +694,7 @@ static float plan_substeps(ph_step_context *ctx)
 // first (world->last_h) and the world inverse inertia refreshed where refresh_spinning would refresh it, for
 // a body turning faster than SOLVER_INERTIA_REFRESH_ANGLE per step with an applied torque (with no
 // constraint, the torque is all that reads it). A kinematic body takes the plain dp += h v, as in the
-// general path's state-only loop. The exception is a dynamic body neither isotropic nor under a torque:
+// general path's state-only loop. The exception is a dynamic body under no torque that turns gyroscopically:
 // it keeps its rotation in the body frame through the step (ph_body_fly_torque_free), the same motion as
 // the sub-step loop up to float rounding (a test bounds the difference), for half the arithmetic.
 static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
@@ -703,10 +703,13 @@ static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
     ph_vec3 gravity = world->def.gravity;
     float h = ctx->h, spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     bool dynamic = body->type == PH_BODY_DYNAMIC;
-    if (dynamic && !body->isotropic && !ph_body_has_torque(body))
+    if (dynamic && ph_body_turns_gyroscopically(body, st->w) && !ph_body_has_torque(body))
     {
-        // A torque-free tumbling body (the spinner, most bodies in flight): the same sub-steps with the
-        // rotation kept in the body frame; no inertia refresh, which only a torque reads.
+        // A torque-free tumbling body (the spinner, bodies thrown spinning): the same sub-steps with the
+        // rotation kept in the body frame; no inertia refresh, which only a torque reads. (One turning
+        // slower than BODY_GYRO_MIN_SPEED stays below it through the step, as damping only slows it: the
+        // loop below turns it without a gyroscopic step, and a body at rest keeps its orientation bit for
+        // bit.)
         ph_body_fly_torque_free(body, st, gravity, h, ctx->substeps, world->last_h);
         return;
     }
