@@ -165,3 +165,18 @@ static inline ph_quat ph_integrate_rotation(ph_quat q, ph_vec3 w, float dt)
     r.w = q.w + h * dq.w;
     return glms_quat_normalize(r);
 }
+
+// The same turn as ph_integrate_rotation, written with the body-frame angular velocity wb (w = q wb q^-1):
+// (h/2 w, 1) q = q (h/2 wb, 1), so q' = q + dt/2 * q * (wb, 0), on the right. Not renormalised: the caller
+// that chains sub-steps normalises once at the end (see ph_body_fly_torque_free). Components written out,
+// as in ph_integrate_rotation (no (wb, 0) built in memory).
+static inline ph_quat ph_integrate_rotation_body(ph_quat q, ph_vec3 wb, float dt)
+{
+    float h = 0.5f * dt;
+    ph_quat r;
+    r.x = q.x + h * ((q.w * wb.x + q.y * wb.z) - q.z * wb.y);
+    r.y = q.y + h * ((q.w * wb.y + q.z * wb.x) - q.x * wb.z);
+    r.z = q.z + h * ((q.w * wb.z + q.x * wb.y) - q.y * wb.x);
+    r.w = q.w - h * ((q.x * wb.x + q.y * wb.y) + q.z * wb.z);
+    return r;
+}

@@ -8,9 +8,6 @@
 #define BODY_GYRO_MAX_PASSES 4
 // The iterations stop once the last change of w is below this fraction of |w|.
 #define BODY_GYRO_TOLERANCE 1e-6f
-// For an inertia in its principal axes (solve_spin_diagonal), once the residual left is below this fraction
-// of |w|: float precision.
-#define BODY_GYRO_RESIDUAL 1e-7f
 
 bool ph_inertia_is_isotropic(ph_mat3 inertia)
 {
@@ -137,12 +134,13 @@ static bool solve_spin_general(const ph_mat3 *inertia, const ph_mat3 *inv_inerti
 // step is enough for all but violent spins (about a tenth of the general solve's work). Inlined, as are
 // solve_spin and gyro_solve_body: passed to a call, a ph_vec3 built from three floats went through the stack
 // and came back in one wider load that waits for the stores (a failed store forwarding; spinner 1.0 -> 0.9
-// us per step).
-static inline __attribute__((always_inline)) bool solve_spin_diagonal(ph_vec3 m, ph_vec3 inv_m, ph_vec3 lb,
-                                                                      float s, ph_vec3 *x)
+// us per step). The coefficients k come from spin_coefficients, apart so that a loop over sub-steps works
+// them out once (inside the loop's branch on the spin, the compiler may not hoist float arithmetic).
+// solve_spin_diagonal_t takes t = lb / m itself.
+static inline __attribute__((always_inline)) bool solve_spin_diagonal_t(ph_vec3 k, ph_vec3 t, ph_vec3 *x)
 {
-    float k0 = s * (m.z - m.y) * inv_m.x, k1 = s * (m.x - m.z) * inv_m.y, k2 = s * (m.y - m.x) * inv_m.z;
-    float t0 = lb.x * inv_m.x, t1 = lb.y * inv_m.y, t2 = lb.z * inv_m.z;
+    float k0 = k.x, k1 = k.y, k2 = k.z;
+    float t0 = t.x, t1 = t.y, t2 = t.z;
     float x0 = t0 - k0 * t1 * t2, x1 = t1 - k1 * t2 * t0, x2 = t2 - k2 * t0 * t1;
     float r0 = x0 + k0 * x1 * x2 - t0, r1 = x1 + k1 * x2 * x0 - t1, r2 = x2 + k2 * x0 * x1 - t2;
     const float tol2 = BODY_GYRO_RESIDUAL * BODY_GYRO_RESIDUAL;
@@ -177,9 +175,21 @@ static inline __attribute__((always_inline)) bool solve_spin_diagonal(ph_vec3 m,
     return converged;
 }
 
+static inline __attribute__((always_inline)) bool solve_spin_diagonal(ph_vec3 k, ph_vec3 inv_m, ph_vec3 lb,
+                                                                      ph_vec3 *x)
+{
+    return solve_spin_diagonal_t(k, ph_v3(lb.x * inv_m.x, lb.y * inv_m.y, lb.z * inv_m.z), x);
+}
+
 static inline ph_vec3 diagonal_of(const ph_mat3 *m)
 {
     return ph_v3(m->col[0].raw[0], m->col[1].raw[1], m->col[2].raw[2]);
+}
+
+// solve_spin_diagonal's k_i = s (m_k - m_j) / m_i over the cyclic (i, j, k), for I = diag(m).
+static inline ph_vec3 spin_coefficients(ph_vec3 m, ph_vec3 inv_m, float s)
+{
+    return ph_v3(s * (m.z - m.y) * inv_m.x, s * (m.x - m.z) * inv_m.y, s * (m.y - m.x) * inv_m.z);
 }
 
 // solve_spin_general from the guess in x or, for an inertia in its principal axes, solve_spin_diagonal (which
@@ -188,7 +198,10 @@ static inline __attribute__((always_inline)) bool
 solve_spin(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagonal, ph_vec3 lb, float s, ph_vec3 *x)
 {
     if (diagonal)
-        return solve_spin_diagonal(diagonal_of(inertia), diagonal_of(inv_inertia), lb, s, x);
+    {
+        ph_vec3 inv_m = diagonal_of(inv_inertia);
+        return solve_spin_diagonal(spin_coefficients(diagonal_of(inertia), inv_m, s), inv_m, lb, x);
+    }
     return solve_spin_general(inertia, inv_inertia, lb, s, x);
 }
 
@@ -215,9 +228,52 @@ static inline ph_vec3 to_world(ph_quat q, ph_vec3 v)
     return turn(ph_v3(q.x, q.y, q.z), q.w, 1.0f / glms_quat_dot(q, q), v);
 }
 
-// ph_body_gyro_solve in the body frame of q1: the carrying wb of body-frame momentum lb.
-static inline __attribute__((always_inline)) ph_vec3
-gyro_solve_body(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagonal, ph_vec3 lb, float h)
+// What the gyroscopic solve of a sub-step h takes of a body-frame inertia, worked out once per call (or per
+// step, in ph_body_fly_torque_free's loop over the sub-steps).
+typedef struct spin_frame
+{
+    const ph_mat3 *inertia, *inv_inertia;
+    bool diagonal;
+    ph_vec3 m, inv_m, k; // diagonal: the principal moments, their inverses, spin_coefficients for s = h/2
+    float h;
+} spin_frame;
+
+static inline __attribute__((always_inline)) spin_frame
+spin_frame_of(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagonal, float h)
+{
+    spin_frame f = {inertia, inv_inertia, diagonal, glms_vec3_zero(), glms_vec3_zero(), glms_vec3_zero(), h};
+    if (diagonal)
+    {
+        f.m = diagonal_of(inertia);
+        f.inv_m = diagonal_of(inv_inertia);
+        f.k = spin_coefficients(f.m, f.inv_m, 0.5f * h);
+    }
+    return f;
+}
+
+// The energy clamp of gyro_solve_body when its solve has not converged (see there). Out of line: rare.
+static __attribute__((noinline)) ph_vec3 keep_energy(const ph_mat3 *inertia, const ph_mat3 *inv_inertia,
+                                                     ph_vec3 lb, ph_vec3 wb, float h)
+{
+    // Not converged (a turn of a good part of a radian per sub-step after a violent impact): the energy
+    // after the turn, T(k wb) = k^2 wb.I wb / 2 + k^4 (h^2/8) c.I^-1 c with c = wb x I wb (the cross
+    // term vanishes), is kept at or below the energy before, so a tumbling body never gains energy.
+    ph_vec3 iw = glms_mat3_mulv(*inertia, wb);
+    ph_vec3 c = glms_vec3_cross(wb, iw);
+    float a = 0.125f * h * h * glms_vec3_dot(c, glms_mat3_mulv(*inv_inertia, c));
+    float b = 0.5f * glms_vec3_dot(wb, iw);
+    float t = 0.5f * glms_vec3_dot(lb, glms_mat3_mulv(*inv_inertia, lb));
+    if (a + b > t && t > 0.0f)
+    {
+        float k2 = 2.0f * t / (b + sqrtf(b * b + 4.0f * a * t)); // root of a k^4 + b k^2 = t
+        wb = glms_vec3_scale(wb, sqrtf(k2));
+    }
+    return wb;
+}
+
+// ph_body_gyro_solve in the body frame of q1: the carrying wb of body-frame momentum lb, for the sub-step
+// f->h.
+static inline __attribute__((always_inline)) ph_vec3 gyro_solve_body(const spin_frame *f, ph_vec3 lb)
 {
     // Body frame of q1: lb1 = R1^T L. The sub-step turns the body to R2 = R1 C with C the turn of
     // ph_integrate_rotation by h w, (h/2 wb, 1) as a quaternion: the Cayley transform
@@ -225,37 +281,34 @@ gyro_solve_body(const ph_mat3 *inertia, const ph_mat3 *inv_inertia, bool diagona
     // lb2 - lb1 = -h/2 wb x (lb1 + lb2); and wb = I^-1 (lb1 + lb2) / 2 then gives
     //     lb1 = I wb + h/2 wb x I wb,    lb2 = I wb - h/2 wb x I wb.
     // Both |lb| and lb . I^-1 lb (twice the energy) are the same before and after: the cross terms vanish.
-    ph_vec3 wb = diagonal ? lb : glms_mat3_mulv(*inv_inertia, lb); // the general form's guess, I^-1 lb
-    if (!solve_spin(inertia, inv_inertia, diagonal, lb, 0.5f * h, &wb))
+    ph_vec3 wb = lb;
+    bool converged;
+    if (f->diagonal)
+        converged = solve_spin_diagonal(f->k, f->inv_m, lb, &wb); // makes its own guess
+    else
     {
-        // Not converged (a turn of a good part of a radian per sub-step after a violent impact): the energy
-        // after the turn, T(k wb) = k^2 wb.I wb / 2 + k^4 (h^2/8) c.I^-1 c with c = wb x I wb (the cross
-        // term vanishes), is kept at or below the energy before, so a tumbling body never gains energy.
-        ph_vec3 iw = glms_mat3_mulv(*inertia, wb);
-        ph_vec3 c = glms_vec3_cross(wb, iw);
-        float a = 0.125f * h * h * glms_vec3_dot(c, glms_mat3_mulv(*inv_inertia, c));
-        float b = 0.5f * glms_vec3_dot(wb, iw);
-        float t = 0.5f * glms_vec3_dot(lb, glms_mat3_mulv(*inv_inertia, lb));
-        if (a + b > t && t > 0.0f)
-        {
-            float k2 = 2.0f * t / (b + sqrtf(b * b + 4.0f * a * t)); // root of a k^4 + b k^2 = t
-            wb = glms_vec3_scale(wb, sqrtf(k2));
-        }
+        wb = glms_mat3_mulv(*f->inv_inertia, lb); // the general form's guess, I^-1 lb
+        converged = solve_spin_general(f->inertia, f->inv_inertia, lb, 0.5f * f->h, &wb);
     }
-    return wb;
+    return converged ? wb : keep_energy(f->inertia, f->inv_inertia, lb, wb, f->h);
 }
 
 ph_vec3 ph_body_gyro_solve(ph_quat q1, const ph_mat3 *inertia, const ph_mat3 *inv_inertia, ph_vec3 l, float h)
 {
-    return to_world(
-        q1, gyro_solve_body(inertia, inv_inertia, ph_inertia_is_diagonal(*inertia), to_body(q1, l), h));
+    spin_frame f = spin_frame_of(inertia, inv_inertia, ph_inertia_is_diagonal(*inertia), h);
+    return to_world(q1, gyro_solve_body(&f, to_body(q1, l)));
 }
 
-// The body-frame momentum at the end of a sub-step h through which wb carried the body: I wb - h/2 wb x I wb.
+// The body-frame momentum at the end of a sub-step h through which wb carried the body: I wb - h/2 wb x I wb,
+// given I wb.
+static inline ph_vec3 momentum_after_iw(ph_vec3 wb, ph_vec3 iw, float h)
+{
+    return glms_vec3_sub(iw, glms_vec3_scale(glms_vec3_cross(wb, iw), 0.5f * h));
+}
+
 static ph_vec3 momentum_after_body(const ph_mat3 *inertia, bool diagonal, ph_vec3 wb, float h)
 {
-    ph_vec3 iw = inertia_mulv(inertia, diagonal, wb);
-    return glms_vec3_sub(iw, glms_vec3_scale(glms_vec3_cross(wb, iw), 0.5f * h));
+    return momentum_after_iw(wb, inertia_mulv(inertia, diagonal, wb), h);
 }
 
 // Whether the velocity now and the carrying one differ: a dynamic body whose L need not be parallel to w,
@@ -322,8 +375,92 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
         ph_vec3 tb = turn(u_back, q1.w, k, body->torque);
         lb = ph_v3(lb.x + tb.x * h, lb.y + tb.y * h, lb.z + tb.z * h);
     }
-    return turn(u, q1.w, k,
-                gyro_solve_body(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, h));
+    spin_frame f = spin_frame_of(&body->inertia_local, &body->inv_inertia_local, body->diagonal, h);
+    return turn(u, q1.w, k, gyro_solve_body(&f, lb));
+}
+
+void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                             int substeps, float carried)
+{
+    // The sub-step loop (ph_body_integrate_velocity, then ph_body_integrate_position in free flight), with
+    // the rotation kept in the body frame from the first sub-step to the last. What the world-frame chain
+    // does in sub-step k, from orientation q (unit) and carrying w:
+    //   wb = R(q)^T w,  lb = I wb - h'/2 wb x I wb (momentum_after_body, h' the sub-step carried),
+    //   wb+ = gyro_solve_body(lb),  w+ = R(q) wb+ (capped, damped),  q+ = normalise((h/2 w+, 1) q).
+    // Two identities make its turns into and out of the body frame cancel between sub-steps:
+    // - The turn on the left by the world w+ is the turn on the right by wb+: with w+ = q (wb+, 0) q^-1,
+    //   (h/2 w+, 1) q = q (h/2 wb+, 1) q^-1 q = q (h/2 wb+, 1) (ph_integrate_rotation_body).
+    // - That turn is about wb+ itself: the Cayley rotation C of (h/2 wb+, 1) keeps wb+, so the next
+    //   sub-step's R(q+)^T w+ = C^T R(q)^T R(q) wb+ = wb+. Its body-frame momentum I wb+ - h/2 wb+ x I wb+
+    //   is then formed from wb+ directly, in the frame of q+, which is where gyro_solve_body's lb2 lives.
+    // So wb is turned in once (at the step's start orientation) and out once (at its end); in between each
+    // sub-step is the solve and the momentum of the body frame alone. The cap (on |wb| = |w|), the damping
+    // (a scale) and the gyroscopic threshold read wb as they read w. Normalising q after every sub-step or
+    // only at the end gives the same orientation: the product is bilinear, and each normalisation divides
+    // by a positive number. Unnormalised, |q| grows by sqrt(1 + (h |wb| / 2)^2) per sub-step, at most
+    // 1.074 under BODY_MAX_ROTATION: 97 after 64 sub-steps (the most a world takes), far inside float range,
+    // and rounding is relative. The results differ from the world-frame chain by rounding only (a test
+    // bounds the difference). Only for a dynamic body that turns gyroscopically and has no torque: the torque
+    // is applied in the world frame and needs the orientation of each sub-step, and so does the solver's
+    // refresh of the world inverse inertia, which only a torque reads in free flight.
+    const ph_mat3 *inertia = &body->inertia_local;
+    bool diagonal = body->diagonal;
+    spin_frame f = spin_frame_of(inertia, &body->inv_inertia_local, diagonal, h);
+    ph_vec3 k_carried = diagonal ? spin_coefficients(f.m, f.inv_m, 0.5f * carried) : glms_vec3_zero();
+    bool damp_v = body->linear_damping != 0.0f, damp_w = body->angular_damping != 0.0f;
+    float lin = damp_v ? 1.0f / (1.0f + h * body->linear_damping) : 1.0f;
+    float ang = damp_w ? 1.0f / (1.0f + h * body->angular_damping) : 1.0f;
+    ph_vec3 accel = ph_body_accel(body, gravity);
+    float max_speed = BODY_MAX_ROTATION / h, fall = 0.5f * h * h;
+    // q0 is unit to an ulp or so, and to_body and to_world turn exactly by a quaternion of any length (their
+    // 1 / |q|^2): neither end waits for a normalisation.
+    ph_quat q0 = body->q0, q = q0;
+    ph_vec3 wb = to_body(q0, state->w), v = state->v, dp = state->dp;
+    for (int s = 0; s < substeps; s++)
+    {
+        // ph_body_integrate_velocity, in its order.
+        v = ph_v3(v.x + accel.x * h, v.y + accel.y * h, v.z + accel.z * h);
+        if (glms_vec3_dot(wb, wb) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+        {
+            float hc = s > 0 ? h : carried;
+            if (diagonal)
+            {
+                // The momentum over m, t = lb / m, straight from wb: (wb x I wb)_i = (m_k - m_j) wb_j wb_k
+                // over the cyclic (i, j, k), so t_i = wb_i - (hc/2) (m_k - m_j) / m_i wb_j wb_k, with the
+                // coefficients of the solve (those of the sub-step carried, for the first). Three
+                // dependent operations where I wb, the cross product, the momentum and lb / m took five
+                // (the chain from one sub-step's wb to the next's is the loop's whole time).
+                ph_vec3 kc = s > 0 ? f.k : k_carried;
+                ph_vec3 t =
+                    ph_v3(wb.x - kc.x * wb.y * wb.z, wb.y - kc.y * wb.z * wb.x, wb.z - kc.z * wb.x * wb.y);
+                ph_vec3 x;
+                if (solve_spin_diagonal_t(f.k, t, &x))
+                    wb = x;
+                else
+                    wb =
+                        keep_energy(inertia, f.inv_inertia, momentum_after_body(inertia, true, wb, hc), x, h);
+            }
+            else
+                wb = gyro_solve_body(&f, momentum_after_iw(wb, glms_mat3_mulv(*inertia, wb), hc));
+        }
+        float speed2 = glms_vec3_dot(wb, wb);
+        if (speed2 > max_speed * max_speed)
+            wb = glms_vec3_scale(wb, max_speed / sqrtf(speed2));
+        if (damp_v)
+            v = ph_v3(v.x * lin, v.y * lin, v.z * lin);
+        if (damp_w)
+            wb = ph_v3(wb.x * ang, wb.y * ang, wb.z * ang);
+        // ph_body_integrate_position in free flight, in its order.
+        ph_vec3 step = ph_v3(v.x * h, v.y * h, v.z * h);
+        step = ph_v3(step.x - accel.x * fall, step.y - accel.y * fall, step.z - accel.z * fall);
+        dp = ph_v3(dp.x + step.x, dp.y + step.y, dp.z + step.z);
+        q = ph_integrate_rotation_body(q, wb, h);
+    }
+    state->v = v;
+    state->dp = dp;
+    state->w = to_world(q, wb);
+    // The rotation of the step, q = dq q0: dq = q q0^-1, q0 unit.
+    state->dq = glms_quat_mul(glms_quat_normalize(q), glms_quat_conjugate(q0));
 }
 
 // The sub-step's motion of a state: its centre moved by `step`, its orientation turned by h w.

@@ -25,7 +25,8 @@ typedef struct ph_body_state
     ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
     float pad_dp;        // zero
     ph_quat dq;          // rotation this step so far: q = dq * q0
-    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2))
+    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2)); a body in
+                         // free flight under no torque keeps an older one, which nothing reads (solve_free)
 } ph_body_state;
 
 // Everything else about a body, 432 bytes. The fields the integration reads every sub-step come first and
@@ -108,6 +109,9 @@ ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h,
 // Below this angular speed the gyroscopic term (second order in w) is skipped: its effect over a sub-step
 // is under 1e-6 of w (unit: rad/s).
 #define BODY_GYRO_MIN_SPEED 1e-3f
+// The gyroscopic solve for an inertia in its principal axes stops once the residual left is below this
+// fraction of |w|: float precision (body.c, solve_spin_diagonal).
+#define BODY_GYRO_RESIDUAL 1e-7f
 // Most rotation of a body in one sub-step (unit: rad): pi/4, 236 rad/s at 5 sub-steps of a 60 Hz step.
 #define BODY_MAX_ROTATION (0.25f * GLM_PIf)
 
@@ -134,6 +138,15 @@ static inline bool ph_body_turns_gyroscopically(const ph_body *body, ph_vec3 w)
 // The angular velocity after a sub-step h of the gyroscopic term and torque, for a body that
 // ph_body_turns_gyroscopically (see body.c).
 ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float h, float carried);
+
+// All `substeps` sub-steps h of a dynamic body in free flight (no contact constraint) that has no torque and
+// turns gyroscopically (ph_body_turns_gyroscopically; still checked in each sub-step, as damping slows it):
+// ph_body_integrate_velocity then ph_body_integrate_position(free_flight) in each, the first carried through
+// `carried`, with the rotation kept in the body frame between them (see body.c): the same motion as that loop
+// up to float rounding, without its two turns per sub-step. Starts from dq = identity and dp as the state has
+// it.
+void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
+                             int substeps, float carried);
 
 // One sub-step h of velocity integration for a dynamic body: gravity and forces (semi-implicit), torque and
 // the gyroscopic term (implicit midpoint, ph_body_gyro_step), the most rotation a sub-step allows, and

@@ -701,13 +701,25 @@ static float plan_substeps(ph_step_context *ctx)
 // first (world->last_h) and the world inverse inertia refreshed where refresh_spinning would refresh it, for
 // a body turning faster than SOLVER_INERTIA_REFRESH_ANGLE per step with an applied torque (with no
 // constraint, the torque is all that reads it). A kinematic body takes the plain dp += h v, as in the
-// general path's state-only loop.
+// general path's state-only loop. The exception is a dynamic body under no torque that turns gyroscopically:
+// it keeps its rotation in the body frame through the step (ph_body_fly_torque_free), the same motion as
+// the sub-step loop up to float rounding (a test bounds the difference), for half the arithmetic.
 static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
 {
     const ph_world *world = ctx->world;
     ph_vec3 gravity = world->def.gravity;
     float h = ctx->h, spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     bool dynamic = body->type == PH_BODY_DYNAMIC;
+    if (dynamic && ph_body_turns_gyroscopically(body, st->w) && !ph_body_has_torque(body))
+    {
+        // A torque-free tumbling body (the spinner, bodies thrown spinning): the same sub-steps with the
+        // rotation kept in the body frame; no inertia refresh, which only a torque reads. (One turning
+        // slower than BODY_GYRO_MIN_SPEED stays below it through the step, as damping only slows it: the
+        // loop below turns it without a gyroscopic step, and a body at rest keeps its orientation bit for
+        // bit.)
+        ph_body_fly_torque_free(body, st, gravity, h, ctx->substeps, world->last_h);
+        return;
+    }
     for (int s = 0; s < ctx->substeps; s++)
     {
         if (dynamic)
@@ -734,7 +746,10 @@ static bool solve_free(ph_step_context *ctx, unsigned long long t_start)
         int slot = ctx->awake[i];
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &world->states[slot];
-        if (body->type == PH_BODY_DYNAMIC)
+        // The world inverse inertia of the step's start: in free flight only a torque reads it (fly), and
+        // the next step sets it again before any constraint is built with it, so a body under no torque
+        // keeps the one it has (a tenth of a lone spinning body's step).
+        if (body->type == PH_BODY_DYNAMIC && ph_body_has_torque(body))
             st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
         body->center0 = body->center;
         body->q0 = body->xf.q;
