@@ -78,12 +78,12 @@ typedef struct ph_octree
     int *packed_order; // nodes in the depth-first order of the last packing (the refit's node list)
     int packed_order_count;
     int packed_order_capacity;
-    int reinsert_count; // re-insertions by ph_octree_move since creation (statistics)
-    int repack_count;   // find_pairs calls that packed the tree afresh since creation (statistics)
-    bool tight_valid;   // no proxy changed since find_pairs refitted the nodes' tight bounds
-    bool pairs_valid;   // ... and that find_pairs answered in full (not out of memory)
-    bool packing_valid; // no proxy was placed or unlinked since the last packing (its layout still holds)
-    bool flat_valid;    // the last find_pairs was flat: while pairs_valid holds, box queries scan packed
+    int reinsert_count;    // re-insertions by ph_octree_move since creation (statistics)
+    int repack_count;      // find_pairs calls that packed the tree afresh since creation (statistics)
+    bool tight_valid;      // no proxy changed since find_pairs refitted the nodes' tight bounds
+    bool pairs_valid;      // ... and that find_pairs answered in full (not out of memory)
+    bool packing_valid;    // no proxy was placed or unlinked since the last packing (its layout still holds)
+    bool flat_valid;       // the last find_pairs was flat: while pairs_valid holds, box queries scan packed
     bool packing_recorded; // the last packing recorded packed_proxy (it packed a flat tree)
 } ph_octree;
 
