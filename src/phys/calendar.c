@@ -220,9 +220,12 @@ static float body_motion(const cal_state *cs, int slot)
     return motion_of(&cs->world->bodies[slot], &cs->world->states[slot], cs->ctx->dt);
 }
 
+// A comparison, not fmaxf (a call into libm without SSE4.1): the margin is finite and positive, so for
+// every min_extent, NaN included, both give the same value.
 static float thickness(const ph_world *world, const ph_body *b)
 {
-    return fmaxf(b->min_extent, world->def.speculative_margin);
+    float m = world->def.speculative_margin;
+    return b->min_extent > m ? b->min_extent : m;
 }
 
 // Bounds of the body over the rest of its sweep from t, grown by the speculative margin. A point of the body
@@ -1173,10 +1176,16 @@ static void first_pass_end(cal_state *cs, first_pass *fp)
 // Smallest thickness of any body in the world (unit: m; infinite in an empty world).
 static float thinnest_body(const ph_world *world)
 {
+    // The pool's live test (an odd generation) read in place, and a comparison for fminf: a thickness is
+    // never NaN (see thickness), so the minimum is the same.
     float thin = INFINITY;
+    const ph_id_slot *slots = world->body_ids.slots;
     for (int i = 0; i < world->body_ids.slot_count; i++)
-        if (ph_id_pool_is_live(&world->body_ids, i))
-            thin = fminf(thin, thickness(world, &world->bodies[i]));
+        if (slots[i].generation & 1u)
+        {
+            float t = thickness(world, &world->bodies[i]);
+            thin = t < thin ? t : thin;
+        }
     return thin;
 }
 

@@ -477,6 +477,11 @@ static bool fits_child(const ph_octree_node *node, ph_aabb b)
     float ch = 0.5f * node->half;
     if (ch < PH_OCTREE_MIN_HALF)
         return false;
+    // child_accepts' size test first, before the octant and its centre: a proxy that settled in its
+    // node (the common move) is most often too large for any child, which no centre changes.
+    float limit = CELL_FILL * 2.0f * ch;
+    if (!(b.hi.x - b.lo.x <= limit && b.hi.y - b.lo.y <= limit && b.hi.z - b.lo.z <= limit))
+        return false;
     int oct = octant_of(node->center, aabb_center(b));
     return child_accepts(child_center(node->center, node->half, oct), ch, b);
 }
