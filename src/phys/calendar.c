@@ -27,6 +27,9 @@
 #include "world.h"
 
 #include <string.h> // memset
+#if defined(__SSE2__)
+#include <emmintrin.h> // quiet_first_search's box, a lane per axis
+#endif
 
 // A body whose sweep is shorter than this fraction of the speculative margin never needs the calendar:
 // the solver's speculative contacts see everything it can reach.
@@ -753,6 +756,22 @@ static void release_searches(cal_state *cs)
     cs->prepared = false;
 }
 
+#if defined(__SSE2__)
+// x, y and z of a vector that another float follows in its struct (a box's lo and hi, a body's centre,
+// a proxy's bounds), read as one 16-byte load: the fourth lane holds that float, which no test reads.
+static inline __m128 v3_lanes(const ph_vec3 *v)
+{
+    return _mm_loadu_ps(v->raw);
+}
+
+// The same for the last vector of its struct, read without passing its end.
+static inline __m128 v3_last_lanes(const ph_vec3 *v)
+{
+    __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)v->raw));
+    return _mm_movelh_ps(xy, _mm_load_ss(&v->raw[2]));
+}
+#endif
+
 // Whether the first search of convex body `slot` (its sweep from the step's start) is sure to do nothing: its
 // sweep lies inside its proxy and no other proxy meets its search box. Then it reads no escape list, records
 // no escape and visits no neighbour (visit_neighbour turns down the body itself), so leaving it out is the
@@ -773,32 +792,61 @@ static bool quiet_first_search(cal_state *cs, int slot)
     const ph_body *b = &world->bodies[slot];
     if (b->mesh || b->compound || !moving(b))
         return false;
-    ph_aabb now = b->bounds;
-    ph_vec3 move = glms_vec3_sub(b->center, b->toi_c0);
+    if (b->proxy < 0) // no proxy: no search box lies inside it
+        return false;
     float m = world->def.speculative_margin;
-    // Sums of magnitudes bound the largest (a NaN makes the box non-finite, turned down below).
-    ph_vec3 lo = glms_vec3_abs(now.lo), hi = glms_vec3_abs(now.hi), mv = glms_vec3_abs(move);
-    float size = lo.x + lo.y + lo.z + hi.x + hi.y + hi.z + mv.x + mv.y + mv.z;
-    float eps = 1.0e-5f * (size + b->bound_radius + m);
     ph_quat q0 = b->toi_q0, q1 = b->xf.q;
     float dot = q0.x * q1.x + q0.y * q1.y + q0.z * q1.z + q0.w * q1.w;
     float s2 = 1.0f - dot * dot;
     float turn = GLM_PIf * sqrtf((s2 > 0.0f ? s2 : 0.0f) + 4.0e-6f) * b->bound_radius;
+    const ph_octree *tree = &world->octree;
+    const ph_aabb *proxy = ph_octree_live_bounds(tree, b->proxy);
+    ph_aabb box;
+#if defined(__SSE2__)
+    // The same box, x, y and z in the lanes of one register (the fourth lane 0, left out of every test):
+    // each lane takes the scalar path's operations, but for the sum of magnitudes, whose order does not
+    // matter to a bound a hundred times its rounding; minps and maxps take their second operand, the one a
+    // NaN reaches, when either is NaN, so a NaN still fails the containment test.
+    __m128 lo = v3_lanes(&b->bounds.lo), hi = v3_lanes(&b->bounds.hi);
+    __m128 mv = _mm_sub_ps(v3_lanes(&b->center), v3_last_lanes(&b->toi_c0));
+    __m128 abs_mask = _mm_castsi128_ps(_mm_setr_epi32(0x7fffffff, 0x7fffffff, 0x7fffffff, 0));
+    __m128 mag = _mm_add_ps(_mm_add_ps(_mm_and_ps(lo, abs_mask), _mm_and_ps(hi, abs_mask)), _mm_and_ps(mv, abs_mask));
+    mag = _mm_add_ps(mag, _mm_movehl_ps(mag, mag));
+    mag = _mm_add_ss(mag, _mm_shuffle_ps(mag, mag, 1));
+    float eps = 1.0e-5f * (_mm_cvtss_f32(mag) + b->bound_radius + m);
+    __m128 grow = _mm_set1_ps(turn + eps);
+    __m128 sweep_lo = _mm_sub_ps(_mm_min_ps(lo, _mm_add_ps(lo, mv)), grow);
+    __m128 sweep_hi = _mm_add_ps(_mm_max_ps(hi, _mm_add_ps(hi, mv)), grow);
+    __m128 inside = _mm_and_ps(_mm_cmpge_ps(sweep_lo, v3_lanes(&proxy->lo)), _mm_cmple_ps(sweep_hi, v3_lanes(&proxy->hi)));
+    if ((_mm_movemask_ps(inside) & 7) != 7) // false for a non-finite box
+        return false;
+    __m128 reach = _mm_set1_ps(m + eps);
+    float out[8];
+    _mm_storeu_ps(out, _mm_sub_ps(sweep_lo, reach));
+    _mm_storeu_ps(out + 4, _mm_add_ps(sweep_hi, reach));
+    box.lo = ph_v3(out[0], out[1], out[2]);
+    box.hi = ph_v3(out[4], out[5], out[6]);
+#else
+    ph_aabb now = b->bounds;
+    ph_vec3 move = glms_vec3_sub(b->center, b->toi_c0);
+    // Sums of magnitudes bound the largest (a NaN makes the box non-finite, turned down below).
+    ph_vec3 lo = glms_vec3_abs(now.lo), hi = glms_vec3_abs(now.hi), mv = glms_vec3_abs(move);
+    float size = lo.x + lo.y + lo.z + hi.x + hi.y + hi.z + mv.x + mv.y + mv.z;
+    float eps = 1.0e-5f * (size + b->bound_radius + m);
     float grow = turn + eps;
     ph_aabb sweep = {glms_vec3_minv(now.lo, glms_vec3_add(now.lo, move)),
                      glms_vec3_maxv(now.hi, glms_vec3_add(now.hi, move))};
     sweep.lo = glms_vec3_subs(sweep.lo, grow);
     sweep.hi = glms_vec3_adds(sweep.hi, grow);
-    const ph_octree *tree = &world->octree;
-    ph_aabb proxy = ph_octree_get_bounds(tree, b->proxy);
-    if (!aabb_contains(proxy, sweep)) // false for a non-finite box
+    if (!aabb_contains(*proxy, sweep)) // false for a non-finite box
         return false;
-    ph_aabb box = {glms_vec3_subs(sweep.lo, m + eps), glms_vec3_adds(sweep.hi, m + eps)};
+    box = (ph_aabb){glms_vec3_subs(sweep.lo, m + eps), glms_vec3_adds(sweep.hi, m + eps)};
+#endif
     // The pair lists once made (a body searched before): every proxy meeting a box inside the body's proxy
     // meets the proxy, so it is one of the body's broadphase pairs. Before, a box query: a step whose bodies
     // are all quiet never makes the lists.
     const pair_lists *pl = &cs->lists;
-    if (pl->start && aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy))
+    if (pl->start && aabb_contains(*proxy, box) && ph_octree_pairs_complete(tree, b->proxy))
     {
         for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
             if (ph_aabb_overlaps(&box, ph_octree_live_bounds(tree, world->bodies[pl->items[k]].proxy)))
@@ -818,8 +866,6 @@ static bool quiet_first_search(cal_state *cs, int slot)
 // once, and the heap orders the events by (time, a, b).
 static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
 {
-    if (initial && quiet_first_search(cs, slot))
-        return;
     prepare_searches(cs);
     ph_world *world = cs->world;
     const ph_octree *tree = &world->octree;
@@ -854,6 +900,14 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
         if (ph_aabb_overlaps(&box, ph_octree_live_bounds(tree, world->bodies[other].proxy)))
             visit_neighbour(other, &q);
     }
+}
+
+// A first search (from the step's start): left out when quiet_first_search answers for it. Apart from
+// predict_body so that a quiet body (most of them) costs no entry into that large function.
+static void first_search(cal_state *cs, int slot)
+{
+    if (!quiet_first_search(cs, slot))
+        predict_body(cs, slot, -1, 0.0f, true);
 }
 
 // ---- Resolution -------------------------------------------------------------------------------------
@@ -1247,13 +1301,13 @@ bool ph_calendar_run(ph_step_context *ctx)
         if (fp.fast && beyond_reach(&cs, &fp, i))
             fp.deferred[fp.deferred_count++] = slot;
         else
-            predict_body(&cs, slot, -1, 0.0f, true);
+            first_search(&cs, slot);
     }
     // A deferred body has no pair the first pass would sweep, but a body whose motion an event changes
     // may reach it later through its escape entry: when any event is coming, the deferred searches run
     // now, before the first event, as they would have in the loop above (they visit nothing else).
     for (int i = 0; i < fp.deferred_count && cs.heap_count > 0 && !cs.out_of_memory; i++)
-        predict_body(&cs, fp.deferred[i], -1, 0.0f, true);
+        first_search(&cs, fp.deferred[i]);
     if (cs.out_of_memory)
         freeze_all(&cs, 0.0f);
     while (cs.heap_count > 0 && cs.processed < cs.max_events)
