@@ -264,28 +264,38 @@ static int calendar_two_deflected_bodies_meet(void)
 // F's path, where F arrives three quarters into the step. X's search after its bounce cannot find F through
 // F's proxy (high above X's new path), only through F's escape entry: the first pass must record it, even
 // for a body whose search finds nobody (the calendar's quiet test must not skip a sweep outside its proxy).
-static int calendar_falling_body_outside_its_proxy(void)
+// The scene's coordinates turned by `shift` cyclic steps of the axes (x -> y -> z -> x): the same scene
+// turned, with the fall along y, z or x (the quiet test compares every axis).
+static ph_vec3 turn_axes(ph_vec3 v, int shift)
+{
+    for (int i = 0; i < shift; i++)
+        v = ph_v3(v.z, v.x, v.y);
+    return v;
+}
+
+static int falling_body_outside_its_proxy(int shift)
 {
     ph_world_def wd = ph_default_world_def();
     float dt = wd.time_step;
-    wd.gravity = ph_v3(0.0f, -(4.0f / 3.0f) / (dt * dt), 0.0f); // falls 4/3 m in the first step
+    // falls 4/3 m in the first step
+    wd.gravity = turn_axes(ph_v3(0.0f, -(4.0f / 3.0f) / (dt * dt), 0.0f), shift);
     ph_world *w = ph_world_create(&wd);
     ENSURE(w != NULL);
     ph_body_def d = ph_default_body_def();
     d.material.restitution = 1.0f;
     d.material.friction = 0.0f;
-    d.shape = ph_make_box(ph_v3(0.1f, 5.0f, 5.0f));
-    d.position = ph_v3(-1.6f, 0.0f, 0.0f); // face at x = -1.5
+    d.shape = ph_make_box(turn_axes(ph_v3(0.1f, 5.0f, 5.0f), shift));
+    d.position = turn_axes(ph_v3(-1.6f, 0.0f, 0.0f), shift); // face at x = -1.5
     ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
     d.type = PH_BODY_DYNAMIC;
     d.enable_sleep = false;
     d.shape = ph_make_sphere(0.25f);
     d.gravity_scale = 0.0f;
-    d.position = ph_v3(0.0f, 0.0f, 0.0f);
-    d.linear_velocity = ph_v3(-300.0f, 0.0f, 0.0f); // bounces at 0.25 of the step, at x = 1.25 at 0.75
+    d.position = glms_vec3_zero();
+    d.linear_velocity = turn_axes(ph_v3(-300.0f, 0.0f, 0.0f), shift); // bounces at 0.25, at x = 1.25 at 0.75
     ph_body_id x = ph_body_create(w, &d);
     d.gravity_scale = 1.0f;
-    d.position = ph_v3(1.25f, 1.0f, 0.0f); // at y = 0 at 0.75 of the step
+    d.position = turn_axes(ph_v3(1.25f, 1.0f, 0.0f), shift); // at y = 0 at 0.75 of the step
     d.linear_velocity = glms_vec3_zero();
     ph_body_id f = ph_body_create(w, &d);
     ENSURE(!PH_ID_IS_NULL(x) && !PH_ID_IS_NULL(f));
@@ -293,11 +303,30 @@ static int calendar_falling_body_outside_its_proxy(void)
     int n = 0, met = events_between(w, x, f);
     ph_world_get_calendar_events(w, &n); // all events of the step, for the report
     ph_vec3 px = ph_body_get_position(w, x), pf = ph_body_get_position(w, f);
-    fprintf(stderr, "falling ball: %d events, %d between X and F; X at (%.2f %.2f), F at (%.2f %.2f)\n", n,
-            met, (double)px.x, (double)px.y, (double)pf.x, (double)pf.y);
+    fprintf(stderr,
+            "falling ball (axes turned %d): %d events, %d between X and F; X at (%.2f %.2f %.2f), F at "
+            "(%.2f %.2f %.2f)\n",
+            shift, n, met, (double)px.x, (double)px.y, (double)px.z, (double)pf.x, (double)pf.y,
+            (double)pf.z);
     ENSURE(met >= 1);
     ph_world_destroy(w);
     return 0;
+}
+
+static int calendar_falling_body_outside_its_proxy(void)
+{
+    return falling_body_outside_its_proxy(0);
+}
+
+// The same along z and along x: the quiet test reads the three axes as the lanes of one register.
+static int calendar_falling_body_outside_its_proxy_z(void)
+{
+    return falling_body_outside_its_proxy(1);
+}
+
+static int calendar_falling_body_outside_its_proxy_x(void)
+{
+    return falling_body_outside_its_proxy(2);
 }
 
 // A bar of half length 3 m spins at 72 rad/s about z, from -0.6 rad to +0.6 rad over one step, barely
@@ -643,6 +672,8 @@ const test_case test_calendar_cases[] = {
     {"calendar_grazing_balls", calendar_grazing_balls},
     {"calendar_pushed_body_meets_lower_slot", calendar_pushed_body_meets_lower_slot},
     {"calendar_falling_body_outside_its_proxy", calendar_falling_body_outside_its_proxy},
+    {"calendar_falling_body_outside_its_proxy_z", calendar_falling_body_outside_its_proxy_z},
+    {"calendar_falling_body_outside_its_proxy_x", calendar_falling_body_outside_its_proxy_x},
     {"calendar_two_deflected_bodies_meet", calendar_two_deflected_bodies_meet},
     {"calendar_swinging_bar_strikes_ball", calendar_swinging_bar_strikes_ball},
     {"calendar_struck_ball_on_floor", calendar_struck_ball_on_floor},

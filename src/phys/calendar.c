@@ -810,14 +810,16 @@ static bool quiet_first_search(cal_state *cs, int slot)
     __m128 lo = v3_lanes(&b->bounds.lo), hi = v3_lanes(&b->bounds.hi);
     __m128 mv = _mm_sub_ps(v3_lanes(&b->center), v3_last_lanes(&b->toi_c0));
     __m128 abs_mask = _mm_castsi128_ps(_mm_setr_epi32(0x7fffffff, 0x7fffffff, 0x7fffffff, 0));
-    __m128 mag = _mm_add_ps(_mm_add_ps(_mm_and_ps(lo, abs_mask), _mm_and_ps(hi, abs_mask)), _mm_and_ps(mv, abs_mask));
+    __m128 mag =
+        _mm_add_ps(_mm_add_ps(_mm_and_ps(lo, abs_mask), _mm_and_ps(hi, abs_mask)), _mm_and_ps(mv, abs_mask));
     mag = _mm_add_ps(mag, _mm_movehl_ps(mag, mag));
     mag = _mm_add_ss(mag, _mm_shuffle_ps(mag, mag, 1));
     float eps = 1.0e-5f * (_mm_cvtss_f32(mag) + b->bound_radius + m);
     __m128 grow = _mm_set1_ps(turn + eps);
     __m128 sweep_lo = _mm_sub_ps(_mm_min_ps(lo, _mm_add_ps(lo, mv)), grow);
     __m128 sweep_hi = _mm_add_ps(_mm_max_ps(hi, _mm_add_ps(hi, mv)), grow);
-    __m128 inside = _mm_and_ps(_mm_cmpge_ps(sweep_lo, v3_lanes(&proxy->lo)), _mm_cmple_ps(sweep_hi, v3_lanes(&proxy->hi)));
+    __m128 inside = _mm_and_ps(_mm_cmpge_ps(sweep_lo, v3_lanes(&proxy->lo)),
+                               _mm_cmple_ps(sweep_hi, v3_lanes(&proxy->hi)));
     if ((_mm_movemask_ps(inside) & 7) != 7) // false for a non-finite box
         return false;
     __m128 reach = _mm_set1_ps(m + eps);
