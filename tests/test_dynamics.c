@@ -251,6 +251,57 @@ static int dynamics_shapes_rest(void)
     return 0;
 }
 
+// A body whose centre of mass is off its shape's origin turns about the centre of mass, and its shape frame
+// follows: p = c - q * local centre after every step (ph_body_sync_transform's long way), while a box's frame
+// is at its centre (the short way). Zero gravity, no contact: the centres stay where they are.
+static int dynamics_offset_centre_frame_follows(void)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = glms_vec3_zero();
+    ph_world *w = ph_world_create(&wd);
+    ENSURE(w != NULL);
+    ph_vec3 pts[8];
+    for (int i = 0; i < 8; i++) // a box of half (0.5, 0.3, 0.2) centred at (1, 0.5, -0.25) in its frame
+        pts[i] = ph_v3(1.0f + (i & 1 ? 0.5f : -0.5f), 0.5f + (i & 2 ? 0.3f : -0.3f),
+                       -0.25f + (i & 4 ? 0.2f : -0.2f));
+    ph_hull_def hd = ph_default_hull_def();
+    hd.points = pts;
+    hd.point_count = 8;
+    ph_geom_id hull = ph_world_add_hull(w, &hd);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.enable_sleep = false;
+    d.linear_damping = d.angular_damping = 0.0f;
+    d.shape = ph_make_geom_shape(PH_SHAPE_HULL, hull);
+    d.angular_velocity = ph_v3(0.3f, 2.0f, -1.1f);
+    ph_body_id h = ph_body_create(w, &d);
+    d.shape = ph_make_box(ph_v3(0.5f, 0.3f, 0.2f));
+    d.position = ph_v3(5, 0, 0);
+    ph_body_id b = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(h) && !PH_ID_IS_NULL(b));
+    ph_vec3 com_h = ph_body_get_center_of_mass(w, h), com_b = ph_body_get_center_of_mass(w, b);
+    ENSURE_NEAR(com_h.x, 1.0f, 1e-5f);
+    ENSURE_NEAR(com_h.y, 0.5f, 1e-5f);
+    ENSURE_NEAR(com_h.z, -0.25f, 1e-5f);
+    ph_vec3 local = com_h; // the local centre: the frame starts at the origin, unturned
+    for (int s = 0; s < 120; s++)
+    {
+        ph_world_step(w);
+        ph_transform xf = ph_body_get_transform(w, h);
+        ph_vec3 c = ph_body_get_center_of_mass(w, h);
+        ph_vec3 expected = glms_vec3_sub(c, glms_quat_rotatev(xf.q, local));
+        ENSURE(glms_vec3_distance(xf.p, expected) < 1e-5f);
+        ENSURE(glms_vec3_distance(c, com_h) < 1e-5f);
+        // The frame has turned away from where it started (the test is not of a body at rest).
+        if (s == 119)
+            ENSURE(glms_vec3_distance(xf.p, ph_v3(0, 0, 0)) > 0.3f);
+        ph_vec3 pb = ph_body_get_position(w, b), cb = ph_body_get_center_of_mass(w, b);
+        ENSURE(memcmp(&pb, &cb, sizeof pb) == 0 && glms_vec3_distance(cb, com_b) < 1e-5f);
+    }
+    ph_world_destroy(w);
+    return 0;
+}
+
 static int dynamics_static_mesh_floor(void)
 {
     ph_world_def wd = ph_default_world_def();
@@ -866,9 +917,24 @@ static void free_flight_bodies(ph_world *w, ph_body_id *out)
     d.linear_velocity = ph_v3(0, 0, 1);
     d.angular_velocity = ph_v3(0, 2, 1);
     out[3] = ph_body_create(w, &d);
+    // A cube dropped level (no turn at all: ph_body_fly_steady keeps its orientation without turning it),
+    // damped, and a sphere spun past the most turn a sub-step allows (capped in every sub-step) with angular
+    // damping.
+    d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.position = ph_v3(-50, 20, 20);
+    d.linear_velocity = ph_v3(0.5f, 2, -1);
+    d.linear_damping = 0.3f;
+    out[4] = ph_body_create(w, &d);
+    d.shape = ph_make_sphere(0.3f);
+    d.position = ph_v3(-50, 20, -20);
+    d.linear_damping = 0.0f;
+    d.angular_damping = 0.2f;
+    d.angular_velocity = ph_v3(200, -150, 90);
+    out[5] = ph_body_create(w, &d);
 }
 
-#define FREE_FLIGHT_BODIES 4
+#define FREE_FLIGHT_BODIES 6
 
 // White box: one step of a body in free flight (no torque applied during it), by the solver's sub-step loop
 // written out: from the step's start pose, per sub-step ph_body_integrate_velocity (a dynamic body; the first
@@ -1206,6 +1272,7 @@ static int dynamics_body_frame_flight_keeps_momentum(void)
 
 const test_case test_dynamics_cases[] = {
     {"dynamics_free_flight_path_matches_solver", dynamics_free_flight_path_matches_solver},
+    {"dynamics_offset_centre_frame_follows", dynamics_offset_centre_frame_follows},
     {"dynamics_body_frame_flight_matches_substeps", dynamics_body_frame_flight_matches_substeps},
     {"dynamics_body_frame_flight_keeps_momentum", dynamics_body_frame_flight_keeps_momentum},
     {"dynamics_point_impulse_uses_current_inertia", dynamics_point_impulse_uses_current_inertia},

@@ -34,6 +34,16 @@ ph_transform ph_body_frame(const ph_body *body, ph_vec3 center, ph_quat q)
 
 void ph_body_sync_transform(ph_body *body)
 {
+    // A body whose centre of mass is its shape's origin (a box, a sphere, a capsule: most bodies) has p at
+    // its centre: the turn of a zero vector is zero, and the turn's normalisation of q (a square root and a
+    // division on the way to every body's pose) buys nothing. Bit for bit the same p but for a centre
+    // coordinate of -0, which could come out +0 the long way.
+    ph_vec3 c = body->local_center;
+    if (c.x == 0.0f && c.y == 0.0f && c.z == 0.0f)
+    {
+        body->xf.p = body->center;
+        return;
+    }
     body->xf = ph_body_frame(body, body->center, body->xf.q);
 }
 
@@ -379,6 +389,89 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
     return turn(u, q1.w, k, gyro_solve_body(&f, lb));
 }
 
+// What a free-flight sub-step h of a torque-free dynamic body reads of it, worked out once per step: the
+// constant acceleration, the parabola's correction (h^2/2), the most turn of a sub-step and the damping
+// factors (the values ph_body_integrate_velocity and ph_body_integrate_position compute in each).
+typedef struct flight
+{
+    ph_vec3 accel;
+    float h, fall, max_speed;
+    float lin, ang; // damping over a sub-step, 1 / (1 + h c)
+    bool damp_v, damp_w;
+} flight;
+
+static inline flight flight_of(const ph_body *body, ph_vec3 gravity, float h)
+{
+    flight f = {ph_body_accel(body, gravity),
+                h,
+                0.5f * h * h,
+                BODY_MAX_ROTATION / h,
+                1.0f,
+                1.0f,
+                body->linear_damping != 0.0f,
+                body->angular_damping != 0.0f};
+    if (f.damp_v)
+        f.lin = 1.0f / (1.0f + h * body->linear_damping);
+    if (f.damp_w)
+        f.ang = 1.0f / (1.0f + h * body->angular_damping);
+    return f;
+}
+
+// The linear half of a free-flight sub-step, operation for operation as ph_body_integrate_velocity and
+// ph_body_integrate_position(free_flight) do it: v + a h, damped, then the parabola's step added to dp. It
+// reads nothing of the rotation, so it may run before the angular half.
+static inline void flight_move(const flight *f, ph_vec3 *v, ph_vec3 *dp)
+{
+    float h = f->h;
+    ph_vec3 u = ph_v3(v->x + f->accel.x * h, v->y + f->accel.y * h, v->z + f->accel.z * h);
+    if (f->damp_v)
+        u = ph_v3(u.x * f->lin, u.y * f->lin, u.z * f->lin);
+    ph_vec3 step = ph_v3(u.x * h, u.y * h, u.z * h);
+    step = ph_v3(step.x - f->accel.x * f->fall, step.y - f->accel.y * f->fall, step.z - f->accel.z * f->fall);
+    *v = u;
+    *dp = ph_v3(dp->x + step.x, dp->y + step.y, dp->z + step.z);
+}
+
+// The cap on a sub-step's turn and the angular damping, as ph_body_integrate_velocity applies them: both
+// scale w, so they read a body-frame w as they read a world one.
+static inline ph_vec3 flight_limit_spin(const flight *f, ph_vec3 w)
+{
+    float speed2 = glms_vec3_dot(w, w);
+    if (speed2 > f->max_speed * f->max_speed)
+        w = glms_vec3_scale(w, f->max_speed / sqrtf(speed2));
+    if (f->damp_w)
+        w = ph_v3(w.x * f->ang, w.y * f->ang, w.z * f->ang);
+    return w;
+}
+
+void ph_body_fly_steady(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps)
+{
+    // The sub-step loop (ph_body_integrate_velocity, then ph_body_integrate_position in free flight) for a
+    // body whose w only the cap and damping change: no torque, and no gyroscopic term (isotropic, or slower
+    // than BODY_GYRO_MIN_SPEED, which it stays as the cap and damping only slow it). Bit for bit that loop,
+    // with the state in registers and the body read once (restitution_ladder's bodies between bounces).
+    flight f = flight_of(body, gravity, h);
+    ph_vec3 v = state->v, w = state->w, dp = state->dp;
+    ph_quat dq = state->dq;
+    // A body that does not turn at all (w zero: the cap and damping keep it zero) from the identity (every
+    // step starts there) stays at the identity bit for bit: each sub-step's turn adds h/2 (0, 0, 0, 0) and
+    // normalises (0, 0, 0, 1), unchanged. Only its centre moves (a box dropped flat, a crate carried level).
+    bool still = w.x == 0.0f && w.y == 0.0f && w.z == 0.0f && dq.x == 0.0f && dq.y == 0.0f && dq.z == 0.0f &&
+                 dq.w == 1.0f;
+    for (int s = 0; s < substeps; s++)
+    {
+        flight_move(&f, &v, &dp);
+        if (still)
+            continue;
+        w = flight_limit_spin(&f, w);
+        dq = ph_integrate_rotation(dq, w, h);
+    }
+    state->v = v;
+    state->w = w;
+    state->dp = dp;
+    state->dq = dq;
+}
+
 void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
                              int substeps, float carried)
 {
@@ -407,19 +500,15 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
     bool diagonal = body->diagonal;
     spin_frame f = spin_frame_of(inertia, &body->inv_inertia_local, diagonal, h);
     ph_vec3 k_carried = diagonal ? spin_coefficients(f.m, f.inv_m, 0.5f * carried) : glms_vec3_zero();
-    bool damp_v = body->linear_damping != 0.0f, damp_w = body->angular_damping != 0.0f;
-    float lin = damp_v ? 1.0f / (1.0f + h * body->linear_damping) : 1.0f;
-    float ang = damp_w ? 1.0f / (1.0f + h * body->angular_damping) : 1.0f;
-    ph_vec3 accel = ph_body_accel(body, gravity);
-    float max_speed = BODY_MAX_ROTATION / h, fall = 0.5f * h * h;
+    flight fl = flight_of(body, gravity, h);
     // q0 is unit to an ulp or so, and to_body and to_world turn exactly by a quaternion of any length (their
     // 1 / |q|^2): neither end waits for a normalisation.
     ph_quat q0 = body->q0, q = q0;
     ph_vec3 wb = to_body(q0, state->w), v = state->v, dp = state->dp;
     for (int s = 0; s < substeps; s++)
     {
-        // ph_body_integrate_velocity, in its order.
-        v = ph_v3(v.x + accel.x * h, v.y + accel.y * h, v.z + accel.z * h);
+        // ph_body_integrate_velocity's, then ph_body_integrate_position's, the linear half first.
+        flight_move(&fl, &v, &dp);
         if (glms_vec3_dot(wb, wb) > BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
         {
             float hc = s > 0 ? h : carried;
@@ -443,17 +532,7 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
             else
                 wb = gyro_solve_body(&f, momentum_after_iw(wb, glms_mat3_mulv(*inertia, wb), hc));
         }
-        float speed2 = glms_vec3_dot(wb, wb);
-        if (speed2 > max_speed * max_speed)
-            wb = glms_vec3_scale(wb, max_speed / sqrtf(speed2));
-        if (damp_v)
-            v = ph_v3(v.x * lin, v.y * lin, v.z * lin);
-        if (damp_w)
-            wb = ph_v3(wb.x * ang, wb.y * ang, wb.z * ang);
-        // ph_body_integrate_position in free flight, in its order.
-        ph_vec3 step = ph_v3(v.x * h, v.y * h, v.z * h);
-        step = ph_v3(step.x - accel.x * fall, step.y - accel.y * fall, step.z - accel.z * fall);
-        dp = ph_v3(dp.x + step.x, dp.y + step.y, dp.z + step.z);
+        wb = flight_limit_spin(&fl, wb);
         q = ph_integrate_rotation_body(q, wb, h);
     }
     state->v = v;

@@ -147,6 +147,10 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
 // it.
 void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,
                              int substeps, float carried);
+// The same loop for a dynamic body in free flight with no torque that does not turn gyroscopically
+// (isotropic, or slower than BODY_GYRO_MIN_SPEED): bit for bit that loop, its state kept in registers through
+// the step.
+void ph_body_fly_steady(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps);
 
 // One sub-step h of velocity integration for a dynamic body: gravity and forces (semi-implicit), torque and
 // the gyroscopic term (implicit midpoint, ph_body_gyro_step), the most rotation a sub-step allows, and

@@ -710,6 +710,13 @@ static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
     ph_vec3 gravity = world->def.gravity;
     float h = ctx->h, spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     bool dynamic = body->type == PH_BODY_DYNAMIC;
+    if (dynamic && !ph_body_has_torque(body) && !ph_body_turns_gyroscopically(body, st->w))
+    {
+        // Nothing turns its w but the cap and damping (the bodies of the restitution ladder between bounces,
+        // a falling cube): the loop below with the state in registers.
+        ph_body_fly_steady(body, st, gravity, h, ctx->substeps);
+        return;
+    }
     if (dynamic && ph_body_turns_gyroscopically(body, st->w) && !ph_body_has_torque(body))
     {
         // A torque-free tumbling body (the spinner, bodies thrown spinning): the same sub-steps with the
