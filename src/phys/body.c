@@ -444,32 +444,65 @@ static inline ph_vec3 flight_limit_spin(const flight *f, ph_vec3 w)
     return w;
 }
 
-void ph_body_fly_steady(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps)
+// ph_body_fly_steady for N bodies side by side (N a constant of each caller): each body's sub-steps are a
+// chain of dependent operations (the turn's normalisation, a square root and a division, waits for the
+// last), and two chains interleaved keep the core busy while each waits. Per body, bit for bit the loop of
+// one.
+static inline __attribute__((always_inline)) void fly_steady_n(const ph_body *const *body,
+                                                               ph_body_state *const *state, const int N,
+                                                               ph_vec3 gravity, float h, int substeps)
 {
     // The sub-step loop (ph_body_integrate_velocity, then ph_body_integrate_position in free flight) for a
     // body whose w only the cap and damping change: no torque, and no gyroscopic term (isotropic, or slower
     // than BODY_GYRO_MIN_SPEED, which it stays as the cap and damping only slow it). Bit for bit that loop,
     // with the state in registers and the body read once (restitution_ladder's bodies between bounces).
-    flight f = flight_of(body, gravity, h);
-    ph_vec3 v = state->v, w = state->w, dp = state->dp;
-    ph_quat dq = state->dq;
-    // A body that does not turn at all (w zero: the cap and damping keep it zero) from the identity (every
-    // step starts there) stays at the identity bit for bit: each sub-step's turn adds h/2 (0, 0, 0, 0) and
-    // normalises (0, 0, 0, 1), unchanged. Only its centre moves (a box dropped flat, a crate carried level).
-    bool still = w.x == 0.0f && w.y == 0.0f && w.z == 0.0f && dq.x == 0.0f && dq.y == 0.0f && dq.z == 0.0f &&
-                 dq.w == 1.0f;
-    for (int s = 0; s < substeps; s++)
+    flight f[2];
+    ph_vec3 v[2], w[2], dp[2];
+    ph_quat dq[2];
+    bool still[2];
+    for (int k = 0; k < N; k++)
     {
-        flight_move(&f, &v, &dp);
-        if (still)
-            continue;
-        w = flight_limit_spin(&f, w);
-        dq = ph_integrate_rotation(dq, w, h);
+        f[k] = flight_of(body[k], gravity, h);
+        v[k] = state[k]->v;
+        w[k] = state[k]->w;
+        dp[k] = state[k]->dp;
+        dq[k] = state[k]->dq;
+        // A body that does not turn at all (w zero: the cap and damping keep it zero) from the identity
+        // (every step starts there) stays at the identity bit for bit: each sub-step's turn adds
+        // h/2 (0, 0, 0, 0) and normalises (0, 0, 0, 1), unchanged. Only its centre moves (a box dropped
+        // flat, a crate carried level).
+        still[k] = w[k].x == 0.0f && w[k].y == 0.0f && w[k].z == 0.0f && dq[k].x == 0.0f && dq[k].y == 0.0f &&
+                   dq[k].z == 0.0f && dq[k].w == 1.0f;
     }
-    state->v = v;
-    state->w = w;
-    state->dp = dp;
-    state->dq = dq;
+    for (int s = 0; s < substeps; s++)
+        for (int k = 0; k < N; k++)
+        {
+            flight_move(&f[k], &v[k], &dp[k]);
+            if (still[k])
+                continue;
+            w[k] = flight_limit_spin(&f[k], w[k]);
+            dq[k] = ph_integrate_rotation(dq[k], w[k], h);
+        }
+    for (int k = 0; k < N; k++)
+    {
+        state[k]->v = v[k];
+        state[k]->w = w[k];
+        state[k]->dp = dp[k];
+        state[k]->dq = dq[k];
+    }
+}
+
+void ph_body_fly_steady(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps)
+{
+    fly_steady_n(&body, &state, 1, gravity, h, substeps);
+}
+
+void ph_body_fly_steady_pair(const ph_body *body_a, ph_body_state *state_a, const ph_body *body_b,
+                             ph_body_state *state_b, ph_vec3 gravity, float h, int substeps)
+{
+    const ph_body *body[2] = {body_a, body_b};
+    ph_body_state *state[2] = {state_a, state_b};
+    fly_steady_n(body, state, 2, gravity, h, substeps);
 }
 
 void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h,

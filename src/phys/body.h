@@ -151,6 +151,16 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
 // (isotropic, or slower than BODY_GYRO_MIN_SPEED): bit for bit that loop, its state kept in registers through
 // the step.
 void ph_body_fly_steady(const ph_body *body, ph_body_state *state, ph_vec3 gravity, float h, int substeps);
+// Two such bodies at once, each bit for bit as alone (their sub-steps interleaved, so that one's chain of
+// dependent operations runs while the other's waits).
+void ph_body_fly_steady_pair(const ph_body *body_a, ph_body_state *state_a, const ph_body *body_b,
+                             ph_body_state *state_b, ph_vec3 gravity, float h, int substeps);
+// Whether ph_body_fly_steady is the whole free flight of a body: dynamic, no torque, no gyroscopic turn.
+static inline bool ph_body_flies_steady(const ph_body *body, ph_vec3 w)
+{
+    return body->type == PH_BODY_DYNAMIC && !ph_body_has_torque(body) &&
+           !ph_body_turns_gyroscopically(body, w);
+}
 
 // One sub-step h of velocity integration for a dynamic body: gravity and forces (semi-implicit), torque and
 // the gyroscopic term (implicit midpoint, ph_body_gyro_step), the most rotation a sub-step allows, and

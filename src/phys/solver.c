@@ -710,10 +710,10 @@ static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
     ph_vec3 gravity = world->def.gravity;
     float h = ctx->h, spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     bool dynamic = body->type == PH_BODY_DYNAMIC;
-    if (dynamic && !ph_body_has_torque(body) && !ph_body_turns_gyroscopically(body, st->w))
+    if (ph_body_flies_steady(body, st->w))
     {
         // Nothing turns its w but the cap and damping (the bodies of the restitution ladder between bounces,
-        // a falling cube): the loop below with the state in registers.
+        // a falling cube): the loop below with the state in registers (fly_all pairs such bodies).
         ph_body_fly_steady(body, st, gravity, h, ctx->substeps);
         return;
     }
@@ -741,6 +741,73 @@ static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
     }
 }
 
+// What fly_all does with each body before it flies and once it has flown (NULL: nothing).
+typedef void (*flight_fn)(ph_body *body, ph_body_state *st);
+
+// fly() for the bodies in `slots`, those that fly steady two at a time (ph_body_fly_steady_pair: the same
+// results, their dependent chains interleaved), each between `start` and `flown`; the bodies are
+// independent, so the order in which they fly does not matter.
+static void fly_all(const ph_step_context *ctx, const int *slots, int count, flight_fn start, flight_fn flown)
+{
+    ph_world *world = ctx->world;
+    int pending = -1; // a steady body waiting for a partner
+    for (int i = 0; i < count; i++)
+    {
+        int slot = slots[i];
+        ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &world->states[slot];
+        if (start)
+            start(body, st);
+        if (!ph_body_flies_steady(body, st->w))
+            fly(ctx, body, st);
+        else if (pending < 0)
+        {
+            pending = slot;
+            continue;
+        }
+        else
+        {
+            ph_body_fly_steady_pair(&world->bodies[pending], &world->states[pending], body, st,
+                                    world->def.gravity, ctx->h, ctx->substeps);
+            if (flown)
+                flown(&world->bodies[pending], &world->states[pending]);
+            pending = -1;
+        }
+        if (flown)
+            flown(body, st);
+    }
+    if (pending >= 0)
+    {
+        fly(ctx, &world->bodies[pending], &world->states[pending]);
+        if (flown)
+            flown(&world->bodies[pending], &world->states[pending]);
+    }
+}
+
+// solve_free's start of a body's step: from where it is, with the world inverse inertia of there for a body
+// under a torque. In free flight only a torque reads that inertia (fly), and the next step sets it again
+// before any constraint is built with it, so a body under no torque keeps the one it has (a tenth of a lone
+// spinning body's step).
+static void start_free(ph_body *body, ph_body_state *st)
+{
+    if (body->type == PH_BODY_DYNAMIC && ph_body_has_torque(body))
+        st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
+    body->center0 = body->center;
+    body->q0 = body->xf.q;
+    st->dp = glms_vec3_zero();
+    st->dq = glms_quat_identity();
+}
+
+// solve_free's end of a body's step: its pose from the step's motion, its forces cleared.
+static void finish_free(ph_body *body, ph_body_state *st)
+{
+    body->center = glms_vec3_add(body->center0, st->dp);
+    body->xf.q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
+    ph_body_sync_transform(body);
+    body->force = glms_vec3_zero();
+    body->torque = glms_vec3_zero();
+}
+
 // ph_solve for a step without contact constraints (a body in free flight, bodies far apart, or only sleeping
 // or kinematic ones in contact): each awake body flies through the step, and nothing of the constraint
 // machinery (arrays, groups, sweeps, the sub-steps' clock reads) is set up for none; a lone spinning body's
@@ -748,27 +815,7 @@ static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
 static bool solve_free(ph_step_context *ctx, unsigned long long t_start)
 {
     ph_world *world = ctx->world;
-    for (int i = 0; i < ctx->awake_count; i++)
-    {
-        int slot = ctx->awake[i];
-        ph_body *body = &world->bodies[slot];
-        ph_body_state *st = &world->states[slot];
-        // The world inverse inertia of the step's start: in free flight only a torque reads it (fly), and
-        // the next step sets it again before any constraint is built with it, so a body under no torque
-        // keeps the one it has (a tenth of a lone spinning body's step).
-        if (body->type == PH_BODY_DYNAMIC && ph_body_has_torque(body))
-            st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
-        body->center0 = body->center;
-        body->q0 = body->xf.q;
-        st->dp = glms_vec3_zero();
-        st->dq = glms_quat_identity();
-        fly(ctx, body, st);
-        body->center = glms_vec3_add(body->center0, st->dp);
-        body->xf.q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
-        ph_body_sync_transform(body);
-        body->force = glms_vec3_zero();
-        body->torque = glms_vec3_zero();
-    }
+    fly_all(ctx, ctx->awake, ctx->awake_count, start_free, finish_free);
     world->last_h = ctx->h;
     ctx->ticks = ph_ticks();
     ctx->stats->ms_stage[PH_STAGE_INTEGRATE] += ph_ticks_to_ms(ctx->ticks - t_start);
@@ -895,8 +942,8 @@ bool ph_solve(ph_step_context *ctx)
     // ends each sub-step, so the clock is read three times per sub-step, not four: the read before the
     // velocity integration of the next is the one after this sub-step's relax sweep.
     unsigned long long integrate_ticks = 0, t0 = ph_ticks();
-    for (int i = 0; fly_first && i < flying_count; i++)
-        fly(ctx, &world->bodies[flying[i]], &states[flying[i]]);
+    if (fly_first)
+        fly_all(ctx, flying, flying_count, NULL, NULL);
     for (int s = 0; s < ctx->substeps; s++)
     {
         // The sub-step through which the angular velocities carried the bodies last.
