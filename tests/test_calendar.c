@@ -318,7 +318,7 @@ static int calendar_falling_body_outside_its_proxy(void)
     return falling_body_outside_its_proxy(0);
 }
 
-// The same along z and along x: the quiet test reads the three axes as the lanes of one register.
+// The same along z and along x: the quiet test bounds each axis of the sweep on its own.
 static int calendar_falling_body_outside_its_proxy_z(void)
 {
     return falling_body_outside_its_proxy(1);

@@ -29,27 +29,19 @@ bool ph_inertia_is_diagonal(ph_mat3 inertia)
 
 ph_transform ph_body_frame(const ph_body *body, ph_vec3 center, ph_quat q)
 {
-    return (ph_transform){glms_vec3_sub(center, glms_quat_rotatev(q, body->local_center)), q};
+    // A body whose centre of mass is its shape's origin (a box, a sphere, a capsule: most bodies) has p at
+    // its centre: the turn of a zero vector is zero, and the turn's normalisation of q (a square root and a
+    // division on the way to every body's pose, and every pose of the calendar's sweeps) buys nothing. Bit
+    // for bit the same p but for a centre coordinate of -0, which could come out +0 the long way.
+    ph_vec3 c = body->local_center;
+    if (c.x == 0.0f && c.y == 0.0f && c.z == 0.0f)
+        return (ph_transform){center, q};
+    return (ph_transform){glms_vec3_sub(center, glms_quat_rotatev(q, c)), q};
 }
 
 void ph_body_sync_transform(ph_body *body)
 {
-    // A body whose centre of mass is its shape's origin (a box, a sphere, a capsule: most bodies) has p at
-    // its centre: the turn of a zero vector is zero, and the turn's normalisation of q (a square root and a
-    // division on the way to every body's pose) buys nothing. Bit for bit the same p but for a centre
-    // coordinate of -0, which could come out +0 the long way.
-    ph_vec3 c = body->local_center;
-    if (c.x == 0.0f && c.y == 0.0f && c.z == 0.0f)
-    {
-        body->xf.p = body->center;
-        return;
-    }
     body->xf = ph_body_frame(body, body->center, body->xf.q);
-}
-
-ph_aabb ph_body_compute_bounds(const ph_body *body)
-{
-    return ph_body_bounds_at(body, body->xf);
 }
 
 ph_aabb ph_body_bounds_at(const ph_body *body, ph_transform xf)
@@ -389,59 +381,31 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
     return turn(u, q1.w, k, gyro_solve_body(&f, lb));
 }
 
-// What a free-flight sub-step h of a torque-free dynamic body reads of it, worked out once per step: the
-// constant acceleration, the parabola's correction (h^2/2), the most turn of a sub-step and the damping
-// factors (the values ph_body_integrate_velocity and ph_body_integrate_position compute in each).
+// What a free-flight sub-step h of a torque-free dynamic body reads of it, worked out once per step: its
+// motion record, the parabola's correction (h^2/2) and the most turn of a sub-step.
 typedef struct flight
 {
-    ph_vec3 accel;
+    ph_body_motion motion;
     float h, fall, max_speed;
-    float lin, ang; // damping over a sub-step, 1 / (1 + h c)
-    bool damp_v, damp_w;
 } flight;
 
 static inline flight flight_of(const ph_body *body, ph_vec3 gravity, float h)
 {
-    flight f = {ph_body_accel(body, gravity),
-                h,
-                0.5f * h * h,
-                BODY_MAX_ROTATION / h,
-                1.0f,
-                1.0f,
-                body->linear_damping != 0.0f,
-                body->angular_damping != 0.0f};
-    if (f.damp_v)
-        f.lin = 1.0f / (1.0f + h * body->linear_damping);
-    if (f.damp_w)
-        f.ang = 1.0f / (1.0f + h * body->angular_damping);
-    return f;
+    return (flight){ph_body_motion_of(body, gravity, h), h, 0.5f * h * h, BODY_MAX_ROTATION / h};
 }
 
 // The linear half of a free-flight sub-step, operation for operation as ph_body_integrate_velocity and
-// ph_body_integrate_position(free_flight) do it: v + a h, damped, then the parabola's step added to dp. It
-// reads nothing of the rotation, so it may run before the angular half.
+// ph_body_integrate_position(free_flight) do it: the velocity step, then the parabola's step added to dp.
+// It reads nothing of the rotation, so it may run before the angular half.
 static inline void flight_move(const flight *f, ph_vec3 *v, ph_vec3 *dp)
 {
     float h = f->h;
-    ph_vec3 u = ph_v3(v->x + f->accel.x * h, v->y + f->accel.y * h, v->z + f->accel.z * h);
-    if (f->damp_v)
-        u = ph_v3(u.x * f->lin, u.y * f->lin, u.z * f->lin);
+    ph_vec3 u = ph_body_motion_velocity(&f->motion, *v, h);
+    ph_vec3 a = f->motion.accel;
     ph_vec3 step = ph_v3(u.x * h, u.y * h, u.z * h);
-    step = ph_v3(step.x - f->accel.x * f->fall, step.y - f->accel.y * f->fall, step.z - f->accel.z * f->fall);
+    step = ph_v3(step.x - a.x * f->fall, step.y - a.y * f->fall, step.z - a.z * f->fall);
     *v = u;
     *dp = ph_v3(dp->x + step.x, dp->y + step.y, dp->z + step.z);
-}
-
-// The cap on a sub-step's turn and the angular damping, as ph_body_integrate_velocity applies them: both
-// scale w, so they read a body-frame w as they read a world one.
-static inline ph_vec3 flight_limit_spin(const flight *f, ph_vec3 w)
-{
-    float speed2 = glms_vec3_dot(w, w);
-    if (speed2 > f->max_speed * f->max_speed)
-        w = glms_vec3_scale(w, f->max_speed / sqrtf(speed2));
-    if (f->damp_w)
-        w = ph_v3(w.x * f->ang, w.y * f->ang, w.z * f->ang);
-    return w;
 }
 
 // ph_body_fly_steady for N bodies side by side (N a constant of each caller): each body's sub-steps are a
@@ -480,7 +444,7 @@ static inline __attribute__((always_inline)) void fly_steady_n(const ph_body *co
             flight_move(&f[k], &v[k], &dp[k]);
             if (still[k])
                 continue;
-            w[k] = flight_limit_spin(&f[k], w[k]);
+            w[k] = ph_body_motion_spin(&f[k].motion, w[k], f[k].max_speed);
             dq[k] = ph_integrate_rotation(dq[k], w[k], h);
         }
     for (int k = 0; k < N; k++)
@@ -565,7 +529,7 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
             else
                 wb = gyro_solve_body(&f, momentum_after_iw(wb, glms_mat3_mulv(*inertia, wb), hc));
         }
-        wb = flight_limit_spin(&fl, wb);
+        wb = ph_body_motion_spin(&fl.motion, wb, fl.max_speed);
         q = ph_integrate_rotation_body(q, wb, h);
     }
     state->v = v;

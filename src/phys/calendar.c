@@ -27,9 +27,6 @@
 #include "world.h"
 
 #include <string.h> // memset
-#if defined(__SSE2__)
-#include <emmintrin.h> // quiet_first_search's box, a lane per axis
-#endif
 
 // A body whose sweep is shorter than this fraction of the speculative margin never needs the calendar:
 // the solver's speculative contacts see everything it can reach.
@@ -756,22 +753,6 @@ static void release_searches(cal_state *cs)
     cs->prepared = false;
 }
 
-#if defined(__SSE2__)
-// x, y and z of a vector that another float follows in its struct (a box's lo and hi, a body's centre,
-// a proxy's bounds), read as one 16-byte load: the fourth lane holds that float, which no test reads.
-static inline __m128 v3_lanes(const ph_vec3 *v)
-{
-    return _mm_loadu_ps(v->raw);
-}
-
-// The same for the last vector of its struct, read without passing its end.
-static inline __m128 v3_last_lanes(const ph_vec3 *v)
-{
-    __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)v->raw));
-    return _mm_movelh_ps(xy, _mm_load_ss(&v->raw[2]));
-}
-#endif
-
 // Whether the first search of convex body `slot` (its sweep from the step's start) is sure to do nothing: its
 // sweep lies inside its proxy and no other proxy meets its search box. Then it reads no escape list, records
 // no escape and visits no neighbour (visit_neighbour turns down the body itself), so leaving it out is the
@@ -801,34 +782,6 @@ static bool quiet_first_search(cal_state *cs, int slot)
     float turn = GLM_PIf * sqrtf((s2 > 0.0f ? s2 : 0.0f) + 4.0e-6f) * b->bound_radius;
     const ph_octree *tree = &world->octree;
     const ph_aabb *proxy = ph_octree_live_bounds(tree, b->proxy);
-    ph_aabb box;
-#if defined(__SSE2__)
-    // The same box, x, y and z in the lanes of one register (the fourth lane 0, left out of every test):
-    // each lane takes the scalar path's operations, but for the sum of magnitudes, whose order does not
-    // matter to a bound a hundred times its rounding; minps and maxps take their second operand, the one a
-    // NaN reaches, when either is NaN, so a NaN still fails the containment test.
-    __m128 lo = v3_lanes(&b->bounds.lo), hi = v3_lanes(&b->bounds.hi);
-    __m128 mv = _mm_sub_ps(v3_lanes(&b->center), v3_last_lanes(&b->toi_c0));
-    __m128 abs_mask = _mm_castsi128_ps(_mm_setr_epi32(0x7fffffff, 0x7fffffff, 0x7fffffff, 0));
-    __m128 mag =
-        _mm_add_ps(_mm_add_ps(_mm_and_ps(lo, abs_mask), _mm_and_ps(hi, abs_mask)), _mm_and_ps(mv, abs_mask));
-    mag = _mm_add_ps(mag, _mm_movehl_ps(mag, mag));
-    mag = _mm_add_ss(mag, _mm_shuffle_ps(mag, mag, 1));
-    float eps = 1.0e-5f * (_mm_cvtss_f32(mag) + b->bound_radius + m);
-    __m128 grow = _mm_set1_ps(turn + eps);
-    __m128 sweep_lo = _mm_sub_ps(_mm_min_ps(lo, _mm_add_ps(lo, mv)), grow);
-    __m128 sweep_hi = _mm_add_ps(_mm_max_ps(hi, _mm_add_ps(hi, mv)), grow);
-    __m128 inside = _mm_and_ps(_mm_cmpge_ps(sweep_lo, v3_lanes(&proxy->lo)),
-                               _mm_cmple_ps(sweep_hi, v3_lanes(&proxy->hi)));
-    if ((_mm_movemask_ps(inside) & 7) != 7) // false for a non-finite box
-        return false;
-    __m128 reach = _mm_set1_ps(m + eps);
-    float out[8];
-    _mm_storeu_ps(out, _mm_sub_ps(sweep_lo, reach));
-    _mm_storeu_ps(out + 4, _mm_add_ps(sweep_hi, reach));
-    box.lo = ph_v3(out[0], out[1], out[2]);
-    box.hi = ph_v3(out[4], out[5], out[6]);
-#else
     ph_aabb now = b->bounds;
     ph_vec3 move = glms_vec3_sub(b->center, b->toi_c0);
     // Sums of magnitudes bound the largest (a NaN makes the box non-finite, turned down below).
@@ -842,8 +795,7 @@ static bool quiet_first_search(cal_state *cs, int slot)
     sweep.hi = glms_vec3_adds(sweep.hi, grow);
     if (!aabb_contains(*proxy, sweep)) // false for a non-finite box
         return false;
-    box = (ph_aabb){glms_vec3_subs(sweep.lo, m + eps), glms_vec3_adds(sweep.hi, m + eps)};
-#endif
+    ph_aabb box = {glms_vec3_subs(sweep.lo, m + eps), glms_vec3_adds(sweep.hi, m + eps)};
     // The pair lists once made (a body searched before): every proxy meeting a box inside the body's proxy
     // meets the proxy, so it is one of the body's broadphase pairs. Before, a box query: a step whose bodies
     // are all quiet never makes the lists.
@@ -1232,12 +1184,11 @@ static void first_pass_end(cal_state *cs, first_pass *fp)
 // Smallest thickness of any body in the world (unit: m; infinite in an empty world).
 static float thinnest_body(const ph_world *world)
 {
-    // The pool's live test (an odd generation) read in place, and a comparison for fminf: a thickness is
-    // never NaN (see thickness), so the minimum is the same.
+    // A comparison for fminf (a call into libm): a thickness is never NaN (see thickness), so the minimum is
+    // the same.
     float thin = INFINITY;
-    const ph_id_slot *slots = world->body_ids.slots;
     for (int i = 0; i < world->body_ids.slot_count; i++)
-        if (slots[i].generation & 1u)
+        if (ph_id_pool_is_live(&world->body_ids, i))
         {
             float t = thickness(world, &world->bodies[i]);
             thin = t < thin ? t : thin;

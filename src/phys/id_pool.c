@@ -49,11 +49,6 @@ void ph_id_pool_release(ph_id_pool *pool, int slot)
     pool->live_count--;
 }
 
-bool ph_id_pool_is_live(const ph_id_pool *pool, int slot)
-{
-    return slot >= 0 && slot < pool->slot_count && (pool->slots[slot].generation & 1u) != 0;
-}
-
 uint32_t ph_id_pool_generation(const ph_id_pool *pool, int slot)
 {
     return slot >= 0 && slot < pool->slot_count ? pool->slots[slot].generation : 0;

@@ -27,7 +27,11 @@ void ph_id_pool_destroy(ph_id_pool *pool);
 // A free slot (lowest recently freed first: LIFO), or -1 when out of memory.
 int ph_id_pool_alloc(ph_id_pool *pool);
 void ph_id_pool_release(ph_id_pool *pool, int slot);
-bool ph_id_pool_is_live(const ph_id_pool *pool, int slot);
+// Inline: loops over every slot of a world ask it once a slot.
+static inline bool ph_id_pool_is_live(const ph_id_pool *pool, int slot)
+{
+    return slot >= 0 && slot < pool->slot_count && (pool->slots[slot].generation & 1u) != 0;
+}
 uint32_t ph_id_pool_generation(const ph_id_pool *pool, int slot);
 // True when (index1, generation) names a live slot: index1 = slot + 1.
 bool ph_id_pool_check(const ph_id_pool *pool, uint32_t index1, uint32_t generation);

@@ -834,28 +834,17 @@ static void subtree_self(pair_search *ps, int n)
 }
 
 // A flat tree's pair search: every packed proxy against those after it, in the tree and outside alike (see
-// PH_OCTREE_FLAT_MAX). The overlap is tested first, with proxy i's bounds held in registers; the active flags
-// only for the few that overlap.
+// PH_OCTREE_FLAT_MAX). test_pair with the overlap asked first: few of all the pairs overlap, while most
+// proxies are active, so the active flags alone decide little.
 static void flat_pairs(pair_search *ps, int count)
 {
     const ph_octree_packed *packed = ps->packed;
     for (int i = 0; i < count; i++)
     {
-        const ph_octree_packed *a = &packed[i];
-#if defined(__SSE2__)
-        __m128 a_lo = _mm_loadu_ps(a->lo.raw), a_hi = _mm_loadu_ps(a->hi.raw);
+        const ph_octree_packed a = packed[i]; // a copy: held in registers across add_pair's stores
         for (int j = i + 1; j < count; j++)
-        {
-            const ph_octree_packed *b = &packed[j];
-            __m128 meet = _mm_and_ps(_mm_cmple_ps(a_lo, _mm_loadu_ps(b->hi.raw)),
-                                     _mm_cmple_ps(_mm_loadu_ps(b->lo.raw), a_hi));
-            if ((_mm_movemask_ps(meet) & 7) == 7 && (a->active | b->active))
-                add_pair(ps, a, b);
-        }
-#else
-        for (int j = i + 1; j < count; j++)
-            test_pair(ps, a, &packed[j]);
-#endif
+            if (boxes_meet(&a, &packed[j]) && (a.active | packed[j].active))
+                add_pair(ps, &a, &packed[j]);
     }
 }
 
@@ -1082,20 +1071,33 @@ static bool query_box_loose(const ph_octree *tree, ph_aabb box, ph_octree_query_
     return true;
 }
 
+// Whether box queries may scan the packing (flat mode, see ph_octree_find_pairs): the last search was flat
+// and no proxy changed since.
+static inline bool flat_scan_ready(const ph_octree *tree)
+{
+    return tree->flat_valid && tree->pairs_valid;
+}
+
+// The first packed proxy from `from` on whose bounds meet q (packed_total when none): a flat tree's packing
+// is the walk's order, the tree's proxies depth first, own proxies before the children's, children in
+// octant order, then the outside list's finite proxies in list order.
+static inline int flat_next_meeting(const ph_octree *tree, const ph_octree_packed *q, int from)
+{
+    int j = from;
+    while (j < tree->packed_total && !boxes_meet(&tree->packed[j], q))
+        j++;
+    return j;
+}
+
 void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx)
 {
-    // A flat tree's packing is the walk's order: the tree's proxies depth first, own proxies before the
-    // children's, children in octant order, then the outside list's finite proxies in list order.
-    if (tree->flat_valid && tree->pairs_valid)
+    if (flat_scan_ready(tree))
     {
         ph_octree_packed q = packed_box(box);
-        const ph_octree_packed *packed = tree->packed;
-        int count = tree->packed_total;
-        for (int j = 0; j < count; j++)
-        {
-            if (boxes_meet(&packed[j], &q) && !fn(packed[j].body, ctx))
+        for (int j = flat_next_meeting(tree, &q, 0); j < tree->packed_total;
+             j = flat_next_meeting(tree, &q, j + 1))
+            if (!fn(tree->packed[j].body, ctx))
                 return;
-        }
         return;
     }
     if (tree->root != NONE)
@@ -1128,16 +1130,14 @@ static bool meets_other(int body_index, void *ctx)
 
 bool ph_octree_box_meets_other(const ph_octree *tree, ph_aabb box, int body_index)
 {
-    if (tree->flat_valid && tree->pairs_valid)
+    if (flat_scan_ready(tree))
     {
-        // The flat query's scan with the box held in registers, stopping at the first other body.
-        ph_octree_packed q = packed_box(box);
-        const ph_octree_packed *packed = tree->packed;
-        for (int j = 0; j < tree->packed_total; j++)
-        {
-            if (boxes_meet(&packed[j], &q) && packed[j].body != body_index)
+        // The scan of ph_octree_query_box without its callback, stopping at the first other body.
+        ph_octree_packed pq = packed_box(box);
+        for (int j = flat_next_meeting(tree, &pq, 0); j < tree->packed_total;
+             j = flat_next_meeting(tree, &pq, j + 1))
+            if (tree->packed[j].body != body_index)
                 return true;
-        }
         return false;
     }
     other_query q = {body_index, false};

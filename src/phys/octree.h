@@ -130,7 +130,7 @@ typedef bool ph_octree_query_fn(int body_index, void *ctx);
 // Calls fn for every proxy whose bounds overlap box (closed intervals).
 void ph_octree_query_box(const ph_octree *tree, ph_aabb box, ph_octree_query_fn *fn, void *ctx);
 // Whether the bounds of any proxy of a body other than body_index overlap box (closed intervals), as
-// ph_octree_query_box would report it; a flat tree answers from its packing without a callback.
+// ph_octree_query_box would report it.
 bool ph_octree_box_meets_other(const ph_octree *tree, ph_aabb box, int body_index);
 // Calls fn for every proxy whose bounds are not wholly outside one of the 6 planes (a, b, c, d),
 // where a x + b y + c z + d >= 0 is inside (the usual conservative box-versus-frustum test).

@@ -701,29 +701,22 @@ static float plan_substeps(ph_step_context *ctx)
 // first (world->last_h) and the world inverse inertia refreshed where refresh_spinning would refresh it, for
 // a body turning faster than SOLVER_INERTIA_REFRESH_ANGLE per step with an applied torque (with no
 // constraint, the torque is all that reads it). A kinematic body takes the plain dp += h v, as in the
-// general path's state-only loop. The exception is a dynamic body under no torque that turns gyroscopically:
-// it keeps its rotation in the body frame through the step (ph_body_fly_torque_free), the same motion as
-// the sub-step loop up to float rounding (a test bounds the difference), for half the arithmetic.
+// general path's state-only loop. A body that flies steady (ph_body_flies_steady) is fly_all's, which pairs
+// them. The exception is a dynamic body under no torque that turns gyroscopically: it keeps its rotation in
+// the body frame through the step (ph_body_fly_torque_free), the same motion as the sub-step loop up to
+// float rounding (a test bounds the difference), for half the arithmetic.
 static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
 {
     const ph_world *world = ctx->world;
     ph_vec3 gravity = world->def.gravity;
     float h = ctx->h, spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     bool dynamic = body->type == PH_BODY_DYNAMIC;
-    if (ph_body_flies_steady(body, st->w))
+    PH_ASSERT(!ph_body_flies_steady(body, st->w));
+    if (dynamic && !ph_body_has_torque(body))
     {
-        // Nothing turns its w but the cap and damping (the bodies of the restitution ladder between bounces,
-        // a falling cube): the loop below with the state in registers (fly_all pairs such bodies).
-        ph_body_fly_steady(body, st, gravity, h, ctx->substeps);
-        return;
-    }
-    if (dynamic && ph_body_turns_gyroscopically(body, st->w) && !ph_body_has_torque(body))
-    {
-        // A torque-free tumbling body (the spinner, bodies thrown spinning): the same sub-steps with the
-        // rotation kept in the body frame; no inertia refresh, which only a torque reads. (One turning
-        // slower than BODY_GYRO_MIN_SPEED stays below it through the step, as damping only slows it: the
-        // loop below turns it without a gyroscopic step, and a body at rest keeps its orientation bit for
-        // bit.)
+        // A torque-free tumbling body (not steady, so it turns gyroscopically: the spinner, bodies thrown
+        // spinning): the same sub-steps with the rotation kept in the body frame; no inertia refresh, which
+        // only a torque reads.
         ph_body_fly_torque_free(body, st, gravity, h, ctx->substeps, world->last_h);
         return;
     }
@@ -778,7 +771,8 @@ static void fly_all(const ph_step_context *ctx, const int *slots, int count, fli
     }
     if (pending >= 0)
     {
-        fly(ctx, &world->bodies[pending], &world->states[pending]);
+        ph_body_fly_steady(&world->bodies[pending], &world->states[pending], world->def.gravity, ctx->h,
+                           ctx->substeps);
         if (flown)
             flown(&world->bodies[pending], &world->states[pending]);
     }

@@ -82,35 +82,24 @@ typedef struct constraint_head
 // any other takes ph_body_integrate_velocity.
 typedef struct solver_motion
 {
-    ph_vec3 accel;  // ph_body_accel: gravity and applied force (unit: m/s^2)
-    float lin, ang; // damping over one sub-step, 1 / (1 + h c): exactly 1 for an undamped body
-    int slot;       // the body's slot; -1 - slot for a body that takes ph_body_integrate_velocity
+    ph_body_motion motion;
+    int slot; // the body's slot; -1 - slot for a body that takes ph_body_integrate_velocity
 } solver_motion;
 
 // The record of `body` at `slot` for sub-steps of length h.
 static inline solver_motion solver_motion_of(const ph_body *body, int slot, ph_vec3 gravity, float h)
 {
-    // The damping factors as ph_body_integrate_velocity computes them; a factor of exactly 1 leaves the
-    // velocity bit for bit as skipping the multiplication does.
-    float lin = body->linear_damping != 0.0f ? 1.0f / (1.0f + h * body->linear_damping) : 1.0f;
-    float ang = body->angular_damping != 0.0f ? 1.0f / (1.0f + h * body->angular_damping) : 1.0f;
     bool plain = body->isotropic && !ph_body_has_torque(body);
-    return (solver_motion){ph_body_accel(body, gravity), lin, ang, plain ? slot : -1 - slot};
+    return (solver_motion){ph_body_motion_of(body, gravity, h), plain ? slot : -1 - slot};
 }
 
 // ph_body_integrate_velocity of a body whose record has its slot (isotropic, no torque), operation for
-// operation: the constant acceleration, the most rotation of a sub-step (max_speed = BODY_MAX_ROTATION / h),
-// then damping.
+// operation (max_speed = BODY_MAX_ROTATION / h).
 static inline void solver_integrate_velocity(const solver_motion *m, ph_body_state *state, float h,
                                              float max_speed)
 {
-    ph_vec3 v = ph_v3(state->v.x + m->accel.x * h, state->v.y + m->accel.y * h, state->v.z + m->accel.z * h);
-    ph_vec3 w = state->w;
-    float speed2 = glms_vec3_dot(w, w);
-    if (speed2 > max_speed * max_speed)
-        w = glms_vec3_scale(w, max_speed / sqrtf(speed2));
-    state->v = ph_v3(v.x * m->lin, v.y * m->lin, v.z * m->lin);
-    state->w = ph_v3(w.x * m->ang, w.y * m->ang, w.z * m->ang);
+    state->v = ph_body_motion_velocity(&m->motion, state->v, h);
+    state->w = ph_body_motion_spin(&m->motion, state->w, max_speed);
 }
 
 // ---- The wide path (solver_wide.c) ----

@@ -1172,16 +1172,13 @@ static void end_stage(ph_step_context *ctx, ph_stage stage)
     ctx->ticks = now;
 }
 
-// A convex body's bounds are asked of the shape directly: ph_body_bounds_at returns exactly that for
-// one (no mesh, no compound), and the two calls between, with the transform passed by value through
-// both, cost half as much again as the box's bounds themselves.
 static void finish_bodies(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
     for (int i = 0; i < ctx->awake_count; i++)
     {
         ph_body *b = &world->bodies[ctx->awake[i]];
-        b->bounds = b->mesh || b->compound ? ph_body_compute_bounds(b) : ph_convex_bounds(&b->convex, b->xf);
+        b->bounds = ph_body_compute_bounds(b);
         b->version = 0;
     }
 }
