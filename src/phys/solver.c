@@ -320,8 +320,8 @@ static void prepare_all(const ph_world *world, const prepare_params *params, con
     wide_input in;
     for (int g = 0; g < wide->group_count; g++)
     {
-        gather_group(world, params, &wide->groups[g], &in);
-        ph_wide_prepare(world->states, &wide->groups[g], &in, params->impulse_scale);
+        gather_group(world, params, wide_group_at(wide, g), &in);
+        ph_wide_prepare(world->states, wide, g, &in, params->impulse_scale);
     }
 }
 
@@ -561,7 +561,7 @@ static void store_impulses(ph_world *world, const constraint_set *set)
     const wide_solver *wide = set->wide;
     for (int g = 0; wide && g < wide->group_count; g++)
     {
-        const wide_group *grp = &wide->groups[g];
+        const wide_group *grp = wide_group_at(wide, g);
         for (int lane = 0; lane < grp->lanes; lane++)
         {
             ph_contact *c = &world->contacts.items[grp->contact[lane]];
@@ -904,7 +904,7 @@ bool ph_solve(ph_step_context *ctx)
     constraint_set set = {heads, NULL, NULL, count};
     if (count > 0 && world->def.enable_simd && ph_wide_supported())
     {
-        if (ph_wide_build(ctx->arena, states, slots, heads, count, &wide))
+        if (ph_wide_build(ctx->arena, states, slots, heads, count, (wide_arms_mode)world->wide_arms, &wide))
         {
             set.wide = &wide;
             set.scalar_count = wide.scalar_count;

@@ -111,22 +111,41 @@ static inline void solver_integrate_velocity(const solver_motion *m, ph_body_sta
 // lane (solver.c gathers 8 contacts, ph_wide_prepare builds them): the lanes are the only copy.
 #define WIDE 8
 
-// One row of 8 lanes, the fields of `row` transposed.
+// One row of 8 lanes: the effective mass and accumulated impulse of `row`. Its angular parts, the arms
+// r x d and their turns I^-1 (r x d), are 12 floats more: kept beside the group where groups are few, and
+// worked out in each sweep from the point's anchors, the group's direction and the bodies' inverse
+// inertias where they are many (wide_arms_mode). The solver is memory-bound in big scenes (pile10k's groups
+// are read ~27 times a step): without the arms a point's 42 floats are 12, for ~80 more arithmetic
+// operations per point and sweep, which the core does while it waits for memory anyway.
 typedef struct wide_row
 {
-    float rda[3][WIDE], rdb[3][WIDE];
-    float irda[3][WIDE], irdb[3][WIDE];
     float mass[WIDE];
     float impulse[WIDE];
 } wide_row;
 
-// What the sweeps read for every point: the rows. Apart from the rest of a point (wide_point_cold) so that a
-// sweep streams only this: the solver is memory-bound in big scenes (pile10k's groups fill ~12 MB, read ~27
-// times a step), and the anchors and restitution bookkeeping are read by few sweeps.
+// What the sweeps read for every point. Apart from the rest of a point (wide_point_cold) so that a sweep
+// streams only this.
 typedef struct wide_point
 {
+    // The anchors the rows turn about: the step-start anchors (wide_point_cold), turned with the bodies
+    // when ph_wide_refresh rebuilds the rows of a fast spinning body (unit: m).
+    float ra[3][WIDE], rb[3][WIDE];
     wide_row n, t1, t2;
 } wide_point;
+
+// A row's angular parts, 8 lanes: the arms ra x d and rb x d of its direction d, and the bodies' inverse
+// inertias applied to them (see wide_solver.arms).
+typedef struct wide_arms
+{
+    float rda[3][WIDE], rdb[3][WIDE];
+    float irda[3][WIDE], irdb[3][WIDE];
+} wide_arms;
+
+// The arms of a group's rows: normal, tangent 1 and tangent 2 of each point.
+typedef struct wide_group_arms
+{
+    wide_arms rows[PH_MAX_MANIFOLD_POINTS][3];
+} wide_group_arms;
 
 // What few sweeps read for a point: the anchors and base separation (the sweeps that measure separations,
 // and refreshing rows), and the restitution bookkeeping (groups with a bouncing lane only).
@@ -170,9 +189,25 @@ typedef struct wide_group
     int point_counts[WIDE]; // points of each lane
 } wide_group;
 
+// Up to this many groups the rows' arms are kept (WIDE_ARMS_AUTO). Few groups stay in the core's caches,
+// where the sweeps are bound by arithmetic and latency, and reading the arms is cheaper than working them
+// out; many groups stream from memory, where the 6 KB of arms per group cost more than the arithmetic.
+#define WIDE_KEPT_ARMS_MAX_GROUPS 64
+
+// Whether the rows' arms are kept (4.6 KB after each group, worked out once at preparation) or worked out
+// in every sweep from the points' anchors and the bodies' inverse inertias. Either gives the same bits.
+typedef enum wide_arms_mode
+{
+    WIDE_ARMS_AUTO, // kept for up to WIDE_KEPT_ARMS_MAX_GROUPS groups
+    WIDE_ARMS_KEPT,
+    WIDE_ARMS_WORKED_OUT,
+} wide_arms_mode;
+
 typedef struct wide_solver
 {
-    wide_group *groups;
+    wide_group *groups; // group_count of them, `stride` bytes apart: use wide_group_at
+    size_t stride;      // sizeof(wide_group), and where the arms are kept, a wide_group_arms after each
+    bool kept_arms;
     int group_count;
     int colors;  // colours used
     int *scalar; // head of each scalar constraint, in the order they are solved
@@ -194,6 +229,19 @@ typedef struct wide_input
     float impulse[PH_MAX_MANIFOLD_POINTS][3][WIDE]; // last step's normal, tangent 1, tangent 2 (unit: N s)
 } wide_input;
 
+// Group gi of w.
+static inline wide_group *wide_group_at(const wide_solver *w, int gi)
+{
+    return (wide_group *)((char *)w->groups + (size_t)gi * w->stride);
+}
+
+// The kept arms of group g (only where w->kept_arms): right after it, so that the sweeps reach them from the
+// group's address (a register more per group, for three groups side by side, spilled).
+static inline wide_group_arms *wide_kept_arms(const wide_group *g)
+{
+    return (wide_group_arms *)(g + 1);
+}
+
 // Whether this build and this CPU can run the wide kernels.
 bool ph_wide_supported(void);
 // Colours the `count` constraints of `heads` and lays out their groups in `out` (its arrays on the arena;
@@ -201,11 +249,13 @@ bool ph_wide_supported(void);
 // 0's bodies, no contact, no points), and the rest waits for ph_wide_prepare. `states` tells which bodies
 // move (inverse mass above zero). False when the arena is full: the caller then solves everything as scalars.
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
-                   int count, wide_solver *out);
+                   int count, wide_arms_mode arms, wide_solver *out);
 void ph_wide_release(ph_arena *arena, wide_solver *w);
-// Builds group `g`'s constraints from `in`, operation for operation as solver.c's prepare() does one at a
-// time (so both paths build the same constraints); `warm_scale` scales the stored impulses.
-void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale);
+// Builds group `g`'s constraints from `in`, as solver.c's prepare() does one at a time (the same operations
+// but for the rows' arms, which the lanes form with fused multiply-adds); `warm_scale` scales the stored
+// impulses.
+void ph_wide_prepare(const ph_body_state *states, wide_solver *w, int g, const wide_input *in,
+                     float warm_scale);
 // refresh_rows() in solver.c for every lane with a body marked in `refreshed` (by slot).
 void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed);
 // One restitution sweep over the groups, as bounce() in solver.c per lane; true when a point bounced.

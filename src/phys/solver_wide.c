@@ -7,13 +7,15 @@
 // and one update would be lost: the constraints are coloured greedily (Box2D v3 colours its constraint
 // graph the same way), and a group takes constraints of one colour only. Bodies that do not move in the
 // solver (static, kinematic, asleep: inverse mass 0) are shared freely, since no impulse changes them.
-// The per-lane arithmetic is solver.c's line for line: solve() and warm_start() with fused multiply-adds
-// (so the sweeps differ from the scalar ones by rounding), and prepare(), refresh_rows() and bounce()
-// operation for operation without (so lanes are built and bounced exactly as scalar constraints). Lanes
-// beyond a group's constraints, and points beyond a constraint's count, hold zero masses and impulses and
-// so change nothing. This file is compiled with -mavx2 -mfma where the compiler targets x86-64, and its
-// kernels run only when the CPU reports both (ph_wide_supported); elsewhere the build has the stubs at the
-// end.
+// The per-lane arithmetic is solver.c's: solve() and bounce() row for row, prepare() and refresh_rows()
+// operation for operation but for the rows' arms (r x d and I^-1 (r x d), formed with fused multiply-adds),
+// and warm_start() summed over a lane's points before the inverse inertias turn the angular part; the sweeps
+// use fused multiply-adds, so lanes differ from scalar constraints by rounding. The arms are kept beside
+// small groups and worked out in every sweep for large ones (wide_arms_mode), by one function either way, so
+// that the choice changes the speed only. Lanes beyond a group's constraints, and points beyond a
+// constraint's count, hold zero anchors, masses and impulses and so change nothing. This file is compiled
+// with -mavx2 -mfma where the compiler targets x86-64, and its kernels run only when the CPU reports both
+// (ph_wide_supported); elsewhere the build has the stubs at the end.
 #include "arena.h"
 #include "solver_internal.h"
 
@@ -27,7 +29,7 @@
 // ---- Colouring and grouping (plain C) ----
 
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
-                   int count, wide_solver *out)
+                   int count, wide_arms_mode arms, wide_solver *out)
 {
     *out = (wide_solver){0};
     if (slots > INT_MAX / (int)sizeof(ph_body_state)) // the groups address states by byte offsets in an int
@@ -94,7 +96,10 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             order[bucket[color[k] * PH_MAX_MANIFOLD_POINTS +
                          (PH_MAX_MANIFOLD_POINTS - heads[k].point_count)]++] = k;
     }
-    out->groups = group_count > 0 ? ph_arena_alloc(arena, (size_t)group_count * sizeof(wide_group)) : NULL;
+    out->kept_arms =
+        arms == WIDE_ARMS_KEPT || (arms == WIDE_ARMS_AUTO && group_count <= WIDE_KEPT_ARMS_MAX_GROUPS);
+    out->stride = sizeof(wide_group) + (out->kept_arms ? sizeof(wide_group_arms) : 0);
+    out->groups = group_count > 0 ? ph_arena_alloc(arena, (size_t)group_count * out->stride) : NULL;
     if (group_count > 0 && !out->groups)
         return false;
     out->group_count = group_count;
@@ -108,13 +113,13 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         {
             g++;
             lane = 0;
-            wide_group *grp = &out->groups[g];
+            wide_group *grp = wide_group_at(out, g);
             grp->lanes = 0;
             grp->color = color[k];
             grp->point_count = heads[k].point_count; // the most: sorted by points, descending
             grp->max_passes = 1;
         }
-        wide_group *grp = &out->groups[g];
+        wide_group *grp = wide_group_at(out, g);
         grp->at_a[lane] = heads[k].a * (int)sizeof(ph_body_state);
         grp->at_b[lane] = heads[k].b * (int)sizeof(ph_body_state);
         grp->contact[lane] = heads[k].contact;
@@ -125,7 +130,7 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
     // leave as they are).
     for (int g = 0; g < group_count; g++)
     {
-        wide_group *grp = &out->groups[g];
+        wide_group *grp = wide_group_at(out, g);
         for (int lane = grp->lanes; lane < WIDE; lane++)
         {
             grp->at_a[lane] = grp->at_a[0];
@@ -162,23 +167,28 @@ void ph_wide_release(ph_arena *arena, wide_solver *w)
 #define WIDE_KERNEL
 #endif
 
+// The kernels' helpers are inlined whatever their size: each is called with 8-lane values in registers, and
+// an out-of-line call passes them through memory (with the kernels' many variants, the compiler's own
+// limits left some out of line).
+#define WIDE_INLINE static inline __attribute__((always_inline))
+
 typedef __m256 f8;
 typedef struct v8
 {
     f8 x, y, z;
 } v8;
 
-static inline f8 ld(const float *p)
+WIDE_INLINE f8 ld(const float *p)
 {
     return _mm256_loadu_ps(p);
 }
 
-static inline void st(float *p, f8 v)
+WIDE_INLINE void st(float *p, f8 v)
 {
     _mm256_storeu_ps(p, v);
 }
 
-static inline f8 splat(float s)
+WIDE_INLINE f8 splat(float s)
 {
     return _mm256_set1_ps(s);
 }
@@ -187,29 +197,29 @@ static inline f8 splat(float s)
 // need a cast from the non-const fields in ISO C before C23).
 #define LD3(p) ((v8){ld((p)[0]), ld((p)[1]), ld((p)[2])})
 
-static inline f8 dot(v8 a, v8 b)
+WIDE_INLINE f8 dot(v8 a, v8 b)
 {
     return _mm256_fmadd_ps(a.x, b.x, _mm256_fmadd_ps(a.y, b.y, a.z * b.z));
 }
 
-static inline v8 sub(v8 a, v8 b)
+WIDE_INLINE v8 sub(v8 a, v8 b)
 {
     return (v8){a.x - b.x, a.y - b.y, a.z - b.z};
 }
 
-static inline v8 cross(v8 a, v8 b)
+WIDE_INLINE v8 cross(v8 a, v8 b)
 {
     return (v8){_mm256_fmsub_ps(a.y, b.z, a.z * b.y), _mm256_fmsub_ps(a.z, b.x, a.x * b.z),
                 _mm256_fmsub_ps(a.x, b.y, a.y * b.x)};
 }
 
 // a + b s
-static inline v8 madd(v8 a, v8 b, f8 s)
+WIDE_INLINE v8 madd(v8 a, v8 b, f8 s)
 {
     return (v8){_mm256_fmadd_ps(b.x, s, a.x), _mm256_fmadd_ps(b.y, s, a.y), _mm256_fmadd_ps(b.z, s, a.z)};
 }
 
-static inline f8 select(f8 if_false, f8 if_true, f8 mask)
+WIDE_INLINE f8 select(f8 if_false, f8 if_true, f8 mask)
 {
     return _mm256_blendv_ps(if_false, if_true, mask);
 }
@@ -233,7 +243,7 @@ _Static_assert(sizeof(wide_group) % 32 == 0 && offsetof(wide_group, points) % 32
 
 // r[i] holds 8 floats of lane i; afterwards r[j] holds float j of every lane (and back: it is its own
 // inverse).
-static inline void transpose8(f8 r[WIDE])
+WIDE_INLINE void transpose8(f8 r[WIDE])
 {
     f8 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
     f8 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
@@ -260,7 +270,7 @@ static inline void transpose8(f8 r[WIDE])
 }
 
 // The run of 8 floats at `field` of each lane's body, transposed.
-static inline void load_runs(const ph_body_state *states, const int slots[WIDE], int field, f8 out[WIDE])
+WIDE_INLINE void load_runs(const ph_body_state *states, const int slots[WIDE], int field, f8 out[WIDE])
 {
     for (int lane = 0; lane < WIDE; lane++)
         out[lane] = ld((const float *)&states[slots[lane]] + field);
@@ -268,20 +278,20 @@ static inline void load_runs(const ph_body_state *states, const int slots[WIDE],
 }
 
 // The state at byte offset `at` of `states` (a group's at_a, at_b).
-static inline float *state_at(const ph_body_state *states, int at)
+WIDE_INLINE float *state_at(const ph_body_state *states, int at)
 {
     return (float *)((const char *)states + at);
 }
 
 // load_runs for the bodies at byte offsets `at`.
-static inline void load_runs_at(const ph_body_state *states, const int at[WIDE], int field, f8 out[WIDE])
+WIDE_INLINE void load_runs_at(const ph_body_state *states, const int at[WIDE], int field, f8 out[WIDE])
 {
     for (int lane = 0; lane < WIDE; lane++)
         out[lane] = ld(state_at(states, at[lane]) + field);
     transpose8(out);
 }
 
-static inline wide_velocity load_velocity(const ph_body_state *states, const wide_group *g)
+WIDE_INLINE wide_velocity load_velocity(const ph_body_state *states, const wide_group *g)
 {
     f8 a[WIDE], b[WIDE];
     load_runs_at(states, g->at_a, FIELD(v), a);
@@ -292,7 +302,7 @@ static inline wide_velocity load_velocity(const ph_body_state *states, const wid
 
 // Writes the velocities back (with the inverse masses and zero padding). Lanes beyond the group's are not
 // written; lanes sharing a body that does not move write back the value they read.
-static inline void store_velocity(ph_body_state *states, const wide_group *g, const wide_velocity *p)
+WIDE_INLINE void store_velocity(ph_body_state *states, const wide_group *g, const wide_velocity *p)
 {
     const f8 zero = _mm256_setzero_ps();
     f8 a[WIDE] = {p->va.x, p->va.y, p->va.z, p->inv_mass_a, p->wa.x, p->wa.y, p->wa.z, zero};
@@ -306,21 +316,111 @@ static inline void store_velocity(ph_body_state *states, const wide_group *g, co
     }
 }
 
-static inline f8 row_speed(const wide_row *r, const wide_velocity *p, v8 d)
+// A world inverse inertia per lane: m[c] is float c of the column-major 3x3 matrix (column c / 3, row c % 3).
+typedef struct wide_mat3
 {
-    return dot(sub(p->vb, p->va), d) + dot(p->wb, LD3(r->rdb)) - dot(p->wa, LD3(r->rda));
+    f8 m[9];
+} wide_mat3;
+
+WIDE_INLINE wide_mat3 load_inertia(const ph_body_state *states, const int at[WIDE])
+{
+    wide_mat3 r;
+    load_runs_at(states, at, FIELD(inv_inertia), r.m);
+    float last[WIDE];
+    for (int lane = 0; lane < WIDE; lane++)
+        last[lane] = state_at(states, at[lane])[FIELD(inv_inertia) + 8];
+    r.m[8] = ld(last);
+    return r;
 }
 
-static inline void row_apply(const wide_row *r, wide_velocity *p, v8 d, f8 impulse)
+// M v with fused multiply-adds (the sweeps).
+WIDE_INLINE v8 mulv(const wide_mat3 *m, v8 v)
+{
+    return (v8){_mm256_fmadd_ps(m->m[0], v.x, _mm256_fmadd_ps(m->m[3], v.y, m->m[6] * v.z)),
+                _mm256_fmadd_ps(m->m[1], v.x, _mm256_fmadd_ps(m->m[4], v.y, m->m[7] * v.z)),
+                _mm256_fmadd_ps(m->m[2], v.x, _mm256_fmadd_ps(m->m[5], v.y, m->m[8] * v.z))};
+}
+
+// The inverse inertias of a group's bodies, lane by lane (static bodies' are zero).
+typedef struct wide_inertia
+{
+    wide_mat3 a, b;
+} wide_inertia;
+
+WIDE_INLINE wide_inertia load_inertias(const ph_body_state *states, const wide_group *g)
+{
+    return (wide_inertia){load_inertia(states, g->at_a), load_inertia(states, g->at_b)};
+}
+
+// A row's angular parts, lane by lane: the arms ra x d and rb x d of its direction d, and the bodies'
+// inverse inertias applied to them.
+typedef struct row_arms
+{
+    v8 rda, rdb, irda, irdb;
+} row_arms;
+
+// The arms of a row along d at anchors ra, rb. Kept arms (wide_kept_arms) and worked-out ones both come
+// from here, so the sweeps give the same bits either way.
+WIDE_INLINE row_arms arms_of(const wide_inertia *in, v8 ra, v8 rb, v8 d)
+{
+    row_arms r;
+    r.rda = cross(ra, d);
+    r.rdb = cross(rb, d);
+    r.irda = mulv(&in->a, r.rda);
+    r.irdb = mulv(&in->b, r.rdb);
+    return r;
+}
+
+// One vector per body of a row, lane by lane: its arms ra x d and rb x d, or their turns I^-1 (r x d).
+typedef struct v8_pair
+{
+    v8 a, b;
+} v8_pair;
+
+// The arms of row `which` (0 normal, 1 and 2 the tangents, along d) of point i of group g: kept ones, or
+// worked out from the point's anchors (as arms_of). `keep` (whether g's are kept) is a constant where this is
+// inlined.
+WIDE_INLINE v8_pair arms_at(const wide_group *g, bool keep, int i, int which, v8 d)
+{
+    if (keep)
+    {
+        const wide_arms *a = &wide_kept_arms(g)->rows[i][which];
+        return (v8_pair){LD3(a->rda), LD3(a->rdb)};
+    }
+    return (v8_pair){cross(LD3(g->points[i].ra), d), cross(LD3(g->points[i].rb), d)};
+}
+
+// Their turns by the bodies' inverse inertias: kept, or worked out from `arms` (as arms_of). Asked where
+// the row's impulse is applied, so that kept ones are loaded where they are used: loaded with the arms,
+// three groups' worth of them spilled.
+WIDE_INLINE v8_pair turns_at(const wide_group *g, bool keep, const wide_inertia *in, int i, int which,
+                             v8_pair arms)
+{
+    if (keep)
+    {
+        const wide_arms *a = &wide_kept_arms(g)->rows[i][which];
+        return (v8_pair){LD3(a->irda), LD3(a->irdb)};
+    }
+    return (v8_pair){mulv(&in->a, arms.a), mulv(&in->b, arms.b)};
+}
+
+// The speed along a row of direction d with arms r (row_speed in solver.c).
+WIDE_INLINE f8 row_speed(const wide_velocity *p, v8 d, v8_pair r)
+{
+    return dot(sub(p->vb, p->va), d) + dot(p->wb, r.b) - dot(p->wa, r.a);
+}
+
+// An impulse along that row, whose arms' turns are `turns` (row_apply in solver.c).
+WIDE_INLINE void row_apply(wide_velocity *p, v8 d, v8_pair turns, f8 impulse)
 {
     p->va = madd(p->va, d, -impulse * p->inv_mass_a);
-    p->wa = madd(p->wa, LD3(r->irda), -impulse);
+    p->wa = madd(p->wa, turns.a, -impulse);
     p->vb = madd(p->vb, d, impulse * p->inv_mass_b);
-    p->wb = madd(p->wb, LD3(r->irdb), impulse);
+    p->wb = madd(p->wb, turns.b, impulse);
 }
 
 // conj(q) * v for the unit quaternions (x, y, z, w) of each lane: v - 2 w (u x v) + 2 u x (u x v).
-static inline v8 rotate_inverse(v8 u, f8 w, v8 v)
+WIDE_INLINE v8 rotate_inverse(v8 u, f8 w, v8 v)
 {
     v8 t = cross(u, v);
     t = (v8){t.x + t.x, t.y + t.y, t.z + t.z};
@@ -334,102 +434,81 @@ static inline v8 rotate_inverse(v8 u, f8 w, v8 v)
 // (no fused multiply-add, the build has -ffp-contract=off), so the lanes hold exactly the constraints the
 // scalar path builds.
 
-static inline f8 dot_exact(v8 a, v8 b)
+WIDE_INLINE f8 dot_exact(v8 a, v8 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-static inline v8 cross_exact(v8 a, v8 b)
+WIDE_INLINE v8 cross_exact(v8 a, v8 b)
 {
     return (v8){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-static inline void st3(float dst[3][WIDE], v8 v, f8 mask)
+WIDE_INLINE void st3(float dst[3][WIDE], v8 v, f8 mask)
 {
     st(dst[0], _mm256_and_ps(v.x, mask));
     st(dst[1], _mm256_and_ps(v.y, mask));
     st(dst[2], _mm256_and_ps(v.z, mask));
 }
 
-// A world inverse inertia per lane: m[c] is float c of the column-major 3x3 matrix (column c / 3, row c % 3).
-typedef struct wide_mat3
+// The effective mass of a row with arms r, as set_row() in solver.c forms it.
+WIDE_INLINE f8 row_mass(const wide_velocity *p, const row_arms *r)
 {
-    f8 m[9];
-} wide_mat3;
-
-static inline wide_mat3 load_inertia(const ph_body_state *states, const int at[WIDE])
-{
-    wide_mat3 r;
-    load_runs_at(states, at, FIELD(inv_inertia), r.m);
-    float last[WIDE];
-    for (int lane = 0; lane < WIDE; lane++)
-        last[lane] = state_at(states, at[lane])[FIELD(inv_inertia) + 8];
-    r.m[8] = ld(last);
-    return r;
-}
-
-// M v as glms_mat3_mulv computes it: row j = m[0][j] v.x + m[1][j] v.y + m[2][j] v.z.
-static inline v8 mulv_exact(const wide_mat3 *m, v8 v)
-{
-    return (v8){m->m[0] * v.x + m->m[3] * v.y + m->m[6] * v.z, m->m[1] * v.x + m->m[4] * v.y + m->m[7] * v.z,
-                m->m[2] * v.x + m->m[5] * v.y + m->m[8] * v.z};
-}
-
-// A row's geometry for 8 lanes, as set_row() in solver.c builds it.
-typedef struct wide_row_geometry
-{
-    v8 rda, rdb, irda, irdb;
-    f8 mass;
-} wide_row_geometry;
-
-static inline wide_row_geometry row_geometry(const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
-                                             v8 ra, v8 rb, v8 d)
-{
-    wide_row_geometry r;
-    r.rda = cross_exact(ra, d);
-    r.rdb = cross_exact(rb, d);
-    r.irda = mulv_exact(ia, r.rda);
-    r.irdb = mulv_exact(ib, r.rdb);
-    f8 k = p->inv_mass_a + p->inv_mass_b + dot_exact(r.rda, r.irda) + dot_exact(r.rdb, r.irdb);
+    f8 k = p->inv_mass_a + p->inv_mass_b + dot_exact(r->rda, r->irda) + dot_exact(r->rdb, r->irdb);
     f8 zero = _mm256_setzero_ps();
-    r.mass = select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
-    return r;
+    return select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
 }
 
-// Stored under `mask`, zero elsewhere (a new constraint: lanes and points beyond the group's are zero).
-static inline void prepare_row(wide_row *r, const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
-                               v8 ra, v8 rb, v8 d, f8 impulse, f8 mask)
+WIDE_INLINE void arms_store(wide_arms *a, const row_arms *r)
 {
-    wide_row_geometry geo = row_geometry(p, ia, ib, ra, rb, d);
-    st3(r->rda, geo.rda, mask);
-    st3(r->rdb, geo.rdb, mask);
-    st3(r->irda, geo.irda, mask);
-    st3(r->irdb, geo.irdb, mask);
-    st(r->mass, _mm256_and_ps(geo.mass, mask));
-    st(r->impulse, _mm256_and_ps(impulse, mask));
+    for (int c = 0; c < 3; c++)
+    {
+        st(a->rda[c], ((const f8 *)&r->rda)[c]);
+        st(a->rdb[c], ((const f8 *)&r->rdb)[c]);
+        st(a->irda[c], ((const f8 *)&r->irda)[c]);
+        st(a->irdb[c], ((const f8 *)&r->irdb)[c]);
+    }
 }
 
-static inline void blend3(float dst[3][WIDE], v8 v, f8 mask)
+// The row along d at the (masked) anchors ra, rb: its mass and impulse stored under `mask`, zero elsewhere
+// (a new constraint: lanes and points beyond the group's are zero), and its arms kept where `kept` is not
+// NULL (as worked out, so that a sweep that works them out again gets the same bits). Returns the arms.
+WIDE_INLINE row_arms prepare_row(wide_row *r, wide_arms *kept, const wide_velocity *p, const wide_inertia *in,
+                                 v8 ra, v8 rb, v8 d, f8 impulse, f8 mask)
+{
+    row_arms arms = arms_of(in, ra, rb, d);
+    st(r->mass, _mm256_and_ps(row_mass(p, &arms), mask));
+    st(r->impulse, _mm256_and_ps(impulse, mask));
+    if (kept)
+        arms_store(kept, &arms);
+    return arms;
+}
+
+WIDE_INLINE void blend3(float dst[3][WIDE], v8 v, f8 mask)
 {
     st(dst[0], select(ld(dst[0]), v.x, mask));
     st(dst[1], select(ld(dst[1]), v.y, mask));
     st(dst[2], select(ld(dst[2]), v.z, mask));
 }
 
-// Stored under `mask`, the old geometry kept elsewhere (a rebuilt row keeps its impulse).
-static inline void refresh_row(wide_row *r, const wide_velocity *p, const wide_mat3 *ia, const wide_mat3 *ib,
-                               v8 ra, v8 rb, v8 d, f8 mask)
+// The row rebuilt under `mask` (its mass, and its kept arms if any), the old one kept elsewhere; a rebuilt
+// row keeps its impulse.
+WIDE_INLINE void refresh_row(wide_row *r, wide_arms *kept, const wide_velocity *p, const wide_inertia *in,
+                             v8 ra, v8 rb, v8 d, f8 mask)
 {
-    wide_row_geometry geo = row_geometry(p, ia, ib, ra, rb, d);
-    blend3(r->rda, geo.rda, mask);
-    blend3(r->rdb, geo.rdb, mask);
-    blend3(r->irda, geo.irda, mask);
-    blend3(r->irdb, geo.irdb, mask);
-    st(r->mass, select(ld(r->mass), geo.mass, mask));
+    row_arms arms = arms_of(in, ra, rb, d);
+    st(r->mass, select(ld(r->mass), row_mass(p, &arms), mask));
+    if (kept)
+    {
+        blend3(kept->rda, arms.rda, mask);
+        blend3(kept->rdb, arms.rdb, mask);
+        blend3(kept->irda, arms.irda, mask);
+        blend3(kept->irdb, arms.irdb, mask);
+    }
 }
 
 // rotate() in solver.c for 8 lanes: q v = v + 2 w (u x v) + 2 u x (u x v), u the vector part.
-static inline v8 rotate_exact(v8 u, f8 w, v8 v)
+WIDE_INLINE v8 rotate_exact(v8 u, f8 w, v8 v)
 {
     v8 t = cross_exact(u, v);
     t = (v8){t.x + t.x, t.y + t.y, t.z + t.z};
@@ -438,13 +517,13 @@ static inline v8 rotate_exact(v8 u, f8 w, v8 v)
 }
 
 // -1 / 0 per lane as a lane mask.
-static inline f8 lane_mask(const int flags[WIDE])
+WIDE_INLINE f8 lane_mask(const int flags[WIDE])
 {
     return _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)flags));
 }
 
 // The lanes that have a point i: a lane in use has at least one, an unused lane none (ph_wide_build).
-static inline f8 has_point(const wide_group *g, int i)
+WIDE_INLINE f8 has_point(const wide_group *g, int i)
 {
     __m256i counts = _mm256_loadu_si256((const __m256i *)g->point_counts);
     return _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)));
@@ -454,7 +533,7 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
 {
     for (int gi = 0; gi < w->group_count; gi++)
     {
-        wide_group *g = &w->groups[gi];
+        wide_group *g = wide_group_at(w, gi);
         // Lanes with a body that solver.c's refresh_spinning marked as turning fast.
         int lanes[WIDE] = {0}, any = 0;
         for (int lane = 0; lane < g->lanes; lane++)
@@ -471,17 +550,20 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         load_runs_at(states, g->at_b, FIELD(dp), mb);
         v8 ua = {ma[4], ma[5], ma[6]}, ub = {mb[4], mb[5], mb[6]};
         wide_velocity p = load_velocity(states, g); // for the inverse masses
-        wide_mat3 ia = load_inertia(states, g->at_a), ib = load_inertia(states, g->at_b);
+        wide_inertia in = load_inertias(states, g);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
+            wide_arms *kept = w->kept_arms ? wide_kept_arms(g)->rows[i] : NULL;
             f8 mask = _mm256_and_ps(lane_mask(lanes), has_point(g, i));
             const wide_point_cold *wc = &g->cold[i];
             v8 ra = rotate_exact(ua, ma[7], LD3(wc->ra)), rb = rotate_exact(ub, mb[7], LD3(wc->rb));
-            refresh_row(&wp->n, &p, &ia, &ib, ra, rb, n, mask);
-            refresh_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, mask);
-            refresh_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, mask);
+            blend3(wp->ra, ra, mask);
+            blend3(wp->rb, rb, mask);
+            refresh_row(&wp->n, kept ? &kept[0] : NULL, &p, &in, ra, rb, n, mask);
+            refresh_row(&wp->t1, kept ? &kept[1] : NULL, &p, &in, ra, rb, t1, mask);
+            refresh_row(&wp->t2, kept ? &kept[2] : NULL, &p, &in, ra, rb, t2, mask);
         }
     }
 }
@@ -494,12 +576,13 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
     bool bouncing = false;
     for (int gi = 0; gi < w->group_count; gi++)
     {
-        wide_group *g = &w->groups[gi];
+        wide_group *g = wide_group_at(w, gi);
         f8 restitution = ld(g->restitution);
         f8 bouncy = _mm256_cmp_ps(restitution, zero, _CMP_NEQ_UQ);
         if (_mm256_movemask_ps(bouncy) == 0)
             continue;
         wide_velocity p = load_velocity(states, g);
+        wide_inertia in = load_inertias(states, g);
         v8 n = LD3(g->normal);
         f8 accel = ld(g->accel_n);
         int bounced = 0;
@@ -522,8 +605,9 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
             f8 v2 = a2 - splat(2.0f) * accel * gap;
             f8 impact =
                 select(approach, _mm256_xor_ps(_mm256_sqrt_ps(v2), sign), _mm256_cmp_ps(v2, a2, _CMP_GT_OQ));
-            v8 rda = LD3(wp->n.rda), rdb = LD3(wp->n.rdb);
-            f8 vn = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, rdb) - dot_exact(p.wa, rda);
+            v8_pair arms = arms_at(g, w->kept_arms, i, 0, n);
+            f8 vn =
+                dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, arms.b) - dot_exact(p.wa, arms.a);
             f8 accumulated = ld(wp->n.impulse);
             f8 impulse = _mm256_xor_ps(ld(wp->n.mass), sign) * (vn + restitution * impact);
             f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), mask);
@@ -531,7 +615,8 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
             st(wp->n.impulse, total);
             // row_apply() in solver.c, without fused multiply-adds.
             f8 neg = _mm256_xor_ps(impulse, sign);
-            v8 irda = LD3(wp->n.irda), irdb = LD3(wp->n.irdb);
+            v8_pair turns = turns_at(g, w->kept_arms, &in, i, 0, arms);
+            v8 irda = turns.a, irdb = turns.b;
             f8 sa = neg * p.inv_mass_a, sb = impulse * p.inv_mass_b;
             p.va = (v8){p.va.x + n.x * sa, p.va.y + n.y * sa, p.va.z + n.z * sa};
             p.wa = (v8){p.wa.x + irda.x * neg, p.wa.y + irda.y * neg, p.wa.z + irda.z * neg};
@@ -547,9 +632,10 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
     return bouncing;
 }
 
-WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in,
+WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, int gi, const wide_input *in,
                                  float warm_scale_scalar)
 {
+    wide_group *g = wide_group_at(w, gi);
     const f8 zero = _mm256_setzero_ps(), sign = splat(-0.0f);
     const f8 warm_scale = splat(warm_scale_scalar);
     f8 in_use = has_point(g, 0), several = has_point(g, 1);
@@ -575,27 +661,36 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_group *g, con
     memcpy(g->impulse_scale, in->impulse_scale, sizeof g->impulse_scale);
 
     wide_velocity p = load_velocity(states, g);
-    wide_mat3 ia = load_inertia(states, g->at_a), ib = load_inertia(states, g->at_b);
+    wide_inertia inertia = load_inertias(states, g);
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
     f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
     for (int i = 0; i < g->point_count; i++)
     {
         wide_point *wp = &g->points[i];
         wide_point_cold *wc = &g->cold[i];
+        wide_arms *kept = w->kept_arms ? wide_kept_arms(g)->rows[i] : NULL;
         f8 valid = has_point(g, i);
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
         v8 ra = sub(point, ca), rb = sub(point, cb);
+        st(wc->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
+        // The anchors as stored, zero beyond the lanes' points: the rows' arms are worked out from these.
+        ra = (v8){_mm256_and_ps(ra.x, valid), _mm256_and_ps(ra.y, valid), _mm256_and_ps(ra.z, valid)};
+        rb = (v8){_mm256_and_ps(rb.x, valid), _mm256_and_ps(rb.y, valid), _mm256_and_ps(rb.z, valid)};
         st3(wc->ra, ra, valid);
         st3(wc->rb, rb, valid);
-        st(wc->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
+        st3(wp->ra, ra, valid);
+        st3(wp->rb, rb, valid);
         st(wc->max_normal_impulse, zero);
-        prepare_row(&wp->n, &p, &ia, &ib, ra, rb, n, warm_scale * ld(in->impulse[i][0]), valid);
-        prepare_row(&wp->t1, &p, &ia, &ib, ra, rb, t1, warm_scale * ld(in->impulse[i][1]), valid);
-        prepare_row(&wp->t2, &p, &ia, &ib, ra, rb, t2, warm_scale * ld(in->impulse[i][2]), valid);
+        row_arms normal = prepare_row(&wp->n, kept ? &kept[0] : NULL, &p, &inertia, ra, rb, n,
+                                      warm_scale * ld(in->impulse[i][0]), valid);
+        prepare_row(&wp->t1, kept ? &kept[1] : NULL, &p, &inertia, ra, rb, t1,
+                    warm_scale * ld(in->impulse[i][1]), valid);
+        prepare_row(&wp->t2, kept ? &kept[2] : NULL, &p, &inertia, ra, rb, t2,
+                    warm_scale * ld(in->impulse[i][2]), valid);
         // The approach speed along the normal row just built (row_speed in solver.c).
-        v8 rda = LD3(wp->n.rda), rdb = LD3(wp->n.rdb);
-        f8 approach = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, rdb) - dot_exact(p.wa, rda);
+        f8 approach = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, normal.rdb) -
+                      dot_exact(p.wa, normal.rda);
         st(wc->approach, _mm256_and_ps(approach, valid));
         st(wc->approach_gap, _mm256_and_ps(_mm256_max_ps(separation, zero), valid));
         impact = _mm256_or_ps(
@@ -612,16 +707,29 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 {
     for (int gi = 0; gi < w->group_count; gi++)
     {
-        const wide_group *g = &w->groups[gi];
+        const wide_group *g = wide_group_at(w, gi);
         wide_velocity p = load_velocity(states, g);
+        wide_inertia in = load_inertias(states, g);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
+        // The rows' impulses summed over the points, linear and angular (about each centre of mass), then
+        // applied once: the inverse inertias turn the angular sums instead of each row's arm.
+        const f8 zero = _mm256_setzero_ps();
+        v8 linear = {zero, zero, zero}, angular_a = linear, angular_b = linear;
         for (int i = 0; i < g->point_count; i++)
         {
             const wide_point *wp = &g->points[i];
-            row_apply(&wp->n, &p, n, ld(wp->n.impulse));
-            row_apply(&wp->t1, &p, t1, ld(wp->t1.impulse));
-            row_apply(&wp->t2, &p, t2, ld(wp->t2.impulse));
+            v8 impulse = {n.x * ld(wp->n.impulse), n.y * ld(wp->n.impulse), n.z * ld(wp->n.impulse)};
+            impulse = madd(madd(impulse, t1, ld(wp->t1.impulse)), t2, ld(wp->t2.impulse));
+            linear = (v8){linear.x + impulse.x, linear.y + impulse.y, linear.z + impulse.z};
+            v8 ca = cross(LD3(wp->ra), impulse), cb = cross(LD3(wp->rb), impulse);
+            angular_a = (v8){angular_a.x + ca.x, angular_a.y + ca.y, angular_a.z + ca.z};
+            angular_b = (v8){angular_b.x + cb.x, angular_b.y + cb.y, angular_b.z + cb.z};
         }
+        p.va = madd(p.va, linear, -p.inv_mass_a);
+        p.wa = sub(p.wa, mulv(&in.a, angular_a));
+        p.vb = madd(p.vb, linear, p.inv_mass_b);
+        v8 ub = mulv(&in.b, angular_b);
+        p.wb = (v8){p.wb.x + ub.x, p.wb.y + ub.y, p.wb.z + ub.z};
         store_velocity(states, g, &p);
     }
 }
@@ -636,13 +744,14 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 // groups, whose sweep then takes one chain's latency instead of two; with AVX-512's 32 registers the
 // third chain costs a few spills, which are off the critical path.
 // The caller groups only groups with the same colour, point count and passes.
-static inline __attribute__((always_inline)) void
-solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h, bool use_bias, bool measure)
+WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const int K, const bool keep,
+                              f8 inv_h, bool use_bias, bool measure)
 {
     const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
     const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
     v8 n[WIDE_INTERLEAVE];
     wide_velocity p[WIDE_INTERLEAVE];
+    wide_inertia in[WIDE_INTERLEAVE];
     f8 lane_passes[WIDE_INTERLEAVE], track_approach[WIDE_INTERLEAVE], bias_rate[WIDE_INTERLEAVE],
         soft_mass[WIDE_INTERLEAVE], soft_impulse[WIDE_INTERLEAVE];
     bool bouncy[WIDE_INTERLEAVE];
@@ -666,6 +775,8 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
             }
         }
         p[k] = load_velocity(states, g[k]);
+        if (!keep) // the arms are worked out from the anchors and these
+            in[k] = load_inertias(states, g[k]);
         lane_passes[k] = ld(g[k]->passes);
         track_approach[k] = use_bias ? zero : _mm256_cmp_ps(ld(g[k]->restitution), zero, _CMP_GT_OQ);
         // The restitution bookkeeping (largest impulse, approach speed and gap) is read only for lanes that
@@ -696,7 +807,8 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                 }
                 else
                     bias = select(zero, bias, apart);
-                f8 vn = row_speed(&wp->n, &p[k], n[k]);
+                v8_pair arms = arms_at(g[k], keep, i, 0, n[k]);
+                f8 vn = row_speed(&p[k], n[k], arms);
                 f8 accumulated = ld(wp->n.impulse);
                 f8 impulse = -ld(wp->n.mass) * mass_scale * (vn + bias) - impulse_scale * accumulated;
                 f8 total = _mm256_max_ps(accumulated + impulse, zero);
@@ -719,7 +831,7 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                     st(wc->approach, select(ld(wc->approach), vn, open));
                     st(wc->approach_gap, select(ld(wc->approach_gap), _mm256_max_ps(s, zero), open));
                 }
-                row_apply(&wp->n, &p[k], n[k], impulse);
+                row_apply(&p[k], n[k], turns_at(g[k], keep, &in[k], i, 0, arms), impulse);
             }
         }
     }
@@ -730,9 +842,10 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
             wide_point *wp = &g[k]->points[i];
             // Loaded here rather than kept from the start: held through the normal passes they spill.
             v8 t1 = LD3(g[k]->t1), t2 = LD3(g[k]->t2);
+            v8_pair arms1 = arms_at(g[k], keep, i, 1, t1), arms2 = arms_at(g[k], keep, i, 2, t2);
             f8 old1 = ld(wp->t1.impulse), old2 = ld(wp->t2.impulse);
-            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&wp->t1, &p[k], t1);
-            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&wp->t2, &p[k], t2);
+            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&p[k], t1, arms1);
+            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&p[k], t2, arms2);
             // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
             f8 limit = ld(g[k]->friction) * ld(wp->n.impulse);
             f8 len2 = l1 * l1 + l2 * l2;
@@ -745,8 +858,8 @@ solve_groups(ph_body_state *states, wide_group *const *g, const int K, f8 inv_h,
                 l1 = l1 * scale;
                 l2 = l2 * scale;
             }
-            row_apply(&wp->t1, &p[k], t1, l1 - old1);
-            row_apply(&wp->t2, &p[k], t2, l2 - old2);
+            row_apply(&p[k], t1, turns_at(g[k], keep, &in[k], i, 1, arms1), l1 - old1);
+            row_apply(&p[k], t2, turns_at(g[k], keep, &in[k], i, 2, arms2), l2 - old2);
             st(wp->t1.impulse, l1);
             st(wp->t2.impulse, l2);
         }
@@ -761,23 +874,28 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
     const f8 inv_h = splat(inv_h_scalar);
     for (int gi = 0; gi < w->group_count;)
     {
-        wide_group *run[WIDE_INTERLEAVE] = {&w->groups[gi]};
+        wide_group *run[WIDE_INTERLEAVE] = {wide_group_at(w, gi)};
         int k = 1;
         for (; k < WIDE_INTERLEAVE && gi + k < w->group_count; k++)
         {
-            wide_group *next = &w->groups[gi + k];
+            wide_group *next = wide_group_at(w, gi + k);
             if (next->color != run[0]->color || next->point_count != run[0]->point_count ||
                 next->max_passes != run[0]->max_passes)
                 break;
             run[k] = next;
         }
-        // K a constant in each call, so that the arrays of solve_groups stay in registers.
+        // K and whether the arms are kept constants in each call, so that the arrays of solve_groups stay in
+        // registers and each call has one way to its arms.
+        bool keep = w->kept_arms;
         if (k == 3)
-            solve_groups(states, run, 3, inv_h, use_bias, measure);
+            keep ? solve_groups(states, run, 3, true, inv_h, use_bias, measure)
+                 : solve_groups(states, run, 3, false, inv_h, use_bias, measure);
         else if (k == 2)
-            solve_groups(states, run, 2, inv_h, use_bias, measure);
+            keep ? solve_groups(states, run, 2, true, inv_h, use_bias, measure)
+                 : solve_groups(states, run, 2, false, inv_h, use_bias, measure);
         else
-            solve_groups(states, run, 1, inv_h, use_bias, measure);
+            keep ? solve_groups(states, run, 1, true, inv_h, use_bias, measure)
+                 : solve_groups(states, run, 1, false, inv_h, use_bias, measure);
         gi += k;
     }
 }
@@ -851,9 +969,11 @@ int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int cou
     return 0;
 }
 
-void ph_wide_prepare(const ph_body_state *states, wide_group *g, const wide_input *in, float warm_scale)
+void ph_wide_prepare(const ph_body_state *states, wide_solver *w, int g, const wide_input *in,
+                     float warm_scale)
 {
     (void)states;
+    (void)w;
     (void)g;
     (void)in;
     (void)warm_scale;
