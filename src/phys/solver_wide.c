@@ -371,52 +371,42 @@ WIDE_INLINE row_arms arms_of(const wide_inertia *in, v8 ra, v8 rb, v8 d)
     return r;
 }
 
-// One vector per body of a row, lane by lane: its arms ra x d and rb x d, or their turns I^-1 (r x d).
-typedef struct v8_pair
+// A row of the sweeps: its kept arms, or its arms ra x d and rb x d worked out (a, b). Kept arms are read
+// where they are used, as memory operands of the arithmetic: loaded up front, three groups' worth of them
+// spilled.
+typedef struct row_ref
 {
-    v8 a, b;
-} v8_pair;
+    const wide_arms *kept; // where the group's arms are kept
+    v8 a, b;               // else
+} row_ref;
 
-// The arms of row `which` (0 normal, 1 and 2 the tangents, along d) of point i of group g: kept ones, or
-// worked out from the point's anchors (as arms_of). `keep` (whether g's are kept) is a constant where this is
+// Row `which` (0 normal, 1 and 2 the tangents, along d) of point i of group g; its arms worked out from the
+// point's anchors (as arms_of) unless kept. `keep` (whether g's are kept) is a constant where this is
 // inlined.
-WIDE_INLINE v8_pair arms_at(const wide_group *g, bool keep, int i, int which, v8 d)
+WIDE_INLINE row_ref row_at(const wide_group *g, bool keep, int i, int which, v8 d)
 {
     if (keep)
-    {
-        const wide_arms *a = &wide_kept_arms(g)->rows[i][which];
-        return (v8_pair){LD3(a->rda), LD3(a->rdb)};
-    }
-    return (v8_pair){cross(LD3(g->points[i].ra), d), cross(LD3(g->points[i].rb), d)};
+        return (row_ref){.kept = &wide_kept_arms(g)->rows[i][which]};
+    return (row_ref){.a = cross(LD3(g->points[i].ra), d), .b = cross(LD3(g->points[i].rb), d)};
 }
 
-// Their turns by the bodies' inverse inertias: kept, or worked out from `arms` (as arms_of). Asked where
-// the row's impulse is applied, so that kept ones are loaded where they are used: loaded with the arms,
-// three groups' worth of them spilled.
-WIDE_INLINE v8_pair turns_at(const wide_group *g, bool keep, const wide_inertia *in, int i, int which,
-                             v8_pair arms)
+// The speed along a row of direction d (row_speed in solver.c).
+WIDE_INLINE f8 row_speed(const wide_velocity *p, v8 d, bool keep, const row_ref *r)
 {
     if (keep)
-    {
-        const wide_arms *a = &wide_kept_arms(g)->rows[i][which];
-        return (v8_pair){LD3(a->irda), LD3(a->irdb)};
-    }
-    return (v8_pair){mulv(&in->a, arms.a), mulv(&in->b, arms.b)};
+        return dot(sub(p->vb, p->va), d) + dot(p->wb, LD3(r->kept->rdb)) - dot(p->wa, LD3(r->kept->rda));
+    return dot(sub(p->vb, p->va), d) + dot(p->wb, r->b) - dot(p->wa, r->a);
 }
 
-// The speed along a row of direction d with arms r (row_speed in solver.c).
-WIDE_INLINE f8 row_speed(const wide_velocity *p, v8 d, v8_pair r)
-{
-    return dot(sub(p->vb, p->va), d) + dot(p->wb, r.b) - dot(p->wa, r.a);
-}
-
-// An impulse along that row, whose arms' turns are `turns` (row_apply in solver.c).
-WIDE_INLINE void row_apply(wide_velocity *p, v8 d, v8_pair turns, f8 impulse)
+// An impulse along that row (row_apply in solver.c): its arms' turns by the inverse inertias `in` kept or
+// worked out (as arms_of).
+WIDE_INLINE void row_apply(wide_velocity *p, v8 d, bool keep, const row_ref *r, const wide_inertia *in,
+                           f8 impulse)
 {
     p->va = madd(p->va, d, -impulse * p->inv_mass_a);
-    p->wa = madd(p->wa, turns.a, -impulse);
+    p->wa = madd(p->wa, keep ? LD3(r->kept->irda) : mulv(&in->a, r->a), -impulse);
     p->vb = madd(p->vb, d, impulse * p->inv_mass_b);
-    p->wb = madd(p->wb, turns.b, impulse);
+    p->wb = madd(p->wb, keep ? LD3(r->kept->irdb) : mulv(&in->b, r->b), impulse);
 }
 
 // conj(q) * v for the unit quaternions (x, y, z, w) of each lane: v - 2 w (u x v) + 2 u x (u x v).
@@ -605,9 +595,10 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
             f8 v2 = a2 - splat(2.0f) * accel * gap;
             f8 impact =
                 select(approach, _mm256_xor_ps(_mm256_sqrt_ps(v2), sign), _mm256_cmp_ps(v2, a2, _CMP_GT_OQ));
-            v8_pair arms = arms_at(g, w->kept_arms, i, 0, n);
-            f8 vn =
-                dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, arms.b) - dot_exact(p.wa, arms.a);
+            // The arms as kept or worked out (arms_of is both).
+            row_arms arms = arms_of(&in, LD3(wp->ra), LD3(wp->rb), n);
+            f8 vn = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, arms.rdb) -
+                    dot_exact(p.wa, arms.rda);
             f8 accumulated = ld(wp->n.impulse);
             f8 impulse = _mm256_xor_ps(ld(wp->n.mass), sign) * (vn + restitution * impact);
             f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), mask);
@@ -615,8 +606,7 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
             st(wp->n.impulse, total);
             // row_apply() in solver.c, without fused multiply-adds.
             f8 neg = _mm256_xor_ps(impulse, sign);
-            v8_pair turns = turns_at(g, w->kept_arms, &in, i, 0, arms);
-            v8 irda = turns.a, irdb = turns.b;
+            v8 irda = arms.irda, irdb = arms.irdb;
             f8 sa = neg * p.inv_mass_a, sb = impulse * p.inv_mass_b;
             p.va = (v8){p.va.x + n.x * sa, p.va.y + n.y * sa, p.va.z + n.z * sa};
             p.wa = (v8){p.wa.x + irda.x * neg, p.wa.y + irda.y * neg, p.wa.z + irda.z * neg};
@@ -807,8 +797,8 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
                 }
                 else
                     bias = select(zero, bias, apart);
-                v8_pair arms = arms_at(g[k], keep, i, 0, n[k]);
-                f8 vn = row_speed(&p[k], n[k], arms);
+                row_ref normal = row_at(g[k], keep, i, 0, n[k]);
+                f8 vn = row_speed(&p[k], n[k], keep, &normal);
                 f8 accumulated = ld(wp->n.impulse);
                 f8 impulse = -ld(wp->n.mass) * mass_scale * (vn + bias) - impulse_scale * accumulated;
                 f8 total = _mm256_max_ps(accumulated + impulse, zero);
@@ -831,7 +821,7 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
                     st(wc->approach, select(ld(wc->approach), vn, open));
                     st(wc->approach_gap, select(ld(wc->approach_gap), _mm256_max_ps(s, zero), open));
                 }
-                row_apply(&p[k], n[k], turns_at(g[k], keep, &in[k], i, 0, arms), impulse);
+                row_apply(&p[k], n[k], keep, &normal, &in[k], impulse);
             }
         }
     }
@@ -842,10 +832,10 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
             wide_point *wp = &g[k]->points[i];
             // Loaded here rather than kept from the start: held through the normal passes they spill.
             v8 t1 = LD3(g[k]->t1), t2 = LD3(g[k]->t2);
-            v8_pair arms1 = arms_at(g[k], keep, i, 1, t1), arms2 = arms_at(g[k], keep, i, 2, t2);
+            row_ref row1 = row_at(g[k], keep, i, 1, t1), row2 = row_at(g[k], keep, i, 2, t2);
             f8 old1 = ld(wp->t1.impulse), old2 = ld(wp->t2.impulse);
-            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&p[k], t1, arms1);
-            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&p[k], t2, arms2);
+            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&p[k], t1, keep, &row1);
+            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&p[k], t2, keep, &row2);
             // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
             f8 limit = ld(g[k]->friction) * ld(wp->n.impulse);
             f8 len2 = l1 * l1 + l2 * l2;
@@ -858,8 +848,8 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
                 l1 = l1 * scale;
                 l2 = l2 * scale;
             }
-            row_apply(&p[k], t1, turns_at(g[k], keep, &in[k], i, 1, arms1), l1 - old1);
-            row_apply(&p[k], t2, turns_at(g[k], keep, &in[k], i, 2, arms2), l2 - old2);
+            row_apply(&p[k], t1, keep, &row1, &in[k], l1 - old1);
+            row_apply(&p[k], t2, keep, &row2, &in[k], l2 - old2);
             st(wp->t1.impulse, l1);
             st(wp->t2.impulse, l2);
         }
