@@ -346,15 +346,16 @@ static int solver_wide_positions_match_scalar(void)
 
 // A chain of CHAIN_BODIES bodies (slot 0 static) held by CHAIN_BODIES - 1 constraints, built as ph_wide_build
 // and ph_wide_prepare build a step's, with the rows' arms kept or worked out as `mode` says: random
-// velocities, full inverse inertias, anchors, overlaps and warm-start impulses, some far outside the friction
-// cone (every other lane slides in the first sweep), and bouncing lanes. The same seed builds the same chain.
+// velocities, inverse inertias (full ones, or with `isotropic` multiples of the identity, which the groups
+// turn arms by in a short way), anchors, overlaps and warm-start impulses, some far outside the friction cone
+// (every other lane slides in the first sweep), and bouncing lanes. The same seed builds the same chain.
 enum
 {
     CHAIN_BODIES = 61,
     CHAIN_CONS = CHAIN_BODIES - 1
 };
 
-static int chain_build(uint64_t seed, wide_arms_mode mode, ph_arena *arena,
+static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_arena *arena,
                        ph_body_state states[CHAIN_BODIES], wide_solver *w)
 {
     constraint_head heads[CHAIN_CONS];
@@ -373,7 +374,8 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, ph_arena *arena,
             ph_mat3 d = glms_mat3_zero();
             for (int c = 0; c < 3; c++)
                 d.raw[c][c] = test_rand_float(&seed, 1.0f, 6.0f);
-            st.inv_inertia = ph_world_inv_inertia(q, d);
+            st.inv_inertia =
+                isotropic ? glms_mat3_scale(glms_mat3_identity(), d.raw[0][0]) : ph_world_inv_inertia(q, d);
         }
         st.dp = test_rand_vec3(&seed, -0.01f, 0.01f);
         st.dq = glms_quat_normalize(glms_quat_mul(glms_quatv(0.02f, ph_v3(0, 1, 0)), glms_quat_identity()));
@@ -384,6 +386,7 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, ph_arena *arena,
     ENSURE(ph_wide_build(arena, states, CHAIN_BODIES, heads, CHAIN_CONS, mode, w));
     ENSURE(w->colors == 2 && w->scalar_count == 0);
     ENSURE(w->kept_arms == (mode == WIDE_ARMS_KEPT));
+    int isotropic_groups = 0;
     static wide_input in;
     for (int g = 0; g < w->group_count; g++)
     {
@@ -423,7 +426,10 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, ph_arena *arena,
             }
         }
         ph_wide_prepare(states, w, g, &in, 1.0f);
+        isotropic_groups += wide_group_at(w, g)->isotropic;
     }
+    // Where the CPU runs the kernels, every group took the short way or none did.
+    ENSURE(!ph_wide_supported() || isotropic_groups == (isotropic ? w->group_count : 0));
     return 0;
 }
 
@@ -454,7 +460,7 @@ static int solver_wide_interleave_exact(void)
         ph_arena arena;
         ph_arena_create(&arena, (size_t)1 << 20);
         wide_solver w;
-        ENSURE(chain_build(4242u, (wide_arms_mode)mode, &arena, states[0], &w) == 0);
+        ENSURE(chain_build(4242u, (wide_arms_mode)mode, false, &arena, states[0], &w) == 0);
         // The copy: the same groups, each in a colour of its own.
         memcpy(states[1], states[0], sizeof states[0]);
         wide_solver alone = w;
@@ -503,8 +509,8 @@ static int solver_wide_interleave_exact(void)
 // Kept arms (few groups) and arms worked out in every sweep (many) are a choice of speed only: both come
 // from one function of the same anchors and inverse inertias, so a chain prepared, warm-started, solved,
 // bounced and refreshed (a body's spin changes its inverse inertia and turns its anchors) either way must
-// end bit for bit the same, impulses and velocities.
-static int solver_wide_kept_arms_exact(void)
+// end bit for bit the same, impulses and velocities; with full inverse inertias and with isotropic ones.
+static int kept_arms_exact_with(bool isotropic)
 {
     static ph_body_state states[2][CHAIN_BODIES];
     ph_arena arenas[2];
@@ -513,8 +519,8 @@ static int solver_wide_kept_arms_exact(void)
     for (int m = 0; m < 2; m++)
     {
         ph_arena_create(&arenas[m], (size_t)1 << 20);
-        ENSURE(chain_build(977u, m == 0 ? WIDE_ARMS_KEPT : WIDE_ARMS_WORKED_OUT, &arenas[m], states[m],
-                           &w[m]) == 0);
+        ENSURE(chain_build(977u, m == 0 ? WIDE_ARMS_KEPT : WIDE_ARMS_WORKED_OUT, isotropic, &arenas[m],
+                           states[m], &w[m]) == 0);
         chain_sweep(states[m], &w[m]);
         // Bodies 5 and 30 spin: new inverse inertias and turned anchors for the rows they are in.
         uint8_t refreshed[CHAIN_BODIES] = {0};
@@ -524,7 +530,8 @@ static int solver_wide_kept_arms_exact(void)
             if (!refreshed[i])
                 continue;
             states[m][i].dq = glms_quat_normalize(glms_quatv(0.3f, glms_vec3_normalize(ph_v3(1, 2, 3))));
-            states[m][i].inv_inertia = ph_world_inv_inertia(states[m][i].dq, states[m][i].inv_inertia);
+            if (!isotropic) // s I turned is s I
+                states[m][i].inv_inertia = ph_world_inv_inertia(states[m][i].dq, states[m][i].inv_inertia);
         }
         ph_wide_refresh(states[m], &w[m], refreshed);
         bounced[m] = chain_sweep(states[m], &w[m]);
@@ -542,6 +549,13 @@ static int solver_wide_kept_arms_exact(void)
         ph_wide_release(&arenas[m], &w[m]);
         ph_arena_destroy(&arenas[m]);
     }
+    return 0;
+}
+
+static int solver_wide_kept_arms_exact(void)
+{
+    ENSURE(kept_arms_exact_with(false) == 0);
+    ENSURE(kept_arms_exact_with(true) == 0);
     return 0;
 }
 

@@ -41,6 +41,7 @@
 #include "solver_internal.h"
 #include "world.h"
 
+#include <stddef.h> // offsetof
 #include <string.h> // memset
 
 // Sweeps of the restitution pass.
@@ -310,6 +311,30 @@ typedef struct constraint_set
     int scalar_count;
 } constraint_set;
 
+// Groups ahead whose contacts and bodies prepare_all asks the caches for (PH_PREFETCH): enough for the
+// requests to arrive before the group is gathered, few enough that they are not evicted first.
+#define SOLVER_GATHER_AHEAD 4
+
+// Asks for the cache lines gather_group reads of group g's contacts and bodies. The groups list contacts by
+// colour, in no order the hardware prefetchers can follow: in pile10k each lane's contact (4 lines of 8) and
+// bodies missed the caches, and the gather waited for them one after another.
+static void prefetch_group(const ph_world *world, const wide_group *g)
+{
+    for (int lane = 0; lane < g->lanes; lane++)
+    {
+        const char *c = (const char *)&world->contacts.items[g->contact[lane]];
+        PH_PREFETCH(c);
+        PH_PREFETCH(c + offsetof(ph_contact, manifold));
+        PH_PREFETCH(c + offsetof(ph_contact, manifold) + 64);
+        PH_PREFETCH(c + offsetof(ph_contact, normal_impulse) + 32);
+        const ph_contact_brief *b = &world->contacts.briefs[g->contact[lane]];
+        PH_PREFETCH((const char *)&world->bodies[b->a] + offsetof(ph_body, center));
+        PH_PREFETCH((const char *)&world->bodies[b->b] + offsetof(ph_body, center));
+        PH_PREFETCH(&world->bodies[b->a]);
+        PH_PREFETCH(&world->bodies[b->b]);
+    }
+}
+
 static void prepare_all(const ph_world *world, const prepare_params *params, constraint_set *set)
 {
     wide_solver *wide = set->wide;
@@ -320,6 +345,8 @@ static void prepare_all(const ph_world *world, const prepare_params *params, con
     wide_input in;
     for (int g = 0; g < wide->group_count; g++)
     {
+        if (g + SOLVER_GATHER_AHEAD < wide->group_count)
+            prefetch_group(world, wide_group_at(wide, g + SOLVER_GATHER_AHEAD));
         gather_group(world, params, wide_group_at(wide, g), &in);
         ph_wide_prepare(world->states, wide, g, &in, params->impulse_scale);
     }
@@ -562,6 +589,17 @@ static void store_impulses(ph_world *world, const constraint_set *set)
     for (int g = 0; wide && g < wide->group_count; g++)
     {
         const wide_group *grp = wide_group_at(wide, g);
+        // The contacts of a later group, whose impulses are written in no order the prefetchers follow.
+        if (g + SOLVER_GATHER_AHEAD < wide->group_count)
+        {
+            const wide_group *ahead = wide_group_at(wide, g + SOLVER_GATHER_AHEAD);
+            for (int lane = 0; lane < ahead->lanes; lane++)
+            {
+                const char *c = (const char *)&world->contacts.items[ahead->contact[lane]];
+                PH_PREFETCH(c + offsetof(ph_contact, normal_impulse));
+                PH_PREFETCH(c + offsetof(ph_contact, tangent_impulse) + 31);
+            }
+        }
         for (int lane = 0; lane < grp->lanes; lane++)
         {
             ph_contact *c = &world->contacts.items[grp->contact[lane]];

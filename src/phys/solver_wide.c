@@ -341,15 +341,60 @@ WIDE_INLINE v8 mulv(const wide_mat3 *m, v8 v)
                 _mm256_fmadd_ps(m->m[2], v.x, _mm256_fmadd_ps(m->m[5], v.y, m->m[8] * v.z))};
 }
 
-// The inverse inertias of a group's bodies, lane by lane (static bodies' are zero).
+// The inverse inertias of a group's bodies, lane by lane (static bodies' are zero): where the group is
+// isotropic (wide_group.isotropic) only their scales sa, sb, else the matrices a, b.
 typedef struct wide_inertia
 {
+    bool isotropic;
+    f8 sa, sb;
     wide_mat3 a, b;
 } wide_inertia;
 
+// Whether every lane's m is s I (off-diagonal entries zero, the diagonal's equal; a zero matrix is).
+WIDE_INLINE bool inertia_isotropic(const wide_mat3 *m)
+{
+    const f8 zero = _mm256_setzero_ps();
+    f8 ok = _mm256_and_ps(_mm256_cmp_ps(m->m[4], m->m[0], _CMP_EQ_OQ),
+                          _mm256_cmp_ps(m->m[8], m->m[0], _CMP_EQ_OQ));
+    static const int off[] = {1, 2, 3, 5, 6, 7};
+    for (int k = 0; k < 6; k++)
+        ok = _mm256_and_ps(ok, _mm256_cmp_ps(m->m[off[k]], zero, _CMP_EQ_OQ));
+    return _mm256_movemask_ps(ok) == 0xff;
+}
+
+// The float at byte offset `at` + field of each lane's state (a gather: one float, not a run).
+WIDE_INLINE f8 gather_at(const ph_body_state *states, const int at[WIDE], int field)
+{
+    return _mm256_i32gather_ps((const float *)states + field, _mm256_loadu_si256((const __m256i *)at), 1);
+}
+
 WIDE_INLINE wide_inertia load_inertias(const ph_body_state *states, const wide_group *g)
 {
-    return (wide_inertia){load_inertia(states, g->at_a), load_inertia(states, g->at_b)};
+    wide_inertia r;
+    r.isotropic = g->isotropic;
+    if (r.isotropic)
+    {
+        r.sa = gather_at(states, g->at_a, FIELD(inv_inertia));
+        r.sb = gather_at(states, g->at_b, FIELD(inv_inertia));
+    }
+    else
+    {
+        r.a = load_inertia(states, g->at_a);
+        r.b = load_inertia(states, g->at_b);
+    }
+    return r;
+}
+
+// The inverse inertia of body a (turn_a) or b (turn_b) applied to r: a product by its scale where the group
+// is isotropic (the same as the matrix product but for the sign of a zero), else the matrix product.
+WIDE_INLINE v8 turn_a(const wide_inertia *in, v8 r)
+{
+    return in->isotropic ? (v8){r.x * in->sa, r.y * in->sa, r.z * in->sa} : mulv(&in->a, r);
+}
+
+WIDE_INLINE v8 turn_b(const wide_inertia *in, v8 r)
+{
+    return in->isotropic ? (v8){r.x * in->sb, r.y * in->sb, r.z * in->sb} : mulv(&in->b, r);
 }
 
 // A row's angular parts, lane by lane: the arms ra x d and rb x d of its direction d, and the bodies'
@@ -366,8 +411,8 @@ WIDE_INLINE row_arms arms_of(const wide_inertia *in, v8 ra, v8 rb, v8 d)
     row_arms r;
     r.rda = cross(ra, d);
     r.rdb = cross(rb, d);
-    r.irda = mulv(&in->a, r.rda);
-    r.irdb = mulv(&in->b, r.rdb);
+    r.irda = turn_a(in, r.rda);
+    r.irdb = turn_b(in, r.rdb);
     return r;
 }
 
@@ -404,9 +449,9 @@ WIDE_INLINE void row_apply(wide_velocity *p, v8 d, bool keep, const row_ref *r, 
                            f8 impulse)
 {
     p->va = madd(p->va, d, -impulse * p->inv_mass_a);
-    p->wa = madd(p->wa, keep ? LD3(r->kept->irda) : mulv(&in->a, r->a), -impulse);
+    p->wa = madd(p->wa, keep ? LD3(r->kept->irda) : turn_a(in, r->a), -impulse);
     p->vb = madd(p->vb, d, impulse * p->inv_mass_b);
-    p->wb = madd(p->wb, keep ? LD3(r->kept->irdb) : mulv(&in->b, r->b), impulse);
+    p->wb = madd(p->wb, keep ? LD3(r->kept->irdb) : turn_b(in, r->b), impulse);
 }
 
 // conj(q) * v for the unit quaternions (x, y, z, w) of each lane: v - 2 w (u x v) + 2 u x (u x v).
@@ -651,7 +696,13 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
     memcpy(g->impulse_scale, in->impulse_scale, sizeof g->impulse_scale);
 
     wide_velocity p = load_velocity(states, g);
-    wide_inertia inertia = load_inertias(states, g);
+    // Whether the group is isotropic is fixed for the step: a refresh turns only a body's own inverse
+    // inertia, and s I turned is s I (ph_body_world_inv_inertia keeps an isotropic body's).
+    wide_inertia inertia = {.a = load_inertia(states, g->at_a), .b = load_inertia(states, g->at_b)};
+    g->isotropic = inertia_isotropic(&inertia.a) && inertia_isotropic(&inertia.b);
+    inertia.isotropic = g->isotropic;
+    inertia.sa = inertia.a.m[0];
+    inertia.sb = inertia.b.m[0];
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
     f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
     for (int i = 0; i < g->point_count; i++)
@@ -716,9 +767,9 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
             angular_b = (v8){angular_b.x + cb.x, angular_b.y + cb.y, angular_b.z + cb.z};
         }
         p.va = madd(p.va, linear, -p.inv_mass_a);
-        p.wa = sub(p.wa, mulv(&in.a, angular_a));
+        p.wa = sub(p.wa, turn_a(&in, angular_a));
         p.vb = madd(p.vb, linear, p.inv_mass_b);
-        v8 ub = mulv(&in.b, angular_b);
+        v8 ub = turn_b(&in, angular_b);
         p.wb = (v8){p.wb.x + ub.x, p.wb.y + ub.y, p.wb.z + ub.z};
         store_velocity(states, g, &p);
     }
