@@ -127,9 +127,11 @@ typedef struct wide_row
 // streams only this.
 typedef struct wide_point
 {
-    // The anchors the rows turn about: the step-start anchors (wide_point_cold), turned with the bodies
-    // when ph_wide_refresh rebuilds the rows of a fast spinning body (unit: m).
+    // The anchors the rows turn about: the step-start anchors, turned with the bodies when ph_wide_refresh
+    // rebuilds the rows of a fast spinning body (unit: m). Until then also the anchors the sweeps measure
+    // separations with; after, those are the step-start ones kept in wide_point_cold.
     float ra[3][WIDE], rb[3][WIDE];
+    float base_separation[WIDE]; // separation minus dot(rb - ra, n) of the step-start anchors (unit: m)
     wide_row n, t1, t2;
 } wide_point;
 
@@ -147,12 +149,12 @@ typedef struct wide_group_arms
     wide_arms rows[PH_MAX_MANIFOLD_POINTS][3];
 } wide_group_arms;
 
-// What few sweeps read for a point: the anchors and base separation (the sweeps that measure separations,
-// and refreshing rows), and the restitution bookkeeping (groups with a bouncing lane only).
+// What few sweeps read for a point: the step-start anchors once the group's rows were turned
+// (wide_group.turned; the sweeps that measure separations, and refreshing rows), and the restitution
+// bookkeeping (groups with a bouncing lane only).
 typedef struct wide_point_cold
 {
-    float ra[3][WIDE], rb[3][WIDE];
-    float base_separation[WIDE];
+    float ra[3][WIDE], rb[3][WIDE]; // (unit: m)
     float max_normal_impulse[WIDE];
     float approach[WIDE];
     float approach_gap[WIDE];
@@ -175,6 +177,10 @@ typedef struct wide_group
     int color;
     int point_count; // most points of a lane
     int max_passes;
+    // Whether ph_wide_refresh turned a lane's anchors this step: the measuring sweeps then take the
+    // step-start anchors from the cold part, where it copied them first, instead of the point's (most groups
+    // never turn, and their measuring sweeps read nothing but what every sweep reads).
+    int turned;
     int isotropic; // every lane's bodies' inverse inertias are multiples of the identity (cubes, spheres,
                    // static bodies): the sweeps turn the arms by a product with the scale (ph_wide_prepare)
     // Each point's current separation, as the last sweep after a position update measured it: positions

@@ -587,6 +587,17 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         wide_velocity p = load_velocity(states, g); // for the inverse masses
         wide_inertia in = load_inertias(states, g);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
+        // The first turn of the group's anchors this step: the step-start ones, which the points held until
+        // now, are kept in the cold part for the measuring sweeps and for later turns.
+        if (!g->turned)
+        {
+            for (int i = 0; i < g->point_count; i++)
+            {
+                memcpy(g->cold[i].ra, g->points[i].ra, sizeof g->cold[i].ra);
+                memcpy(g->cold[i].rb, g->points[i].rb, sizeof g->cold[i].rb);
+            }
+            g->turned = 1;
+        }
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
@@ -714,12 +725,10 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
         v8 ra = sub(point, ca), rb = sub(point, cb);
-        st(wc->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
+        st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
         // The anchors as stored, zero beyond the lanes' points: the rows' arms are worked out from these.
         ra = (v8){_mm256_and_ps(ra.x, valid), _mm256_and_ps(ra.y, valid), _mm256_and_ps(ra.z, valid)};
         rb = (v8){_mm256_and_ps(rb.x, valid), _mm256_and_ps(rb.y, valid), _mm256_and_ps(rb.z, valid)};
-        st3(wc->ra, ra, valid);
-        st3(wc->rb, rb, valid);
         st3(wp->ra, ra, valid);
         st3(wp->rb, rb, valid);
         st(wc->max_normal_impulse, zero);
@@ -739,6 +748,7 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
     }
     f8 passes = select(splat(1.0f), splat((float)SOLVER_NORMAL_PASSES), _mm256_and_ps(impact, several));
     st(g->passes, _mm256_and_ps(passes, in_use));
+    g->turned = 0;
     g->max_passes = 1;
     for (int lane = 0; lane < g->lanes; lane++)
         g->max_passes = (int)g->passes[lane] > g->max_passes ? (int)g->passes[lane] : g->max_passes;
@@ -810,9 +820,11 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
             v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
             for (int i = 0; i < point_count; i++)
             {
-                const wide_point_cold *wc = &g[k]->cold[i];
+                // The step-start anchors: the point's own unless a refresh turned them.
+                float(*ra)[WIDE] = g[k]->turned ? g[k]->cold[i].ra : g[k]->points[i].ra;
+                float(*rb)[WIDE] = g[k]->turned ? g[k]->cold[i].rb : g[k]->points[i].rb;
                 st(g[k]->separation[i],
-                   shift + dot(LD3(wc->rb), nb) - dot(LD3(wc->ra), na) + ld(wc->base_separation));
+                   shift + dot(LD3(rb), nb) - dot(LD3(ra), na) + ld(g[k]->points[i].base_separation));
             }
         }
         p[k] = load_velocity(states, g[k]);
