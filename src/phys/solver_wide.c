@@ -756,7 +756,11 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
 
 WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 {
-    for (int gi = 0; gi < w->group_count; gi++)
+    // Last group first: the sweep before (the last sub-step's relax) ended there, and the groups it left in
+    // the caches come first; this then ends on the first groups, where the biased sweep after it starts
+    // (pile10k: 5% fewer misses of a 1 MB cache, cachegrind). The sweeps themselves keep one order: a relax
+    // sweep in the order opposite to the biased one before it fed energy into piles and toppled column40.
+    for (int gi = w->group_count - 1; gi >= 0; gi--)
     {
         const wide_group *g = wide_group_at(w, gi);
         wide_velocity p = load_velocity(states, g);
