@@ -807,7 +807,7 @@ static int dynamics_position_turn_is_integrate_rotation(void)
         memset(&st, 0, sizeof st);
         st.v = test_rand_vec3(&rng, -10.0f, 10.0f);
         st.w = test_rand_vec3(&rng, -100.0f, 100.0f);
-        st.pad_w = test_rand_float(&rng, -1.0f, 1.0f);
+        st.inv_inertia_scale = test_rand_float(&rng, -1.0f, 1.0f);
         st.dq = test_rand_quat(&rng);
         float h = test_rand_float(&rng, 1e-4f, 1.0f / 60.0f);
         ph_quat expect = ph_integrate_rotation(st.dq, st.w, h);
@@ -943,7 +943,7 @@ static void substep_loop(const ph_world_def *def, float last_h, ph_body *body, p
 {
     float h = def->time_step / (float)def->substeps;
     if (body->type == PH_BODY_DYNAMIC)
-        st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
+        ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
     body->q0 = body->xf.q;
     st->dp = glms_vec3_zero();
     st->dq = glms_quat_identity();

@@ -374,8 +374,8 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
             ph_mat3 d = glms_mat3_zero();
             for (int c = 0; c < 3; c++)
                 d.raw[c][c] = test_rand_float(&seed, 1.0f, 6.0f);
-            st.inv_inertia =
-                isotropic ? glms_mat3_scale(glms_mat3_identity(), d.raw[0][0]) : ph_world_inv_inertia(q, d);
+            ph_body_state_set_inv_inertia(&st, isotropic ? glms_mat3_scale(glms_mat3_identity(), d.raw[0][0])
+                                                         : ph_world_inv_inertia(q, d));
         }
         st.dp = test_rand_vec3(&seed, -0.01f, 0.01f);
         st.dq = glms_quat_normalize(glms_quat_mul(glms_quatv(0.02f, ph_v3(0, 1, 0)), glms_quat_identity()));
@@ -531,7 +531,8 @@ static int kept_arms_exact_with(bool isotropic)
                 continue;
             states[m][i].dq = glms_quat_normalize(glms_quatv(0.3f, glms_vec3_normalize(ph_v3(1, 2, 3))));
             if (!isotropic) // s I turned is s I
-                states[m][i].inv_inertia = ph_world_inv_inertia(states[m][i].dq, states[m][i].inv_inertia);
+                ph_body_state_set_inv_inertia(
+                    &states[m][i], ph_world_inv_inertia(states[m][i].dq, states[m][i].inv_inertia));
         }
         ph_wide_refresh(states[m], &w[m], refreshed);
         bounced[m] = chain_sweep(states[m], &w[m]);

@@ -15,19 +15,36 @@
 // bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
 // The first 64 bytes are what the contact solver's sweeps read and write, as two runs of 8 floats that
 // its wide kernels load whole and transpose (solver_wide.c): velocities and inverse mass, then the motion
-// of the step so far. The two padding floats are always zero.
+// of the step so far. The padding float after dp is always zero.
 typedef struct ph_body_state
 {
-    ph_vec3 v;           // linear velocity of the centre of mass (unit: m/s)
-    float inv_mass;      // (unit: 1/kg)
-    ph_vec3 w;           // angular velocity, world (unit: rad/s)
-    float pad_w;         // zero
-    ph_vec3 dp;          // displacement of the centre of mass this step so far (unit: m)
-    float pad_dp;        // zero
-    ph_quat dq;          // rotation this step so far: q = dq * q0
-    ph_mat3 inv_inertia; // world inverse inertia at the start of the step (unit: 1/(kg m^2)); a body in
+    ph_vec3 v;               // linear velocity of the centre of mass (unit: m/s)
+    float inv_mass;          // (unit: 1/kg)
+    ph_vec3 w;               // angular velocity, world (unit: rad/s)
+    float inv_inertia_scale; // s where inv_inertia is exactly s I (cubes, spheres; 0 for static and sleeping
+                             // bodies), else -1: with the velocities, so that the wide sweeps turn the arms
+                             // of such bodies without reading the matrix (ph_body_state_set_inv_inertia)
+    ph_vec3 dp;              // displacement of the centre of mass this step so far (unit: m)
+    float pad_dp;            // zero
+    ph_quat dq;              // rotation this step so far: q = dq * q0
+    ph_mat3 inv_inertia;     // world inverse inertia at the start of the step (unit: 1/(kg m^2)); a body in
                          // free flight under no torque keeps an older one, which nothing reads (solve_free)
 } ph_body_state;
+
+// s where m is exactly s I (off-diagonal entries zero, the diagonal's equal), else -1.
+static inline float ph_inertia_scale(ph_mat3 m)
+{
+    bool diagonal =
+        m.m01 == 0.0f && m.m02 == 0.0f && m.m10 == 0.0f && m.m12 == 0.0f && m.m20 == 0.0f && m.m21 == 0.0f;
+    return diagonal && m.m11 == m.m00 && m.m22 == m.m00 ? m.m00 : -1.0f;
+}
+
+// The one way a state's world inverse inertia is set: with its scale.
+static inline void ph_body_state_set_inv_inertia(ph_body_state *st, ph_mat3 inv_inertia)
+{
+    st->inv_inertia = inv_inertia;
+    st->inv_inertia_scale = ph_inertia_scale(inv_inertia);
+}
 
 // Everything else about a body, 432 bytes. The fields the integration reads every sub-step come first and
 // fill 64 bytes (with q0 at offset 48), so a loop over thousands of bodies touches one or two cache lines

@@ -112,7 +112,7 @@ int ph_islands_update(ph_step_context *ctx)
         st->v = glms_vec3_zero();
         st->w = glms_vec3_zero();
         st->inv_mass = 0.0f;
-        st->inv_inertia = glms_mat3_zero();
+        ph_body_state_set_inv_inertia(st, glms_mat3_zero());
         world->active[slot] = 0;
     }
     ph_arena_free(ctx->arena, min_sleep);

@@ -393,7 +393,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
         if (refreshed[slot])
         {
             ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
-            st->inv_inertia = ph_body_world_inv_inertia(body, q);
+            ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, q));
             any = true;
         }
     }
@@ -767,8 +767,9 @@ static void fly(const ph_step_context *ctx, ph_body *body, ph_body_state *st)
             ph_body_integrate_velocity(body, st, gravity, h, s > 0 ? h : world->last_h);
             if (s > 0 && dot3(st->w, st->w) > spin_limit * spin_limit &&
                 dot3(body->torque, body->torque) > 0.0f)
-                st->inv_inertia =
-                    ph_body_world_inv_inertia(body, glms_quat_normalize(glms_quat_mul(st->dq, body->q0)));
+                ph_body_state_set_inv_inertia(
+                    st,
+                    ph_body_world_inv_inertia(body, glms_quat_normalize(glms_quat_mul(st->dq, body->q0))));
         }
         ph_body_integrate_position(body, st, gravity, h, true);
     }
@@ -825,7 +826,7 @@ static void fly_all(const ph_step_context *ctx, const int *slots, int count, fli
 static void start_free(ph_body *body, ph_body_state *st)
 {
     if (body->type == PH_BODY_DYNAMIC && ph_body_has_torque(body))
-        st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
+        ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
     body->center0 = body->center;
     body->q0 = body->xf.q;
     st->dp = glms_vec3_zero();
@@ -915,7 +916,7 @@ bool ph_solve(ph_step_context *ctx)
         ph_body_state *st = &states[slot];
         bool is_dynamic = body->type == PH_BODY_DYNAMIC;
         if (is_dynamic)
-            st->inv_inertia = ph_body_world_inv_inertia(body, body->xf.q);
+            ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
         body->center0 = body->center;
         body->q0 = body->xf.q;
         st->dp = glms_vec3_zero();

@@ -229,13 +229,15 @@ typedef struct wide_velocity
 {
     v8 va, wa, vb, wb;
     f8 inv_mass_a, inv_mass_b;
+    f8 scale_a, scale_b; // the states' inv_inertia_scale, which rides in the same run of 8 floats
 } wide_velocity;
 
 // Body states are read 8 floats at a time, one run per lane, and transposed into one vector per field
 // (a gather per field costs several times more); velocities are written back the same way.
 #define FIELD(f) ((int)(offsetof(ph_body_state, f) / sizeof(float)))
-_Static_assert(FIELD(inv_mass) == FIELD(v) + 3 && FIELD(w) == FIELD(v) + 4 && FIELD(pad_w) == FIELD(v) + 7,
-               "v, inv_mass, w, pad_w are one run of 8 floats");
+_Static_assert(FIELD(inv_mass) == FIELD(v) + 3 && FIELD(w) == FIELD(v) + 4 &&
+                   FIELD(inv_inertia_scale) == FIELD(v) + 7,
+               "v, inv_mass, w, inv_inertia_scale are one run of 8 floats");
 _Static_assert(FIELD(dq) == FIELD(dp) + 4, "dp, pad_dp, dq are one run of 8 floats");
 _Static_assert(sizeof(wide_group) % 32 == 0 && offsetof(wide_group, points) % 32 == 0 &&
                    offsetof(wide_group, cold) % 32 == 0,
@@ -296,17 +298,22 @@ WIDE_INLINE wide_velocity load_velocity(const ph_body_state *states, const wide_
     f8 a[WIDE], b[WIDE];
     load_runs_at(states, g->at_a, FIELD(v), a);
     load_runs_at(states, g->at_b, FIELD(v), b);
-    return (wide_velocity){
-        {a[0], a[1], a[2]}, {a[4], a[5], a[6]}, {b[0], b[1], b[2]}, {b[4], b[5], b[6]}, a[3], b[3]};
+    return (wide_velocity){{a[0], a[1], a[2]},
+                           {a[4], a[5], a[6]},
+                           {b[0], b[1], b[2]},
+                           {b[4], b[5], b[6]},
+                           a[3],
+                           b[3],
+                           a[7],
+                           b[7]};
 }
 
-// Writes the velocities back (with the inverse masses and zero padding). Lanes beyond the group's are not
-// written; lanes sharing a body that does not move write back the value they read.
+// Writes the velocities back (with the inverse masses and inertia scales as read). Lanes beyond the group's
+// are not written; lanes sharing a body that does not move write back the value they read.
 WIDE_INLINE void store_velocity(ph_body_state *states, const wide_group *g, const wide_velocity *p)
 {
-    const f8 zero = _mm256_setzero_ps();
-    f8 a[WIDE] = {p->va.x, p->va.y, p->va.z, p->inv_mass_a, p->wa.x, p->wa.y, p->wa.z, zero};
-    f8 b[WIDE] = {p->vb.x, p->vb.y, p->vb.z, p->inv_mass_b, p->wb.x, p->wb.y, p->wb.z, zero};
+    f8 a[WIDE] = {p->va.x, p->va.y, p->va.z, p->inv_mass_a, p->wa.x, p->wa.y, p->wa.z, p->scale_a};
+    f8 b[WIDE] = {p->vb.x, p->vb.y, p->vb.z, p->inv_mass_b, p->wb.x, p->wb.y, p->wb.z, p->scale_b};
     transpose8(a);
     transpose8(b);
     for (int lane = 0; lane < g->lanes; lane++)
@@ -350,32 +357,16 @@ typedef struct wide_inertia
     wide_mat3 a, b;
 } wide_inertia;
 
-// Whether every lane's m is s I (off-diagonal entries zero, the diagonal's equal; a zero matrix is).
-WIDE_INLINE bool inertia_isotropic(const wide_mat3 *m)
-{
-    const f8 zero = _mm256_setzero_ps();
-    f8 ok = _mm256_and_ps(_mm256_cmp_ps(m->m[4], m->m[0], _CMP_EQ_OQ),
-                          _mm256_cmp_ps(m->m[8], m->m[0], _CMP_EQ_OQ));
-    static const int off[] = {1, 2, 3, 5, 6, 7};
-    for (int k = 0; k < 6; k++)
-        ok = _mm256_and_ps(ok, _mm256_cmp_ps(m->m[off[k]], zero, _CMP_EQ_OQ));
-    return _mm256_movemask_ps(ok) == 0xff;
-}
-
-// The float at byte offset `at` + field of each lane's state (a gather: one float, not a run).
-WIDE_INLINE f8 gather_at(const ph_body_state *states, const int at[WIDE], int field)
-{
-    return _mm256_i32gather_ps((const float *)states + field, _mm256_loadu_si256((const __m256i *)at), 1);
-}
-
-WIDE_INLINE wide_inertia load_inertias(const ph_body_state *states, const wide_group *g)
+// The inverse inertias of group g's bodies, whose velocities (and with them the inertia scales) are p.
+WIDE_INLINE wide_inertia load_inertias(const ph_body_state *states, const wide_group *g,
+                                       const wide_velocity *p)
 {
     wide_inertia r;
     r.isotropic = g->isotropic;
     if (r.isotropic)
     {
-        r.sa = gather_at(states, g->at_a, FIELD(inv_inertia));
-        r.sb = gather_at(states, g->at_b, FIELD(inv_inertia));
+        r.sa = p->scale_a;
+        r.sb = p->scale_b;
     }
     else
     {
@@ -585,7 +576,7 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         load_runs_at(states, g->at_b, FIELD(dp), mb);
         v8 ua = {ma[4], ma[5], ma[6]}, ub = {mb[4], mb[5], mb[6]};
         wide_velocity p = load_velocity(states, g); // for the inverse masses
-        wide_inertia in = load_inertias(states, g);
+        wide_inertia in = load_inertias(states, g, &p);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
         // The first turn of the group's anchors this step: the step-start ones, which the points held until
         // now, are kept in the cold part for the measuring sweeps and for later turns.
@@ -628,7 +619,7 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
         if (_mm256_movemask_ps(bouncy) == 0)
             continue;
         wide_velocity p = load_velocity(states, g);
-        wide_inertia in = load_inertias(states, g);
+        wide_inertia in = load_inertias(states, g, &p);
         v8 n = LD3(g->normal);
         f8 accel = ld(g->accel_n);
         int bounced = 0;
@@ -709,11 +700,11 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
     wide_velocity p = load_velocity(states, g);
     // Whether the group is isotropic is fixed for the step: a refresh turns only a body's own inverse
     // inertia, and s I turned is s I (ph_body_world_inv_inertia keeps an isotropic body's).
-    wide_inertia inertia = {.a = load_inertia(states, g->at_a), .b = load_inertia(states, g->at_b)};
-    g->isotropic = inertia_isotropic(&inertia.a) && inertia_isotropic(&inertia.b);
-    inertia.isotropic = g->isotropic;
-    inertia.sa = inertia.a.m[0];
-    inertia.sb = inertia.b.m[0];
+    const f8 zero_scale = _mm256_setzero_ps();
+    g->isotropic =
+        _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(p.scale_a, zero_scale, _CMP_GE_OQ),
+                                         _mm256_cmp_ps(p.scale_b, zero_scale, _CMP_GE_OQ))) == 0xff;
+    wide_inertia inertia = load_inertias(states, g, &p);
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
     f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
     for (int i = 0; i < g->point_count; i++)
@@ -764,7 +755,7 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     {
         const wide_group *g = wide_group_at(w, gi);
         wide_velocity p = load_velocity(states, g);
-        wide_inertia in = load_inertias(states, g);
+        wide_inertia in = load_inertias(states, g, &p);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
         // The rows' impulses summed over the points, linear and angular (about each centre of mass), then
         // applied once: the inverse inertias turn the angular sums instead of each row's arm.
@@ -833,7 +824,7 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
         }
         p[k] = load_velocity(states, g[k]);
         if (!keep) // the arms are worked out from the anchors and these
-            in[k] = load_inertias(states, g[k]);
+            in[k] = load_inertias(states, g[k], &p[k]);
         lane_passes[k] = ld(g[k]->passes);
         track_approach[k] = use_bias ? zero : _mm256_cmp_ps(ld(g[k]->restitution), zero, _CMP_GT_OQ);
         // The restitution bookkeeping (largest impulse, approach speed and gap) is read only for lanes that

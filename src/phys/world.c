@@ -680,10 +680,10 @@ static void set_body_state(ph_world *world, int slot)
     bool moving = b->type != PH_BODY_STATIC && b->awake;
     st->dq = glms_quat_identity();
     st->dp = glms_vec3_zero();
-    st->pad_w = st->pad_dp = 0.0f;
+    st->pad_dp = 0.0f;
     st->inv_mass = moving ? b->inv_mass : 0.0f;
-    st->inv_inertia =
-        moving && b->type == PH_BODY_DYNAMIC ? ph_body_world_inv_inertia(b, b->xf.q) : glms_mat3_zero();
+    ph_body_state_set_inv_inertia(
+        st, moving && b->type == PH_BODY_DYNAMIC ? ph_body_world_inv_inertia(b, b->xf.q) : glms_mat3_zero());
     if (!moving)
     {
         st->v = glms_vec3_zero();
