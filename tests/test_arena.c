@@ -7,8 +7,10 @@
 #include "phys/arena.h"
 #include "phys/core.h"
 
-#include <stdint.h> // uintptr_t
-#include <string.h> // memset
+#include <stdbool.h> // bool
+#include <stdint.h>  // uintptr_t
+#include <stdlib.h>  // aligned_alloc, free
+#include <string.h>  // memset
 
 #define ARENA_TEST_ALIGN 32u // the alignment arena.c promises (unit: bytes)
 
@@ -94,9 +96,50 @@ static int arena_inline_and_slow_paths_interleave(void)
     return 0;
 }
 
+// An allocator hook that hands out blocks 16 bytes past a 32-byte boundary (as malloc may): the arena still
+// returns 32-byte aligned arrays, from its block and from the heap fallback, and frees what it took.
+static void *misaligning_alloc(size_t size, void *ctx)
+{
+    (void)ctx;
+    char *p = aligned_alloc(32, ((size + 16u) + 31u) & ~(size_t)31u);
+    return p ? p + 16 : NULL;
+}
+
+static void misaligning_free(void *ptr, size_t size, void *ctx)
+{
+    (void)size;
+    (void)ctx;
+    free((char *)ptr - 16);
+}
+
+static int arena_aligned_under_any_allocator(void)
+{
+    ph_set_allocator(misaligning_alloc, misaligning_free, NULL);
+    size_t start = ph_byte_count();
+    ph_arena a;
+    ph_arena_create(&a, 256);
+    char *small = ph_arena_alloc(&a, 40);
+    char *heap = ph_arena_alloc(&a, 4096); // past the block: the heap fallback
+    bool aligned = small && heap && a.entries[1].on_heap && (uintptr_t)small % ARENA_TEST_ALIGN == 0 &&
+                   (uintptr_t)heap % ARENA_TEST_ALIGN == 0;
+    if (heap)
+        memset(heap, 3, 4096);
+    ph_arena_free(&a, heap);
+    ph_arena_free(&a, small);
+    bool grown = ph_arena_grow(&a) && (uintptr_t)a.block % ARENA_TEST_ALIGN == 0;
+    ph_arena_destroy(&a);
+    size_t end = ph_byte_count();
+    ph_set_allocator(NULL, NULL, NULL);
+    ENSURE(aligned);
+    ENSURE(grown);
+    ENSURE(end == start);
+    return 0;
+}
+
 const test_case test_arena_cases[] = {
     {"arena_lifo_and_alignment", arena_lifo_and_alignment},
     {"arena_heap_fallback_then_grow", arena_heap_fallback_then_grow},
     {"arena_inline_and_slow_paths_interleave", arena_inline_and_slow_paths_interleave},
+    {"arena_aligned_under_any_allocator", arena_aligned_under_any_allocator},
     {0},
 };
