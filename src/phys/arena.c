@@ -6,24 +6,20 @@
 
 #include "core.h"
 
-#include <stdint.h> // uintptr_t
-
-// size bytes on a PH_ARENA_ALIGN boundary from the heap; *heap is what to free (size + PH_ARENA_ALIGN
-// bytes). The allocator hooks promise no more than malloc's alignment (16 bytes with glibc), and the wide
-// solver's groups, whose type is 32-byte aligned, may be copied with aligned vector moves.
+// size bytes on a PH_ARENA_ALIGN boundary from the heap; *heap is what to free. The allocator hooks promise
+// no more than malloc's alignment (16 bytes with glibc), and the wide solver's groups, whose type is 32-byte
+// aligned, may be copied with aligned vector moves.
 static char *heap_alloc(size_t size, char **heap)
 {
-    *heap = ph_alloc(size + PH_ARENA_ALIGN);
-    if (!*heap)
-        return NULL;
-    uintptr_t at = ((uintptr_t)*heap + PH_ARENA_ALIGN - 1u) & ~(uintptr_t)(PH_ARENA_ALIGN - 1u);
-    return (char *)at;
+    void *block;
+    char *p = ph_alloc_aligned(size, PH_ARENA_ALIGN, &block);
+    *heap = block;
+    return p;
 }
 
 static void heap_free(char *heap, size_t size)
 {
-    if (heap)
-        ph_free(heap, size + PH_ARENA_ALIGN);
+    ph_free_aligned(heap, size, PH_ARENA_ALIGN);
 }
 
 void ph_arena_create(ph_arena *arena, size_t capacity)

@@ -7,7 +7,7 @@
 
 #include <stdarg.h>    // va_list
 #include <stdatomic.h> // atomic_load_explicit, atomic_store_explicit (the timer's calibration)
-#include <stdint.h>    // INT64_MAX
+#include <stdint.h>    // INT64_MAX, uintptr_t
 #include <stdio.h>     // vsnprintf, fprintf (assert message to stderr only, no file I/O)
 #include <stdlib.h>    // malloc, free, abort
 #include <string.h>    // memcpy
@@ -80,6 +80,20 @@ void *ph_realloc(void *ptr, size_t old_size, size_t new_size)
         ph_free(ptr, old_size);
     }
     return p;
+}
+
+void *ph_alloc_aligned(size_t size, size_t align, void **out_heap)
+{
+    *out_heap = ph_alloc(size + align);
+    if (!*out_heap)
+        return NULL;
+    return (void *)(((uintptr_t)*out_heap + align - 1u) & ~(uintptr_t)(align - 1u));
+}
+
+void ph_free_aligned(void *heap, size_t size, size_t align)
+{
+    if (heap)
+        ph_free(heap, size + align);
 }
 
 void ph_set_log(ph_log_fn *log_fn, void *ctx)

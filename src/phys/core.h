@@ -12,6 +12,10 @@ void *ph_alloc(size_t size);
 void ph_free(void *ptr, size_t size);
 // Reallocates a block of old_size bytes to new_size bytes (contents kept up to the smaller size).
 void *ph_realloc(void *ptr, size_t old_size, size_t new_size);
+// size bytes on an `align` boundary (a power of two), where the hooks promise only malloc's alignment: the
+// block is taken `align` bytes larger, and *out_heap is what ph_free_aligned(heap, size, align) gives back.
+void *ph_alloc_aligned(size_t size, size_t align, void **out_heap);
+void ph_free_aligned(void *heap, size_t size, size_t align);
 
 void ph_log(ph_log_level level, const char *format, ...);
 

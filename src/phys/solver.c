@@ -28,11 +28,11 @@
 // static body (one moving body, no such coupling) stay calm up to the 0.25 cap (w h = 1.57).
 // Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
 // and past a height that depends on the contact frequency it buckles under its own weight.
-// Data layout: the body states are one array of 112-byte structs whose first 64 bytes (velocities, inverse
-// mass, motion so far) are all the sweeps touch. Where the CPU has AVX2, the constraints live only in
-// groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with its angular
-// terms precomputed, so the inner loops are dot products and scaled adds over contiguous memory; the flat
-// scalar array holds the few constraints the colours could not take, or all of them without AVX2. The
+// Data layout: the body states are one array of 128-byte structs whose first 64 bytes (velocities, inverse
+// mass, motion so far), one cache line, are all the sweeps touch. Where the CPU has AVX2, the constraints
+// live only in groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with
+// its angular terms kept beside a small scene's groups and worked out from the anchors in a big one's; the
+// flat scalar array holds the few constraints the colours could not take, or all of them without AVX2. The
 // groups keep each point's separation between the sweeps that see the same positions, and the sub-step's
 // position update of constrained bodies runs 8 at a time there too, bit for bit as the scalar loop.
 #include "solver.h"

@@ -170,8 +170,7 @@ typedef struct wide_group
     float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE];
     float passes[WIDE]; // normal sweeps per biased iteration, per lane
     // The bodies' states as byte offsets into the state array, slot * sizeof(ph_body_state) (unused lanes
-    // repeat lane 0's): every sweep reads and writes 16 states, and a slot would cost a multiply by the
-    // state's 112 bytes (three instructions) for each.
+    // repeat lane 0's): every sweep reads and writes 16 states, and a slot would cost a shift for each.
     int at_a[WIDE], at_b[WIDE];
     int lanes; // lanes in use
     int color;
