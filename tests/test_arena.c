@@ -96,8 +96,10 @@ static int arena_inline_and_slow_paths_interleave(void)
     return 0;
 }
 
-// An allocator hook that hands out blocks 16 bytes past a 32-byte boundary (as malloc may): the arena still
-// returns 32-byte aligned arrays, from its block and from the heap fallback, and frees what it took.
+// An allocator hook that hands out blocks 16 bytes past a 32-byte boundary (as malloc may): ph_alloc still
+// returns blocks on a cache line, the arena 32-byte aligned arrays from its block and from the heap fallback,
+// and both give the hook back what it handed out (the hook's free takes 16 off: a wrong pointer is a crash,
+// or an AddressSanitizer report).
 static void *misaligning_alloc(size_t size, void *ctx)
 {
     (void)ctx;
@@ -116,6 +118,15 @@ static int arena_aligned_under_any_allocator(void)
 {
     ph_set_allocator(misaligning_alloc, misaligning_free, NULL);
     size_t start = ph_byte_count();
+    bool lines = true;
+    for (size_t size = 1; size < 5000; size = size * 3 + 1)
+    {
+        char *p = ph_alloc(size);
+        lines = lines && p && (uintptr_t)p % PH_ALLOC_ALIGN == 0;
+        if (p)
+            memset(p, 7, size);
+        ph_free(p, size);
+    }
     ph_arena a;
     ph_arena_create(&a, 256);
     char *small = ph_arena_alloc(&a, 40);
@@ -130,6 +141,7 @@ static int arena_aligned_under_any_allocator(void)
     ph_arena_destroy(&a);
     size_t end = ph_byte_count();
     ph_set_allocator(NULL, NULL, NULL);
+    ENSURE(lines);
     ENSURE(aligned);
     ENSURE(grown);
     ENSURE(end == start);

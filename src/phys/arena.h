@@ -16,14 +16,11 @@ typedef struct ph_arena_entry
     char *data;
     size_t size;
     int on_heap;
-    char
-        *heap; // on the heap: what was allocated, data's PH_ARENA_ALIGN boundary and up to 31 bytes before it
 } ph_arena_entry;
 
 typedef struct ph_arena
 {
-    char *block;       // PH_ARENA_ALIGN-aligned, within block_heap
-    char *block_heap;  // what was allocated: capacity + PH_ARENA_ALIGN bytes
+    char *block;
     size_t capacity;   // bytes in block
     size_t used;       // bytes of block in use
     size_t allocated;  // bytes in use, heap fallbacks included

@@ -11,7 +11,7 @@
 #include <stdbool.h> // bool
 #include <stdint.h>  // uint32_t
 
-// The solver's view of a body, 128 bytes, in an array on a PH_STATE_ALIGN boundary (world.c). Static and
+// The solver's view of a body, 128 bytes, in an array on a cache line (ph_alloc). Static and
 // sleeping bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
 // The first 64 bytes are what the contact solver's sweeps read and write, as two runs of 8 floats that its
 // wide kernels load whole and transpose (solver_wide.c): velocities and inverse mass, then the motion of the
@@ -34,7 +34,6 @@ typedef struct ph_body_state
     float pad_line[7]; // to 128 bytes: unused
 } ph_body_state;
 
-#define PH_STATE_ALIGN ((size_t)64) // alignment of the state array (unit: bytes): a cache line
 _Static_assert(sizeof(ph_body_state) == 128, "a state is two cache lines, the sweeps' half one of them");
 
 // s where m is exactly s I (off-diagonal entries zero, the diagonal's equal), else -1.

@@ -7,7 +7,7 @@
 
 #include <stdarg.h>    // va_list
 #include <stdatomic.h> // atomic_load_explicit, atomic_store_explicit (the timer's calibration)
-#include <stdint.h>    // INT64_MAX, uintptr_t
+#include <stdint.h>    // INT64_MAX, SIZE_MAX, uintptr_t
 #include <stdio.h>     // vsnprintf, fprintf (assert message to stderr only, no file I/O)
 #include <stdlib.h>    // malloc, free, abort
 #include <string.h>    // memcpy
@@ -51,13 +51,22 @@ size_t ph_byte_count(void)
     return s_byte_count;
 }
 
+// The hook is asked for this much more than a block, which starts on the first PH_ALLOC_ALIGN boundary
+// past a pointer's room: there ph_free finds the hook's address again.
+#define ALLOC_EXTRA (PH_ALLOC_ALIGN + sizeof(void *))
+
 void *ph_alloc(size_t size)
 {
-    if (size == 0)
+    if (size == 0 || size > SIZE_MAX - ALLOC_EXTRA)
         return NULL;
-    void *p = s_alloc(size, s_alloc_ctx);
-    if (p)
-        s_byte_count += size;
+    char *block = s_alloc(size + ALLOC_EXTRA, s_alloc_ctx);
+    if (!block)
+        return NULL;
+    uintptr_t at =
+        ((uintptr_t)block + sizeof(void *) + PH_ALLOC_ALIGN - 1u) & ~(uintptr_t)(PH_ALLOC_ALIGN - 1u);
+    void *p = (void *)at;
+    memcpy((char *)p - sizeof(void *), &block, sizeof block);
+    s_byte_count += size;
     return p;
 }
 
@@ -65,8 +74,10 @@ void ph_free(void *ptr, size_t size)
 {
     if (!ptr)
         return;
+    void *block;
+    memcpy(&block, (char *)ptr - sizeof(void *), sizeof block);
     s_byte_count -= size;
-    s_free(ptr, size, s_alloc_ctx);
+    s_free(block, size + ALLOC_EXTRA, s_alloc_ctx);
 }
 
 void *ph_realloc(void *ptr, size_t old_size, size_t new_size)
@@ -80,20 +91,6 @@ void *ph_realloc(void *ptr, size_t old_size, size_t new_size)
         ph_free(ptr, old_size);
     }
     return p;
-}
-
-void *ph_alloc_aligned(size_t size, size_t align, void **out_heap)
-{
-    *out_heap = ph_alloc(size + align);
-    if (!*out_heap)
-        return NULL;
-    return (void *)(((uintptr_t)*out_heap + align - 1u) & ~(uintptr_t)(align - 1u));
-}
-
-void ph_free_aligned(void *heap, size_t size, size_t align)
-{
-    if (heap)
-        ph_free(heap, size + align);
 }
 
 void ph_set_log(ph_log_fn *log_fn, void *ctx)

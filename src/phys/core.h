@@ -8,14 +8,18 @@
 
 #include <stddef.h> // size_t
 
+// Every block the engine allocates starts on a cache line (unit: bytes), whatever the hooks return (malloc:
+// 16 bytes): the arena's arrays are 32-byte aligned for the wide solver's vector loads, whose types may be
+// copied with aligned moves, and an array of 64- or 128-byte elements (contacts, body states) keeps each
+// element on its own lines (at 16 bytes off, a 512-byte contact touched nine lines instead of eight).
+#define PH_ALLOC_ALIGN ((size_t)64)
+
+// size bytes on a PH_ALLOC_ALIGN boundary through the hooks (asked for PH_ALLOC_ALIGN + sizeof(void *) more;
+// the hook's free receives that size too); counted by ph_byte_count. NULL for 0 or when the hook fails.
 void *ph_alloc(size_t size);
 void ph_free(void *ptr, size_t size);
 // Reallocates a block of old_size bytes to new_size bytes (contents kept up to the smaller size).
 void *ph_realloc(void *ptr, size_t old_size, size_t new_size);
-// size bytes on an `align` boundary (a power of two), where the hooks promise only malloc's alignment: the
-// block is taken `align` bytes larger, and *out_heap is what ph_free_aligned(heap, size, align) gives back.
-void *ph_alloc_aligned(size_t size, size_t align, void **out_heap);
-void ph_free_aligned(void *heap, size_t size, size_t align);
 
 void ph_log(ph_log_level level, const char *format, ...);
 

@@ -215,8 +215,7 @@ void ph_world_destroy(ph_world *world)
         free_geom(&world->geoms[i]);
     ph_array_free(world->geoms, world->geom_capacity);
     ph_array_free(world->bodies, world->body_capacity);
-    ph_free_aligned(world->states_heap, (size_t)world->state_capacity * sizeof(ph_body_state),
-                    PH_STATE_ALIGN);
+    ph_array_free(world->states, world->state_capacity);
     ph_array_free(world->active, world->active_capacity);
     ph_contact_set_destroy(&world->contacts);
     ph_calendar_destroy(&world->calendar);
@@ -532,33 +531,10 @@ static float box_radius_about(ph_aabb b, ph_vec3 c)
     return glms_vec3_norm(d);
 }
 
-// The states grow as ph_array_reserve grows the other arrays, but on a cache-line boundary
-// (PH_STATE_ALIGN): with 128-byte states, the first half of each, what the solver's sweeps read and write,
-// is one cache line.
-static bool grow_states(ph_world *world, int needed)
-{
-    if (needed <= world->state_capacity)
-        return true;
-    int cap = world->state_capacity > 0 ? world->state_capacity : 16;
-    while (cap < needed)
-        cap *= 2;
-    void *heap;
-    ph_body_state *states = ph_alloc_aligned((size_t)cap * sizeof(ph_body_state), PH_STATE_ALIGN, &heap);
-    if (!states)
-        return false;
-    if (world->states)
-        memcpy(states, world->states, (size_t)world->state_capacity * sizeof(ph_body_state));
-    ph_free_aligned(world->states_heap, (size_t)world->state_capacity * sizeof(ph_body_state),
-                    PH_STATE_ALIGN);
-    world->states = states;
-    world->states_heap = heap;
-    world->state_capacity = cap;
-    return true;
-}
-
 static bool grow_body_arrays(ph_world *world, int needed)
 {
-    return ph_array_reserve(world->bodies, world->body_capacity, needed) && grow_states(world, needed) &&
+    return ph_array_reserve(world->bodies, world->body_capacity, needed) &&
+           ph_array_reserve(world->states, world->state_capacity, needed) &&
            ph_array_reserve(world->active, world->active_capacity, needed);
 }
 

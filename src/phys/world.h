@@ -47,8 +47,7 @@ struct ph_world
 
     ph_id_pool body_ids;
     ph_body *bodies;       // by slot
-    ph_body_state *states; // by slot (hot), on a PH_STATE_ALIGN boundary
-    void *states_heap;     // the block states lie in (ph_alloc_aligned)
+    ph_body_state *states; // by slot (hot)
     uint8_t *active;       // by slot: 1 for awake non-static bodies (octree pair filter)
     int body_capacity;
     int state_capacity;
