@@ -311,6 +311,18 @@ typedef struct constraint_set
     int scalar_count;
 } constraint_set;
 
+// Bodies ahead whose first cache lines the loops over the awake bodies ask for (prefetch_body).
+#define SOLVER_BODY_AHEAD 8
+
+// Asks for the first `lines` cache lines of a body. The loops over the awake bodies at the start and the end
+// of ph_solve read 200 of its 432 bytes, and the hardware prefetchers did not keep up with a stride of 432
+// bytes (pile10k: the first reads of each body were a quarter of ph_solve's own time).
+static void prefetch_body(const ph_body *body, int lines)
+{
+    for (int k = 0; k < lines; k++)
+        PH_PREFETCH((const char *)body + 64 * k);
+}
+
 // Groups ahead whose contacts and bodies prepare_all asks the caches for (PH_PREFETCH): enough for the
 // requests to arrive before the group is gathered, few enough that they are not evicted first.
 #define SOLVER_GATHER_AHEAD 4
@@ -912,6 +924,8 @@ bool ph_solve(ph_step_context *ctx)
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
+        if (i + SOLVER_BODY_AHEAD < ctx->awake_count)
+            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 4);
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &states[slot];
         bool is_dynamic = body->type == PH_BODY_DYNAMIC;
@@ -1047,6 +1061,8 @@ bool ph_solve(ph_step_context *ctx)
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
+        if (i + SOLVER_BODY_AHEAD < ctx->awake_count)
+            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 3);
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &states[slot];
         body->center = glms_vec3_add(body->center0, st->dp);
