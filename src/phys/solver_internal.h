@@ -115,8 +115,9 @@ static inline void solver_integrate_velocity(const solver_motion *m, ph_body_sta
 // r x d and their turns I^-1 (r x d), are 12 floats more: kept beside the group where groups are few, and
 // worked out in each sweep from the point's anchors, the group's direction and the bodies' inverse
 // inertias where they are many (wide_arms_mode). The solver is memory-bound in big scenes (pile10k's groups
-// are read ~27 times a step): without the arms a point's 42 floats are 12, for ~80 more arithmetic
-// operations per point and sweep, which the core does while it waits for memory anyway.
+// are read 15 times a step): without the arms a point's 42 floats are 13 (with its base separation), for
+// ~80 more arithmetic operations per point and sweep, which the core does while it waits for memory anyway
+// (pile10k's solver about 13 -> 10 ms; column40, latency-bound in cache, took 34% longer that way).
 typedef struct wide_row
 {
     float mass[WIDE];
@@ -136,7 +137,7 @@ typedef struct wide_point
 } wide_point;
 
 // A row's angular parts, 8 lanes: the arms ra x d and rb x d of its direction d, and the bodies' inverse
-// inertias applied to them (see wide_solver.arms).
+// inertias applied to them (see wide_kept_arms).
 typedef struct wide_arms
 {
     float rda[3][WIDE], rdb[3][WIDE];
@@ -198,7 +199,8 @@ typedef struct wide_group
 
 // Up to this many groups the rows' arms are kept (WIDE_ARMS_AUTO). Few groups stay in the core's caches,
 // where the sweeps are bound by arithmetic and latency, and reading the arms is cheaper than working them
-// out; many groups stream from memory, where the 6 KB of arms per group cost more than the arithmetic.
+// out; many groups stream from memory, where the 4.6 KB of arms per group cost more than the arithmetic.
+// pyramid20's ~55 groups run as fast either way; column40 and the ladder have a handful.
 #define WIDE_KEPT_ARMS_MAX_GROUPS 64
 
 // Whether the rows' arms are kept (4.6 KB after each group, worked out once at preparation) or worked out
