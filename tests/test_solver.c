@@ -385,7 +385,7 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
         heads[k] = (constraint_head){k, k + 1, k, k % 7 == 3 ? 2 : 4};
     ENSURE(ph_wide_build(arena, states, CHAIN_BODIES, heads, CHAIN_CONS, mode, w));
     ENSURE(w->colors == 2 && w->scalar_count == 0);
-    ENSURE(w->kept_arms == (mode == WIDE_ARMS_KEPT));
+    ENSURE(wide_keeps_arms(w) == (mode == WIDE_ARMS_KEPT));
     int isotropic_groups = 0;
     static wide_input in;
     for (int g = 0; g < w->group_count; g++)

@@ -41,7 +41,6 @@
 #include "solver_internal.h"
 #include "world.h"
 
-#include <stddef.h> // offsetof
 #include <string.h> // memset
 
 // Sweeps of the restitution pass.
@@ -327,6 +326,14 @@ static void prefetch_body(const ph_body *body, int lines)
 // requests to arrive before the group is gathered, few enough that they are not evicted first.
 #define SOLVER_GATHER_AHEAD 4
 
+// Asks for the cache lines of a contact that hold its impulses (read by the gather, written by
+// store_impulses).
+static void prefetch_impulses(const ph_contact *c)
+{
+    PH_PREFETCH(&c->normal_impulse[0]);
+    PH_PREFETCH(&c->tangent_impulse[PH_MAX_MANIFOLD_POINTS - 1][1]);
+}
+
 // Asks for the cache lines gather_group reads of group g's contacts and bodies. The groups list contacts by
 // colour, in no order the hardware prefetchers can follow: in pile10k each lane's contact (4 lines of 8) and
 // bodies missed the caches, and the gather waited for them one after another.
@@ -334,14 +341,14 @@ static void prefetch_group(const ph_world *world, const wide_group *g)
 {
     for (int lane = 0; lane < g->lanes; lane++)
     {
-        const char *c = (const char *)&world->contacts.items[g->contact[lane]];
+        const ph_contact *c = &world->contacts.items[g->contact[lane]];
         PH_PREFETCH(c);
-        PH_PREFETCH(c + offsetof(ph_contact, manifold));
-        PH_PREFETCH(c + offsetof(ph_contact, manifold) + 64);
-        PH_PREFETCH(c + offsetof(ph_contact, normal_impulse) + 32);
+        PH_PREFETCH(&c->manifold);
+        PH_PREFETCH(&c->manifold.points[PH_MAX_MANIFOLD_POINTS - 1]);
+        prefetch_impulses(c);
         const ph_contact_brief *b = &world->contacts.briefs[g->contact[lane]];
-        PH_PREFETCH((const char *)&world->bodies[b->a] + offsetof(ph_body, center));
-        PH_PREFETCH((const char *)&world->bodies[b->b] + offsetof(ph_body, center));
+        PH_PREFETCH(&world->bodies[b->a].center);
+        PH_PREFETCH(&world->bodies[b->b].center);
         PH_PREFETCH(&world->bodies[b->a]);
         PH_PREFETCH(&world->bodies[b->b]);
     }
@@ -606,11 +613,7 @@ static void store_impulses(ph_world *world, const constraint_set *set)
         {
             const wide_group *ahead = wide_group_at(wide, g + SOLVER_GATHER_AHEAD);
             for (int lane = 0; lane < ahead->lanes; lane++)
-            {
-                const char *c = (const char *)&world->contacts.items[ahead->contact[lane]];
-                PH_PREFETCH(c + offsetof(ph_contact, normal_impulse));
-                PH_PREFETCH(c + offsetof(ph_contact, tangent_impulse) + 31);
-            }
+                prefetch_impulses(&world->contacts.items[ahead->contact[lane]]);
         }
         for (int lane = 0; lane < grp->lanes; lane++)
         {
@@ -626,11 +629,11 @@ static void store_impulses(ph_world *world, const constraint_set *set)
 }
 
 // The longest free-standing column: a chain of awake dynamic bodies each touching only the one body it rests
-// on and at most one body resting on it, and the height the chain spans along gravity (a sleeping body is
-// held still by the solver, as a static one; the states' inverse masses say which move, read instead of the
-// 432-byte bodies, a cache miss each in a big scene). A body resting on two
-// or more bodies (a pyramid, a wall in running bond) or leaning on a neighbour (a pile) breaks the chain:
-// its support is wider than its own base, and such structures do not buckle like a column.
+// on and at most one body resting on it, and the height the chain spans along gravity. A body resting on two
+// or more bodies (a pyramid, a wall in running bond) or leaning on a neighbour (a pile) breaks the chain: its
+// support is wider than its own base, and such structures do not buckle like a column. A sleeping body ends
+// it too: the solver holds it still, as a static one (the states' inverse masses say which bodies move,
+// read instead of the 432-byte bodies, a cache miss each in a big scene).
 static int longest_column(ph_step_context *ctx, float *out_height)
 {
     ph_world *world = ctx->world;

@@ -216,7 +216,6 @@ typedef struct wide_solver
 {
     wide_group *groups; // group_count of them, `stride` bytes apart: use wide_group_at
     size_t stride;      // sizeof(wide_group), and where the arms are kept, a wide_group_arms after each
-    bool kept_arms;
     int group_count;
     int colors;  // colours used
     int *scalar; // head of each scalar constraint, in the order they are solved
@@ -244,8 +243,14 @@ static inline wide_group *wide_group_at(const wide_solver *w, int gi)
     return (wide_group *)((char *)w->groups + (size_t)gi * w->stride);
 }
 
-// The kept arms of group g (only where w->kept_arms): right after it, so that the sweeps reach them from the
-// group's address (a register more per group, for three groups side by side, spilled).
+// Whether w keeps the rows' arms (after each group: its stride says so).
+static inline bool wide_keeps_arms(const wide_solver *w)
+{
+    return w->stride > sizeof(wide_group);
+}
+
+// The kept arms of group g (only where wide_keeps_arms): right after it, so that the sweeps reach them from
+// the group's address (a register more per group, for three groups side by side, spilled).
 static inline wide_group_arms *wide_kept_arms(const wide_group *g)
 {
     return (wide_group_arms *)(g + 1);

@@ -96,9 +96,9 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             order[bucket[color[k] * PH_MAX_MANIFOLD_POINTS +
                          (PH_MAX_MANIFOLD_POINTS - heads[k].point_count)]++] = k;
     }
-    out->kept_arms =
+    bool keep =
         arms == WIDE_ARMS_KEPT || (arms == WIDE_ARMS_AUTO && group_count <= WIDE_KEPT_ARMS_MAX_GROUPS);
-    out->stride = sizeof(wide_group) + (out->kept_arms ? sizeof(wide_group_arms) : 0);
+    out->stride = sizeof(wide_group) + (keep ? sizeof(wide_group_arms) : 0);
     out->groups = group_count > 0 ? ph_arena_alloc(arena, (size_t)group_count * out->stride) : NULL;
     if (group_count > 0 && !out->groups)
         return false;
@@ -470,11 +470,17 @@ WIDE_INLINE v8 cross_exact(v8 a, v8 b)
     return (v8){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
+WIDE_INLINE void store3(float dst[3][WIDE], v8 v)
+{
+    st(dst[0], v.x);
+    st(dst[1], v.y);
+    st(dst[2], v.z);
+}
+
+// Stored under `mask`, zero elsewhere.
 WIDE_INLINE void st3(float dst[3][WIDE], v8 v, f8 mask)
 {
-    st(dst[0], _mm256_and_ps(v.x, mask));
-    st(dst[1], _mm256_and_ps(v.y, mask));
-    st(dst[2], _mm256_and_ps(v.z, mask));
+    store3(dst, (v8){_mm256_and_ps(v.x, mask), _mm256_and_ps(v.y, mask), _mm256_and_ps(v.z, mask)});
 }
 
 // The effective mass of a row with arms r, as set_row() in solver.c forms it.
@@ -485,15 +491,13 @@ WIDE_INLINE f8 row_mass(const wide_velocity *p, const row_arms *r)
     return select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
 }
 
+// Kept as worked out, unmasked: a sweep that works them out again must get the same bits.
 WIDE_INLINE void arms_store(wide_arms *a, const row_arms *r)
 {
-    for (int c = 0; c < 3; c++)
-    {
-        st(a->rda[c], ((const f8 *)&r->rda)[c]);
-        st(a->rdb[c], ((const f8 *)&r->rdb)[c]);
-        st(a->irda[c], ((const f8 *)&r->irda)[c]);
-        st(a->irdb[c], ((const f8 *)&r->irdb)[c]);
-    }
+    store3(a->rda, r->rda);
+    store3(a->rdb, r->rdb);
+    store3(a->irda, r->irda);
+    store3(a->irdb, r->irdb);
 }
 
 // The row along d at the (masked) anchors ra, rb: its mass and impulse stored under `mask`, zero elsewhere
@@ -592,7 +596,7 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
-            wide_arms *kept = w->kept_arms ? wide_kept_arms(g)->rows[i] : NULL;
+            wide_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g)->rows[i] : NULL;
             f8 mask = _mm256_and_ps(lane_mask(lanes), has_point(g, i));
             const wide_point_cold *wc = &g->cold[i];
             v8 ra = rotate_exact(ua, ma[7], LD3(wc->ra)), rb = rotate_exact(ub, mb[7], LD3(wc->rb));
@@ -700,10 +704,8 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
     wide_velocity p = load_velocity(states, g);
     // Whether the group is isotropic is fixed for the step: a refresh turns only a body's own inverse
     // inertia, and s I turned is s I (ph_body_world_inv_inertia keeps an isotropic body's).
-    const f8 zero_scale = _mm256_setzero_ps();
-    g->isotropic =
-        _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(p.scale_a, zero_scale, _CMP_GE_OQ),
-                                         _mm256_cmp_ps(p.scale_b, zero_scale, _CMP_GE_OQ))) == 0xff;
+    g->isotropic = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(p.scale_a, zero, _CMP_GE_OQ),
+                                                    _mm256_cmp_ps(p.scale_b, zero, _CMP_GE_OQ))) == 0xff;
     wide_inertia inertia = load_inertias(states, g, &p);
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
     f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
@@ -711,7 +713,7 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
     {
         wide_point *wp = &g->points[i];
         wide_point_cold *wc = &g->cold[i];
-        wide_arms *kept = w->kept_arms ? wide_kept_arms(g)->rows[i] : NULL;
+        wide_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g)->rows[i] : NULL;
         f8 valid = has_point(g, i);
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
@@ -934,7 +936,7 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
         }
         // K and whether the arms are kept constants in each call, so that the arrays of solve_groups stay in
         // registers and each call has one way to its arms.
-        bool keep = w->kept_arms;
+        bool keep = wide_keeps_arms(w);
         if (k == 3)
             keep ? solve_groups(states, run, 3, true, inv_h, use_bias, measure)
                  : solve_groups(states, run, 3, false, inv_h, use_bias, measure);
