@@ -43,26 +43,40 @@ static ph_body_id unit_box(ph_world *w, float y, float friction, float restituti
     return ph_body_create(w, &d);
 }
 
+// A box at rest: its contact impulses over a step hold its weight through the step, m g dt (issue 19, item
+// 9), whatever the sub-step count.
 static int solver_rests(void)
 {
-    ph_world *w = flat_world(0.6f);
-    ph_body_id b = unit_box(w, 0.5f, 0.6f, 0.0f);
-    for (int s = 0; s < 120; s++)
-        ph_world_step(w);
-    ph_vec3 v = ph_body_get_linear_velocity(w, b);
-    ENSURE(glms_vec3_norm(v) < 1e-3f);
-    ENSURE_NEAR(ph_body_get_position(w, b).y, 0.5f, 1e-3f);
-    ph_contact_info c[8];
-    int n = ph_world_get_contacts(w, c, 8);
-    ENSURE(n == 4);
-    float total = 0.0f;
-    for (int i = 0; i < n; i++)
-        total += c[i].normal_impulse;
-    // The four points carry the weight: per sub-step impulse m g h, h = dt / substeps.
-    ph_world_def wd = ph_default_world_def();
-    float expected = ph_body_get_mass(w, b) * 9.81f * wd.time_step / (float)wd.substeps;
-    ENSURE_NEAR(total, expected, 0.01f * expected);
-    ph_world_destroy(w);
+    const int substeps[] = {1, 2, 5, 8, 16};
+    for (size_t k = 0; k < sizeof substeps / sizeof substeps[0]; k++)
+    {
+        ph_world_def wd = ph_default_world_def();
+        wd.substeps = substeps[k];
+        wd.max_substeps = substeps[k];
+        ph_world *w = ph_world_create(&wd);
+        ph_body_def g = ph_default_body_def();
+        g.position = ph_v3(0, -1, 0);
+        g.shape = ph_make_box(ph_v3(20, 1, 20));
+        ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &g)));
+        ph_body_id b = unit_box(w, 0.5f, 0.6f, 0.0f);
+        for (int s = 0; s < 120; s++)
+            ph_world_step(w);
+        ph_vec3 v = ph_body_get_linear_velocity(w, b);
+        ENSURE(glms_vec3_norm(v) < 1e-3f);
+        // Its rest height within a millimetre at the default sub-steps and more (one sub-step caps the
+        // contact spring at 15 Hz, which sags 1.1 mm under the box's weight).
+        if (substeps[k] >= ph_default_world_def().substeps)
+            ENSURE_NEAR(ph_body_get_position(w, b).y, 0.5f, 1e-3f);
+        ph_contact_info c[8];
+        int n = ph_world_get_contacts(w, c, 8);
+        ENSURE(n == 4);
+        float total = 0.0f;
+        for (int i = 0; i < n; i++)
+            total += c[i].normal_impulse;
+        float expected = ph_body_get_mass(w, b) * 9.81f * wd.time_step;
+        ENSURE_NEAR(total, expected, 0.02f * expected);
+        ph_world_destroy(w);
+    }
     return 0;
 }
 
@@ -409,6 +423,14 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
             in.bias_rate[lane] = 30.0f;
             in.mass_scale[lane] = 0.8f;
             in.impulse_scale[lane] = 0.1f;
+            in.radius_a[lane] = lane % 4 == 1 ? 0.3f : 0.0f;
+            in.radius_b[lane] = lane % 4 == 2 ? 0.25f : 0.0f;
+            // Friction impulses that slide (odd lanes) or stick (even lanes), and a twist.
+            float t = lane % 2 ? 1.0f : 0.01f;
+            in.friction_impulse[0][lane] = test_rand_float(&seed, -t, t);
+            in.friction_impulse[1][lane] = test_rand_float(&seed, -t, t);
+            in.twist_impulse[lane] = test_rand_float(&seed, -0.1f * t, 0.1f * t);
+            in.twist_radius[lane] = 0.2f;
             for (int i = 0; i < h->point_count; i++)
             {
                 ph_vec3 pt = ph_v3(test_rand_float(&seed, -0.5f, 0.5f), (float)h->a + 0.5f,
@@ -416,10 +438,7 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
                 for (int c = 0; c < 3; c++)
                     in.point[i][c][lane] = pt.raw[c];
                 in.separation[i][lane] = test_rand_float(&seed, -0.02f, 0.01f);
-                in.impulse[i][0][lane] = test_rand_float(&seed, 0.0f, 0.2f);
-                float t = lane % 2 ? 1.0f : 0.01f;
-                in.impulse[i][1][lane] = test_rand_float(&seed, -t, t);
-                in.impulse[i][2][lane] = test_rand_float(&seed, -t, t);
+                in.impulse[i][lane] = test_rand_float(&seed, 0.0f, 0.2f);
                 // Closing fast at some points of the bouncing lanes (restitution needs an approach).
                 if (lane % 3 == 0 && i == 0 && g % 2 == 0)
                     states[h->b].v.y = -3.0f;
@@ -441,8 +460,8 @@ static bool chain_sweep(ph_body_state states[CHAIN_BODIES], wide_solver *w)
     ph_wide_warm_start(states, w);
     for (int sweep = 0; sweep < 3; sweep++)
     {
-        ph_wide_solve(states, w, inv_h, true, sweep == 0);
-        ph_wide_solve(states, w, inv_h, false, true);
+        ph_wide_solve(states, w, inv_h, true, sweep == 0, false);
+        ph_wide_solve(states, w, inv_h, false, true, true);
     }
     return ph_wide_bounce(states, w, 1.0f / inv_h);
 }
@@ -485,16 +504,17 @@ static int solver_wide_interleave_exact(void)
             const wide_group *a = wide_group_at(&w, g), *b = wide_group_at(&alone, g);
             ENSURE(memcmp(a->points, b->points, sizeof a->points) == 0);
             ENSURE(memcmp(a->separation, b->separation, sizeof a->separation) == 0);
+            ENSURE(memcmp(&a->f1, &b->f1, sizeof a->f1) == 0 && memcmp(&a->f2, &b->f2, sizeof a->f2) == 0);
+            ENSURE(memcmp(a->twist_impulse, b->twist_impulse, sizeof a->twist_impulse) == 0);
             for (int lane = 0; lane < a->lanes; lane++)
             {
+                float n = 0.0f;
                 for (int i = 0; i < a->point_counts[lane]; i++)
-                {
-                    const wide_point *wp = &a->points[i];
-                    float n = wp->n.impulse[lane], t1 = wp->t1.impulse[lane], t2 = wp->t2.impulse[lane];
-                    float t = sqrtf(t1 * t1 + t2 * t2);
-                    sliding += n > 0.0f && fabsf(t - 0.5f * n) <= 1e-5f * n;
-                    sticking += t < 0.5f * n * 0.99f;
-                }
+                    n += a->points[i].n.impulse[lane];
+                float t1 = a->f1.impulse[lane], t2 = a->f2.impulse[lane];
+                float t = sqrtf(t1 * t1 + t2 * t2);
+                sliding += n > 0.0f && fabsf(t - 0.5f * n) <= 1e-5f * n;
+                sticking += t < 0.5f * n * 0.99f;
             }
         }
         // Where the CPU runs the kernels, both sides of the cone were taken.
@@ -760,7 +780,9 @@ static bool same_contact(const ph_contact *x, const ph_contact *y)
         (memcmp(&x->manifold.normal, &y->manifold.normal, sizeof x->manifold.normal) == 0 &&
          memcmp(x->manifold.points, y->manifold.points, (size_t)n * sizeof x->manifold.points[0]) == 0 &&
          memcmp(x->normal_impulse, y->normal_impulse, (size_t)n * sizeof x->normal_impulse[0]) == 0 &&
-         memcmp(x->tangent_impulse, y->tangent_impulse, (size_t)n * sizeof x->tangent_impulse[0]) == 0);
+         memcmp(x->friction_impulse, y->friction_impulse, sizeof x->friction_impulse) == 0 &&
+         x->twist_impulse == y->twist_impulse && x->patch_radius == y->patch_radius &&
+         x->radius_a == y->radius_a && x->radius_b == y->radius_b);
     if (same && x->recyclable)
         same =
             memcmp(&x->built_q_a, &y->built_q_a, sizeof x->built_q_a) == 0 &&

@@ -147,7 +147,8 @@ typedef struct ph_contact_info
     ph_vec3 point;        // world (unit: m)
     ph_vec3 normal;       // from a towards b
     float separation;     // negative when penetrating (unit: m)
-    float normal_impulse; // accumulated over the last step (unit: N s)
+    float normal_impulse; // over the whole last step the pair was solved in, all sub-steps and restitution
+                          // (unit: N s): a resting body's points sum to its weight times the step
 } ph_contact_info;
 
 typedef struct ph_ray_result

@@ -24,6 +24,8 @@
 // PH_CONTACT_RECYCLE_DISTANCE of the pose the manifold was built at (contact.h), and neither body has turned
 // by more than this angle since (unit: rad; 3 degrees).
 #define CONTACT_RECYCLE_ANGLE 0.05f
+// A manifold polygon with less area than this is a line (ph_contact_patch_radius; unit: m^2).
+#define CONTACT_PATCH_MIN_AREA 1e-8f
 
 typedef struct mesh_collect
 {
@@ -270,6 +272,87 @@ static void remember_build(const ph_world *world, ph_contact *c)
     }
 }
 
+// Integral of the distance from the origin over the triangle (origin, p, q) in the plane, for the edge from
+// p to q: with the edge on the line at distance d from the origin and t the coordinate along it from the
+// foot of the perpendicular, the triangle is r < d / cos(psi) with tan(psi) = t / d, so the integral of r
+// r dr dpsi is d^3 / 3 times the integral of sec^3, which gives (d / 6) [t sqrt(d^2 + t^2) + d^2
+// asinh(t / d)] from t_p to t_q. Returns it, and the triangle's area in *area; both signed by the edge's
+// orientation about the origin.
+static float edge_distance_integral(float px, float py, float qx, float qy, float *area)
+{
+    float ex = qx - px, ey = qy - py;
+    float len = sqrtf(ex * ex + ey * ey);
+    float cross = px * qy - py * qx;
+    *area = 0.5f * cross;
+    if (len <= 0.0f)
+        return 0.0f;
+    float d = fabsf(cross) / len;
+    float tp = (px * ex + py * ey) / len, tq = (qx * ex + qy * ey) / len;
+    float sign = cross < 0.0f ? -1.0f : 1.0f;
+    if (d <= 0.0f)
+        return 0.0f;
+    float fq = tq * sqrtf(d * d + tq * tq) + d * d * asinhf(tq / d);
+    float fp = tp * sqrtf(d * d + tp * tp) + d * d * asinhf(tp / d);
+    return sign * d / 6.0f * (fq - fp);
+}
+
+// The radius a round shape's surface lies at from its core (a point or a segment), which the solver's
+// separations leave out (solver_internal.h, constraint_point); 0 for shapes with corners.
+static float round_radius(const ph_convex *shape)
+{
+    return shape->type == PH_SHAPE_SPHERE || shape->type == PH_SHAPE_CAPSULE ? shape->radius : 0.0f;
+}
+
+float ph_contact_patch_radius(const ph_manifold *m)
+{
+    int n = m->point_count;
+    if (n < 2)
+        return 0.0f;
+    ph_vec3 c = glms_vec3_zero();
+    for (int i = 0; i < n; i++)
+        c = glms_vec3_add(c, m->points[i].point);
+    c = glms_vec3_scale(c, 1.0f / (float)n);
+    if (n == 2) // a line of uniform pressure: the mean distance from its middle is a quarter of its length
+        return 0.25f * glms_vec3_distance(m->points[0].point, m->points[1].point);
+    // The points in the plane of the normal, ordered by angle about their centroid (the clipping's reduction
+    // keeps no order): the polygon they span is the patch.
+    ph_vec3 t1, t2;
+    ph_contact_tangents(m->normal, &t1, &t2);
+    float x[PH_MAX_MANIFOLD_POINTS], y[PH_MAX_MANIFOLD_POINTS], angle[PH_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < n; i++)
+    {
+        ph_vec3 r = glms_vec3_sub(m->points[i].point, c);
+        x[i] = glms_vec3_dot(r, t1);
+        y[i] = glms_vec3_dot(r, t2);
+        angle[i] = atan2f(y[i], x[i]);
+    }
+    for (int i = 1; i < n; i++) // insertion sort of at most 4
+        for (int j = i; j > 0 && angle[j] < angle[j - 1]; j--)
+        {
+            float ta = angle[j], tx = x[j], ty = y[j];
+            angle[j] = angle[j - 1], x[j] = x[j - 1], y[j] = y[j - 1];
+            angle[j - 1] = ta, x[j - 1] = tx, y[j - 1] = ty;
+        }
+    float integral = 0.0f, area = 0.0f;
+    for (int i = 0; i < n; i++)
+    {
+        int k = (i + 1) % n;
+        float a;
+        integral += edge_distance_integral(x[i], y[i], x[k], y[k], &a);
+        area += a;
+    }
+    // A degenerate polygon (points on a line) has no area: the line's longest extent stands in.
+    if (area <= CONTACT_PATCH_MIN_AREA)
+    {
+        float longest = 0.0f;
+        for (int i = 0; i < n; i++)
+            for (int k = i + 1; k < n; k++)
+                longest = fmaxf(longest, glms_vec3_distance(m->points[i].point, m->points[k].point));
+        return 0.25f * longest;
+    }
+    return integral / area;
+}
+
 void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2)
 {
     // Pick the axis least aligned with n so the cross product is well conditioned (0.57735 = 1/sqrt 3:
@@ -323,8 +406,14 @@ static void match_impulses(ph_contact *c, const ph_contact *old)
     {
         int j = source[i];
         c->normal_impulse[i] = j >= 0 ? old->normal_impulse[j] : 0.0f;
-        c->tangent_impulse[i][0] = j >= 0 ? old->tangent_impulse[j][0] : 0.0f;
-        c->tangent_impulse[i][1] = j >= 0 ? old->tangent_impulse[j][1] : 0.0f;
+        c->total_impulse[i] = 0.0f; // until the solver reports this step's
+    }
+    // The friction impulses belong to the manifold as a whole: a pair that keeps touching keeps them; one
+    // that had no points starts from none (a carried contact without points kept no impulses).
+    if (m == 0)
+    {
+        c->friction_impulse[0] = c->friction_impulse[1] = 0.0f;
+        c->twist_impulse = 0.0f;
     }
 }
 
@@ -525,7 +614,6 @@ bool ph_contacts_update(ph_step_context *ctx)
             {
                 memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
                 memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
-                memcpy(old.tangent_impulse, c->tangent_impulse, sizeof old.tangent_impulse);
             }
             // The parts' shapes and poses, needed only here: a recycled manifold follows the bodies.
             ph_convex sa, sb;
@@ -534,6 +622,9 @@ bool ph_contacts_update(ph_step_context *ctx)
             ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
             ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
             match_impulses(c, &old);
+            c->patch_radius = ph_contact_patch_radius(&c->manifold);
+            c->radius_a = round_radius(&sa);
+            c->radius_b = round_radius(&sb);
             remember_build(world, c);
         }
         // A contact without points has no normal to speak of (a carried one keeps no manifold).

@@ -30,8 +30,14 @@ typedef struct ph_contact
     // the fields up to its cache's simplex only (contact.c, carry_contact).
     ph_gjk_cache cache;
     ph_manifold manifold;
-    float normal_impulse[PH_MAX_MANIFOLD_POINTS];     // accumulated (unit: N s)
-    float tangent_impulse[PH_MAX_MANIFOLD_POINTS][2]; // along the manifold's tangents
+    float normal_impulse[PH_MAX_MANIFOLD_POINTS]; // accumulated (unit: N s)
+    // Friction acts at the manifold's centre (solver.c): its impulse along the manifold's tangents and its
+    // twist about the normal, accumulated (unit: N s and N m s). Kept while the pair keeps points.
+    float friction_impulse[2];
+    float twist_impulse;
+    float patch_radius; // ph_contact_patch_radius of the manifold, worked out when it is built (unit: m)
+    float radius_a, radius_b; // the parts' round radii (sphere, capsule; else 0) when it was built (unit: m)
+    float total_impulse[PH_MAX_MANIFOLD_POINTS]; // normal impulse over the whole last step (unit: N s)
     // Recycling (contact.c): the state the manifold was built in, so that while the pair barely moves its
     // points can follow the bodies instead of running the narrow phase again.
     bool recyclable;              // a convex pair whose last manifold was built, not recycled
@@ -106,3 +112,9 @@ bool ph_contact_is_touching(const ph_contact *c);
 void ph_contacts_remove_body(ph_contact_set *set, int slot);
 // Two unit tangents completing the manifold normal n to a right-handed basis (deterministic).
 void ph_contact_tangents(ph_vec3 n, ph_vec3 *out_t1, ph_vec3 *out_t2);
+
+// The mean distance of a manifold's contact patch from its centre under a uniform pressure (unit: m): the
+// arm of the friction torque about the normal (twist). The patch is the convex polygon of the points in the
+// plane of the normal, a segment for two points (a quarter of its length), nothing for one (0). A unit
+// square gives (sqrt 2 + ln(1 + sqrt 2)) / 6 = 0.3826.
+float ph_contact_patch_radius(const ph_manifold *m);

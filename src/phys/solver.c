@@ -16,7 +16,11 @@
 //     closed, only above SOLVER_RESTITUTION_THRESHOLD (1 m/s) so resting contacts do not jitter; the target
 //     velocity -e * v_approach with the impulse clamped >= 0 never adds energy for e <= 1.
 // Accumulated impulses are clamped (normal >= 0; friction inside the Coulomb cone |f_t| <= mu f_n) and
-// warm-started from the previous step (matched through feature ids in contact.c).
+// warm-started from the previous step (normal impulses matched through feature ids in contact.c). Friction
+// acts at the manifold's centre with a twist row about the normal (solve_constraint says why), as in Box3D
+// and Jolt; its twist is bounded by the patch's mean radius under a uniform pressure (the analytic answer
+// for a spinning box), where Box3D takes the points' distances. Rows keep the anchors of the step's start
+// (refresh_rows), and round shapes' anchors leave out their radius (constraint_point).
 // Defaults (types_internal.h): 5 sub-steps, contacts at 45 Hz (static ones twice that, both capped at a
 // quarter of the sub-step rate, 75 Hz). Measured on the recipes: 4 sub-steps at 30 Hz let a 10-box tower
 // rock by 3 cm (the soft contacts sag g / w^2 per box weight and a tall stack's rocking mode is barely
@@ -131,6 +135,15 @@ static void make_row(row *r, const ph_body_state *sa, const ph_body_state *sb, p
     r->impulse = impulse;
 }
 
+// The twist row of a manifold with normal n; the accumulated impulse is left as it is.
+static void set_twist(twist_row *t, const ph_body_state *sa, const ph_body_state *sb, ph_vec3 n)
+{
+    t->ian = glms_mat3_mulv(sa->inv_inertia, n);
+    t->ibn = glms_mat3_mulv(sb->inv_inertia, n);
+    float k = dot3(n, t->ian) + dot3(n, t->ibn);
+    t->mass = k > 0.0f ? 1.0f / k : 0.0f;
+}
+
 // The velocities of a constraint's two bodies, copied into locals while its rows are solved and written
 // back once: through the state pointers every row's update would be stored and reloaded (the compiler
 // must assume the two states may alias), which cost more than the arithmetic.
@@ -165,6 +178,18 @@ static inline void row_apply(const row *r, pair_velocity *p, ph_vec3 d, float im
     p->wa = madd(p->wa, r->irda, -impulse);
     p->vb = madd(p->vb, d, impulse * p->inv_mass_b);
     p->wb = madd(p->wb, r->irdb, impulse);
+}
+
+// The relative angular velocity of B against A about the normal, and a twist impulse applied.
+static inline float twist_speed(const pair_velocity *p, ph_vec3 n)
+{
+    return dot3(p->wb, n) - dot3(p->wa, n);
+}
+
+static inline void twist_apply(const twist_row *t, pair_velocity *p, float impulse)
+{
+    p->wa = madd(p->wa, t->ian, -impulse);
+    p->wb = madd(p->wb, t->ibn, impulse);
 }
 
 // The contacts the step solves: touching or speculative, with at least one awake dynamic body. Returns how
@@ -239,17 +264,27 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
     ph_vec3 ca = world->bodies[c->a].center, cb = world->bodies[c->b].center;
     pair_velocity pv = load_pair(sa, sb);
     float scale = params->impulse_scale;
+    ph_vec3 centre = glms_vec3_zero();
+    for (int i = 0; i < con->point_count; i++)
+        centre = glms_vec3_add(centre, c->manifold.points[i].point);
+    centre = glms_vec3_scale(centre, 1.0f / (float)con->point_count);
+    con->fa = glms_vec3_sub(centre, ca);
+    con->fb = glms_vec3_sub(centre, cb);
+    con->twist_radius = c->patch_radius;
+    make_row(&con->f1, sa, sb, con->fa, con->fb, con->t1, scale * c->friction_impulse[0]);
+    make_row(&con->f2, sa, sb, con->fa, con->fb, con->t2, scale * c->friction_impulse[1]);
+    set_twist(&con->twist, sa, sb, con->normal);
+    con->twist.impulse = scale * c->twist_impulse;
     for (int i = 0; i < con->point_count; i++)
     {
         const ph_manifold_point *mp = &c->manifold.points[i];
         constraint_point *cp = &con->points[i];
-        cp->ra = glms_vec3_sub(mp->point, ca);
-        cp->rb = glms_vec3_sub(mp->point, cb);
+        cp->ra = madd(glms_vec3_sub(mp->point, ca), con->normal, -c->radius_a);
+        cp->rb = madd(glms_vec3_sub(mp->point, cb), con->normal, c->radius_b);
         cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
         cp->max_normal_impulse = 0.0f;
+        cp->total_impulse = 0.0f;
         make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, scale * c->normal_impulse[i]);
-        make_row(&cp->t1, sa, sb, cp->ra, cp->rb, con->t1, scale * c->tangent_impulse[i][0]);
-        make_row(&cp->t2, sa, sb, cp->ra, cp->rb, con->t2, scale * c->tangent_impulse[i][1]);
         cp->approach = row_speed(&cp->n, &pv, con->normal);
         if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
             con->passes = SOLVER_NORMAL_PASSES;
@@ -289,13 +324,17 @@ static void gather_group(const ph_world *world, const prepare_params *params, co
         in->impulse_scale[lane] = soft.impulse_scale;
         put_lane3(in->ca, lane, world->bodies[c->a].center);
         put_lane3(in->cb, lane, world->bodies[c->b].center);
+        in->radius_a[lane] = c->radius_a;
+        in->radius_b[lane] = c->radius_b;
+        in->friction_impulse[0][lane] = c->friction_impulse[0];
+        in->friction_impulse[1][lane] = c->friction_impulse[1];
+        in->twist_impulse[lane] = c->twist_impulse;
+        in->twist_radius[lane] = c->patch_radius;
         for (int i = 0; i < c->manifold.point_count; i++)
         {
             put_lane3(in->point[i], lane, c->manifold.points[i].point);
             in->separation[i][lane] = c->manifold.points[i].separation;
-            in->impulse[i][0][lane] = c->normal_impulse[i];
-            in->impulse[i][1][lane] = c->tangent_impulse[i][0];
-            in->impulse[i][2][lane] = c->tangent_impulse[i][1];
+            in->impulse[i][lane] = c->normal_impulse[i];
         }
     }
 }
@@ -331,7 +370,7 @@ static void prefetch_body(const ph_body *body, int lines)
 static void prefetch_impulses(const ph_contact *c)
 {
     PH_PREFETCH(&c->normal_impulse[0]);
-    PH_PREFETCH(&c->tangent_impulse[PH_MAX_MANIFOLD_POINTS - 1][1]);
+    PH_PREFETCH(&c->friction_impulse[0]);
 }
 
 // Asks for the cache lines gather_group reads of group g's contacts and bodies. The groups list contacts by
@@ -371,19 +410,19 @@ static void prepare_all(const ph_world *world, const prepare_params *params, con
     }
 }
 
-// Rebuilds the rows of a constraint from anchors turned with the bodies since the step's start
-// (ph_wide_refresh does the same for lanes).
+// Rebuilds the rows of a constraint with the bodies' current inverse inertias (ph_wide_refresh does the same
+// for lanes). The anchors stay those of the step's start, as in every row: a contact's two impulses then act
+// at one point of space, and the pair's angular momentum is kept; anchors turned with each body would put
+// them at two points once the bodies turn apart, and the contact point of a round body does not turn with
+// it anyway.
 static void refresh_rows(const ph_body_state *states, constraint *con)
 {
     const ph_body_state *sa = &states[con->a], *sb = &states[con->b];
     for (int i = 0; i < con->point_count; i++)
-    {
-        constraint_point *cp = &con->points[i];
-        ph_vec3 ra = rotate(sa->dq, cp->ra), rb = rotate(sb->dq, cp->rb);
-        set_row(&cp->n, sa, sb, ra, rb, con->normal);
-        set_row(&cp->t1, sa, sb, ra, rb, con->t1);
-        set_row(&cp->t2, sa, sb, ra, rb, con->t2);
-    }
+        set_row(&con->points[i].n, sa, sb, con->points[i].ra, con->points[i].rb, con->normal);
+    set_row(&con->f1, sa, sb, con->fa, con->fb, con->t1);
+    set_row(&con->f2, sa, sb, con->fa, con->fb, con->t2);
+    set_twist(&con->twist, sa, sb, con->normal);
 }
 
 // Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
@@ -435,16 +474,20 @@ static void warm_start_constraint(ph_body_state *states, constraint *con)
     {
         constraint_point *cp = &con->points[i];
         row_apply(&cp->n, &pv, con->normal, cp->n.impulse);
-        row_apply(&cp->t1, &pv, con->t1, cp->t1.impulse);
-        row_apply(&cp->t2, &pv, con->t2, cp->t2.impulse);
     }
+    row_apply(&con->f1, &pv, con->t1, con->f1.impulse);
+    row_apply(&con->f2, &pv, con->t2, con->f2.impulse);
+    twist_apply(&con->twist, &pv, con->twist.impulse);
     store_pair(&pv, sa, sb);
 }
 
 // One iteration of one constraint. With use_bias the soft spring removes overlap; without it (relax) the
 // constraint is rigid on velocity only. Speculative points (s > 0) allow an approach of s per sub-step in
 // both.
-static void solve_constraint(ph_body_state *states, constraint *con, float inv_h, bool use_bias)
+// `sum_total`: the sub-step's last sweep, whose normal impulses are what the sub-step applied (the warm start
+// applies the last sub-step's, and the sweeps' changes bring them to these), summed into the step's total.
+static void solve_constraint(ph_body_state *states, constraint *con, float inv_h, bool use_bias,
+                             bool sum_total)
 {
     ph_body_state *sa = &states[con->a], *sb = &states[con->b];
     ph_vec3 dp = glms_vec3_sub(sb->dp, sa->dp);
@@ -494,30 +537,41 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
             }
             row_apply(&cp->n, &pv, n, impulse);
         }
+    for (int i = 0; sum_total && i < con->point_count; i++)
+        con->points[i].total_impulse += con->points[i].n.impulse;
+    // Friction acts at the manifold's centre, as one force in the tangent plane bounded by the Coulomb cone
+    // of the whole manifold's normal impulse, and one torque about the normal (twist) bounded by that times
+    // the patch's mean radius: under a uniform pressure each element of the patch resists sliding with mu
+    // times its share of the load, so the force sums to mu N and the torque to mu N times the mean distance
+    // of the patch from its centre. Friction at each point instead (the corners of a face) makes a spinning
+    // box stop twice too fast (its corners are farther out than the patch's mean), and lets the points
+    // hold equal and opposite impulses that cancel: locked into the warm start, they are let go whenever the
+    // points' share of the load shifts, and fed a growing out-of-plane sliding of the 100-row pyramid.
     // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
-    // warm-started tangent impulses, which would otherwise keep spinning a body that left contact.
-    // Friction is solved in both iterations. Solving it in the relax iteration only saves a third of
-    // the solver's time and holds small stacks and slopes, but a 100-row pyramid's flanks then slide
-    // off under their load (large_pyramid drift 0.25 -> 1.7 m).
+    // warm-started impulses, which would otherwise keep spinning a body that left contact. It is solved in
+    // both iterations: in the relax iteration only, a 100-row pyramid's flanks slide off under their load.
+    float normal_sum = 0.0f;
     for (int i = 0; i < con->point_count; i++)
+        normal_sum += con->points[i].n.impulse;
+    float limit = con->friction * normal_sum;
+    float l1 = con->f1.impulse - con->f1.mass * row_speed(&con->f1, &pv, con->t1);
+    float l2 = con->f2.impulse - con->f2.mass * row_speed(&con->f2, &pv, con->t2);
+    float len2 = l1 * l1 + l2 * l2;
+    if (len2 > limit * limit)
     {
-        constraint_point *cp = &con->points[i];
-        float l1 = cp->t1.impulse - cp->t1.mass * row_speed(&cp->t1, &pv, con->t1);
-        float l2 = cp->t2.impulse - cp->t2.mass * row_speed(&cp->t2, &pv, con->t2);
-        // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
-        float limit = con->friction * cp->n.impulse;
-        float len2 = l1 * l1 + l2 * l2;
-        if (len2 > limit * limit)
-        {
-            float scale = limit / sqrtf(len2);
-            l1 *= scale;
-            l2 *= scale;
-        }
-        row_apply(&cp->t1, &pv, con->t1, l1 - cp->t1.impulse);
-        row_apply(&cp->t2, &pv, con->t2, l2 - cp->t2.impulse);
-        cp->t1.impulse = l1;
-        cp->t2.impulse = l2;
+        float scale = limit / sqrtf(len2);
+        l1 *= scale;
+        l2 *= scale;
     }
+    row_apply(&con->f1, &pv, con->t1, l1 - con->f1.impulse);
+    row_apply(&con->f2, &pv, con->t2, l2 - con->f2.impulse);
+    con->f1.impulse = l1;
+    con->f2.impulse = l2;
+    float twist_limit = limit * con->twist_radius;
+    float tw = con->twist.impulse - con->twist.mass * twist_speed(&pv, n);
+    tw = tw > twist_limit ? twist_limit : tw < -twist_limit ? -twist_limit : tw;
+    twist_apply(&con->twist, &pv, tw - con->twist.impulse);
+    con->twist.impulse = tw;
     store_pair(&pv, sa, sb);
 }
 
@@ -530,13 +584,15 @@ static void warm_start(ph_body_state *states, const constraint_set *set)
         warm_start_constraint(states, &set->cons[i]);
 }
 
-// `measure`: the first sweep since the bodies last moved (see ph_wide_solve).
-static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias, bool measure)
+// `measure`: the first sweep since the bodies last moved (see ph_wide_solve); `total`: the sub-step's last
+// (solve_constraint).
+static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias, bool measure,
+                  bool sum_total)
 {
     if (set->wide)
-        ph_wide_solve(states, set->wide, inv_h, use_bias, measure);
+        ph_wide_solve(states, set->wide, inv_h, use_bias, measure, sum_total);
     for (int i = 0; i < set->scalar_count; i++)
-        solve_constraint(states, &set->cons[i], inv_h, use_bias);
+        solve_constraint(states, &set->cons[i], inv_h, use_bias, sum_total);
 }
 
 // The restitution kick of one constraint's points that closed fast enough; false when none did
@@ -565,6 +621,7 @@ static bool bounce(ph_body_state *states, constraint *con, float h)
         float total = maxf(cp->n.impulse + impulse, 0.0f);
         impulse = total - cp->n.impulse;
         cp->n.impulse = total;
+        cp->total_impulse += impulse;
         row_apply(&cp->n, &pv, con->normal, impulse);
     }
     store_pair(&pv, sa, sb);
@@ -598,11 +655,10 @@ static void store_impulses(ph_world *world, const constraint_set *set)
         const constraint *con = &set->cons[i];
         ph_contact *c = &world->contacts.items[con->contact];
         for (int p = 0; p < con->point_count; p++)
-        {
             c->normal_impulse[p] = con->points[p].n.impulse;
-            c->tangent_impulse[p][0] = con->points[p].t1.impulse;
-            c->tangent_impulse[p][1] = con->points[p].t2.impulse;
-        }
+        c->friction_impulse[0] = con->f1.impulse;
+        c->friction_impulse[1] = con->f2.impulse;
+        c->twist_impulse = con->twist.impulse;
     }
     const wide_solver *wide = set->wide;
     for (int g = 0; wide && g < wide->group_count; g++)
@@ -619,11 +675,34 @@ static void store_impulses(ph_world *world, const constraint_set *set)
         {
             ph_contact *c = &world->contacts.items[grp->contact[lane]];
             for (int p = 0; p < grp->point_counts[lane]; p++)
-            {
                 c->normal_impulse[p] = grp->points[p].n.impulse[lane];
-                c->tangent_impulse[p][0] = grp->points[p].t1.impulse[lane];
-                c->tangent_impulse[p][1] = grp->points[p].t2.impulse[lane];
-            }
+            c->friction_impulse[0] = grp->f1.impulse[lane];
+            c->friction_impulse[1] = grp->f2.impulse[lane];
+            c->twist_impulse = grp->twist_impulse[lane];
+        }
+    }
+}
+
+// What each point's normal impulse came to over the whole step, sub-steps and restitution (the contacts'
+// total_impulse, which the API reports).
+static void store_totals(ph_world *world, const constraint_set *set)
+{
+    for (int i = 0; i < set->scalar_count; i++)
+    {
+        const constraint *con = &set->cons[i];
+        ph_contact *c = &world->contacts.items[con->contact];
+        for (int p = 0; p < con->point_count; p++)
+            c->total_impulse[p] = con->points[p].total_impulse;
+    }
+    const wide_solver *wide = set->wide;
+    for (int g = 0; wide && g < wide->group_count; g++)
+    {
+        const wide_group *grp = wide_group_at(wide, g);
+        for (int lane = 0; lane < grp->lanes; lane++)
+        {
+            ph_contact *c = &world->contacts.items[grp->contact[lane]];
+            for (int p = 0; p < grp->point_counts[lane]; p++)
+                c->total_impulse[p] = grp->cold[p].total_impulse[lane];
         }
     }
 }
@@ -1027,7 +1106,7 @@ bool ph_solve(ph_step_context *ctx)
         // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
         // measure the separations, the others reuse them (the wide path keeps them per group).
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, &set, inv_h, true, s == 0 && it == 0);
+            solve(states, &set, inv_h, true, s == 0 && it == 0, false);
         t0 = ph_ticks();
         if (stepped)
         {
@@ -1050,7 +1129,7 @@ bool ph_solve(ph_step_context *ctx)
         t1 = ph_ticks();
         integrate_ticks += t1 - t0;
         for (int it = 0; it < world->def.solver_iterations; it++)
-            solve(states, &set, inv_h, false, it == 0);
+            solve(states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
         t0 = ph_ticks();
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
@@ -1058,6 +1137,7 @@ bool ph_solve(ph_step_context *ctx)
     store_impulses(world, &set);
     world->last_h = ctx->h;
     restitution(states, &set, ctx->h);
+    store_totals(world, &set);
     if (set.wide)
         ctx->stats->solver_colors = wide.colors;
 

@@ -44,13 +44,28 @@ typedef struct row
 
 typedef struct constraint_point
 {
-    ph_vec3 ra, rb;           // anchors from the centres of mass at the start of the step (unit: m)
+    // The anchors of the normal row, fixed for the step: from each centre of mass to the point, less the
+    // part of a round shape's radius (sphere, capsule) along the normal. The contact point of a round shape
+    // is not a point of the body but where its core's offset surface faces the other: as the body turns it
+    // stays under the core, so the separation is measured from the core point, which does turn with the
+    // body (a rolling ball's contact never opens). The radius lies along the normal, so the row's arms
+    // r x n are the contact point's.
+    ph_vec3 ra, rb;           // (unit: m)
     float base_separation;    // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
     float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
     float approach;           // relative normal speed just before the point closed (unit: m/s)
     float approach_gap;       // separation when `approach` was taken (unit: m)
-    row n, t1, t2;
+    float total_impulse;      // normal impulse over the step so far, all sub-steps (unit: N s)
+    row n;
 } constraint_point;
+
+// The twist friction row of a manifold: a torque about the normal, no force (angular Jacobian n).
+typedef struct twist_row
+{
+    ph_vec3 ian, ibn; // I_a^-1 n, I_b^-1 n
+    float mass;       // effective inertia about n (unit: kg m^2)
+    float impulse;    // accumulated (unit: N m s)
+} twist_row;
 
 typedef struct constraint
 {
@@ -62,6 +77,13 @@ typedef struct constraint
     float accel_n; // relative normal acceleration from gravity, b against a (unit: m/s^2)
     int passes;    // normal sweeps per biased iteration: SOLVER_NORMAL_PASSES for an impact, else 1
     softness soft;
+    // Friction at the manifold's centre (see solver.c): two tangent rows and the twist about the normal,
+    // bounded by the friction coefficient times the sum of the points' normal impulses, and for the twist
+    // that times the mean distance of the contact patch from its centre.
+    ph_vec3 fa, fb;     // the centre from each body's centre of mass at the start of the step (unit: m)
+    float twist_radius; // (unit: m)
+    row f1, f2;
+    twist_row twist;
     constraint_point points[PH_MAX_MANIFOLD_POINTS];
 } constraint;
 
@@ -128,12 +150,9 @@ typedef struct wide_row
 // streams only this.
 typedef struct wide_point
 {
-    // The anchors the rows turn about: the step-start anchors, turned with the bodies when ph_wide_refresh
-    // rebuilds the rows of a fast spinning body (unit: m). Until then also the anchors the sweeps measure
-    // separations with; after, those are the step-start ones kept in wide_point_cold.
-    float ra[3][WIDE], rb[3][WIDE];
-    float base_separation[WIDE]; // separation minus dot(rb - ra, n) of the step-start anchors (unit: m)
-    wide_row n, t1, t2;
+    float ra[3][WIDE], rb[3][WIDE]; // the normal row's anchors, as constraint_point's (unit: m)
+    float base_separation[WIDE];    // separation minus dot(rb - ra, n) (unit: m)
+    wide_row n;
 } wide_point;
 
 // A row's angular parts, 8 lanes: the arms ra x d and rb x d of its direction d, and the bodies' inverse
@@ -144,18 +163,20 @@ typedef struct wide_arms
     float irda[3][WIDE], irdb[3][WIDE];
 } wide_arms;
 
-// The arms of a group's rows: normal, tangent 1 and tangent 2 of each point.
+// The arms of a group's rows: each point's normal row, the two friction rows at the centre, and the twist's
+// I^-1 n of each body.
 typedef struct wide_group_arms
 {
-    wide_arms rows[PH_MAX_MANIFOLD_POINTS][3];
+    wide_arms normal[PH_MAX_MANIFOLD_POINTS];
+    wide_arms friction[2];
+    float ian[3][WIDE], ibn[3][WIDE];
 } wide_group_arms;
 
-// What few sweeps read for a point: the step-start anchors once the group's rows were turned
-// (wide_group.turned; the sweeps that measure separations, and refreshing rows), and the restitution
+// What few sweeps read for a point: the impulse over the step (the relax sweeps), and the restitution
 // bookkeeping (groups with a bouncing lane only).
 typedef struct wide_point_cold
 {
-    float ra[3][WIDE], rb[3][WIDE]; // (unit: m)
+    float total_impulse[WIDE]; // (unit: N s)
     float max_normal_impulse[WIDE];
     float approach[WIDE];
     float approach_gap[WIDE];
@@ -168,6 +189,12 @@ typedef struct wide_group
 {
     float normal[3][WIDE], t1[3][WIDE], t2[3][WIDE];
     float friction[WIDE], restitution[WIDE];
+    // Friction at the manifold's centre (constraint's fa, fb, f1, f2, twist).
+    float fa[3][WIDE], fb[3][WIDE]; // (unit: m)
+    wide_row f1, f2;
+    float twist_mass[WIDE];    // (unit: kg m^2)
+    float twist_impulse[WIDE]; // (unit: N m s)
+    float twist_radius[WIDE];  // (unit: m)
     float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE];
     float passes[WIDE]; // normal sweeps per biased iteration, per lane
     // The bodies' states as byte offsets into the state array, slot * sizeof(ph_body_state) (unused lanes
@@ -177,10 +204,7 @@ typedef struct wide_group
     int color;
     int point_count; // most points of a lane
     int max_passes;
-    // Whether ph_wide_refresh turned a lane's anchors this step: the measuring sweeps then take the
-    // step-start anchors from the cold part, where it copied them first, instead of the point's (most groups
-    // never turn, and their measuring sweeps read nothing but what every sweep reads).
-    int turned;
+    int pad_int;
     int isotropic; // every lane's bodies' inverse inertias are multiples of the identity (cubes, spheres,
                    // static bodies): the sweeps turn the arms by a product with the scale (ph_wide_prepare)
     // Each point's current separation, as the last sweep after a position update measured it: positions
@@ -232,9 +256,12 @@ typedef struct wide_input
     float friction[WIDE], restitution[WIDE], accel_n[WIDE];
     float bias_rate[WIDE], mass_scale[WIDE], impulse_scale[WIDE]; // the lane's softness
     float ca[3][WIDE], cb[3][WIDE];                               // centres of mass (unit: m)
+    float radius_a[WIDE], radius_b[WIDE];                         // round shapes' radii (unit: m)
     float point[PH_MAX_MANIFOLD_POINTS][3][WIDE];                 // manifold points, world (unit: m)
     float separation[PH_MAX_MANIFOLD_POINTS][WIDE];               // (unit: m)
-    float impulse[PH_MAX_MANIFOLD_POINTS][3][WIDE]; // last step's normal, tangent 1, tangent 2 (unit: N s)
+    float impulse[PH_MAX_MANIFOLD_POINTS][WIDE];                  // last step's normal impulses (unit: N s)
+    float friction_impulse[2][WIDE], twist_impulse[WIDE];         // last step's (unit: N s, N m s)
+    float twist_radius[WIDE];                                     // (unit: m)
 } wide_input;
 
 // Group gi of w.
@@ -281,4 +308,5 @@ void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
 int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count, float h);
 // `measure`: the bodies have moved since the last sweep, which measures the separations again (from the
 // motion so far, as solve() in solver.c) and keeps them for the sweeps after it; otherwise it reads them.
-void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure);
+void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure,
+                   bool sum_total);

@@ -416,14 +416,21 @@ typedef struct row_ref
     v8 a, b;               // else
 } row_ref;
 
-// Row `which` (0 normal, 1 and 2 the tangents, along d) of point i of group g; its arms worked out from the
-// point's anchors (as arms_of) unless kept. `keep` (whether g's are kept) is a constant where this is
-// inlined.
-WIDE_INLINE row_ref row_at(const wide_group *g, bool keep, int i, int which, v8 d)
+// The normal row (along d) of point i of group g; its arms worked out from the point's anchors (as arms_of)
+// unless kept. `keep` (whether g's are kept) is a constant where this is inlined.
+WIDE_INLINE row_ref row_at(const wide_group *g, bool keep, int i, v8 d)
 {
     if (keep)
-        return (row_ref){.kept = &wide_kept_arms(g)->rows[i][which]};
+        return (row_ref){.kept = &wide_kept_arms(g)->normal[i]};
     return (row_ref){.a = cross(LD3(g->points[i].ra), d), .b = cross(LD3(g->points[i].rb), d)};
+}
+
+// Friction row `which` (0 or 1, along tangent d) at group g's centres, as row_at.
+WIDE_INLINE row_ref friction_at(const wide_group *g, bool keep, int which, v8 d)
+{
+    if (keep)
+        return (row_ref){.kept = &wide_kept_arms(g)->friction[which]};
+    return (row_ref){.a = cross(LD3(g->fa), d), .b = cross(LD3(g->fb), d)};
 }
 
 // The speed along a row of direction d (row_speed in solver.c).
@@ -537,15 +544,6 @@ WIDE_INLINE void refresh_row(wide_row *r, wide_arms *kept, const wide_velocity *
     }
 }
 
-// rotate() in solver.c for 8 lanes: q v = v + 2 w (u x v) + 2 u x (u x v), u the vector part.
-WIDE_INLINE v8 rotate_exact(v8 u, f8 w, v8 v)
-{
-    v8 t = cross_exact(u, v);
-    t = (v8){t.x + t.x, t.y + t.y, t.z + t.z};
-    v8 c = cross_exact(u, t);
-    return (v8){v.x + t.x * w + c.x, v.y + t.y * w + c.y, v.z + t.z * w + c.z};
-}
-
 // -1 / 0 per lane as a lane mask.
 WIDE_INLINE f8 lane_mask(const int flags[WIDE])
 {
@@ -559,6 +557,23 @@ WIDE_INLINE f8 has_point(const wide_group *g, int i)
     return _mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)));
 }
 
+// The twist row of a group along normal n: its effective inertia, stored under `mask` (the old one kept
+// elsewhere), and where the arms are kept, I^-1 n of each body (set_twist in solver.c).
+WIDE_INLINE void twist_row_of(wide_group *g, wide_group_arms *kept, const wide_inertia *in, v8 n, f8 mask)
+{
+    v8 ian = turn_a(in, n), ibn = turn_b(in, n);
+    f8 k = dot_exact(n, ian) + dot_exact(n, ibn), zero = _mm256_setzero_ps();
+    f8 mass = select(zero, splat(1.0f) / k, _mm256_cmp_ps(k, zero, _CMP_GT_OQ));
+    st(g->twist_mass, select(ld(g->twist_mass), mass, mask));
+    if (kept)
+    {
+        blend3(kept->ian, ian, mask);
+        blend3(kept->ibn, ibn, mask);
+    }
+}
+
+// The anchors stay those of the step's start (see refresh_rows in solver.c): only the masses and the turned
+// arms change with the inverse inertias.
 WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
 {
     for (int gi = 0; gi < w->group_count; gi++)
@@ -575,37 +590,21 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
         }
         if (!any)
             continue;
-        f8 ma[WIDE], mb[WIDE]; // dp, pad, dq of each body
-        load_runs_at(states, g->at_a, FIELD(dp), ma);
-        load_runs_at(states, g->at_b, FIELD(dp), mb);
-        v8 ua = {ma[4], ma[5], ma[6]}, ub = {mb[4], mb[5], mb[6]};
         wide_velocity p = load_velocity(states, g); // for the inverse masses
         wide_inertia in = load_inertias(states, g, &p);
         v8 n = LD3(g->normal), t1 = LD3(g->t1), t2 = LD3(g->t2);
-        // The first turn of the group's anchors this step: the step-start ones, which the points held until
-        // now, are kept in the cold part for the measuring sweeps and for later turns.
-        if (!g->turned)
-        {
-            for (int i = 0; i < g->point_count; i++)
-            {
-                memcpy(g->cold[i].ra, g->points[i].ra, sizeof g->cold[i].ra);
-                memcpy(g->cold[i].rb, g->points[i].rb, sizeof g->cold[i].rb);
-            }
-            g->turned = 1;
-        }
+        wide_group_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g) : NULL;
+        f8 lanes_mask = lane_mask(lanes);
         for (int i = 0; i < g->point_count; i++)
         {
-            wide_point *wp = &g->points[i];
-            wide_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g)->rows[i] : NULL;
-            f8 mask = _mm256_and_ps(lane_mask(lanes), has_point(g, i));
-            const wide_point_cold *wc = &g->cold[i];
-            v8 ra = rotate_exact(ua, ma[7], LD3(wc->ra)), rb = rotate_exact(ub, mb[7], LD3(wc->rb));
-            blend3(wp->ra, ra, mask);
-            blend3(wp->rb, rb, mask);
-            refresh_row(&wp->n, kept ? &kept[0] : NULL, &p, &in, ra, rb, n, mask);
-            refresh_row(&wp->t1, kept ? &kept[1] : NULL, &p, &in, ra, rb, t1, mask);
-            refresh_row(&wp->t2, kept ? &kept[2] : NULL, &p, &in, ra, rb, t2, mask);
+            const wide_point *wp = &g->points[i];
+            refresh_row(&g->points[i].n, kept ? &kept->normal[i] : NULL, &p, &in, LD3(wp->ra), LD3(wp->rb), n,
+                        _mm256_and_ps(lanes_mask, has_point(g, i)));
         }
+        f8 in_use = _mm256_and_ps(lanes_mask, has_point(g, 0));
+        refresh_row(&g->f1, kept ? &kept->friction[0] : NULL, &p, &in, LD3(g->fa), LD3(g->fb), t1, in_use);
+        refresh_row(&g->f2, kept ? &kept->friction[1] : NULL, &p, &in, LD3(g->fa), LD3(g->fb), t2, in_use);
+        twist_row_of(g, kept, &in, n, in_use);
     }
 }
 
@@ -655,6 +654,7 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
             f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), mask);
             impulse = total - accumulated;
             st(wp->n.impulse, total);
+            st(g->cold[i].total_impulse, ld(g->cold[i].total_impulse) + impulse);
             // row_apply() in solver.c, without fused multiply-adds.
             f8 neg = _mm256_xor_ps(impulse, sign);
             v8 irda = arms.irda, irdb = arms.irdb;
@@ -707,17 +707,26 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
     g->isotropic = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(p.scale_a, zero, _CMP_GE_OQ),
                                                     _mm256_cmp_ps(p.scale_b, zero, _CMP_GE_OQ))) == 0xff;
     wide_inertia inertia = load_inertias(states, g, &p);
+    wide_group_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g) : NULL;
     v8 ca = LD3(in->ca), cb = LD3(in->cb);
-    f8 impact = zero; // lanes with a point closing faster than SOLVER_IMPACT_SPEED
+    // The normal rows' anchors leave out the round shapes' radii (constraint_point in solver_internal.h).
+    f8 radius_a = ld(in->radius_a), radius_b = ld(in->radius_b);
+    v8 centre = {zero, zero, zero}; // the sum of the lane's points, then their mean (prepare() in solver.c)
+    f8 impact = zero;               // lanes with a point closing faster than SOLVER_IMPACT_SPEED
     for (int i = 0; i < g->point_count; i++)
     {
         wide_point *wp = &g->points[i];
         wide_point_cold *wc = &g->cold[i];
-        wide_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g)->rows[i] : NULL;
         f8 valid = has_point(g, i);
         v8 point = LD3(in->point[i]);
         f8 separation = ld(in->separation[i]);
+        v8 masked = {_mm256_and_ps(point.x, valid), _mm256_and_ps(point.y, valid),
+                     _mm256_and_ps(point.z, valid)};
+        centre = (v8){centre.x + masked.x, centre.y + masked.y, centre.z + masked.z};
         v8 ra = sub(point, ca), rb = sub(point, cb);
+        f8 neg_ra = _mm256_xor_ps(radius_a, sign);
+        ra = (v8){ra.x + n.x * neg_ra, ra.y + n.y * neg_ra, ra.z + n.z * neg_ra};
+        rb = (v8){rb.x + n.x * radius_b, rb.y + n.y * radius_b, rb.z + n.z * radius_b};
         st(wp->base_separation, _mm256_and_ps(separation - dot_exact(sub(rb, ra), n), valid));
         // The anchors as stored, zero beyond the lanes' points: the rows' arms are worked out from these.
         ra = (v8){_mm256_and_ps(ra.x, valid), _mm256_and_ps(ra.y, valid), _mm256_and_ps(ra.z, valid)};
@@ -725,12 +734,9 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
         st3(wp->ra, ra, valid);
         st3(wp->rb, rb, valid);
         st(wc->max_normal_impulse, zero);
-        row_arms normal = prepare_row(&wp->n, kept ? &kept[0] : NULL, &p, &inertia, ra, rb, n,
-                                      warm_scale * ld(in->impulse[i][0]), valid);
-        prepare_row(&wp->t1, kept ? &kept[1] : NULL, &p, &inertia, ra, rb, t1,
-                    warm_scale * ld(in->impulse[i][1]), valid);
-        prepare_row(&wp->t2, kept ? &kept[2] : NULL, &p, &inertia, ra, rb, t2,
-                    warm_scale * ld(in->impulse[i][2]), valid);
+        st(wc->total_impulse, zero);
+        row_arms normal = prepare_row(&wp->n, kept ? &kept->normal[i] : NULL, &p, &inertia, ra, rb, n,
+                                      warm_scale * ld(in->impulse[i]), valid);
         // The approach speed along the normal row just built (row_speed in solver.c).
         f8 approach = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, normal.rdb) -
                       dot_exact(p.wa, normal.rda);
@@ -739,9 +745,25 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
         impact = _mm256_or_ps(
             impact, _mm256_and_ps(valid, _mm256_cmp_ps(approach, splat(-SOLVER_IMPACT_SPEED), _CMP_LT_OQ)));
     }
+    // Friction at the points' centre, with last step's impulses; unused lanes get zero anchors and rows.
+    f8 count = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)g->point_counts));
+    f8 inv_count = select(zero, splat(1.0f) / count, in_use);
+    centre = (v8){centre.x * inv_count, centre.y * inv_count, centre.z * inv_count};
+    v8 fa = sub(centre, ca), fb = sub(centre, cb);
+    fa = (v8){_mm256_and_ps(fa.x, in_use), _mm256_and_ps(fa.y, in_use), _mm256_and_ps(fa.z, in_use)};
+    fb = (v8){_mm256_and_ps(fb.x, in_use), _mm256_and_ps(fb.y, in_use), _mm256_and_ps(fb.z, in_use)};
+    st3(g->fa, fa, in_use);
+    st3(g->fb, fb, in_use);
+    prepare_row(&g->f1, kept ? &kept->friction[0] : NULL, &p, &inertia, fa, fb, t1,
+                warm_scale * ld(in->friction_impulse[0]), in_use);
+    prepare_row(&g->f2, kept ? &kept->friction[1] : NULL, &p, &inertia, fa, fb, t2,
+                warm_scale * ld(in->friction_impulse[1]), in_use);
+    st(g->twist_mass, zero);
+    twist_row_of(g, kept, &inertia, n, in_use);
+    st(g->twist_impulse, _mm256_and_ps(warm_scale * ld(in->twist_impulse), in_use));
+    st(g->twist_radius, _mm256_and_ps(ld(in->twist_radius), in_use));
     f8 passes = select(splat(1.0f), splat((float)SOLVER_NORMAL_PASSES), _mm256_and_ps(impact, several));
     st(g->passes, _mm256_and_ps(passes, in_use));
-    g->turned = 0;
     g->max_passes = 1;
     for (int lane = 0; lane < g->lanes; lane++)
         g->max_passes = (int)g->passes[lane] > g->max_passes ? (int)g->passes[lane] : g->max_passes;
@@ -762,12 +784,17 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
         // The rows' impulses summed over the points, linear and angular (about each centre of mass), then
         // applied once: the inverse inertias turn the angular sums instead of each row's arm.
         const f8 zero = _mm256_setzero_ps();
-        v8 linear = {zero, zero, zero}, angular_a = linear, angular_b = linear;
+        // Friction at the centre, the twist about the normal, then each point's normal impulse.
+        v8 linear = {zero, zero, zero};
+        linear = madd(madd(linear, t1, ld(g->f1.impulse)), t2, ld(g->f2.impulse));
+        f8 twist = ld(g->twist_impulse);
+        v8 angular_a = madd(cross(LD3(g->fa), linear), n, twist);
+        v8 angular_b = madd(cross(LD3(g->fb), linear), n, twist);
         for (int i = 0; i < g->point_count; i++)
         {
             const wide_point *wp = &g->points[i];
-            v8 impulse = {n.x * ld(wp->n.impulse), n.y * ld(wp->n.impulse), n.z * ld(wp->n.impulse)};
-            impulse = madd(madd(impulse, t1, ld(wp->t1.impulse)), t2, ld(wp->t2.impulse));
+            f8 l = ld(wp->n.impulse);
+            v8 impulse = {n.x * l, n.y * l, n.z * l};
             linear = (v8){linear.x + impulse.x, linear.y + impulse.y, linear.z + impulse.z};
             v8 ca = cross(LD3(wp->ra), impulse), cb = cross(LD3(wp->rb), impulse);
             angular_a = (v8){angular_a.x + ca.x, angular_a.y + ca.y, angular_a.z + ca.z};
@@ -793,7 +820,7 @@ WIDE_KERNEL void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
 // third chain costs a few spills, which are off the critical path.
 // The caller groups only groups with the same colour, point count and passes.
 WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const int K, const bool keep,
-                              f8 inv_h, bool use_bias, bool measure)
+                              f8 inv_h, bool use_bias, bool measure, bool sum_total)
 {
     const f8 zero = _mm256_setzero_ps(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
     const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
@@ -817,11 +844,9 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
             v8 nb = rotate_inverse((v8){mb[4], mb[5], mb[6]}, mb[7], n[k]);
             for (int i = 0; i < point_count; i++)
             {
-                // The step-start anchors: the point's own unless a refresh turned them.
-                float(*ra)[WIDE] = g[k]->turned ? g[k]->cold[i].ra : g[k]->points[i].ra;
-                float(*rb)[WIDE] = g[k]->turned ? g[k]->cold[i].rb : g[k]->points[i].rb;
+                const wide_point *wp = &g[k]->points[i];
                 st(g[k]->separation[i],
-                   shift + dot(LD3(rb), nb) - dot(LD3(ra), na) + ld(g[k]->points[i].base_separation));
+                   shift + dot(LD3(wp->rb), nb) - dot(LD3(wp->ra), na) + ld(wp->base_separation));
             }
         }
         p[k] = load_velocity(states, g[k]);
@@ -857,7 +882,7 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
                 }
                 else
                     bias = select(zero, bias, apart);
-                row_ref normal = row_at(g[k], keep, i, 0, n[k]);
+                row_ref normal = row_at(g[k], keep, i, n[k]);
                 f8 vn = row_speed(&p[k], n[k], keep, &normal);
                 f8 accumulated = ld(wp->n.impulse);
                 f8 impulse = -ld(wp->n.mass) * mass_scale * (vn + bias) - impulse_scale * accumulated;
@@ -885,41 +910,58 @@ WIDE_INLINE void solve_groups(ph_body_state *states, wide_group *const *g, const
             }
         }
     }
-    for (int i = 0; i < point_count; i++)
+    if (sum_total) // the sub-step's last sweep: its impulses are what the sub-step applied (solve_constraint)
+        for (int i = 0; i < point_count; i++)
+            for (int k = 0; k < K; k++)
+                st(g[k]->cold[i].total_impulse,
+                   ld(g[k]->cold[i].total_impulse) + ld(g[k]->points[i].n.impulse));
+    // Friction at the centre and twist, bounded by the lane's summed normal impulse (solve_constraint).
+    for (int k = 0; k < K; k++)
     {
-        for (int k = 0; k < K; k++)
+        f8 normal_sum = ld(g[k]->points[0].n.impulse);
+        for (int i = 1; i < point_count; i++)
+            normal_sum = normal_sum + ld(g[k]->points[i].n.impulse);
+        f8 limit = ld(g[k]->friction) * normal_sum;
+        // Loaded here rather than kept from the start: held through the normal passes they spill.
+        v8 t1 = LD3(g[k]->t1), t2 = LD3(g[k]->t2);
+        row_ref row1 = friction_at(g[k], keep, 0, t1), row2 = friction_at(g[k], keep, 1, t2);
+        f8 old1 = ld(g[k]->f1.impulse), old2 = ld(g[k]->f2.impulse);
+        f8 l1 = old1 - ld(g[k]->f1.mass) * row_speed(&p[k], t1, keep, &row1);
+        f8 l2 = old2 - ld(g[k]->f2.mass) * row_speed(&p[k], t2, keep, &row2);
+        // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
+        f8 len2 = l1 * l1 + l2 * l2;
+        f8 outside = _mm256_cmp_ps(len2, limit * limit, _CMP_GT_OQ);
+        // Only when a lane slides: the square root and division would otherwise sit on the sweep's chain of
+        // dependent steps to scale every lane by 1.
+        if (_mm256_movemask_ps(outside) != 0)
         {
-            wide_point *wp = &g[k]->points[i];
-            // Loaded here rather than kept from the start: held through the normal passes they spill.
-            v8 t1 = LD3(g[k]->t1), t2 = LD3(g[k]->t2);
-            row_ref row1 = row_at(g[k], keep, i, 1, t1), row2 = row_at(g[k], keep, i, 2, t2);
-            f8 old1 = ld(wp->t1.impulse), old2 = ld(wp->t2.impulse);
-            f8 l1 = old1 - ld(wp->t1.mass) * row_speed(&p[k], t1, keep, &row1);
-            f8 l2 = old2 - ld(wp->t2.mass) * row_speed(&p[k], t2, keep, &row2);
-            // Clamp to the Coulomb cone |(l1, l2)| <= mu * normal impulse.
-            f8 limit = ld(g[k]->friction) * ld(wp->n.impulse);
-            f8 len2 = l1 * l1 + l2 * l2;
-            f8 outside = _mm256_cmp_ps(len2, limit * limit, _CMP_GT_OQ);
-            // Only when a lane slides: the square root and division would otherwise sit on the sweep's
-            // chain of dependent steps (a third of a friction row's latency) to scale every lane by 1.
-            if (_mm256_movemask_ps(outside) != 0)
-            {
-                f8 scale = select(one, limit / _mm256_sqrt_ps(len2), outside);
-                l1 = l1 * scale;
-                l2 = l2 * scale;
-            }
-            row_apply(&p[k], t1, keep, &row1, &in[k], l1 - old1);
-            row_apply(&p[k], t2, keep, &row2, &in[k], l2 - old2);
-            st(wp->t1.impulse, l1);
-            st(wp->t2.impulse, l2);
+            f8 scale = select(one, limit / _mm256_sqrt_ps(len2), outside);
+            l1 = l1 * scale;
+            l2 = l2 * scale;
         }
+        row_apply(&p[k], t1, keep, &row1, &in[k], l1 - old1);
+        row_apply(&p[k], t2, keep, &row2, &in[k], l2 - old2);
+        st(g[k]->f1.impulse, l1);
+        st(g[k]->f2.impulse, l2);
+        v8 nk = LD3(g[k]->normal);
+        f8 twist_limit = limit * ld(g[k]->twist_radius);
+        f8 old_twist = ld(g[k]->twist_impulse);
+        f8 twist_speed = dot(p[k].wb, nk) - dot(p[k].wa, nk);
+        f8 tw = old_twist - ld(g[k]->twist_mass) * twist_speed;
+        tw = _mm256_max_ps(_mm256_min_ps(tw, twist_limit), _mm256_xor_ps(twist_limit, splat(-0.0f)));
+        f8 dtw = tw - old_twist;
+        v8 ian = keep ? LD3(wide_kept_arms(g[k])->ian) : turn_a(&in[k], nk);
+        v8 ibn = keep ? LD3(wide_kept_arms(g[k])->ibn) : turn_b(&in[k], nk);
+        p[k].wa = madd(p[k].wa, ian, _mm256_xor_ps(dtw, splat(-0.0f)));
+        p[k].wb = madd(p[k].wb, ibn, dtw);
+        st(g[k]->twist_impulse, tw);
     }
     for (int k = 0; k < K; k++)
         store_velocity(states, g[k], &p[k]);
 }
 
 WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias,
-                               bool measure)
+                               bool measure, bool sum_total)
 {
     const f8 inv_h = splat(inv_h_scalar);
     for (int gi = 0; gi < w->group_count;)
@@ -938,14 +980,14 @@ WIDE_KERNEL void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_
         // registers and each call has one way to its arms.
         bool keep = wide_keeps_arms(w);
         if (k == 3)
-            keep ? solve_groups(states, run, 3, true, inv_h, use_bias, measure)
-                 : solve_groups(states, run, 3, false, inv_h, use_bias, measure);
+            keep ? solve_groups(states, run, 3, true, inv_h, use_bias, measure, sum_total)
+                 : solve_groups(states, run, 3, false, inv_h, use_bias, measure, sum_total);
         else if (k == 2)
-            keep ? solve_groups(states, run, 2, true, inv_h, use_bias, measure)
-                 : solve_groups(states, run, 2, false, inv_h, use_bias, measure);
+            keep ? solve_groups(states, run, 2, true, inv_h, use_bias, measure, sum_total)
+                 : solve_groups(states, run, 2, false, inv_h, use_bias, measure, sum_total);
         else
-            keep ? solve_groups(states, run, 1, true, inv_h, use_bias, measure)
-                 : solve_groups(states, run, 1, false, inv_h, use_bias, measure);
+            keep ? solve_groups(states, run, 1, true, inv_h, use_bias, measure, sum_total)
+                 : solve_groups(states, run, 1, false, inv_h, use_bias, measure, sum_total);
         gi += k;
     }
 }
@@ -1050,13 +1092,15 @@ void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
     (void)w;
 }
 
-void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure)
+void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure,
+                   bool sum_total)
 {
     (void)states;
     (void)w;
     (void)inv_h;
     (void)use_bias;
     (void)measure;
+    (void)sum_total;
 }
 
 #endif

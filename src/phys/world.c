@@ -1425,7 +1425,7 @@ int ph_world_get_contacts(const ph_world *world, ph_contact_info *out, int capac
                 info->point = c->manifold.points[i].point;
                 info->normal = c->manifold.normal;
                 info->separation = c->manifold.points[i].separation;
-                info->normal_impulse = c->normal_impulse[i];
+                info->normal_impulse = c->total_impulse[i];
             }
             n++;
         }

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Whole simulations against the laws of classical mechanics (issue 19): friction over a contact patch
+// (twist and sliding), rolling without a gap or slip, momentum through impacts. Every expected value is
+// derived here from the physics, with the derivation beside it; the engine is reached through its public
+// API only.
+#include "test.h"
+
+#include "phys/contact.h" // ph_contact_patch_radius (white box)
+#include "phys/phys.h"
+
+#define LAWS_G 9.81f
+#define LAWS_DT (1.0f / 60.0f)
+
+static ph_world *laws_world(ph_vec3 gravity)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = gravity;
+    return ph_world_create(&wd);
+}
+
+// A static box as ground, its top face at y = 0, with friction mu.
+static ph_body_id laws_ground(ph_world *w, float mu)
+{
+    ph_body_def d = ph_default_body_def();
+    d.position = ph_v3(0, -1, 0);
+    d.shape = ph_make_box(ph_v3(100, 1, 100));
+    d.material.friction = mu;
+    return ph_body_create(w, &d);
+}
+
+// A dynamic body with no damping and no sleep.
+static ph_body_def laws_body(ph_shape shape, ph_vec3 position, float mu)
+{
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = shape;
+    d.position = position;
+    d.material.friction = mu;
+    d.linear_damping = 0.0f;
+    d.angular_damping = 0.0f;
+    d.enable_sleep = false;
+    return d;
+}
+
+// Mean distance from the centre of a rectangle of half sides hx, hz, by the midpoint rule on a fine grid
+// (a brute-force reference for the closed form the engine uses).
+static double rectangle_mean_radius(double hx, double hz)
+{
+    const int n = 400;
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++)
+        {
+            double x = -hx + (i + 0.5) * 2.0 * hx / n, z = -hz + (k + 0.5) * 2.0 * hz / n;
+            sum += sqrt(x * x + z * z);
+        }
+    return sum / ((double)n * n);
+}
+
+// Mean distance from the centroid of the triangle (a, b, c) in the plane, by the midpoint rule on a fine
+// grid of barycentric cells.
+static double triangle_mean_radius(const double a[2], const double b[2], const double c[2], const double o[2])
+{
+    const int n = 600;
+    double sum = 0.0;
+    int cells = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n - i; k++)
+        {
+            double u = (i + 1.0 / 3.0) / n, v = (k + 1.0 / 3.0) / n, w = 1.0 - u - v;
+            double x = u * a[0] + v * b[0] + w * c[0] - o[0], y = u * a[1] + v * b[1] + w * c[1] - o[1];
+            sum += sqrt(x * x + y * y);
+            cells++;
+        }
+    return sum / cells;
+}
+
+// The twist arm of a manifold (ph_contact_patch_radius) against the brute-force mean distance of its patch:
+// a square (the closed form (sqrt 2 + ln(1 + sqrt 2)) / 6), a rectangle turned in a tilted plane with its
+// points in scrambled order, a triangle, a segment (a quarter of its length) and a single point (0).
+static int laws_patch_radius(void)
+{
+    ph_manifold m = {0};
+    m.normal = ph_v3(0, 1, 0);
+    m.point_count = 4;
+    const float sq[4][2] = {{0.5f, 0.5f}, {-0.5f, -0.5f}, {0.5f, -0.5f}, {-0.5f, 0.5f}};
+    for (int i = 0; i < 4; i++)
+        m.points[i].point = ph_v3(sq[i][0] + 3.0f, 2.0f, sq[i][1] - 1.0f);
+    ENSURE_NEAR(ph_contact_patch_radius(&m), (sqrt(2.0) + log(1.0 + sqrt(2.0))) / 6.0, 1e-5);
+    // A 2 x 0.6 rectangle in the plane of a tilted normal, corners out of order.
+    ph_quat q = glms_quatv(0.7f, glms_vec3_normalize(ph_v3(1, 0.2f, -0.5f)));
+    m.normal = glms_quat_rotatev(q, ph_v3(0, 1, 0));
+    const float rect[4][2] = {{1.0f, 0.3f}, {-1.0f, -0.3f}, {-1.0f, 0.3f}, {1.0f, -0.3f}};
+    for (int i = 0; i < 4; i++)
+        m.points[i].point = glms_quat_rotatev(q, ph_v3(rect[i][0], 0.0f, rect[i][1]));
+    ENSURE_NEAR(ph_contact_patch_radius(&m), rectangle_mean_radius(1.0, 0.3), 1e-4);
+    // A triangle, about its centroid.
+    m.normal = ph_v3(0, 1, 0);
+    m.point_count = 3;
+    const double ta[2] = {0.0, 0.0}, tb[2] = {2.0, 0.0}, tc[2] = {0.3, 1.2};
+    const double o[2] = {(ta[0] + tb[0] + tc[0]) / 3.0, (ta[1] + tb[1] + tc[1]) / 3.0};
+    m.points[0].point = ph_v3((float)ta[0], 0, (float)ta[1]);
+    m.points[1].point = ph_v3((float)tb[0], 0, (float)tb[1]);
+    m.points[2].point = ph_v3((float)tc[0], 0, (float)tc[1]);
+    ENSURE_NEAR(ph_contact_patch_radius(&m), triangle_mean_radius(ta, tb, tc, o), 1e-3);
+    m.point_count = 2;
+    m.points[1].point = ph_v3(0, 0, 1.6f);
+    ENSURE_NEAR(ph_contact_patch_radius(&m), 0.4, 1e-6);
+    m.point_count = 1;
+    ENSURE(ph_contact_patch_radius(&m) == 0.0f);
+    return 0;
+}
+
+// Steps until the body's spin about y falls below 1% of w0; returns the time (s), or -1 past max_s.
+static float spin_stop_time(ph_world *w, ph_body_id b, float w0, float max_s)
+{
+    for (int s = 1; s <= (int)(max_s / LAWS_DT); s++)
+    {
+        ph_world_step(w);
+        if (fabsf(ph_body_get_angular_velocity(w, b).y) < 0.01f * w0)
+            return (float)s * LAWS_DT;
+    }
+    return -1.0f;
+}
+
+// A flat body spinning about the vertical on the ground under uniform pressure: each patch element dA
+// carries mu (m g / A) dA of friction at distance r, so the torque is mu m g <r> with <r> the patch's mean
+// distance from its centre, and the spin falls at mu m g <r> / I_y, stopping after w0 I_y / (mu m g <r>).
+// For a unit cube <r> = (sqrt 2 + ln(1 + sqrt 2)) / 6 = 0.3826 m and I_y = m / 6: 11.26 rad/s^2, 0.888 s
+// from 10 rad/s. Friction at the four corners alone would stop it in 0.48 s.
+static int twist_case(ph_vec3 half, float mu, float w0)
+{
+    ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+    ENSURE(!PH_ID_IS_NULL(laws_ground(w, mu)));
+    ph_body_def d = laws_body(ph_make_box(half), ph_v3(0, half.y, 0), mu);
+    ph_body_id b = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(b));
+    for (int s = 0; s < 30; s++) // settle first
+        ph_world_step(w);
+    ENSURE(ph_body_set_angular_velocity(w, b, ph_v3(0, w0, 0)) == PH_OK);
+    double r_mean = rectangle_mean_radius((double)half.x, (double)half.z);
+    double hx = (double)half.x, hz = (double)half.z;
+    double inertia_y = 4.0 * (hx * hx + hz * hz) / 12.0; // per unit mass
+    double expected = (double)w0 * inertia_y / ((double)mu * (double)LAWS_G * r_mean);
+    float t = spin_stop_time(w, b, w0, 5.0f);
+    fprintf(stderr, "  twist %.2f x %.2f x %.2f: stops in %.3f s, analytic %.3f s (mean radius %.4f m)\n",
+            2.0 * hx, 2.0 * (double)half.y, 2.0 * hz, (double)t, expected, r_mean);
+    ENSURE(t > 0.0f);
+    ENSURE_NEAR(t, expected, 0.1 * expected);
+    // It turned in place: the centre stayed put.
+    ph_vec3 p = ph_body_get_position(w, b);
+    ENSURE(fabsf(p.x) < 0.01f && fabsf(p.z) < 0.01f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int laws_twist_cube(void)
+{
+    return twist_case(ph_v3(0.5f, 0.5f, 0.5f), 0.5f, 10.0f);
+}
+
+static int laws_twist_plank(void)
+{
+    return twist_case(ph_v3(1.0f, 0.1f, 0.5f), 0.5f, 10.0f);
+}
+
+// A box sliding on the ground decelerates at mu g (Coulomb), along a straight line, without turning.
+static int laws_sliding_box(void)
+{
+    const float mu = 0.5f, v0 = 5.0f;
+    const ph_vec3 dirs[] = {{{1, 0, 0}}, {{0, 0, 1}}, {{0.6f, 0, 0.8f}}};
+    for (int k = 0; k < 3; k++)
+    {
+        ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+        ENSURE(!PH_ID_IS_NULL(laws_ground(w, mu)));
+        ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 0.5f, 0), mu);
+        ph_body_id b = ph_body_create(w, &d);
+        for (int s = 0; s < 30; s++)
+            ph_world_step(w);
+        ph_vec3 dir = dirs[k];
+        ENSURE(ph_body_set_linear_velocity(w, b, glms_vec3_scale(dir, v0)) == PH_OK);
+        ph_vec3 start = ph_body_get_position(w, b);
+        // Measured over 0.5 s well inside the slide (it lasts v0 / (mu g) = 1.02 s).
+        ph_world_step(w);
+        float v_a = glms_vec3_dot(ph_body_get_linear_velocity(w, b), dir);
+        const int steps = 30;
+        float spin = 0.0f;
+        for (int s = 0; s < steps; s++)
+        {
+            ph_world_step(w);
+            spin = fmaxf(spin, glms_vec3_norm(ph_body_get_angular_velocity(w, b)));
+        }
+        float v_b = glms_vec3_dot(ph_body_get_linear_velocity(w, b), dir);
+        float decel = (v_a - v_b) / ((float)steps * LAWS_DT);
+        ph_vec3 moved = glms_vec3_sub(ph_body_get_position(w, b), start);
+        float off_line =
+            glms_vec3_norm(glms_vec3_sub(moved, glms_vec3_scale(dir, glms_vec3_dot(moved, dir))));
+        fprintf(stderr,
+                "  slide along (%.1f, %.1f, %.1f): deceleration %.4f m/s^2 (mu g %.4f), off line %.2e m,"
+                " spin %.2e rad/s\n",
+                (double)dir.x, (double)dir.y, (double)dir.z, (double)decel, (double)(mu * LAWS_G),
+                (double)off_line, (double)spin);
+        ENSURE_NEAR(decel, mu * LAWS_G, 0.01f * mu * LAWS_G);
+        ENSURE(off_line < 1e-3f);
+        ENSURE(spin < 0.01f);
+        ph_world_destroy(w);
+    }
+    return 0;
+}
+
+// A round body rolling on flat ground: its lowest point touches the ground throughout, so its centre stays
+// at its radius and it neither sinks nor hops (issue 19, item 1: within 1 mm, |v_y| < 0.01 m/s).
+static int rolling_flat_case(ph_shape shape, float radius, ph_quat q, const char *name)
+{
+    const float v0 = 5.0f;
+    ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+    ENSURE(!PH_ID_IS_NULL(laws_ground(w, 0.6f)));
+    ph_body_def d = laws_body(shape, ph_v3(-40, radius, 0), 0.6f);
+    d.orientation = q;
+    d.linear_velocity = ph_v3(v0, 0, 0);
+    d.angular_velocity = ph_v3(0, 0, -v0 / radius); // rolling: v = -w_z r
+    ph_body_id b = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(b));
+    float low = 1e9f, high = -1e9f, vy = 0.0f;
+    for (int s = 0; s < 120; s++)
+    {
+        ph_world_step(w);
+        float y = ph_body_get_position(w, b).y;
+        low = fminf(low, y);
+        high = fmaxf(high, y);
+        vy = fmaxf(vy, fabsf(ph_body_get_linear_velocity(w, b).y));
+    }
+    fprintf(stderr, "  %s rolling at %.0f m/s: centre height %.5f..%.5f m (radius %.3f), |v_y| <= %.4f m/s\n",
+            name, (double)v0, (double)low, (double)high, (double)radius, (double)vy);
+    ENSURE_NEAR(low, radius, 1e-3f);
+    ENSURE_NEAR(high, radius, 1e-3f);
+    ENSURE(vy < 0.01f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int laws_rolling_sphere_flat(void)
+{
+    return rolling_flat_case(ph_make_sphere(0.5f), 0.5f, glms_quat_identity(), "sphere");
+}
+
+static int laws_rolling_capsule_flat(void)
+{
+    // The capsule's core segment along z (its local y turned onto z), rolling about it.
+    ph_quat q = glms_quatv(GLM_PI_2f, ph_v3(1, 0, 0));
+    return rolling_flat_case(ph_make_capsule(0.5f, 0.3f), 0.3f, q, "capsule");
+}
+
+// A solid sphere rolling without slipping down an incline of angle theta accelerates at g sin(theta) /
+// (1 + I / (m r^2)) = 5/7 g sin(theta), and its contact point does not slide: v = w r.
+static int laws_rolling_incline(void)
+{
+    const float theta = GLM_PIf / 6.0f, r = 0.5f, mu = 0.6f;
+    ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+    // The incline: a slab turned by theta about z, its top face through the origin, falling towards +x.
+    ph_quat q = glms_quatv(-theta, ph_v3(0, 0, 1));
+    ph_vec3 down = ph_v3(cosf(theta), -sinf(theta), 0), up_n = ph_v3(sinf(theta), cosf(theta), 0);
+    ph_body_def g = ph_default_body_def();
+    g.shape = ph_make_box(ph_v3(100, 1, 20));
+    g.orientation = q;
+    g.position = glms_vec3_scale(up_n, -1.0f);
+    g.material.friction = mu;
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &g)));
+    ph_body_def d = laws_body(ph_make_sphere(r), glms_vec3_scale(up_n, r), mu);
+    ph_body_id b = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(b));
+    for (int s = 0; s < 6; s++)
+        ph_world_step(w);
+    float v_a = glms_vec3_dot(ph_body_get_linear_velocity(w, b), down);
+    const int steps = 90;
+    for (int s = 0; s < steps; s++)
+        ph_world_step(w);
+    ph_vec3 v = ph_body_get_linear_velocity(w, b);
+    float v_b = glms_vec3_dot(v, down);
+    float accel = (v_b - v_a) / ((float)steps * LAWS_DT);
+    float expected = 5.0f / 7.0f * LAWS_G * sinf(theta);
+    // Rolling: the contact point's velocity v + w x (-r n) is zero.
+    ph_vec3 wv = ph_body_get_angular_velocity(w, b);
+    ph_vec3 slip_v = glms_vec3_add(v, glms_vec3_cross(wv, glms_vec3_scale(up_n, -r)));
+    float slip = glms_vec3_norm(slip_v) / glms_vec3_norm(v);
+    fprintf(stderr, "  incline 30 deg: acceleration %.4f m/s^2 (5/7 g sin = %.4f), slip %.4f%%\n",
+            (double)accel, (double)expected, 100.0 * (double)slip);
+    ENSURE_NEAR(accel, expected, 0.01f * expected);
+    ENSURE(slip < 0.005f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// Linear momentum and angular momentum about the origin of a set of bodies (world inertia from the body's
+// box half extents and orientation).
+typedef struct laws_momentum
+{
+    ph_vec3 p, l;
+} laws_momentum;
+
+static laws_momentum momentum_of(const ph_world *w, const ph_body_id *ids, const ph_vec3 *halves, int n)
+{
+    laws_momentum m = {glms_vec3_zero(), glms_vec3_zero()};
+    for (int i = 0; i < n; i++)
+    {
+        float mass = ph_body_get_mass(w, ids[i]);
+        ph_vec3 v = ph_body_get_linear_velocity(w, ids[i]), om = ph_body_get_angular_velocity(w, ids[i]);
+        ph_vec3 c = ph_body_get_position(w, ids[i]); // boxes: the origin is the centre of mass
+        ph_quat q = ph_body_get_orientation(w, ids[i]);
+        ph_vec3 h = halves[i];
+        ph_vec3 ib = ph_v3(mass * (h.y * h.y + h.z * h.z) / 3.0f, mass * (h.x * h.x + h.z * h.z) / 3.0f,
+                           mass * (h.x * h.x + h.y * h.y) / 3.0f);
+        // I w = R I_body R^T w
+        ph_vec3 wb = glms_quat_rotatev(glms_quat_conjugate(q), om);
+        ph_vec3 lb = ph_v3(ib.x * wb.x, ib.y * wb.y, ib.z * wb.z);
+        ph_vec3 spin = glms_quat_rotatev(q, lb);
+        ph_vec3 pv = glms_vec3_scale(v, mass);
+        m.p = glms_vec3_add(m.p, pv);
+        m.l = glms_vec3_add(m.l, glms_vec3_add(glms_vec3_cross(c, pv), spin));
+    }
+    return m;
+}
+
+// Two free boxes (no gravity) meet off centre: whatever the restitution, the contact's equal and opposite
+// impulses keep the pair's linear momentum (issue 19, item 1: within 0.1%). Its angular momentum about a
+// fixed point is printed, not yet asserted: the rows' anchors are fixed at the step's start while the
+// centres move through the sub-steps, so the two impulses act at points apart by the bodies' relative
+// motion since then, and an impact that sets the boxes sliding on each other changes it by about 1% (the
+// issue's target of 0.1% is not met; see issue 19's note).
+static int laws_impact_momentum(void)
+{
+    const float restitutions[] = {0.0f, 0.5f, 1.0f};
+    for (int k = 0; k < 3; k++)
+    {
+        ph_world *w = laws_world(ph_v3(0, 0, 0));
+        ph_vec3 halves[2] = {ph_v3(0.5f, 0.5f, 0.5f), ph_v3(0.8f, 0.3f, 0.4f)};
+        ph_body_def a = laws_body(ph_make_box(halves[0]), ph_v3(-2.0f, 0.35f, 0.2f), 0.4f);
+        a.material.restitution = restitutions[k];
+        a.linear_velocity = ph_v3(3.0f, 0, 0);
+        ph_body_def b = laws_body(ph_make_box(halves[1]), ph_v3(1.0f, -0.3f, -0.1f), 0.4f);
+        b.material.restitution = restitutions[k];
+        b.orientation = glms_quatv(0.3f, glms_vec3_normalize(ph_v3(0.2f, 1.0f, 0.1f)));
+        b.linear_velocity = ph_v3(-1.0f, 0, 0);
+        ph_body_id ids[2] = {ph_body_create(w, &a), ph_body_create(w, &b)};
+        ENSURE(!PH_ID_IS_NULL(ids[0]) && !PH_ID_IS_NULL(ids[1]));
+        laws_momentum before = momentum_of(w, ids, halves, 2);
+        float touched = 0.0f;
+        for (int s = 0; s < 90; s++)
+        {
+            ph_world_step(w);
+            ph_contact_info c[8];
+            int n = ph_world_get_contacts(w, c, 8);
+            for (int i = 0; i < n && i < 8; i++)
+                touched += c[i].normal_impulse;
+        }
+        laws_momentum after = momentum_of(w, ids, halves, 2);
+        float dp = glms_vec3_norm(glms_vec3_sub(after.p, before.p)) / glms_vec3_norm(before.p);
+        float dl = glms_vec3_norm(glms_vec3_sub(after.l, before.l)) / glms_vec3_norm(before.l);
+        fprintf(stderr,
+                "  e = %.1f: impulse %.1f N s, linear momentum changed %.2e, angular %.2e (relative)\n",
+                (double)restitutions[k], (double)touched, (double)dp, (double)dl);
+        ENSURE(touched > 1.0f); // they did meet
+        ENSURE(dp < 1e-3f);
+        ph_world_destroy(w);
+    }
+    return 0;
+}
+
+const test_case test_laws_cases[] = {
+    {"laws_patch_radius", laws_patch_radius},
+    {"laws_twist_cube", laws_twist_cube},
+    {"laws_twist_plank", laws_twist_plank},
+    {"laws_sliding_box", laws_sliding_box},
+    {"laws_rolling_sphere_flat", laws_rolling_sphere_flat},
+    {"laws_rolling_capsule_flat", laws_rolling_capsule_flat},
+    {"laws_rolling_incline", laws_rolling_incline},
+    {"laws_impact_momentum", laws_impact_momentum},
+    {0},
+};
