@@ -367,6 +367,127 @@ static int laws_impact_momentum(void)
     return 0;
 }
 
+static float kinetic_energy(const ph_world *w, const ph_body_id *ids, int n)
+{
+    float ke = 0.0f;
+    for (int i = 0; i < n; i++)
+    {
+        // Spheres of radius r: I = 2/5 m r^2; the caller's bodies are all such spheres of one radius.
+        float m = ph_body_get_mass(w, ids[i]);
+        ph_vec3 v = ph_body_get_linear_velocity(w, ids[i]), om = ph_body_get_angular_velocity(w, ids[i]);
+        ke += 0.5f * m * glms_vec3_dot(v, v) + 0.5f * 0.4f * m * 0.25f * glms_vec3_dot(om, om);
+    }
+    return ke;
+}
+
+// Spheres of radius 0.5 m at the given centres, no gravity, no friction, restitution e; the first moves
+// at v0 along x. Returns the largest kinetic energy after the start over the ratio to the start's, and the
+// velocities along x at the end in out_v.
+static float sphere_impact(const ph_vec3 *centres, int n, float e, float v0, float *out_v)
+{
+    ph_world *w = laws_world(ph_v3(0, 0, 0));
+    ph_body_id ids[16];
+    for (int i = 0; i < n; i++)
+    {
+        ph_body_def d = laws_body(ph_make_sphere(0.5f), centres[i], 0.0f);
+        d.material.restitution = e;
+        d.linear_velocity = ph_v3(i == 0 ? v0 : 0.0f, 0, 0);
+        ids[i] = ph_body_create(w, &d);
+    }
+    float ke0 = kinetic_energy(w, ids, n), worst = 0.0f;
+    for (int s = 0; s < 60; s++)
+    {
+        ph_world_step(w);
+        worst = fmaxf(worst, kinetic_energy(w, ids, n) / ke0);
+    }
+    for (int i = 0; out_v && i < n; i++)
+        out_v[i] = ph_body_get_linear_velocity(w, ids[i]).x;
+    ph_world_destroy(w);
+    return worst;
+}
+
+// However many contacts close in one step, restitution never adds energy (issue 19, item 2): a row of five
+// spheres with 1 cm gaps struck at 2 m/s, a row of touching spheres, and a sphere into a hexagonal cluster,
+// for e from 0 to 1. Kinetic energy may only fall (to float rounding, 1e-4).
+static int laws_restitution_never_adds_energy(void)
+{
+    const float es[] = {0.0f, 0.3f, 0.7f, 1.0f};
+    ph_vec3 gapped[5], touching[5], cluster[8];
+    for (int i = 0; i < 5; i++)
+    {
+        gapped[i] = ph_v3(1.01f * (float)i, 0.5f, 0);
+        touching[i] = ph_v3((float)i + (i > 0 ? 0.01f : 0.0f), 0.5f, 0);
+    }
+    // The striker left of a hexagonal cluster (a centre and its six neighbours in the xz plane).
+    cluster[0] = ph_v3(-1.05f, 0.5f, 0.1f);
+    cluster[1] = ph_v3(1.0f, 0.5f, 0);
+    for (int k = 0; k < 6; k++)
+    {
+        float a = (float)k * GLM_PIf / 3.0f;
+        cluster[2 + k] = ph_v3(1.0f + 1.001f * cosf(a), 0.5f, 1.001f * sinf(a));
+    }
+    for (int k = 0; k < 4; k++)
+    {
+        float v[8];
+        float row = sphere_impact(gapped, 5, es[k], 2.0f, v);
+        float row_touching = sphere_impact(touching, 5, es[k], 2.0f, NULL);
+        float hex = sphere_impact(cluster, 8, es[k], 3.0f, NULL);
+        fprintf(
+            stderr,
+            "  e = %.1f: kinetic energy at most x%.5f (gapped row; ends %.2f %.2f %.2f %.2f %.2f m/s), x%.5f "
+            "(touching row), x%.5f (cluster)\n",
+            (double)es[k], (double)row, (double)v[0], (double)v[1], (double)v[2], (double)v[3], (double)v[4],
+            (double)row_touching, (double)hex);
+        ENSURE(row <= 1.0001f);
+        ENSURE(row_touching <= 1.0001f);
+        ENSURE(hex <= 1.0001f);
+    }
+    return 0;
+}
+
+// A box dropped flat lands on four points at once and leaves at e times its impact speed, so it comes back
+// up to e^2 of the height it fell (energy: m g h); with e = 1 to where it fell from, no higher. The apex is
+// read at the steps, which may miss the top by g dt^2 / 8 = 0.3 mm.
+static int laws_restitution_flat_box(void)
+{
+    const float es[] = {0.5f, 1.0f};
+    for (int k = 0; k < 2; k++)
+    {
+        ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+        ph_body_def g = ph_default_body_def();
+        g.position = ph_v3(0, -1, 0);
+        g.shape = ph_make_box(ph_v3(20, 1, 20));
+        g.material.restitution = es[k];
+        ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &g)));
+        const float drop = 1.0f;
+        ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 0.5f + drop, 0), 0.5f);
+        d.material.restitution = es[k];
+        ph_body_id b = ph_body_create(w, &d);
+        float apex = 0.0f;
+        bool rising = false;
+        for (int s = 0; s < 120; s++)
+        {
+            ph_world_step(w);
+            float vy = ph_body_get_linear_velocity(w, b).y;
+            float y = ph_body_get_position(w, b).y - 0.5f;
+            if (vy > 0.5f)
+                rising = true;
+            if (rising)
+                apex = fmaxf(apex, y);
+            if (rising && vy < 0.0f)
+                break;
+        }
+        float most = es[k] * es[k] * drop;
+        fprintf(stderr, "  box dropped flat from %.2f m, e = %.1f: rebounds to %.4f m (e^2 h = %.4f m)\n",
+                (double)drop, (double)es[k], (double)apex, (double)most);
+        ENSURE(rising);
+        ENSURE(apex <= most * 1.005f);
+        ENSURE(apex >= most * 0.98f);
+        ph_world_destroy(w);
+    }
+    return 0;
+}
+
 const test_case test_laws_cases[] = {
     {"laws_patch_radius", laws_patch_radius},
     {"laws_twist_cube", laws_twist_cube},
@@ -376,5 +497,7 @@ const test_case test_laws_cases[] = {
     {"laws_rolling_capsule_flat", laws_rolling_capsule_flat},
     {"laws_rolling_incline", laws_rolling_incline},
     {"laws_impact_momentum", laws_impact_momentum},
+    {"laws_restitution_never_adds_energy", laws_restitution_never_adds_energy},
+    {"laws_restitution_flat_box", laws_restitution_flat_box},
     {0},
 };

@@ -453,7 +453,8 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
 }
 
 // The sweeps of one step on a chain: warm start, then per sub-step a biased sweep (measuring after the
-// first), a relax sweep, and a restitution sweep at the end. Returns whether a point bounced.
+// first), a relax sweep, and a compressing and a pushing restitution sweep at the end. Returns whether a
+// point bounced.
 static bool chain_sweep(ph_body_state states[CHAIN_BODIES], wide_solver *w)
 {
     const float inv_h = 60.0f * 16.0f;
@@ -463,7 +464,8 @@ static bool chain_sweep(ph_body_state states[CHAIN_BODIES], wide_solver *w)
         ph_wide_solve(states, w, inv_h, true, sweep == 0, false);
         ph_wide_solve(states, w, inv_h, false, true, true);
     }
-    return ph_wide_bounce(states, w, 1.0f / inv_h);
+    ph_wide_bounce(states, w, 1.0f / inv_h, true);
+    return ph_wide_bounce(states, w, 1.0f / inv_h, false);
 }
 
 // ph_wide_solve runs up to three groups of one colour side by side, and in the friction rows takes the

@@ -47,8 +47,9 @@
 
 #include <string.h> // memset
 
-// Sweeps of the restitution pass.
-#define SOLVER_RESTITUTION_PASSES 16
+// Sweeps of the restitution pass, the first SOLVER_COMPRESSION_PASSES of them only stopping approaches.
+#define SOLVER_RESTITUTION_PASSES 20
+#define SOLVER_COMPRESSION_PASSES 4
 // Damping ratio of the soft contact spring (heavily over-damped: no oscillation).
 #define SOLVER_CONTACT_DAMPING_RATIO 10.0f
 // The spring may not be stiffer than a quarter of the sub-step rate, or the integration goes unstable.
@@ -284,6 +285,8 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
         cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
         cp->max_normal_impulse = 0.0f;
         cp->total_impulse = 0.0f;
+        cp->bounce_impulse = 0.0f;
+        cp->end_separation = mp->separation;
         make_row(&cp->n, sa, sb, cp->ra, cp->rb, con->normal, scale * c->normal_impulse[i]);
         cp->approach = row_speed(&cp->n, &pv, con->normal);
         if (con->point_count > 1 && cp->approach < -SOLVER_IMPACT_SPEED)
@@ -530,6 +533,8 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
             impulse = total - cp->n.impulse;
             cp->n.impulse = total;
             cp->max_normal_impulse = maxf(cp->max_normal_impulse, impulse);
+            if (!use_bias)
+                cp->end_separation = s;
             if (track_approach && cp->max_normal_impulse == 0.0f)
             {
                 cp->approach = vn; // not yet closed this step: the free approach speed and gap
@@ -595,9 +600,17 @@ static void solve(ph_body_state *states, const constraint_set *set, float inv_h,
         solve_constraint(states, &set->cons[i], inv_h, use_bias, sum_total);
 }
 
-// The restitution kick of one constraint's points that closed fast enough; false when none did
-// (ph_wide_bounce does the same for lanes).
-static bool bounce(ph_body_state *states, constraint *con, float h)
+// One restitution sweep over a constraint's points that closed fast enough; false when none did
+// (ph_wide_bounce does the same for lanes). A compressing sweep only stops what still approaches (an impact
+// late in the step leaves its points closing, as the speculative contacts allowed); the others push apart,
+// towards -e times the impact speed, by Poisson's bound: the impulse that pushes apart is at most e times
+// the one that stopped the approach (the compression), at each point. The velocity target alone is
+// Newton's restitution, which is energy-safe for one contact only: where several close in one step, each
+// aimed at its own approach speed, a row of balls left with more energy than it came with. The compression
+// is the point's impulse over the step before the pushing sweeps; the compressing sweeps come first so
+// that it is shared among a face's points as the approach is (in one pass, the first point of a box
+// landing flat took most of it, and the box left spinning).
+static bool bounce(ph_body_state *states, constraint *con, float h, bool compress)
 {
     bool bouncing = false;
     ph_body_state *sa = &states[con->a], *sb = &states[con->b];
@@ -608,19 +621,35 @@ static bool bounce(ph_body_state *states, constraint *con, float h)
         if (cp->approach > -SOLVER_RESTITUTION_THRESHOLD || cp->max_normal_impulse == 0.0f)
             continue;
         bouncing = true;
-        // The contact closed inside the next sub-step, after falling the gap under the constant relative
-        // acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free flight), not
-        // the speed at the sub-step's start. The gap was closed within one sub-step, so it is at most what
-        // that sub-step can close.
-        float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
-        float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
-        float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
-        float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
         float vn = row_speed(&cp->n, &pv, con->normal);
-        float impulse = -cp->n.mass * (vn + con->restitution * impact);
-        float total = maxf(cp->n.impulse + impulse, 0.0f);
-        impulse = total - cp->n.impulse;
-        cp->n.impulse = total;
+        float impulse;
+        if (compress)
+            impulse = maxf(-cp->n.mass * vn, 0.0f);
+        else
+        {
+            // The contact closed inside the next sub-step, after falling the gap under the constant
+            // relative acceleration: the speed at impact is sqrt(v^2 - 2 a gap) (energy, exact for a free
+            // flight), not the speed at the sub-step's start. The gap was closed within one sub-step, so it
+            // is at most what that sub-step can close.
+            float reach = -cp->approach * h - 0.5f * con->accel_n * h * h;
+            float gap = fminf(cp->approach_gap, fmaxf(reach, 0.0f));
+            float v2 = cp->approach * cp->approach - 2.0f * con->accel_n * gap;
+            float impact = v2 > cp->approach * cp->approach ? -sqrtf(v2) : cp->approach;
+            // The bodies leave the contact at e times that speed, but the step ends with them still apart
+            // by the gap the speculative contact had left: by the time they are there they have lost (or
+            // gained) what the relative acceleration takes over that gap, or the rebound starts higher
+            // than the contact and gains energy.
+            float leave = con->restitution * impact;
+            float leave2 = leave * leave + 2.0f * con->accel_n * fmaxf(cp->end_separation, 0.0f);
+            float target = leave2 > 0.0f ? sqrtf(leave2) : 0.0f;
+            impulse = -cp->n.mass * (vn - target);
+            impulse = maxf(cp->n.impulse + impulse, 0.0f) - cp->n.impulse;
+            float allowance =
+                con->restitution * (cp->total_impulse - cp->bounce_impulse) - cp->bounce_impulse;
+            impulse = fminf(impulse, maxf(allowance, 0.0f));
+            cp->bounce_impulse += impulse;
+        }
+        cp->n.impulse += impulse;
         cp->total_impulse += impulse;
         row_apply(&cp->n, &pv, con->normal, impulse);
     }
@@ -629,8 +658,9 @@ static bool bounce(ph_body_state *states, constraint *con, float h)
 }
 
 // Restitution changes velocities by as much as the approach speed, which one Gauss-Seidel sweep over the
-// points of a face does not distribute evenly; a few sweeps converge the face's points together. Lanes
-// are read out whole and written back: only bouncing materials pay for it.
+// points of a face does not distribute evenly; a few sweeps converge the face's points together, first
+// stopping the approach (SOLVER_COMPRESSION_PASSES), then pushing apart. Lanes are read out whole and
+// written back: only bouncing materials pay for it.
 static void restitution(ph_body_state *states, const constraint_set *set, float h)
 {
     wide_solver *wide = set->wide;
@@ -638,11 +668,12 @@ static void restitution(ph_body_state *states, const constraint_set *set, float 
     bool bouncing = true;
     for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES && bouncing; pass++)
     {
-        bouncing = wide && ph_wide_bounce(states, wide, h);
+        bool compress = pass < SOLVER_COMPRESSION_PASSES;
+        bouncing = wide && ph_wide_bounce(states, wide, h, compress);
         for (int i = 0; i < set->scalar_count; i++)
         {
             if (set->cons[i].restitution != 0.0f)
-                bouncing = bounce(states, &set->cons[i], h) || bouncing;
+                bouncing = bounce(states, &set->cons[i], h, compress) || bouncing;
         }
     }
 }

@@ -56,6 +56,8 @@ typedef struct constraint_point
     float approach;           // relative normal speed just before the point closed (unit: m/s)
     float approach_gap;       // separation when `approach` was taken (unit: m)
     float total_impulse;      // normal impulse over the step so far, all sub-steps (unit: N s)
+    float bounce_impulse;     // the restitution pass's share of total_impulse (unit: N s)
+    float end_separation;     // as the last relax sweep measured it (unit: m)
     row n;
 } constraint_point;
 
@@ -176,7 +178,8 @@ typedef struct wide_group_arms
 // bookkeeping (groups with a bouncing lane only).
 typedef struct wide_point_cold
 {
-    float total_impulse[WIDE]; // (unit: N s)
+    float total_impulse[WIDE];  // (unit: N s)
+    float bounce_impulse[WIDE]; // (unit: N s)
     float max_normal_impulse[WIDE];
     float approach[WIDE];
     float approach_gap[WIDE];
@@ -300,7 +303,7 @@ void ph_wide_prepare(const ph_body_state *states, wide_solver *w, int g, const w
 // refresh_rows() in solver.c for every lane with a body marked in `refreshed` (by slot).
 void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed);
 // One restitution sweep over the groups, as bounce() in solver.c per lane; true when a point bounced.
-bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h);
+bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h, bool compress);
 // The same as warm_start / solve in solver.c over the grouped constraints.
 void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
 // ph_body_integrate_positions for the first count - count % 8 of `slots`, 8 at a time and bit for bit

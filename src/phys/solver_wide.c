@@ -610,7 +610,7 @@ WIDE_KERNEL void ph_wide_refresh(const ph_body_state *states, wide_solver *w, co
 
 // One restitution sweep over the groups, lane for lane what bounce() in solver.c does (the lanes of a group
 // share no moving body, so side by side is the same as one after the other). True when a point bounced.
-WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_scalar)
+WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_scalar, bool compress)
 {
     const f8 zero = _mm256_setzero_ps(), sign = splat(-0.0f), h = splat(h_scalar);
     bool bouncing = false;
@@ -629,7 +629,7 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
-            const wide_point_cold *wc = &g->cold[i];
+            wide_point_cold *wc = &g->cold[i];
             f8 approach = ld(wc->approach);
             // Closed fast enough, and touched this step (padded points never touched).
             f8 fast = _mm256_cmp_ps(approach, splat(-SOLVER_RESTITUTION_THRESHOLD), _CMP_NGT_UQ);
@@ -639,22 +639,38 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
             if (m == 0)
                 continue;
             bounced |= m;
-            f8 reach = _mm256_xor_ps(approach, sign) * h - splat(0.5f) * accel * h * h;
-            f8 gap = _mm256_min_ps(ld(wc->approach_gap), _mm256_max_ps(reach, zero));
-            f8 a2 = approach * approach;
-            f8 v2 = a2 - splat(2.0f) * accel * gap;
-            f8 impact =
-                select(approach, _mm256_xor_ps(_mm256_sqrt_ps(v2), sign), _mm256_cmp_ps(v2, a2, _CMP_GT_OQ));
             // The arms as kept or worked out (arms_of is both).
             row_arms arms = arms_of(&in, LD3(wp->ra), LD3(wp->rb), n);
             f8 vn = dot_exact(p.vb, n) - dot_exact(p.va, n) + dot_exact(p.wb, arms.rdb) -
                     dot_exact(p.wa, arms.rda);
-            f8 accumulated = ld(wp->n.impulse);
-            f8 impulse = _mm256_xor_ps(ld(wp->n.mass), sign) * (vn + restitution * impact);
-            f8 total = select(accumulated, _mm256_max_ps(accumulated + impulse, zero), mask);
-            impulse = total - accumulated;
-            st(wp->n.impulse, total);
-            st(g->cold[i].total_impulse, ld(g->cold[i].total_impulse) + impulse);
+            f8 accumulated = ld(wp->n.impulse), mass = ld(wp->n.mass), total_so_far = ld(wc->total_impulse);
+            f8 impulse;
+            if (compress)
+                impulse = _mm256_max_ps(_mm256_xor_ps(mass, sign) * vn, zero);
+            else
+            {
+                f8 reach = _mm256_xor_ps(approach, sign) * h - splat(0.5f) * accel * h * h;
+                f8 gap = _mm256_min_ps(ld(wc->approach_gap), _mm256_max_ps(reach, zero));
+                f8 a2 = approach * approach;
+                f8 v2 = a2 - splat(2.0f) * accel * gap;
+                f8 impact = select(approach, _mm256_xor_ps(_mm256_sqrt_ps(v2), sign),
+                                   _mm256_cmp_ps(v2, a2, _CMP_GT_OQ));
+                // Leaving at e times the impact speed from where the step ends (bounce() in solver.c).
+                f8 leave = restitution * impact;
+                f8 gap_end = _mm256_max_ps(ld(g->separation[i]), zero);
+                f8 leave2 = leave * leave + splat(2.0f) * accel * gap_end;
+                f8 target = _mm256_sqrt_ps(_mm256_max_ps(leave2, zero));
+                impulse = _mm256_xor_ps(mass, sign) * (vn - target);
+                impulse = _mm256_max_ps(accumulated + impulse, zero) - accumulated;
+                // Poisson's bound (bounce() in solver.c).
+                f8 bounced_so_far = ld(wc->bounce_impulse);
+                f8 allowance = restitution * (total_so_far - bounced_so_far) - bounced_so_far;
+                impulse = _mm256_and_ps(_mm256_min_ps(impulse, _mm256_max_ps(allowance, zero)), mask);
+                st(wc->bounce_impulse, bounced_so_far + impulse);
+            }
+            impulse = _mm256_and_ps(impulse, mask);
+            st(wp->n.impulse, accumulated + impulse);
+            st(wc->total_impulse, total_so_far + impulse);
             // row_apply() in solver.c, without fused multiply-adds.
             f8 neg = _mm256_xor_ps(impulse, sign);
             v8 irda = arms.irda, irdb = arms.irdb;
@@ -735,6 +751,7 @@ WIDE_KERNEL void ph_wide_prepare(const ph_body_state *states, wide_solver *w, in
         st3(wp->rb, rb, valid);
         st(wc->max_normal_impulse, zero);
         st(wc->total_impulse, zero);
+        st(wc->bounce_impulse, zero);
         row_arms normal = prepare_row(&wp->n, kept ? &kept->normal[i] : NULL, &p, &inertia, ra, rb, n,
                                       warm_scale * ld(in->impulse[i]), valid);
         // The approach speed along the normal row just built (row_speed in solver.c).
@@ -1078,8 +1095,9 @@ void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t 
     (void)refreshed;
 }
 
-bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h)
+bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h, bool compress)
 {
+    (void)compress;
     (void)states;
     (void)w;
     (void)h;
