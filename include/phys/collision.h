@@ -111,6 +111,8 @@ typedef enum ph_shape_type
 // the counter-clockwise winding faces). Contacts at an edge hidden by its neighbour (a coplanar or concave
 // one) take the face normal instead of tripping a body sliding over the seam (manifold.c); an edge without
 // the bit (a border, or a plain triangle from ph_convex_triangle: tri_shared 0) is always a real edge.
+// tri_rim marks the corners where some real edge of the mesh ends, though this triangle's own edges there may
+// be flat seams (a floor triangle whose corner touches the foot of a wall).
 typedef struct ph_convex
 {
     ph_shape_type type;
@@ -121,7 +123,14 @@ typedef struct ph_convex
     ph_vec3 tri[3];       // triangle vertices (unit: m)
     unsigned tri_shared;  // triangle: bit k set when edge k has one neighbour
     float tri_bend[3];    // triangle: the neighbour's angle out of the plane at edge k (unit: rad)
+    unsigned tri_rim;     // triangle: bit k set when corner k lies on a real edge of the mesh (any triangle's)
 } ph_convex;
+
+// A shared edge whose neighbour leaves the plane by at most this angle is a flat seam, never a real edge
+// (unit: rad; half a degree). Float rounding tilts the neighbours of a flat mesh by microradians; a fold just
+// above the threshold is kept real, which costs nothing at a seam: contacts there must also have their
+// normal in the edge's normal cone.
+#define PH_TRIANGLE_FLAT_ANGLE 0.0087f
 
 ph_convex ph_convex_sphere(float radius);
 ph_convex ph_convex_capsule(float half_height, float radius);

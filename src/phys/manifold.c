@@ -1405,10 +1405,8 @@ static void triangle_face_contact(const ph_convex *shape, ph_transform xs, const
 // is convex). Any other is the face's: rebuilt against the face, as a plane would make it, and left to the
 // neighbours where the body is not over this triangle.
 
-// A neighbour within this angle of the triangle's plane (unit: rad; half a degree) hides the shared edge from
-// both sides. Float rounding tilts the neighbours of a flat mesh by microradians; a real fold just above the
-// threshold is kept, which costs nothing at a seam: the cone test still rejects the sideways normals.
-static const float FLAT_EDGE_ANGLE = 0.0087f;
+// A neighbour within PH_TRIANGLE_FLAT_ANGLE of the triangle's plane hides the shared edge from both sides.
+static const float FLAT_EDGE_ANGLE = PH_TRIANGLE_FLAT_ANGLE;
 // A contact normal within this cosine of the triangle's face normal (0.8 degree) is the face's, kept as made.
 static const float FACE_NORMAL_COS = 0.9999f;
 // A contact point is at an edge when its place on the triangle lies inside the edge by no more than this
@@ -1453,43 +1451,86 @@ static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const
                                   glms_vec3_zero());
     if (glms_vec3_norm2(n) == 0.0f)
         return;
-    // ct: the contact normal from the triangle towards the body. A normal along either face's is the face's.
+    // ct: the contact normal from the triangle towards the body.
     ph_vec3 ct = tri_is_a ? m->normal : glms_vec3_negate(m->normal);
-    if (fabsf(glms_vec3_dot(ct, n)) >= FACE_NORMAL_COS)
-        return;
+    bool face = fabsf(glms_vec3_dot(ct, n)) >= FACE_NORMAL_COS;
     float longest = 0.0f;
     for (int k = 0; k < 3; k++)
         longest = glm_max(longest, glms_vec3_distance(v[k], v[(k + 1) % 3]));
     float touch = EDGE_TOUCH_RATIO * longest;
+    // Edge k holds normal ct when it is a real edge and ct lies in its normal cone: ct points out of the
+    // triangle across it and, unless it is a border, not into the neighbour, which leaves the edge in direction
+    // into = cos(phi) out + sin(phi) n. The cone lies on the side from which the edge is convex. From the other
+    // side the edge is concave, and a face normal there is the face's only for a body inside the wedge the two
+    // faces make: on the inner side of the neighbour's plane, whose normal there is -sin(phi) out + cos(phi) n
+    // on the side of n (negated on the other).
+    ph_vec3 out[3];
+    unsigned holds = 0u, wedge = 0u;
+    bool back = glms_vec3_dot(ct, n) < 0.0f;
+    ph_vec3 centre = ph_transform_point(xo, shape_center(other));
     for (int k = 0; k < 3; k++)
     {
+        out[k] = glms_vec3_normalize(glms_vec3_cross(glms_vec3_sub(v[(k + 1) % 3], v[k]), n));
         if (!edge_is_real(tri, k))
             continue;
-        ph_vec3 a = v[k], b = v[(k + 1) % 3];
-        ph_vec3 out = glms_vec3_normalize(glms_vec3_cross(glms_vec3_sub(b, a), n));
-        // A point's place on the triangle: its midpoint moved back by half the separation along the normal. It
-        // is at edge k when inside it by less than the tolerance, or beyond it (a vertex is at both its edges).
-        bool at_edge = false;
-        for (int i = 0; i < m->point_count && !at_edge; i++)
+        float phi = tri->tri_bend[k], c = cosf(phi), sn = sinf(phi);
+        ph_vec3 into = glms_vec3_add(glms_vec3_scale(out[k], c), glms_vec3_scale(n, sn));
+        if (glms_vec3_dot(ct, out[k]) >= -EDGE_CONE_TOLERANCE &&
+            (!(tri->tri_shared & (1u << k)) || glms_vec3_dot(ct, into) <= EDGE_CONE_TOLERANCE))
+            holds |= 1u << k;
+        ph_vec3 inner = glms_vec3_add(glms_vec3_scale(out[k], -sn), glms_vec3_scale(n, c));
+        if (back)
+            inner = glms_vec3_negate(inner);
+        if ((tri->tri_shared & (1u << k)) && glms_vec3_dot(glms_vec3_sub(centre, v[k]), inner) >= 0.0f)
+            wedge |= 1u << k;
+    }
+    unsigned flat = 0u;
+    for (int k = 0; k < 3; k++)
+        if (!edge_is_real(tri, k))
+            flat |= 1u << k;
+    // Each point's place on the triangle (its midpoint moved back by half the separation along the normal) is
+    // at edge k when inside it by less than the tolerance, or beyond it (a vertex is at both its edges). A face
+    // normal is supported by a point inside the face, or at edges that are flat seams, hold it, or are concave
+    // with the body in their wedge, unless it is a corner between flat seams where another triangle's real
+    // edge ends (its own edges cannot tell from which side the body comes); another normal by a point at an
+    // edge that holds it.
+    bool supported = false, at_rim = true;
+    for (int i = 0; i < m->point_count && !supported; i++)
+    {
+        const ph_manifold_point *p = &m->points[i];
+        ph_vec3 on_tri = glms_vec3_sub(p->point, glms_vec3_scale(ct, 0.5f * p->separation));
+        unsigned here = 0u;
+        for (int k = 0; k < 3; k++)
+            if (glms_vec3_dot(glms_vec3_sub(on_tri, v[k]), out[k]) >= -touch)
+                here |= 1u << k;
+        bool rim_corner = false; // at a corner between flat seams where another triangle's real edge ends
+        for (int k = 0; k < 3; k++)
         {
-            const ph_manifold_point *p = &m->points[i];
-            ph_vec3 on_tri = glms_vec3_sub(p->point, glms_vec3_scale(ct, 0.5f * p->separation));
-            at_edge = glms_vec3_dot(glms_vec3_sub(on_tri, a), out) >= -touch;
+            unsigned corner_edges = (1u << k) | (1u << ((k + 2) % 3)); // the edges that meet at corner k
+            if ((here & corner_edges) == corner_edges && (flat & corner_edges) == corner_edges &&
+                (tri->tri_rim & (1u << k)))
+                rim_corner = true;
         }
-        if (!at_edge || glms_vec3_dot(ct, out) < -EDGE_CONE_TOLERANCE)
-            continue;
-        if (!(tri->tri_shared & (1u << k)))
-            return; // a border: every normal pointing out of the triangle across it is its own
-        // The neighbour leaves the edge in direction cos(phi) out + sin(phi) n; a normal in the edge's cone
-        // points out of it too (does not point into the neighbour).
-        float phi = tri->tri_bend[k];
-        ph_vec3 into = glms_vec3_add(glms_vec3_scale(out, cosf(phi)), glms_vec3_scale(n, sinf(phi)));
-        if (glms_vec3_dot(ct, into) <= EDGE_CONE_TOLERANCE)
-            return;
+        at_rim = at_rim && rim_corner;
+        if (face)
+            supported = (here & ~(holds | flat | (wedge & ~holds))) == 0u && !rim_corner;
+        else
+            supported = (here & holds) != 0u;
+    }
+    if (supported)
+        return;
+    if (face || at_rim)
+    {
+        // A face normal only at edges concave from the body's side: the body touches the face's rim from the
+        // side its neighbour covers (a box on a table, its front flush with the table's side, touches the
+        // side's top edge with the side's inner face). The neighbour's face holds the body. And a contact only
+        // at corners where other triangles' real edges end is theirs to make (a box sliding off a table
+        // touches the corners of the side's triangles; the triangles along the table's edge hold it).
+        m->point_count = 0;
+        return;
     }
     // The face on the body's side (its interior point's: a tilted sideways normal says nothing reliable).
-    bool back = glms_vec3_dot(glms_vec3_sub(ph_transform_point(xo, shape_center(other)), v[0]), n) < 0.0f;
-    triangle_face_contact(other, xo, tri, xt, back, margin, m);
+    triangle_face_contact(other, xo, tri, xt, glms_vec3_dot(glms_vec3_sub(centre, v[0]), n) < 0.0f, margin, m);
     if (tri_is_a)
         m->normal = glms_vec3_negate(m->normal);
 }

@@ -64,6 +64,7 @@ struct ph_mesh
     int *indices; // 3 per triangle, in tree order
     float *bends;     // 3 per triangle: the neighbour's angle out of the plane at edge k (ph_convex tri_bend)
     unsigned *shared; // per triangle: bit k set when edge k has exactly one neighbour (ph_convex tri_shared)
+    unsigned *rim;    // per triangle: bit k set when corner k lies on a real edge (ph_convex tri_rim)
     int node_count;
     int node_capacity;
     mesh_node *nodes; // nodes[0] is the root
@@ -85,6 +86,7 @@ void ph_mesh_free(ph_mesh *mesh)
     ph_free(mesh->indices, sizeof(int) * 3 * (size_t)mesh->triangle_count);
     ph_free(mesh->bends, sizeof(float) * 3 * (size_t)mesh->triangle_count);
     ph_free(mesh->shared, sizeof(unsigned) * (size_t)mesh->triangle_count);
+    ph_free(mesh->rim, sizeof(unsigned) * (size_t)mesh->triangle_count);
     ph_free(mesh->nodes, sizeof(mesh_node) * (size_t)mesh->node_capacity);
     ph_free(mesh, sizeof(ph_mesh));
 }
@@ -269,6 +271,24 @@ static ph_status build_adjacency(ph_mesh *mesh)
                 }
             i = j;
         }
+        // Corners on a real edge: the welded vertices of every border, non-manifold or folded edge (weld's
+        // positions are free again; its index field now marks them).
+        for (int v = 0; v < nv; v++)
+            weld[v].index = 0;
+        for (int t = 0; t < n; t++)
+            for (int k = 0; k < 3; k++)
+                if (!(mesh->shared[t] & (1u << k)) || fabsf(mesh->bends[3 * t + k]) > PH_TRIANGLE_FLAT_ANGLE)
+                {
+                    weld[canon[mesh->indices[3 * t + k]]].index = 1;
+                    weld[canon[mesh->indices[3 * t + (k + 1) % 3]]].index = 1;
+                }
+        for (int t = 0; t < n; t++)
+        {
+            mesh->rim[t] = 0u;
+            for (int k = 0; k < 3; k++)
+                if (weld[canon[mesh->indices[3 * t + k]]].index)
+                    mesh->rim[t] |= 1u << k;
+        }
     }
     ph_free(weld, sizeof(weld_item) * (size_t)nv);
     ph_free(canon, sizeof(int) * (size_t)nv);
@@ -369,9 +389,10 @@ ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status)
             mesh->indices = ph_alloc(sizeof(int) * 3 * (size_t)kept);
             mesh->bends = ph_alloc(sizeof(float) * 3 * (size_t)kept);
             mesh->shared = ph_alloc(sizeof(unsigned) * (size_t)kept);
+            mesh->rim = ph_alloc(sizeof(unsigned) * (size_t)kept);
             mesh->nodes = ph_alloc(sizeof(mesh_node) * (size_t)mesh->node_capacity);
         }
-        if (!mesh || !mesh->vertices || !mesh->indices || !mesh->bends || !mesh->shared || !mesh->nodes)
+        if (!mesh || !mesh->vertices || !mesh->indices || !mesh->bends || !mesh->shared || !mesh->rim || !mesh->nodes)
             status = PH_ERR_OUT_OF_MEMORY;
     }
     if (status == PH_OK)
@@ -418,6 +439,7 @@ ph_convex ph_mesh_triangle(const ph_mesh *mesh, int i)
     const int *tri = mesh->indices + 3 * i;
     ph_convex t = ph_convex_triangle(mesh->vertices[tri[0]], mesh->vertices[tri[1]], mesh->vertices[tri[2]]);
     t.tri_shared = mesh->shared[i];
+    t.tri_rim = mesh->rim[i];
     for (int k = 0; k < 3; k++)
         t.tri_bend[k] = mesh->bends[3 * i + k];
     return t;
