@@ -1437,6 +1437,40 @@ static bool edge_is_real(const ph_convex *t, int k)
     return !(t->tri_shared & (1u << k)) || fabsf(t->tri_bend[k]) > FLAT_EDGE_ANGLE;
 }
 
+// Whether mesh-space point a comes before b (x, then y, then z).
+static bool before(ph_vec3 a, ph_vec3 b)
+{
+    return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
+}
+
+// Both triangles at a flat seam clip a body's face or segment at the seam and each makes a point there: one
+// point counted twice, which moves the centre of pressure wherever the seams cross under the body (a box
+// sliding across seams turns about the vertical, a rolling capsule rocks). The point is kept by one of the
+// two only: the one along whose winding the seam runs from its lesser corner to the greater (neighbours wound
+// alike run it in opposite directions).
+static void drop_seam_twins(const ph_convex *tri, const ph_vec3 *v, const ph_vec3 *out, ph_vec3 ct, float touch,
+                            unsigned flat, ph_manifold *m)
+{
+    int kept = 0;
+    for (int i = 0; i < m->point_count; i++)
+    {
+        const ph_manifold_point *p = &m->points[i];
+        ph_vec3 on_tri = glms_vec3_sub(p->point, glms_vec3_scale(ct, 0.5f * p->separation));
+        int edges = 0, edge = -1;
+        for (int k = 0; k < 3; k++)
+            if (glms_vec3_dot(glms_vec3_sub(on_tri, v[k]), out[k]) >= -touch)
+            {
+                edges++;
+                edge = k;
+            }
+        bool twin = edges == 1 && (flat & (1u << edge)) && (tri->tri_shared & (1u << edge)) &&
+                    !before(tri->tri[edge], tri->tri[(edge + 1) % 3]);
+        if (!twin)
+            m->points[kept++] = *p;
+    }
+    m->point_count = kept;
+}
+
 // Corrects manifold m of mesh triangle tri (posed by xt) and shape `other` (posed by xo), tri being A when
 // tri_is_a: see above.
 static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const ph_convex *other, ph_transform xo,
@@ -1518,7 +1552,11 @@ static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const
             supported = (here & holds) != 0u;
     }
     if (supported)
+    {
+        if (face)
+            drop_seam_twins(tri, v, out, ct, touch, flat, m);
         return;
+    }
     if (face || at_rim)
     {
         // A face normal only at edges concave from the body's side: the body touches the face's rim from the
