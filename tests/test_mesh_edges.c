@@ -3,11 +3,11 @@
 // Internal edges of static triangle meshes (issue 19, item 5), through the public API only. On flat
 // ground a body that slides or rolls keeps v_y = 0, and its angular velocity changes only by friction's
 // torque, which is zero for a body that rolls without slipping or slides flat on a face: so over a flat
-// mesh the peak vertical speed and the largest change of angular velocity must stay as small as over a
-// single flat box, whatever the triangulation (axis-aligned and diagonal paths, an irregular mesh given
-// as a triangle soup). Real edges must still act: a box sliding into a raised step of a mesh stops at it
-// as at a step made of static boxes, and a box sliding off the edge of a mesh table tips and falls as off
-// a box table.
+// mesh the peak upward speed and the largest change of angular velocity within a step must stay below item
+// 5's bounds, as they do over a single flat box, whatever the triangulation (axis-aligned and diagonal paths,
+// an irregular mesh given as a triangle soup). Real edges must still act: a box sliding into a raised step of
+// a mesh stops at it as at a step made of static boxes, and a box sliding off the edge of a mesh table tips
+// and falls as off a box table.
 #include "test.h"
 
 #include "phys/phys.h"
@@ -322,20 +322,22 @@ static int cross_flat(ground g, mover m, float x, float z, ph_vec3 dir, float ya
     ENSURE(!PH_ID_IS_NULL(b));
     run_crossing(w, b, EDGE_RUN_S, out);
     ph_world_destroy(w);
-    printf("  %-7s on %-9s dir (%4.2f %4.2f): peak v_y up %.4f down %.4f m/s, spin kick %.4f (step %.4f) rad/s, end "
+    printf("  %-7s on %-9s dir (%4.2f %4.2f): peak v_y up %.4f down %.4f m/s, spin kick %.4f (step %.4f) "
+           "rad/s, end "
            "speed %.3f m/s\n",
-           MOVER_NAMES[m], GROUND_NAMES[g], (double)dir.x, (double)dir.z, (double)out->peak_up, (double)out->peak_down,
-           (double)out->spin_kick, (double)out->step_kick, (double)glms_vec3_norm(out->velocity));
+           MOVER_NAMES[m], GROUND_NAMES[g], (double)dir.x, (double)dir.z, (double)out->peak_up,
+           (double)out->peak_down, (double)out->spin_kick, (double)out->step_kick,
+           (double)glms_vec3_norm(out->velocity));
     return 0;
 }
 
 // The item's bounds; where the engine's flat box meets it (a slide along an axis of the friction basis), the
-// analytic end speed: a slide loses mu g t (half a percent of the speed covers the soft contact's start and the
-// integration; a trip on a seam costs tens of percent); and over a mesh along an axis, the end position of the
-// same run over the flat box (twin): a body held at seams lags behind by a step's travel (8 cm) or more.
-// Left out, as the flat box itself misses them (issue 19 items 1 and 4, not the seams'): the rolling shapes'
-// end speed (they lose up to 0.6% over the box), a diagonal slide's (9% below mu g t over the box), the
-// capsule's twin (it drifts 9 cm sideways over the box) and the diagonal box's twin (over a mesh it turns
+// analytic end speed: a slide loses mu g t (half a percent of the speed covers the soft contact's start and
+// the integration; a trip on a seam costs tens of percent); and over a mesh along an axis, the end position
+// of the same run over the flat box (twin): a body held at seams lags behind by a step's travel (8 cm) or
+// more. Left out, as the flat box itself misses them (issue 19 items 1 and 4, not the seams'): the rolling
+// shapes' end speed (they lose up to 0.6% over the box), a diagonal slide's (9% below mu g t over the box),
+// the capsule's twin (it drifts 9 cm sideways over the box) and the diagonal box's twin (over a mesh it turns
 // about the vertical by up to 0.1 rad/s: the pressure under it is split between the triangles' manifolds).
 // The capsule's step kick across slanted seams is over the bound and is not asserted: see cross_all.
 static int check_flat(mover m, bool axis_path, bool check_kick, const crossing *c, const crossing *twin)
@@ -365,9 +367,10 @@ static int cross_all(ground g, float x, float z, ph_vec3 dir, float yaw)
         if (g != GROUND_BOX)
             printf("    end position off the flat box's by %.4f m\n",
                    (double)glms_vec3_distance(c.position, twin.position));
-        // Open: a capsule rolling across seams at a slant (the diagonal path, the irregular mesh) gets kicks of
-        // 0.09 to 0.18 rad/s about its direction of travel within a step (0.03 over the flat box), as the points
-        // its segment makes on each triangle come and go; not asserted there. Along the grid's axes: 0.05.
+        // Open: a capsule rolling across seams at a slant (the diagonal path, the irregular mesh) gets kicks
+        // of 0.09 to 0.18 rad/s about its direction of travel within a step (0.03 over the flat box), as the
+        // points its segment makes on each triangle come and go; not asserted there. Along the grid's axes:
+        // 0.05.
         bool kick = !(m == MOVER_CAPSULE && (g == GROUND_IRREGULAR || dir.z != 0.0f));
         ENSURE(check_flat((mover)m, dir.z == 0.0f, kick, &c, g != GROUND_BOX ? &twin : NULL) == 0);
     }
@@ -426,8 +429,8 @@ static int slide_into_step(bool mesh, crossing *out)
     if (mesh)
     {
         const float px[] = {-6, -5, -4, -3, -2, -1, 0, 1, 2, 2, 3, 4, 5, 6};
-        const float py[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT,
-                            STEP_HEIGHT};
+        const float py[] = {0, 0, 0,           0,           0,           0,           0,
+                            0, 0, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT};
         mesh_data md;
         ENSURE(profile_mesh(px, py, (int)(sizeof px / sizeof px[0]), &md));
         bool ok = add_mesh(w, &md);
@@ -453,10 +456,10 @@ static int slide_into_step(bool mesh, crossing *out)
     return 0;
 }
 
-// How far back of the riser a box that hit it may come to rest (unit: m). The riser stops the box's lower part:
-// with no restitution, the angular momentum about the riser's foot, m v (0.5 - h) with the impact at height
-// h ~ 0.1 m, turns the box up over its front edge, lifting the centre by (m v (0.5 - h))^2 / (2 I m g) = 3.9 cm
-// (I = m / 6 + m / 2 about that edge, v = 1.8 m/s); falling back it lands moving backwards at up to
+// How far back of the riser a box that hit it may come to rest (unit: m). The riser stops the box's lower
+// part: with no restitution, the angular momentum about the riser's foot, m v (0.5 - h) with the impact at
+// height h ~ 0.1 m, turns the box up over its front edge, lifting the centre by (m v (0.5 - h))^2 / (2 I m g)
+// = 3.9 cm (I = m / 6 + m / 2 about that edge, v = 1.8 m/s); falling back it lands moving backwards at up to
 // sqrt(2 g 0.039) / sqrt(2) = 0.62 m/s and slides v^2 / (2 mu g) = 9.8 cm before friction stops it.
 #define STEP_REST_ALLOWANCE 0.1f
 

@@ -123,7 +123,7 @@ typedef struct ph_convex
     ph_vec3 tri[3];       // triangle vertices (unit: m)
     unsigned tri_shared;  // triangle: bit k set when edge k has one neighbour
     float tri_bend[3];    // triangle: the neighbour's angle out of the plane at edge k (unit: rad)
-    unsigned tri_rim;     // triangle: bit k set when corner k lies on a real edge of the mesh (any triangle's)
+    unsigned tri_rim; // triangle: bit k set when corner k lies on a real edge of the mesh (any triangle's)
 } ph_convex;
 
 // A shared edge whose neighbour leaves the plane by at most this angle is a flat seam, never a real edge
@@ -211,7 +211,8 @@ void ph_mesh_free(ph_mesh *mesh);
 int ph_mesh_triangle_count(const ph_mesh *mesh);
 ph_aabb ph_mesh_bounds(const ph_mesh *mesh);
 // Triangle i as a convex shape in mesh space, with its neighbours (tri_shared, tri_bend): neighbours are the
-// triangles sharing an edge's two corners by position, so a triangle soup is joined as well as an indexed mesh.
+// triangles sharing an edge's two corners by position, so a triangle soup is joined as well as an indexed
+// mesh.
 ph_convex ph_mesh_triangle(const ph_mesh *mesh, int i);
 // Calls fn for every triangle whose bounds overlap box (mesh space, touching counts), each once, in no
 // particular order. fn returns false to stop early. A NULL mesh or fn, or a non-finite box, does nothing.
@@ -346,7 +347,8 @@ typedef struct ph_manifold
 // Contact manifold between two convex shapes, including speculative points for shapes apart by less
 // than margin (unit: m). Faces give up to 4 points (reference face from the normal, incident face
 // clipped against its side planes, reduced to the 4 spanning the largest area). cache may be NULL. Against a
-// mesh triangle (tri_shared set), a contact at an edge its neighbour hides is made against the triangle's face.
+// mesh triangle (tri_shared set), a contact at an edge its neighbour hides is made against the triangle's
+// face.
 void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
                        ph_gjk_cache *cache, ph_manifold *out);
 

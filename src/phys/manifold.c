@@ -1238,9 +1238,10 @@ static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_conv
     single_point(m, sa, sb, n, dist - rounding, ID_SINGLE);
 }
 
-// The points of a capsule (A) on face `face` of polyhedron view b (posed by xb): the capsule's segment clipped
-// against the face's side planes, each end kept when within the margin of the face's plane. The normal is the
-// face's, turned to point from A to B. Returns the number of points (0: the segment misses the face's prism).
+// The points of a capsule (A) on face `face` of polyhedron view b (posed by xb): the capsule's segment
+// clipped against the face's side planes, each end kept when within the margin of the face's plane. The
+// normal is the face's, turned to point from A to B. Returns the number of points (0: the segment misses the
+// face's prism).
 static int capsule_face_points(const ph_convex *ca, ph_transform xa, const poly_view *b, int face,
                                ph_transform xb, float margin, ph_manifold *out)
 {
@@ -1355,8 +1356,8 @@ static bool in_prism(const poly_view *t, ph_vec3 p)
 // the shape's part facing the triangle (a polyhedron's most anti-parallel face, a capsule's segment, a
 // sphere's centre) clipped to the triangle's prism, with separations along the face normal; a shape beside
 // the prism gets none (the neighbouring triangles make that contact). out->normal points from A to B.
-static void triangle_face_contact(const ph_convex *shape, ph_transform xs, const ph_convex *tri, ph_transform xt,
-                                  bool back, float margin, ph_manifold *out)
+static void triangle_face_contact(const ph_convex *shape, ph_transform xs, const ph_convex *tri,
+                                  ph_transform xt, bool back, float margin, ph_manifold *out)
 {
     memset(out, 0, sizeof *out);
     out->normal = ph_v3(0.0f, 1.0f, 0.0f);
@@ -1403,7 +1404,10 @@ static void triangle_face_contact(const ph_convex *shape, ph_transform xs, const
 // normal is kept only where it touches a real edge (a border, or one whose neighbour is not coplanar) and its
 // normal lies in that edge's normal cone, between the two faces' normals (so on the side from which the edge
 // is convex). Any other is the face's: rebuilt against the face, as a plane would make it, and left to the
-// neighbours where the body is not over this triangle.
+// neighbours where the body is not over this triangle. Face contacts need care too where the mesh is not
+// flat: one that touches the face only at rims concave from the body's side (the body outside the wedge the
+// two faces make) or only at corners where other triangles' real edges end is dropped, the triangles that own
+// those edges making the contact; and a point on a flat seam, which both triangles make, is kept by one.
 
 // A neighbour within PH_TRIANGLE_FLAT_ANGLE of the triangle's plane hides the shared edge from both sides.
 static const float FLAT_EDGE_ANGLE = PH_TRIANGLE_FLAT_ANGLE;
@@ -1427,11 +1431,11 @@ static ph_vec3 shape_center(const ph_convex *s)
     return glms_vec3_zero();
 }
 
-// Whether edge k of triangle t can be a real edge: a border, or a neighbour that leaves the triangle's plane by
-// more than the flat angle. Whether a contact there is the edge's is the normal cone's to say, which tells a
-// convex edge (a cone on the body's side) from a concave one (the cone on the other side) whichever side the
-// body is on: a body straddling the plane of a closed mesh's side (a box sliding off a table, its front over
-// the table's side) is on the inside of that side while it touches the side's top edge from above.
+// Whether edge k of triangle t can be a real edge: a border, or a neighbour that leaves the triangle's plane
+// by more than the flat angle. Whether a contact there is the edge's is the normal cone's to say, which tells
+// a convex edge (a cone on the body's side) from a concave one (the cone on the other side) whichever side
+// the body is on: a body straddling the plane of a closed mesh's side (a box sliding off a table, its front
+// over the table's side) is on the inside of that side while it touches the side's top edge from above.
 static bool edge_is_real(const ph_convex *t, int k)
 {
     return !(t->tri_shared & (1u << k)) || fabsf(t->tri_bend[k]) > FLAT_EDGE_ANGLE;
@@ -1448,8 +1452,8 @@ static bool before(ph_vec3 a, ph_vec3 b)
 // sliding across seams turns about the vertical, a rolling capsule rocks). The point is kept by one of the
 // two only: the one along whose winding the seam runs from its lesser corner to the greater (neighbours wound
 // alike run it in opposite directions).
-static void drop_seam_twins(const ph_convex *tri, const ph_vec3 *v, const ph_vec3 *out, ph_vec3 ct, float touch,
-                            unsigned flat, ph_manifold *m)
+static void drop_seam_twins(const ph_convex *tri, const ph_vec3 *v, const ph_vec3 *out, ph_vec3 ct,
+                            float touch, unsigned flat, ph_manifold *m)
 {
     int kept = 0;
     for (int i = 0; i < m->point_count; i++)
@@ -1473,8 +1477,8 @@ static void drop_seam_twins(const ph_convex *tri, const ph_vec3 *v, const ph_vec
 
 // Corrects manifold m of mesh triangle tri (posed by xt) and shape `other` (posed by xo), tri being A when
 // tri_is_a: see above.
-static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const ph_convex *other, ph_transform xo,
-                                    bool tri_is_a, float margin, ph_manifold *m)
+static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const ph_convex *other,
+                                    ph_transform xo, bool tri_is_a, float margin, ph_manifold *m)
 {
     if (m->point_count == 0)
         return;
@@ -1493,11 +1497,11 @@ static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const
         longest = glm_max(longest, glms_vec3_distance(v[k], v[(k + 1) % 3]));
     float touch = EDGE_TOUCH_RATIO * longest;
     // Edge k holds normal ct when it is a real edge and ct lies in its normal cone: ct points out of the
-    // triangle across it and, unless it is a border, not into the neighbour, which leaves the edge in direction
-    // into = cos(phi) out + sin(phi) n. The cone lies on the side from which the edge is convex. From the other
-    // side the edge is concave, and a face normal there is the face's only for a body inside the wedge the two
-    // faces make: on the inner side of the neighbour's plane, whose normal there is -sin(phi) out + cos(phi) n
-    // on the side of n (negated on the other).
+    // triangle across it and, unless it is a border, not into the neighbour, which leaves the edge in
+    // direction into = cos(phi) out + sin(phi) n. The cone lies on the side from which the edge is convex.
+    // From the other side the edge is concave, and a face normal there is the face's only for a body inside
+    // the wedge the two faces make: on the inner side of the neighbour's plane, whose normal there is
+    // -sin(phi) out + cos(phi) n on the side of n (negated on the other).
     ph_vec3 out[3];
     unsigned holds = 0u, wedge = 0u;
     bool back = glms_vec3_dot(ct, n) < 0.0f;
@@ -1523,11 +1527,11 @@ static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const
         if (!edge_is_real(tri, k))
             flat |= 1u << k;
     // Each point's place on the triangle (its midpoint moved back by half the separation along the normal) is
-    // at edge k when inside it by less than the tolerance, or beyond it (a vertex is at both its edges). A face
-    // normal is supported by a point inside the face, or at edges that are flat seams, hold it, or are concave
-    // with the body in their wedge, unless it is a corner between flat seams where another triangle's real
-    // edge ends (its own edges cannot tell from which side the body comes); another normal by a point at an
-    // edge that holds it.
+    // at edge k when inside it by less than the tolerance, or beyond it (a vertex is at both its edges). A
+    // face normal is supported by a point inside the face, or at edges that are flat seams, hold it, or are
+    // concave with the body in their wedge, unless it is a corner between flat seams where another triangle's
+    // real edge ends (its own edges cannot tell from which side the body comes); another normal by a point at
+    // an edge that holds it.
     bool supported = false, at_rim = true;
     for (int i = 0; i < m->point_count && !supported; i++)
     {
@@ -1561,14 +1565,15 @@ static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const
     {
         // A face normal only at edges concave from the body's side: the body touches the face's rim from the
         // side its neighbour covers (a box on a table, its front flush with the table's side, touches the
-        // side's top edge with the side's inner face). The neighbour's face holds the body. And a contact only
-        // at corners where other triangles' real edges end is theirs to make (a box sliding off a table
+        // side's top edge with the side's inner face). The neighbour's face holds the body. And a contact
+        // only at corners where other triangles' real edges end is theirs to make (a box sliding off a table
         // touches the corners of the side's triangles; the triangles along the table's edge hold it).
         m->point_count = 0;
         return;
     }
     // The face on the body's side (its interior point's: a tilted sideways normal says nothing reliable).
-    triangle_face_contact(other, xo, tri, xt, glms_vec3_dot(glms_vec3_sub(centre, v[0]), n) < 0.0f, margin, m);
+    triangle_face_contact(other, xo, tri, xt, glms_vec3_dot(glms_vec3_sub(centre, v[0]), n) < 0.0f, margin,
+                          m);
     if (tri_is_a)
         m->normal = glms_vec3_negate(m->normal);
 }
@@ -1615,8 +1620,8 @@ static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
 };
 
 // Runs fn for the mirrored pair (B, A) and turns its normal around.
-static void collide_flipped(collide_fn *fn, const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb,
-                            float margin, ph_gjk_cache *cache, ph_manifold *out)
+static void collide_flipped(collide_fn *fn, const ph_convex *a, ph_transform xa, const ph_convex *b,
+                            ph_transform xb, float margin, ph_gjk_cache *cache, ph_manifold *out)
 {
     // The cache holds the simplex of B - A; the mirrored call works on A - B, so its vertices swap sides.
     ph_gjk_cache mirrored;

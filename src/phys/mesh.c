@@ -61,7 +61,7 @@ struct ph_mesh
     int vertex_count;
     ph_vec3 *vertices;
     int triangle_count;
-    int *indices; // 3 per triangle, in tree order
+    int *indices;     // 3 per triangle, in tree order
     float *bends;     // 3 per triangle: the neighbour's angle out of the plane at edge k (ph_convex tri_bend)
     unsigned *shared; // per triangle: bit k set when edge k has exactly one neighbour (ph_convex tri_shared)
     unsigned *rim;    // per triangle: bit k set when corner k lies on a real edge (ph_convex tri_rim)
@@ -203,10 +203,10 @@ static ph_vec3 corner(const ph_mesh *mesh, int t, int i)
     return mesh->vertices[mesh->indices[3 * t + i % 3]];
 }
 
-// The angle at which triangle u, sharing edge k of triangle t, leaves t's plane: in the plane across the edge,
-// the direction from the edge into u measured from t's outward direction, positive towards t's winding
-// normal. A coplanar neighbour gives 0; one that bends away from the front (a convex edge seen from the front,
-// concave from the back) a negative angle.
+// The angle at which triangle u, sharing edge k of triangle t, leaves t's plane: in the plane across the
+// edge, the direction from the edge into u measured from t's outward direction, positive towards t's winding
+// normal. A coplanar neighbour gives 0; one that bends away from the front (a convex edge seen from the
+// front, concave from the back) a negative angle.
 static float edge_bend(const ph_mesh *mesh, int t, int k, int u)
 {
     ph_vec3 a = corner(mesh, t, k), b = corner(mesh, t, k + 1), c = corner(mesh, t, k + 2);
@@ -392,7 +392,8 @@ ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status)
             mesh->rim = ph_alloc(sizeof(unsigned) * (size_t)kept);
             mesh->nodes = ph_alloc(sizeof(mesh_node) * (size_t)mesh->node_capacity);
         }
-        if (!mesh || !mesh->vertices || !mesh->indices || !mesh->bends || !mesh->shared || !mesh->rim || !mesh->nodes)
+        if (!mesh || !mesh->vertices || !mesh->indices || !mesh->bends || !mesh->shared || !mesh->rim ||
+            !mesh->nodes)
             status = PH_ERR_OUT_OF_MEMORY;
     }
     if (status == PH_OK)

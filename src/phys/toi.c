@@ -268,17 +268,18 @@ static bool ball_pair_toi(const ph_toi_input *in, float t_max, ph_toi_output *ou
 
 // Whether the sweep of a body's centre of mass (body) passes through mesh triangle `tri` (tri_shared set,
 // swept by tri_sweep) within [0, t_max]. A mesh triangle is a piece of a surface: its neighbours and the
-// speculative contacts (whose margin grows with the step's motion) catch every approach of a body but one, its
-// centre passing through the surface within a step, the tunnelling that sweeps are for. So, as Box2D v3 sweeps
-// the segments of a chain, only a sweep whose centre crosses the triangle's plane inside the triangle is
-// searched. Without this a body sliding over a flat mesh meets the next triangle's edge at every seam as an
-// impact (the distance to that triangle closes to zero at the seam), and the calendar stops it there.
+// speculative contacts (whose margin grows with the step's motion) catch every approach of a body but one,
+// its centre passing through the surface within a step, the tunnelling that sweeps are for. So, as Box2D v3
+// sweeps the segments of a chain, only a sweep whose centre crosses the triangle's plane inside the triangle
+// is searched. Without this a body sliding over a flat mesh meets the next triangle's edge at every seam as
+// an impact (the distance to that triangle closes to zero at the seam), and the calendar stops it there.
 static bool centre_passes_triangle(const ph_convex *tri, const ph_sweep *tri_sweep, const ph_sweep *body,
                                    float t_max)
 {
     sweep_path pt = make_path(tri_sweep, true);
     ph_transform x0 = path_transform(&pt, 0.0f), x1 = path_transform(&pt, t_max);
-    ph_vec3 c0 = body->c0, c1 = glms_vec3_add(body->c0, glms_vec3_scale(glms_vec3_sub(body->c1, body->c0), t_max));
+    ph_vec3 c0 = body->c0,
+            c1 = glms_vec3_add(body->c0, glms_vec3_scale(glms_vec3_sub(body->c1, body->c0), t_max));
     ph_vec3 v[3];
     for (int i = 0; i < 3; i++)
         v[i] = ph_transform_point(x0, tri->tri[i]);
