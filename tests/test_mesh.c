@@ -321,10 +321,159 @@ static int mesh_rejects_bad_input(void)
     return 0;
 }
 
+// A strip of n x 1 squares in the (x, z) plane at height y(x) per column of vertices: y[i] for x = xs[i]. As
+// a triangle soup when soup is set (every triangle its own three vertices). Counter-clockwise seen from +y.
+static ph_mesh *strip_mesh(const float *xs, const float *ys, int columns, bool soup, ph_vec3 *v, int *idx)
+{
+    ph_vec3 grid[2 * 8];
+    for (int i = 0; i < columns; i++)
+    {
+        grid[2 * i] = ph_v3(xs[i], ys[i], 0.0f);
+        grid[2 * i + 1] = ph_v3(xs[i], ys[i], 1.0f);
+    }
+    int k = 0;
+    for (int i = 0; i + 1 < columns; i++)
+    {
+        int a = 2 * i, b = a + 1, c = a + 2, d = a + 3; // a (x_i, z 0), b (x_i, z 1), c, d at x_i+1
+        int tri[6] = {a, b, c, c, b, d};
+        for (int j = 0; j < 6; j++)
+            idx[k++] = tri[j];
+    }
+    int vcount = 2 * columns;
+    if (soup)
+    {
+        for (int j = 0; j < k; j++)
+        {
+            v[j] = grid[idx[j]];
+            idx[j] = j;
+        }
+        vcount = k;
+    }
+    else
+        for (int j = 0; j < vcount; j++)
+            v[j] = grid[j];
+    ph_status st;
+    return build_mesh(v, vcount, idx, k / 3, &st);
+}
+
+// Corner c of mesh triangle t.
+static int find_triangle(const ph_mesh *mesh, ph_vec3 c0, ph_vec3 c1, ph_vec3 c2)
+{
+    for (int t = 0; t < ph_mesh_triangle_count(mesh); t++)
+    {
+        ph_convex tri = ph_mesh_triangle(mesh, t);
+        int hits = 0;
+        for (int k = 0; k < 3; k++)
+            hits += glms_vec3_eqv(tri.tri[k], c0) || glms_vec3_eqv(tri.tri[k], c1) ||
+                    glms_vec3_eqv(tri.tri[k], c2);
+        if (hits == 3)
+            return t;
+    }
+    return -1;
+}
+
+// The edge of mesh triangle tri from corner p to corner q (either way round), or -1.
+static int find_edge(const ph_convex *tri, ph_vec3 p, ph_vec3 q)
+{
+    for (int k = 0; k < 3; k++)
+    {
+        ph_vec3 a = tri->tri[k], b = tri->tri[(k + 1) % 3];
+        if ((glms_vec3_eqv(a, p) && glms_vec3_eqv(b, q)) || (glms_vec3_eqv(a, q) && glms_vec3_eqv(b, p)))
+            return k;
+    }
+    return -1;
+}
+
+// Each triangle knows the angle of its neighbour across every edge: 0 across a flat seam, a right angle at a
+// step's riser (positive at the floor, whose counter-clockwise side faces up the riser: a concave edge seen
+// from above), none at the border; corners on real edges are marked. An indexed mesh and the same triangles
+// as a soup (corners welded by position) agree.
+static int mesh_edge_adjacency(void)
+{
+    // Floor from x = -2 to 0 (two squares), a riser at x = 0 up to 0.5, a top from x = 0 to 1.
+    const float xs[] = {-2.0f, -1.0f, 0.0f, 0.0f, 1.0f};
+    const float ys[] = {0.0f, 0.0f, 0.0f, 0.5f, 0.5f};
+    for (int soup = 0; soup < 2; soup++)
+    {
+        ph_vec3 v[48];
+        int idx[48];
+        ph_mesh *mesh = strip_mesh(xs, ys, 5, soup != 0, v, idx);
+        ENSURE(mesh != NULL);
+        ENSURE(ph_mesh_triangle_count(mesh) == 8);
+        // The floor's triangle (x -1..0, z 0..1) touching the riser along x = 0 from (0, 0, 0) to (0, 0, 1).
+        ph_vec3 f0 = ph_v3(-1, 0, 1), p = ph_v3(0, 0, 0), q = ph_v3(0, 0, 1);
+        int t = find_triangle(mesh, f0, p, q);
+        ENSURE(t >= 0);
+        ph_convex tri = ph_mesh_triangle(mesh, t);
+        int riser = find_edge(&tri, p, q);
+        ENSURE(riser >= 0);
+        ENSURE(tri.tri_shared & (1u << riser));
+        ENSURE_NEAR(tri.tri_bend[riser], 0.5f * GLM_PIf, 1e-5f);
+        // Its diagonal to the other floor triangle of the square is a flat seam; its edge at z = 1 a border.
+        int seam = find_edge(&tri, f0, p);
+        ENSURE(seam >= 0 && (tri.tri_shared & (1u << seam)));
+        ENSURE_NEAR(tri.tri_bend[seam], 0.0f, 1e-6f);
+        int border = find_edge(&tri, f0, q);
+        ENSURE(border >= 0 && !(tri.tri_shared & (1u << border)));
+        // The top's triangle at the riser's upper edge: a convex edge seen from above (the riser drops away).
+        int top = find_triangle(mesh, ph_v3(0, 0.5f, 0), ph_v3(0, 0.5f, 1), ph_v3(1, 0.5f, 0));
+        ENSURE(top >= 0);
+        ph_convex tt = ph_mesh_triangle(mesh, top);
+        int lip = find_edge(&tt, ph_v3(0, 0.5f, 0), ph_v3(0, 0.5f, 1));
+        ENSURE(lip >= 0 && (tt.tri_shared & (1u << lip)));
+        ENSURE_NEAR(tt.tri_bend[lip], -0.5f * GLM_PIf, 1e-5f);
+        // Every corner of this small strip lies on a border or the step: all marked.
+        ENSURE(tri.tri_rim == 7u && tt.tri_rim == 7u);
+        ph_mesh_free(mesh);
+    }
+    // A flat 2 x 1 strip seen from a 3 x 1 one: the middle square's diagonal has no real edge at its ends
+    // only if they are inner vertices, and a strip has none; a plain triangle knows no neighbours.
+    ph_convex plain = ph_convex_triangle(ph_v3(0, 0, 0), ph_v3(0, 0, 1), ph_v3(1, 0, 0));
+    ENSURE(plain.tri_shared == 0u && plain.tri_rim == 0u);
+    return 0;
+}
+
+// A box about to slide over the seam between two squares of a flat mesh, sunk 1 mm into it: against the next
+// square's triangles taken alone, the narrow phase makes its leading face's contact with their edge (a
+// sideways normal, the trip); as triangles of the mesh, their contacts are the face's (up) or none.
+static int mesh_seam_contact_is_the_face(void)
+{
+    const float xs[] = {0.0f, 1.0f, 2.0f};
+    const float ys[] = {0.0f, 0.0f, 0.0f};
+    ph_vec3 v[24];
+    int idx[24];
+    ph_mesh *mesh = strip_mesh(xs, ys, 3, false, v, idx);
+    ENSURE(mesh != NULL);
+    // Well inside the strip's borders (real edges, whose contacts are the border's to make).
+    ph_convex box = ph_convex_box(ph_v3(0.3f, 0.3f, 0.3f));
+    ph_transform xb = ph_transform_identity();
+    xb.p = ph_v3(0.69f, 0.299f, 0.5f); // leading face at x = 0.99, 1 cm before the seam at x = 1
+    const float margin = 0.02f;
+    int sideways_alone = 0;
+    for (int t = 0; t < ph_mesh_triangle_count(mesh); t++)
+    {
+        ph_convex tri = ph_mesh_triangle(mesh, t);
+        ph_convex alone = ph_convex_triangle(tri.tri[0], tri.tri[1], tri.tri[2]);
+        ph_manifold m;
+        ph_collide_convex(&box, xb, &alone, ph_transform_identity(), margin, NULL, &m);
+        if (m.point_count > 0 && fabsf(m.normal.y) < 0.5f)
+            sideways_alone++;
+        ph_collide_convex(&box, xb, &tri, ph_transform_identity(), margin, NULL, &m);
+        ENSURE(m.point_count == 0 || fabsf(m.normal.y) > 0.9999f);
+        for (int i = 0; i < m.point_count; i++)
+            ENSURE_NEAR(m.points[i].separation, -0.001f, 1e-5f); // the box's depth below the plane
+    }
+    ENSURE(sideways_alone > 0); // the configuration is the trip's
+    ph_mesh_free(mesh);
+    return 0;
+}
+
 const test_case test_mesh_cases[] = {
     {"mesh_query_matches_brute_force", mesh_query_matches_brute_force},
     {"mesh_ray_matches_brute_force", mesh_ray_matches_brute_force},
     {"mesh_grid_analytic", mesh_grid_analytic},
     {"mesh_rejects_bad_input", mesh_rejects_bad_input},
+    {"mesh_edge_adjacency", mesh_edge_adjacency},
+    {"mesh_seam_contact_is_the_face", mesh_seam_contact_is_the_face},
     {0},
 };

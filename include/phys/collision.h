@@ -105,6 +105,14 @@ typedef enum ph_shape_type
 // A convex shape, resolved to its geometry: what GJK, EPA, manifolds, rays and TOI consume.
 // Sphere: radius. Capsule: the segment from (0,-half_height,0) to (0,half_height,0) swept by radius.
 // Box: half_extents. Hull: hull (not owned). Triangle: tri[3], with no thickness.
+// A triangle of a mesh also knows its neighbours: bit k of tri_shared is set when edge k (tri[k] to
+// tri[k + 1]) is shared with exactly one other triangle, which leaves this triangle's plane at angle
+// tri_bend[k] (unit: rad, in [-pi, pi]; 0 for a coplanar neighbour, negative when it bends away from the side
+// the counter-clockwise winding faces). Contacts at an edge hidden by its neighbour (a coplanar or concave
+// one) take the face normal instead of tripping a body sliding over the seam (manifold.c); an edge without
+// the bit (a border, or a plain triangle from ph_convex_triangle: tri_shared 0) is always a real edge.
+// tri_rim marks the corners where some real edge of the mesh ends, though this triangle's own edges there may
+// be flat seams (a floor triangle whose corner touches the foot of a wall).
 typedef struct ph_convex
 {
     ph_shape_type type;
@@ -113,7 +121,16 @@ typedef struct ph_convex
     float half_height;    // capsule (unit: m)
     const ph_hull *hull;  // hull
     ph_vec3 tri[3];       // triangle vertices (unit: m)
+    unsigned tri_shared;  // triangle: bit k set when edge k has one neighbour
+    float tri_bend[3];    // triangle: the neighbour's angle out of the plane at edge k (unit: rad)
+    unsigned tri_rim; // triangle: bit k set when corner k lies on a real edge of the mesh (any triangle's)
 } ph_convex;
+
+// A shared edge whose neighbour leaves the plane by at most this angle is a flat seam, never a real edge
+// (unit: rad; half a degree). Float rounding tilts the neighbours of a flat mesh by microradians; a fold just
+// above the threshold is kept real, which costs nothing at a seam: contacts there must also have their
+// normal in the edge's normal cone.
+#define PH_TRIANGLE_FLAT_ANGLE 0.0087f
 
 ph_convex ph_convex_sphere(float radius);
 ph_convex ph_convex_capsule(float half_height, float radius);
@@ -193,7 +210,9 @@ ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status);
 void ph_mesh_free(ph_mesh *mesh);
 int ph_mesh_triangle_count(const ph_mesh *mesh);
 ph_aabb ph_mesh_bounds(const ph_mesh *mesh);
-// Triangle i as a convex shape in mesh space.
+// Triangle i as a convex shape in mesh space, with its neighbours (tri_shared, tri_bend): neighbours are the
+// triangles sharing an edge's two corners by position, so a triangle soup is joined as well as an indexed
+// mesh.
 ph_convex ph_mesh_triangle(const ph_mesh *mesh, int i);
 // Calls fn for every triangle whose bounds overlap box (mesh space, touching counts), each once, in no
 // particular order. fn returns false to stop early. A NULL mesh or fn, or a non-finite box, does nothing.
@@ -327,7 +346,9 @@ typedef struct ph_manifold
 
 // Contact manifold between two convex shapes, including speculative points for shapes apart by less
 // than margin (unit: m). Faces give up to 4 points (reference face from the normal, incident face
-// clipped against its side planes, reduced to the 4 spanning the largest area). cache may be NULL.
+// clipped against its side planes, reduced to the 4 spanning the largest area). cache may be NULL. Against a
+// mesh triangle (tri_shared set), a contact at an edge its neighbour hides is made against the triangle's
+// face.
 void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
                        ph_gjk_cache *cache, ph_manifold *out);
 
@@ -400,5 +421,7 @@ typedef struct ph_toi_output
     int iterations;
 } ph_toi_output;
 
-// Conservative advancement with GJK distance, rotation included: never steps past the impact.
+// Conservative advancement with GJK distance, rotation included: never steps past the impact. Against a mesh
+// triangle (tri_shared set) only a sweep whose centre of mass passes through the triangle is searched; any
+// other is PH_TOI_SEPARATED (the rest of the mesh and the speculative contacts handle it).
 ph_toi_output ph_time_of_impact(const ph_toi_input *input);

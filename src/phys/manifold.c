@@ -1238,6 +1238,57 @@ static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_conv
     single_point(m, sa, sb, n, dist - rounding, ID_SINGLE);
 }
 
+// The points of a capsule (A) on face `face` of polyhedron view b (posed by xb): the capsule's segment
+// clipped against the face's side planes, each end kept when within the margin of the face's plane. The
+// normal is the face's, turned to point from A to B. Returns the number of points (0: the segment misses the
+// face's prism).
+static int capsule_face_points(const ph_convex *ca, ph_transform xa, const poly_view *b, int face,
+                               ph_transform xb, float margin, ph_manifold *out)
+{
+    memset(out, 0, sizeof *out);
+    const ph_hull_face *rf = &b->faces[face];
+    rel_pose rel = rel_between(xb, xa); // capsule in B's frame
+    ph_vec3 p0 = rel_apply(&rel, ph_v3(0.0f, -ca->half_height, 0.0f));
+    ph_vec3 p1 = rel_apply(&rel, ph_v3(0.0f, ca->half_height, 0.0f));
+    // Clip the segment's parameter range against the face's side planes; each end remembers the side
+    // that cut it (or none) for its feature id.
+    float t[2] = {0.0f, 1.0f};
+    int cut[2] = {-1, -1};
+    const int *loop = b->face_indices + rf->first_index;
+    for (int k = 0; k < rf->index_count; k++)
+    {
+        ph_vec3 v0 = b->verts[loop[k]], v1 = b->verts[loop[(k + 1) % rf->index_count]];
+        ph_vec3 side = glms_vec3_cross(glms_vec3_sub(v1, v0), rf->normal);
+        float off = glms_vec3_dot(side, v0);
+        float d0 = glms_vec3_dot(side, p0) - off, d1 = glms_vec3_dot(side, p1) - off;
+        if (d0 > 0.0f && d1 > 0.0f)
+            return 0;
+        if (d0 > 0.0f && d0 / (d0 - d1) > t[0])
+        {
+            t[0] = d0 / (d0 - d1);
+            cut[0] = k;
+        }
+        else if (d1 > 0.0f && d0 / (d0 - d1) < t[1])
+        {
+            t[1] = d0 / (d0 - d1);
+            cut[1] = k;
+        }
+    }
+    out->normal = glms_quat_rotatev(xb.q, glms_vec3_negate(rf->normal));
+    int ends = t[1] - t[0] > 0.0f ? 2 : 1;
+    for (int i = 0; i < ends && t[0] <= t[1]; i++)
+    {
+        ph_vec3 p = glms_vec3_add(p0, glms_vec3_scale(glms_vec3_sub(p1, p0), t[i]));
+        float s = glms_vec3_dot(rf->normal, p) - rf->offset - ca->radius;
+        if (s > margin)
+            continue;
+        ph_vec3 mid = glms_vec3_sub(p, glms_vec3_scale(rf->normal, ca->radius + 0.5f * s));
+        uint32_t id = ID_SINGLE | CAPSULE_END_ID | (uint32_t)i | ((uint32_t)(cut[i] + 1) << 1);
+        add_point(out, ph_transform_point(xb, mid), s, id);
+    }
+    return out->point_count;
+}
+
 // A capsule (A) against a polyhedron (B). When B has a face aligned with the contact normal, the capsule's
 // segment is clipped against that face's side planes: a capsule lying on a face gets two points; a
 // tilted one keeps only the end within the margin.
@@ -1263,59 +1314,268 @@ static void collide_capsule_polyhedron(const ph_convex *ca, ph_transform xa, con
                 face = f;
             }
         }
-        if (face >= 0)
+        ph_manifold tmp;
+        if (face >= 0 && capsule_face_points(ca, xa, &b, face, xb, margin, &tmp) > 0)
         {
-            const ph_hull_face *rf = &b.faces[face];
-            rel_pose rel = rel_between(xb, xa); // capsule in B's frame
-            ph_vec3 p0 = rel_apply(&rel, ph_v3(0.0f, -ca->half_height, 0.0f));
-            ph_vec3 p1 = rel_apply(&rel, ph_v3(0.0f, ca->half_height, 0.0f));
-            // Clip the segment's parameter range against the face's side planes; each end remembers the
-            // side that cut it (or none) for its feature id.
-            float t[2] = {0.0f, 1.0f};
-            int cut[2] = {-1, -1};
-            const int *loop = b.face_indices + rf->first_index;
-            bool empty = false;
-            for (int k = 0; k < rf->index_count && !empty; k++)
-            {
-                ph_vec3 v0 = b.verts[loop[k]], v1 = b.verts[loop[(k + 1) % rf->index_count]];
-                ph_vec3 side = glms_vec3_cross(glms_vec3_sub(v1, v0), rf->normal);
-                float off = glms_vec3_dot(side, v0);
-                float d0 = glms_vec3_dot(side, p0) - off, d1 = glms_vec3_dot(side, p1) - off;
-                if (d0 > 0.0f && d1 > 0.0f)
-                    empty = true;
-                else if (d0 > 0.0f && d0 / (d0 - d1) > t[0])
-                {
-                    t[0] = d0 / (d0 - d1);
-                    cut[0] = k;
-                }
-                else if (d1 > 0.0f && d0 / (d0 - d1) < t[1])
-                {
-                    t[1] = d0 / (d0 - d1);
-                    cut[1] = k;
-                }
-            }
-            ph_manifold tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.normal = glms_quat_rotatev(xb.q, glms_vec3_negate(rf->normal));
-            int ends = t[1] - t[0] > 0.0f ? 2 : 1;
-            for (int i = 0; i < ends && !empty && t[0] <= t[1]; i++)
-            {
-                ph_vec3 p = glms_vec3_add(p0, glms_vec3_scale(glms_vec3_sub(p1, p0), t[i]));
-                float s = glms_vec3_dot(rf->normal, p) - rf->offset - ca->radius;
-                if (s > margin)
-                    continue;
-                ph_vec3 mid = glms_vec3_sub(p, glms_vec3_scale(rf->normal, ca->radius + 0.5f * s));
-                uint32_t id = ID_SINGLE | CAPSULE_END_ID | (uint32_t)i | ((uint32_t)(cut[i] + 1) << 1);
-                add_point(&tmp, ph_transform_point(xb, mid), s, id);
-            }
-            if (tmp.point_count > 0)
-            {
-                *m = tmp;
-                return;
-            }
+            *m = tmp;
+            return;
         }
     }
     single_point(m, r.pa, r.pb, r.normal, r.sep, ID_SINGLE);
+}
+
+// A point counts as inside the triangle's prism when it is outside no side plane by more than this fraction
+// of the triangle's size: the clipped points lie on the side planes to float rounding, while the fallback
+// point of face_contact (the deepest vertex of a shape that overlaps the prism nowhere) lies a visible
+// distance outside, beyond an edge whose neighbour makes that contact itself.
+static const float PRISM_TOLERANCE = 1e-5f;
+
+// Point p (world) in the frame of transform x.
+static ph_vec3 to_local(ph_transform x, ph_vec3 p)
+{
+    return glms_quat_rotatev(glms_quat_conjugate(x.q), glms_vec3_sub(p, x.p));
+}
+
+// Whether local point p (triangle view t's frame) projects into the triangle (within PRISM_TOLERANCE).
+static bool in_prism(const poly_view *t, ph_vec3 p)
+{
+    ph_vec3 n = t->faces[0].normal;
+    float tol = PRISM_TOLERANCE * view_extent(t);
+    for (int k = 0; k < 3; k++)
+    {
+        ph_vec3 v0 = t->verts[k], v1 = t->verts[(k + 1) % 3];
+        ph_vec3 side = glms_vec3_normalize(glms_vec3_cross(glms_vec3_sub(v1, v0), n));
+        if (glms_vec3_dot(side, glms_vec3_sub(p, v0)) > tol)
+            return false;
+    }
+    return true;
+}
+
+// The contact of `shape` (A, posed by xs) with one face of triangle `tri` (B, posed by xt), the normal being
+// that face's: the winding normal (counter-clockwise side), or its opposite when back is set. The points are
+// the shape's part facing the triangle (a polyhedron's most anti-parallel face, a capsule's segment, a
+// sphere's centre) clipped to the triangle's prism, with separations along the face normal; a shape beside
+// the prism gets none (the neighbouring triangles make that contact). out->normal points from A to B.
+static void triangle_face_contact(const ph_convex *shape, ph_transform xs, const ph_convex *tri,
+                                  ph_transform xt, bool back, float margin, ph_manifold *out)
+{
+    memset(out, 0, sizeof *out);
+    out->normal = ph_v3(0.0f, 1.0f, 0.0f);
+    poly_view t;
+    if (!view_init(&t, tri))
+        return; // a sliver: no face to speak of
+    int face = back ? 1 : 0;
+    ph_vec3 n = t.faces[face].normal;
+    if (shape->type == PH_SHAPE_CAPSULE)
+    {
+        capsule_face_points(shape, xs, &t, face, xt, margin, out);
+        return;
+    }
+    if (shape->type == PH_SHAPE_SPHERE)
+    {
+        ph_vec3 c = to_local(xt, xs.p);
+        float s = glms_vec3_dot(n, c) - t.faces[face].offset - shape->radius;
+        if (s > margin || !in_prism(&t, c))
+            return;
+        ph_vec3 mid = glms_vec3_sub(c, glms_vec3_scale(n, shape->radius + 0.5f * s));
+        out->normal = glms_quat_rotatev(xt.q, glms_vec3_negate(n));
+        add_point(out, ph_transform_point(xt, mid), s, ID_SINGLE);
+        return;
+    }
+    poly_view v;
+    if (!view_init(&v, shape))
+        return;
+    rel_pose rel = rel_between(xt, xs); // the shape in the triangle's frame
+    ph_manifold m;
+    memset(&m, 0, sizeof m);
+    face_contact(&t, &v, &rel, face, xt, true, margin, &m);
+    out->normal = m.normal;
+    for (int i = 0; i < m.point_count; i++)
+        if (in_prism(&t, to_local(xt, m.points[i].point)))
+            out->points[out->point_count++] = m.points[i];
+}
+
+// ---- Internal edges of meshes -----------------------------------------------------------------------------
+// A mesh triangle knows the angle at which each neighbour leaves its plane (ph_convex tri_shared, tri_bend,
+// from mesh.c). The contact of a body with one triangle is made as if the triangle were alone, so where the
+// body slides over a seam its leading face meets the next triangle's edge and SAT or GJK report that edge's
+// or the body's side as the normal: the body trips on a flat floor. The fix follows Box2D's smooth segments,
+// Box3D's triangle edge flags and Jolt's active edges: a contact whose normal is not the triangle's face
+// normal is kept only where it touches a real edge (a border, or one whose neighbour is not coplanar) and its
+// normal lies in that edge's normal cone, between the two faces' normals (so on the side from which the edge
+// is convex). Any other is the face's: rebuilt against the face, as a plane would make it, and left to the
+// neighbours where the body is not over this triangle. Face contacts need care too where the mesh is not
+// flat: one that touches the face only at rims concave from the body's side (the body outside the wedge the
+// two faces make) or only at corners where other triangles' real edges end is dropped, the triangles that own
+// those edges making the contact; and a point on a flat seam, which both triangles make, is kept by one.
+
+// A neighbour within PH_TRIANGLE_FLAT_ANGLE of the triangle's plane hides the shared edge from both sides.
+static const float FLAT_EDGE_ANGLE = PH_TRIANGLE_FLAT_ANGLE;
+// A contact normal within this cosine of the triangle's face normal (0.8 degree) is the face's, kept as made.
+static const float FACE_NORMAL_COS = 0.9999f;
+// A contact point is at an edge when its place on the triangle lies inside the edge by no more than this
+// fraction of the triangle's longest edge: points at an edge lie on it to float rounding (clip points) or to
+// GJK's tolerance (closest points), far below this.
+static const float EDGE_TOUCH_RATIO = 1e-3f;
+// A normal is in an edge's cone when it points out of both triangles at the edge to within this cosine (0.06
+// degree): either face normal lies on the cone's boundary, where rounding puts the product either side of 0.
+static const float EDGE_CONE_TOLERANCE = 1e-3f;
+
+// An interior point of the shape in its frame: which side of a triangle the shape is on.
+static ph_vec3 shape_center(const ph_convex *s)
+{
+    if (s->type == PH_SHAPE_HULL)
+        return s->hull->centroid;
+    if (s->type == PH_SHAPE_TRIANGLE)
+        return glms_vec3_scale(glms_vec3_add(glms_vec3_add(s->tri[0], s->tri[1]), s->tri[2]), 1.0f / 3.0f);
+    return glms_vec3_zero();
+}
+
+// Whether edge k of triangle t can be a real edge: a border, or a neighbour that leaves the triangle's plane
+// by more than the flat angle. Whether a contact there is the edge's is the normal cone's to say, which tells
+// a convex edge (a cone on the body's side) from a concave one (the cone on the other side) whichever side
+// the body is on: a body straddling the plane of a closed mesh's side (a box sliding off a table, its front
+// over the table's side) is on the inside of that side while it touches the side's top edge from above.
+static bool edge_is_real(const ph_convex *t, int k)
+{
+    return !(t->tri_shared & (1u << k)) || fabsf(t->tri_bend[k]) > FLAT_EDGE_ANGLE;
+}
+
+// Whether mesh-space point a comes before b (x, then y, then z).
+static bool before(ph_vec3 a, ph_vec3 b)
+{
+    return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
+}
+
+// Both triangles at a flat seam clip a body's face or segment at the seam and each makes a point there: one
+// point counted twice, which moves the centre of pressure wherever the seams cross under the body (a box
+// sliding across seams turns about the vertical, a rolling capsule rocks). The point is kept by one of the
+// two only: the one along whose winding the seam runs from its lesser corner to the greater (neighbours wound
+// alike run it in opposite directions).
+static void drop_seam_twins(const ph_convex *tri, const ph_vec3 *v, const ph_vec3 *out, ph_vec3 ct,
+                            float touch, unsigned flat, ph_manifold *m)
+{
+    int kept = 0;
+    for (int i = 0; i < m->point_count; i++)
+    {
+        const ph_manifold_point *p = &m->points[i];
+        ph_vec3 on_tri = glms_vec3_sub(p->point, glms_vec3_scale(ct, 0.5f * p->separation));
+        int edges = 0, edge = -1;
+        for (int k = 0; k < 3; k++)
+            if (glms_vec3_dot(glms_vec3_sub(on_tri, v[k]), out[k]) >= -touch)
+            {
+                edges++;
+                edge = k;
+            }
+        bool twin = edges == 1 && (flat & (1u << edge)) && (tri->tri_shared & (1u << edge)) &&
+                    !before(tri->tri[edge], tri->tri[(edge + 1) % 3]);
+        if (!twin)
+            m->points[kept++] = *p;
+    }
+    m->point_count = kept;
+}
+
+// Corrects manifold m of mesh triangle tri (posed by xt) and shape `other` (posed by xo), tri being A when
+// tri_is_a: see above.
+static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const ph_convex *other,
+                                    ph_transform xo, bool tri_is_a, float margin, ph_manifold *m)
+{
+    if (m->point_count == 0)
+        return;
+    ph_vec3 v[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = ph_transform_point(xt, tri->tri[i]);
+    ph_vec3 n = ph_safe_normalize(glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0])),
+                                  glms_vec3_zero());
+    if (glms_vec3_norm2(n) == 0.0f)
+        return;
+    // ct: the contact normal from the triangle towards the body.
+    ph_vec3 ct = tri_is_a ? m->normal : glms_vec3_negate(m->normal);
+    bool face = fabsf(glms_vec3_dot(ct, n)) >= FACE_NORMAL_COS;
+    float longest = 0.0f;
+    for (int k = 0; k < 3; k++)
+        longest = glm_max(longest, glms_vec3_distance(v[k], v[(k + 1) % 3]));
+    float touch = EDGE_TOUCH_RATIO * longest;
+    // Edge k holds normal ct when it is a real edge and ct lies in its normal cone: ct points out of the
+    // triangle across it and, unless it is a border, not into the neighbour, which leaves the edge in
+    // direction into = cos(phi) out + sin(phi) n. The cone lies on the side from which the edge is convex.
+    // From the other side the edge is concave, and a face normal there is the face's only for a body inside
+    // the wedge the two faces make: on the inner side of the neighbour's plane, whose normal there is
+    // -sin(phi) out + cos(phi) n on the side of n (negated on the other).
+    ph_vec3 out[3];
+    unsigned holds = 0u, wedge = 0u;
+    bool back = glms_vec3_dot(ct, n) < 0.0f;
+    ph_vec3 centre = ph_transform_point(xo, shape_center(other));
+    for (int k = 0; k < 3; k++)
+    {
+        out[k] = glms_vec3_normalize(glms_vec3_cross(glms_vec3_sub(v[(k + 1) % 3], v[k]), n));
+        if (!edge_is_real(tri, k))
+            continue;
+        float phi = tri->tri_bend[k], c = cosf(phi), sn = sinf(phi);
+        ph_vec3 into = glms_vec3_add(glms_vec3_scale(out[k], c), glms_vec3_scale(n, sn));
+        if (glms_vec3_dot(ct, out[k]) >= -EDGE_CONE_TOLERANCE &&
+            (!(tri->tri_shared & (1u << k)) || glms_vec3_dot(ct, into) <= EDGE_CONE_TOLERANCE))
+            holds |= 1u << k;
+        ph_vec3 inner = glms_vec3_add(glms_vec3_scale(out[k], -sn), glms_vec3_scale(n, c));
+        if (back)
+            inner = glms_vec3_negate(inner);
+        if ((tri->tri_shared & (1u << k)) && glms_vec3_dot(glms_vec3_sub(centre, v[k]), inner) >= 0.0f)
+            wedge |= 1u << k;
+    }
+    unsigned flat = 0u;
+    for (int k = 0; k < 3; k++)
+        if (!edge_is_real(tri, k))
+            flat |= 1u << k;
+    // Each point's place on the triangle (its midpoint moved back by half the separation along the normal) is
+    // at edge k when inside it by less than the tolerance, or beyond it (a vertex is at both its edges). A
+    // face normal is supported by a point inside the face, or at edges that are flat seams, hold it, or are
+    // concave with the body in their wedge, unless it is a corner between flat seams where another triangle's
+    // real edge ends (its own edges cannot tell from which side the body comes); another normal by a point at
+    // an edge that holds it.
+    bool supported = false, at_rim = true;
+    for (int i = 0; i < m->point_count && !supported; i++)
+    {
+        const ph_manifold_point *p = &m->points[i];
+        ph_vec3 on_tri = glms_vec3_sub(p->point, glms_vec3_scale(ct, 0.5f * p->separation));
+        unsigned here = 0u;
+        for (int k = 0; k < 3; k++)
+            if (glms_vec3_dot(glms_vec3_sub(on_tri, v[k]), out[k]) >= -touch)
+                here |= 1u << k;
+        bool rim_corner = false; // at a corner between flat seams where another triangle's real edge ends
+        for (int k = 0; k < 3; k++)
+        {
+            unsigned corner_edges = (1u << k) | (1u << ((k + 2) % 3)); // the edges that meet at corner k
+            if ((here & corner_edges) == corner_edges && (flat & corner_edges) == corner_edges &&
+                (tri->tri_rim & (1u << k)))
+                rim_corner = true;
+        }
+        at_rim = at_rim && rim_corner;
+        if (face)
+            supported = (here & ~(holds | flat | (wedge & ~holds))) == 0u && !rim_corner;
+        else
+            supported = (here & holds) != 0u;
+    }
+    if (supported)
+    {
+        if (face)
+            drop_seam_twins(tri, v, out, ct, touch, flat, m);
+        return;
+    }
+    if (face || at_rim)
+    {
+        // A face normal only at edges concave from the body's side: the body touches the face's rim from the
+        // side its neighbour covers (a box on a table, its front flush with the table's side, touches the
+        // side's top edge with the side's inner face). The neighbour's face holds the body. And a contact
+        // only at corners where other triangles' real edges end is theirs to make (a box sliding off a table
+        // touches the corners of the side's triangles; the triangles along the table's edge hold it).
+        m->point_count = 0;
+        return;
+    }
+    // The face on the body's side (its interior point's: a tilted sideways normal says nothing reliable).
+    triangle_face_contact(other, xo, tri, xt, glms_vec3_dot(glms_vec3_sub(centre, v[0]), n) < 0.0f, margin,
+                          m);
+    if (tri_is_a)
+        m->normal = glms_vec3_negate(m->normal);
 }
 
 // ---- Dispatch -------------------------------------------------------------------------------------------
@@ -1359,6 +1619,36 @@ static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
                            {collide_polyhedra, false}},
 };
 
+// Runs fn for the mirrored pair (B, A) and turns its normal around.
+static void collide_flipped(collide_fn *fn, const ph_convex *a, ph_transform xa, const ph_convex *b,
+                            ph_transform xb, float margin, ph_gjk_cache *cache, ph_manifold *out)
+{
+    // The cache holds the simplex of B - A; the mirrored call works on A - B, so its vertices swap sides.
+    ph_gjk_cache mirrored;
+    if (cache)
+    {
+        mirrored.simplex.count = cache->simplex.count;
+        for (int i = 0; i < cache->simplex.count && i < 4; i++)
+        {
+            mirrored.simplex.v[i].local_a = cache->simplex.v[i].local_b;
+            mirrored.simplex.v[i].local_b = cache->simplex.v[i].local_a;
+            mirrored.simplex.v[i].w = glms_vec3_negate(cache->simplex.v[i].w);
+        }
+    }
+    fn(b, xb, a, xa, margin, cache ? &mirrored : NULL, out);
+    out->normal = glms_vec3_negate(out->normal);
+    if (cache)
+    {
+        cache->simplex.count = mirrored.simplex.count;
+        for (int i = 0; i < mirrored.simplex.count && i < 4; i++)
+        {
+            cache->simplex.v[i].local_a = mirrored.simplex.v[i].local_b;
+            cache->simplex.v[i].local_b = mirrored.simplex.v[i].local_a;
+            cache->simplex.v[i].w = glms_vec3_negate(mirrored.simplex.v[i].w);
+        }
+    }
+}
+
 void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb, float margin,
                        ph_gjk_cache *cache, ph_manifold *out)
 {
@@ -1373,34 +1663,13 @@ void ph_collide_convex(const ph_convex *a, ph_transform xa, const ph_convex *b, 
     if (!e->fn)
         return;
     if (!e->flip)
-    {
         e->fn(a, xa, b, xb, margin, cache, out);
-        return;
-    }
-    // The cache holds the simplex of B - A; the mirrored call works on A - B, so its vertices swap sides.
-    ph_gjk_cache mirrored;
-    if (cache)
-    {
-        mirrored.simplex.count = cache->simplex.count;
-        for (int i = 0; i < cache->simplex.count && i < 4; i++)
-        {
-            mirrored.simplex.v[i].local_a = cache->simplex.v[i].local_b;
-            mirrored.simplex.v[i].local_b = cache->simplex.v[i].local_a;
-            mirrored.simplex.v[i].w = glms_vec3_negate(cache->simplex.v[i].w);
-        }
-    }
-    e->fn(b, xb, a, xa, margin, cache ? &mirrored : NULL, out);
-    out->normal = glms_vec3_negate(out->normal);
-    if (cache)
-    {
-        cache->simplex.count = mirrored.simplex.count;
-        for (int i = 0; i < mirrored.simplex.count && i < 4; i++)
-        {
-            cache->simplex.v[i].local_a = mirrored.simplex.v[i].local_b;
-            cache->simplex.v[i].local_b = mirrored.simplex.v[i].local_a;
-            cache->simplex.v[i].w = glms_vec3_negate(mirrored.simplex.v[i].w);
-        }
-    }
+    else
+        collide_flipped(e->fn, a, xa, b, xb, margin, cache, out);
+    if (a->type == PH_SHAPE_TRIANGLE && a->tri_shared)
+        smooth_triangle_contact(a, xa, b, xb, true, margin, out);
+    else if (b->type == PH_SHAPE_TRIANGLE && b->tri_shared)
+        smooth_triangle_contact(b, xb, a, xa, false, margin, out);
 }
 
 // ---- Penetration ----------------------------------------------------------------------------------------

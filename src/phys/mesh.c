@@ -10,12 +10,22 @@
 // ~10-20% of a surface-area-heuristic tree on the ray and box queries of level geometry, which is
 // built once at load time. The triangles are stored in tree order so that a leaf reads a contiguous
 // run of indices.
+//
+// Internal edges. A body sliding over a flat mesh meets, at every seam, the edge of the next triangle, and a
+// contact with that triangle alone cannot tell that the edge is hidden by a coplanar neighbour: its normal is
+// the side of the body or the edge's, and the body trips ("ghost collisions"). At build time every edge is
+// matched with the triangle across it (corners welded by position) and the angle at which that neighbour
+// leaves the plane is stored; ph_mesh_triangle hands it to the narrow phase with the triangle (ph_convex
+// tri_shared, tri_bend), which keeps a contact at an edge only when the edge is real from the body's side
+// (manifold.c). The idea is Box2D's smooth segments (ghost vertices tell a segment which ends are real),
+// Box3D's per-triangle edge flags and Jolt's active edges; precomputing the angle rather than a flag lets the
+// narrow phase also test that a normal lies between the two faces' normals.
 #include "core.h"
 #include "shape.h"
 
 #include "phys/collision.h"
 
-#include <math.h>   // sqrtf, copysignf, INFINITY
+#include <math.h>   // sqrtf, copysignf, atan2f, INFINITY
 #include <stdlib.h> // qsort
 #include <string.h> // memset, memcpy
 
@@ -51,7 +61,10 @@ struct ph_mesh
     int vertex_count;
     ph_vec3 *vertices;
     int triangle_count;
-    int *indices; // 3 per triangle, in tree order
+    int *indices;     // 3 per triangle, in tree order
+    float *bends;     // 3 per triangle: the neighbour's angle out of the plane at edge k (ph_convex tri_bend)
+    unsigned *shared; // per triangle: bit k set when edge k has exactly one neighbour (ph_convex tri_shared)
+    unsigned *rim;    // per triangle: bit k set when corner k lies on a real edge (ph_convex tri_rim)
     int node_count;
     int node_capacity;
     mesh_node *nodes; // nodes[0] is the root
@@ -71,6 +84,9 @@ void ph_mesh_free(ph_mesh *mesh)
         return;
     ph_free(mesh->vertices, sizeof(ph_vec3) * (size_t)mesh->vertex_count);
     ph_free(mesh->indices, sizeof(int) * 3 * (size_t)mesh->triangle_count);
+    ph_free(mesh->bends, sizeof(float) * 3 * (size_t)mesh->triangle_count);
+    ph_free(mesh->shared, sizeof(unsigned) * (size_t)mesh->triangle_count);
+    ph_free(mesh->rim, sizeof(unsigned) * (size_t)mesh->triangle_count);
     ph_free(mesh->nodes, sizeof(mesh_node) * (size_t)mesh->node_capacity);
     ph_free(mesh, sizeof(ph_mesh));
 }
@@ -142,6 +158,142 @@ static void build_node(ph_mesh *mesh, build_item *items, int at, int first, int 
     int half = count / 2;
     build_node(mesh, items, left, first, half);
     build_node(mesh, items, left + 1, first + half, count - half);
+}
+
+// ---- Edge adjacency ----------------------------------------------------------------------------------
+
+// A vertex during welding: corners at the same position are one vertex, whatever their indices.
+typedef struct weld_item
+{
+    ph_vec3 p;
+    int index;
+} weld_item;
+
+static int compare_position(const void *a, const void *b)
+{
+    const weld_item *x = a, *y = b;
+    for (int k = 0; k < 3; k++)
+        if (x->p.raw[k] != y->p.raw[k])
+            return x->p.raw[k] < y->p.raw[k] ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+// A triangle's edge keyed by its welded corners (lo < hi).
+typedef struct edge_item
+{
+    int lo, hi;
+    int tri, k;
+} edge_item;
+
+static int compare_edge(const void *a, const void *b)
+{
+    const edge_item *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    if (x->tri != y->tri)
+        return x->tri < y->tri ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+// Corner i (0..2, wrapping) of triangle t.
+static ph_vec3 corner(const ph_mesh *mesh, int t, int i)
+{
+    return mesh->vertices[mesh->indices[3 * t + i % 3]];
+}
+
+// The angle at which triangle u, sharing edge k of triangle t, leaves t's plane: in the plane across the
+// edge, the direction from the edge into u measured from t's outward direction, positive towards t's winding
+// normal. A coplanar neighbour gives 0; one that bends away from the front (a convex edge seen from the
+// front, concave from the back) a negative angle.
+static float edge_bend(const ph_mesh *mesh, int t, int k, int u)
+{
+    ph_vec3 a = corner(mesh, t, k), b = corner(mesh, t, k + 1), c = corner(mesh, t, k + 2);
+    ph_vec3 e = glms_vec3_normalize(glms_vec3_sub(b, a));
+    ph_vec3 n = glms_vec3_normalize(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)));
+    ph_vec3 out = glms_vec3_cross(e, n);
+    // u's corner off the shared edge is the one farthest from the edge's line (the other two lie on it).
+    ph_vec3 into = glms_vec3_zero();
+    for (int i = 0; i < 3; i++)
+    {
+        ph_vec3 r = glms_vec3_sub(corner(mesh, u, i), a);
+        ph_vec3 d = glms_vec3_sub(r, glms_vec3_scale(e, glms_vec3_dot(r, e)));
+        if (glms_vec3_norm2(d) > glms_vec3_norm2(into))
+            into = d;
+    }
+    return atan2f(glms_vec3_dot(into, n), glms_vec3_dot(into, out));
+}
+
+// Fills mesh->shared and mesh->bends (triangles in tree order). Edges are matched by their welded corners: an
+// edge of exactly two triangles is shared; one of a single triangle (a border) or of three or more (a
+// non-manifold seam, which no single neighbour hides) stays a real edge. Kept triangles have area, so their
+// normals and edge directions are well defined.
+static ph_status build_adjacency(ph_mesh *mesh)
+{
+    int n = mesh->triangle_count, nv = mesh->vertex_count;
+    weld_item *weld = ph_alloc(sizeof(weld_item) * (size_t)nv);
+    int *canon = ph_alloc(sizeof(int) * (size_t)nv);
+    edge_item *edges = ph_alloc(sizeof(edge_item) * 3 * (size_t)n);
+    ph_status status = weld && canon && edges ? PH_OK : PH_ERR_OUT_OF_MEMORY;
+    if (status == PH_OK)
+    {
+        for (int i = 0; i < nv; i++)
+            weld[i] = (weld_item){mesh->vertices[i], i};
+        qsort(weld, (size_t)nv, sizeof *weld, compare_position);
+        for (int i = 0, first = 0; i < nv; i++)
+        {
+            if (!glms_vec3_eqv(weld[i].p, weld[first].p))
+                first = i;
+            canon[weld[i].index] = weld[first].index;
+        }
+        for (int t = 0; t < n; t++)
+            for (int k = 0; k < 3; k++)
+            {
+                int p = canon[mesh->indices[3 * t + k]], q = canon[mesh->indices[3 * t + (k + 1) % 3]];
+                edges[3 * t + k] = (edge_item){p < q ? p : q, p < q ? q : p, t, k};
+            }
+        qsort(edges, 3 * (size_t)n, sizeof *edges, compare_edge);
+        memset(mesh->shared, 0, sizeof(unsigned) * (size_t)n);
+        for (int i = 0; i < 3 * n; i++)
+            mesh->bends[i] = 0.0f;
+        for (int i = 0; i < 3 * n;)
+        {
+            int j = i + 1;
+            while (j < 3 * n && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi)
+                j++;
+            if (j - i == 2)
+                for (int e = i; e < j; e++)
+                {
+                    const edge_item *ed = &edges[e], *other = &edges[e == i ? i + 1 : i];
+                    mesh->shared[ed->tri] |= 1u << ed->k;
+                    mesh->bends[3 * ed->tri + ed->k] = edge_bend(mesh, ed->tri, ed->k, other->tri);
+                }
+            i = j;
+        }
+        // Corners on a real edge: the welded vertices of every border, non-manifold or folded edge (weld's
+        // positions are free again; its index field now marks them).
+        for (int v = 0; v < nv; v++)
+            weld[v].index = 0;
+        for (int t = 0; t < n; t++)
+            for (int k = 0; k < 3; k++)
+                if (!(mesh->shared[t] & (1u << k)) || fabsf(mesh->bends[3 * t + k]) > PH_TRIANGLE_FLAT_ANGLE)
+                {
+                    weld[canon[mesh->indices[3 * t + k]]].index = 1;
+                    weld[canon[mesh->indices[3 * t + (k + 1) % 3]]].index = 1;
+                }
+        for (int t = 0; t < n; t++)
+        {
+            mesh->rim[t] = 0u;
+            for (int k = 0; k < 3; k++)
+                if (weld[canon[mesh->indices[3 * t + k]]].index)
+                    mesh->rim[t] |= 1u << k;
+        }
+    }
+    ph_free(weld, sizeof(weld_item) * (size_t)nv);
+    ph_free(canon, sizeof(int) * (size_t)nv);
+    ph_free(edges, sizeof(edge_item) * 3 * (size_t)n);
+    return status;
 }
 
 ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status)
@@ -235,9 +387,13 @@ ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status)
             mesh->node_capacity = 2 * kept - 1;
             mesh->vertices = ph_alloc(sizeof(ph_vec3) * (size_t)mesh->vertex_count);
             mesh->indices = ph_alloc(sizeof(int) * 3 * (size_t)kept);
+            mesh->bends = ph_alloc(sizeof(float) * 3 * (size_t)kept);
+            mesh->shared = ph_alloc(sizeof(unsigned) * (size_t)kept);
+            mesh->rim = ph_alloc(sizeof(unsigned) * (size_t)kept);
             mesh->nodes = ph_alloc(sizeof(mesh_node) * (size_t)mesh->node_capacity);
         }
-        if (!mesh || !mesh->vertices || !mesh->indices || !mesh->nodes)
+        if (!mesh || !mesh->vertices || !mesh->indices || !mesh->bends || !mesh->shared || !mesh->rim ||
+            !mesh->nodes)
             status = PH_ERR_OUT_OF_MEMORY;
     }
     if (status == PH_OK)
@@ -248,8 +404,9 @@ ph_mesh *ph_mesh_build(const ph_mesh_def *def, ph_status *out_status)
         PH_ASSERT(mesh->node_count <= mesh->node_capacity);
         for (int i = 0; i < kept; i++)
             memcpy(mesh->indices + 3 * i, def->indices + 3 * items[i].tri, 3 * sizeof(int));
+        status = build_adjacency(mesh);
     }
-    else
+    if (status != PH_OK)
     {
         ph_mesh_free(mesh);
         mesh = NULL;
@@ -281,7 +438,12 @@ ph_convex ph_mesh_triangle(const ph_mesh *mesh, int i)
     if (!mesh || i < 0 || i >= mesh->triangle_count)
         return ph_convex_triangle(glms_vec3_zero(), glms_vec3_zero(), glms_vec3_zero());
     const int *tri = mesh->indices + 3 * i;
-    return ph_convex_triangle(mesh->vertices[tri[0]], mesh->vertices[tri[1]], mesh->vertices[tri[2]]);
+    ph_convex t = ph_convex_triangle(mesh->vertices[tri[0]], mesh->vertices[tri[1]], mesh->vertices[tri[2]]);
+    t.tri_shared = mesh->shared[i];
+    t.tri_rim = mesh->rim[i];
+    for (int k = 0; k < 3; k++)
+        t.tri_bend[k] = mesh->bends[3 * i + k];
+    return t;
 }
 
 void ph_mesh_query(const ph_mesh *mesh, ph_aabb box, ph_mesh_query_fn *fn, void *ctx)

@@ -266,6 +266,41 @@ static bool ball_pair_toi(const ph_toi_input *in, float t_max, ph_toi_output *ou
     return true;
 }
 
+// Whether the sweep of a body's centre of mass (body) passes through mesh triangle `tri` (tri_shared set,
+// swept by tri_sweep) within [0, t_max]. A mesh triangle is a piece of a surface: its neighbours and the
+// speculative contacts (whose margin grows with the step's motion) catch every approach of a body but one,
+// its centre passing through the surface within a step, the tunnelling that sweeps are for. So, as Box2D v3
+// sweeps the segments of a chain, only a sweep whose centre crosses the triangle's plane inside the triangle
+// is searched. Without this a body sliding over a flat mesh meets the next triangle's edge at every seam as
+// an impact (the distance to that triangle closes to zero at the seam), and the calendar stops it there.
+static bool centre_passes_triangle(const ph_convex *tri, const ph_sweep *tri_sweep, const ph_sweep *body,
+                                   float t_max)
+{
+    sweep_path pt = make_path(tri_sweep, true);
+    ph_transform x0 = path_transform(&pt, 0.0f), x1 = path_transform(&pt, t_max);
+    ph_vec3 c0 = body->c0,
+            c1 = glms_vec3_add(body->c0, glms_vec3_scale(glms_vec3_sub(body->c1, body->c0), t_max));
+    ph_vec3 v[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = ph_transform_point(x0, tri->tri[i]);
+    ph_vec3 n = glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0]));
+    float s0 = glms_vec3_dot(glms_vec3_sub(c0, v[0]), n);
+    float s1 = glms_vec3_dot(glms_vec3_sub(c1, ph_transform_point(x1, tri->tri[0])),
+                             glms_quat_rotatev(glms_quat_mul(x1.q, glms_quat_conjugate(x0.q)), n));
+    if ((s0 > 0.0f && s1 > 0.0f) || (s0 < 0.0f && s1 < 0.0f) || s0 == s1)
+        return false;
+    // Where the centre meets the plane (posed at the start: a static mesh does not move), inside all three
+    // edges' planes: the edges' outward normals are (v[k+1] - v[k]) x n for the counter-clockwise winding.
+    ph_vec3 c = glms_vec3_add(c0, glms_vec3_scale(glms_vec3_sub(c1, c0), s0 / (s0 - s1)));
+    for (int k = 0; k < 3; k++)
+    {
+        ph_vec3 side = glms_vec3_cross(glms_vec3_sub(v[(k + 1) % 3], v[k]), n);
+        if (glms_vec3_dot(glms_vec3_sub(c, v[k]), side) > 0.0f)
+            return false;
+    }
+    return true;
+}
+
 ph_toi_output ph_time_of_impact(const ph_toi_input *in)
 {
     ph_toi_output out;
@@ -278,6 +313,15 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         !(in->near_fraction >= 0.0f && in->near_fraction < 1.0f) || !ph_is_finite_float(in->near_min_gap))
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
+    if ((in->a.type == PH_SHAPE_TRIANGLE && in->a.tri_shared &&
+         !centre_passes_triangle(&in->a, &in->sweep_a, &in->sweep_b, t_max)) ||
+        (in->b.type == PH_SHAPE_TRIANGLE && in->b.tri_shared &&
+         !centre_passes_triangle(&in->b, &in->sweep_b, &in->sweep_a, t_max)))
+    {
+        out.state = PH_TOI_SEPARATED;
+        out.t = t_max;
+        return out;
+    }
     if (ball_pair_toi(in, t_max, &out))
         return out;
     float target = in->target_separation, tol = in->tolerance;
