@@ -604,10 +604,10 @@ static void solve(ph_body_state *states, const constraint_set *set, float inv_h,
 // (ph_wide_bounce does the same for lanes). A compressing sweep only stops what still approaches (an impact
 // late in the step leaves its points closing, as the speculative contacts allowed); the others push apart,
 // towards -e times the impact speed, by Poisson's bound: the impulse that pushes apart is at most e times
-// the one that stopped the approach (the compression), at each point. The velocity target alone is
+// the one that stopped the approach (the compression), over the manifold. The velocity target alone is
 // Newton's restitution, which is energy-safe for one contact only: where several close in one step, each
 // aimed at its own approach speed, a row of balls left with more energy than it came with. The compression
-// is the point's impulse over the step before the pushing sweeps; the compressing sweeps come first so
+// is the points' impulse over the step before the pushing sweeps; the compressing sweeps come first so
 // that it is shared among a face's points as the approach is (in one pass, the first point of a box
 // landing flat took most of it, and the box left spinning).
 static bool bounce(ph_body_state *states, constraint *con, float h, bool compress)
@@ -615,6 +615,14 @@ static bool bounce(ph_body_state *states, constraint *con, float h, bool compres
     bool bouncing = false;
     ph_body_state *sa = &states[con->a], *sb = &states[con->b];
     pair_velocity pv = load_pair(sa, sb);
+    // The manifold's compression and push so far: the bound holds for the contact as a whole (a face lands on
+    // its corners as the approach shares the load, and may leave on them in other shares).
+    float compressed = 0.0f, pushed = 0.0f;
+    for (int i = 0; i < con->point_count; i++)
+    {
+        compressed += con->points[i].total_impulse - con->points[i].bounce_impulse;
+        pushed += con->points[i].bounce_impulse;
+    }
     for (int i = 0; i < con->point_count; i++)
     {
         constraint_point *cp = &con->points[i];
@@ -644,10 +652,9 @@ static bool bounce(ph_body_state *states, constraint *con, float h, bool compres
             float target = leave2 > 0.0f ? sqrtf(leave2) : 0.0f;
             impulse = -cp->n.mass * (vn - target);
             impulse = maxf(cp->n.impulse + impulse, 0.0f) - cp->n.impulse;
-            float allowance =
-                con->restitution * (cp->total_impulse - cp->bounce_impulse) - cp->bounce_impulse;
-            impulse = fminf(impulse, maxf(allowance, 0.0f));
+            impulse = fminf(impulse, maxf(con->restitution * compressed - pushed, 0.0f));
             cp->bounce_impulse += impulse;
+            pushed += impulse;
         }
         cp->n.impulse += impulse;
         cp->total_impulse += impulse;

@@ -626,6 +626,13 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
         v8 n = LD3(g->normal);
         f8 accel = ld(g->accel_n);
         int bounced = 0;
+        // Each lane's compression and push so far (bounce() in solver.c); padded points hold zeros.
+        f8 compressed = zero, pushed = zero;
+        for (int i = 0; i < g->point_count; i++)
+        {
+            compressed = compressed + (ld(g->cold[i].total_impulse) - ld(g->cold[i].bounce_impulse));
+            pushed = pushed + ld(g->cold[i].bounce_impulse);
+        }
         for (int i = 0; i < g->point_count; i++)
         {
             wide_point *wp = &g->points[i];
@@ -663,10 +670,10 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
                 impulse = _mm256_xor_ps(mass, sign) * (vn - target);
                 impulse = _mm256_max_ps(accumulated + impulse, zero) - accumulated;
                 // Poisson's bound (bounce() in solver.c).
-                f8 bounced_so_far = ld(wc->bounce_impulse);
-                f8 allowance = restitution * (total_so_far - bounced_so_far) - bounced_so_far;
+                f8 allowance = restitution * compressed - pushed;
                 impulse = _mm256_and_ps(_mm256_min_ps(impulse, _mm256_max_ps(allowance, zero)), mask);
-                st(wc->bounce_impulse, bounced_so_far + impulse);
+                st(wc->bounce_impulse, ld(wc->bounce_impulse) + impulse);
+                pushed = pushed + impulse;
             }
             impulse = _mm256_and_ps(impulse, mask);
             st(wp->n.impulse, accumulated + impulse);
