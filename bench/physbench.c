@@ -7,7 +7,9 @@
 // body through the public API, and prints one JSON line through bench_metrics.c with
 // "engine":"ours". Engine only: no
 // SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --scalar (the
-// one-constraint-at-a-time solver even where the 8-lane one runs), --list.
+// one-constraint-at-a-time solver even where the 8-lane one runs), --no-calendar (world def
+// enable_calendar off: the reference run of issue 19 item 8), --calendar-report (one line per scene on
+// stderr: the calendar's events per step, its budget hits and the dynamic bodies' mean height), --list.
 #include "bench_metrics.h"
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
@@ -24,6 +26,10 @@
 
 // --scalar: the solver one constraint at a time (world def enable_simd off).
 static bool scalar_solver;
+// --no-calendar: no time-of-impact calendar (world def enable_calendar off).
+static bool no_calendar;
+// --calendar-report: the calendar's summary line on stderr.
+static bool calendar_report;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
 
@@ -68,6 +74,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     int steps = steps_override > 0 ? steps_override : scene.steps;
     ph_world_def def = spawn_world_def(&scene);
     def.enable_simd = !scalar_solver;
+    def.enable_calendar = !no_calendar;
     ph_world *world = ph_world_create(&def);
     ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
     bench_state *states = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *states);
@@ -90,6 +97,8 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         sample(world, ids, scene.item_count, states);
         bench_run_sample(&run, 0, states, 0.0f);
         run.calendar_events_max = 0;
+        long events_sum = 0, hits_sum = 0, sweeps_sum = 0;
+        int steps_at_budget = 0;
         for (int step = 1; step <= steps; step++)
         {
             double t0 = bench_now_ms();
@@ -99,10 +108,33 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
             run.contacts_sum += stats->contact_point_count;
             if (stats->calendar_events > run.calendar_events_max)
                 run.calendar_events_max = stats->calendar_events;
+            events_sum += stats->calendar_events;
+            hits_sum += stats->calendar_budget_hits;
+            sweeps_sum += stats->calendar_sweeps;
+            steps_at_budget += stats->calendar_budget_hits > 0;
             for (int k = 0; k < PH_STAGE_COUNT; k++)
                 stage_sum[k] += (double)stats->ms_stage[k];
             sample(world, ids, scene.item_count, states);
             bench_run_sample(&run, step, states, (float)ms);
+        }
+        if (calendar_report)
+        {
+            double height = 0.0;
+            int dynamic = 0;
+            for (int i = 0; i < scene.item_count; i++)
+            {
+                if (scene.items[i].type != RECIPE_DYNAMIC)
+                    continue;
+                height += (double)states[i].position[1];
+                dynamic++;
+            }
+            fprintf(
+                stderr,
+                "%s: calendar %s, %d steps: events/step mean %.1f max %d, sweeps/step %.1f, budget hits %ld "
+                "in %d steps; %d dynamic bodies, mean height %.3f m\n",
+                name, no_calendar ? "off" : "on", steps, steps > 0 ? (double)events_sum / steps : 0.0,
+                run.calendar_events_max, steps > 0 ? (double)sweeps_sum / steps : 0.0, hits_sum,
+                steps_at_budget, dynamic, dynamic > 0 ? height / dynamic : 0.0);
         }
         char stages[STAGE_JSON_SIZE];
         int len = snprintf(stages, sizeof stages, "{");
@@ -126,7 +158,8 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--scalar] [--list]\n"
+    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--scalar] [--no-calendar]\n"
+                    "                 [--calendar-report] [--list]\n"
                     "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
 }
 
@@ -145,6 +178,10 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--scalar") == 0)
             scalar_solver = true;
+        else if (strcmp(argv[i], "--no-calendar") == 0)
+            no_calendar = true;
+        else if (strcmp(argv[i], "--calendar-report") == 0)
+            calendar_report = true;
         else if (strcmp(argv[i], "--list") == 0)
         {
             for (const char *const *n = bench_scene_names; *n; n++)

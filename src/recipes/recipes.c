@@ -477,11 +477,14 @@ static bool build_pile10k(recipe_scene *s, uint64_t seed)
 
 // convex_pile: 8 x 16 x 8 (x, y, z) = 1024 copies of one hull of 32 random points on a sphere of radius
 // 2, randomly oriented, 4 m apart (so their bounding spheres at most touch), the lowest 1 m above the
-// ground; 500 steps.
+// ground; 500 steps. convex_pile5120 is Box3D's full layout, 80 layers instead of 16 (8 x 80 x 8 = 5120
+// hulls, the top one 317 m up): the dense pile of issue 19 item 8, where most bodies land on others.
 #define CONVEX_POINTS 32
 #define CONVEX_RADIUS 2.0f
 #define CONVEX_SPACING 4.0f
-static bool build_convex_pile(recipe_scene *s, uint64_t seed)
+#define CONVEX_LAYERS 16
+#define CONVEX_LAYERS_5120 80
+static bool add_convex_pile(recipe_scene *s, uint64_t seed, int layers)
 {
     s->steps = 500;
     uint64_t rng = seed;
@@ -495,7 +498,7 @@ static bool build_convex_pile(recipe_scene *s, uint64_t seed)
     int hull = recipe_add_hull(s, (const float(*)[3])points, CONVEX_POINTS);
     if (hull < 0 || !ground(s, 100.0f, 100.0f))
         return false;
-    for (int j = 0; j < 16; j++)
+    for (int j = 0; j < layers; j++)
     {
         for (int k = 0; k < 8; k++)
         {
@@ -514,6 +517,16 @@ static bool build_convex_pile(recipe_scene *s, uint64_t seed)
         }
     }
     return true;
+}
+
+static bool build_convex_pile(recipe_scene *s, uint64_t seed)
+{
+    return add_convex_pile(s, seed, CONVEX_LAYERS);
+}
+
+static bool build_convex_pile5120(recipe_scene *s, uint64_t seed)
+{
+    return add_convex_pile(s, seed, CONVEX_LAYERS_5120);
 }
 
 // thin_wall: 10 cubes of half 1 fired at 400 m/s at a static wall 0.01 m thick; bullet_wall: 100 boxes
@@ -695,6 +708,7 @@ static const named_scene s_scenes[] = {
     {"large_pyramid", build_large_pyramid},
     {"pile1000", build_pile1000},
     {"convex_pile", build_convex_pile},
+    {"convex_pile5120", build_convex_pile5120},
     {"thin_wall", build_thin_wall},
     {"bullet_wall", build_bullet_wall},
     {"highspeed", build_highspeed},
