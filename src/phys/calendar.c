@@ -534,8 +534,10 @@ static float pair_depth(const cal_state *cs, int a, int b, float t_from, bool in
     return depth;
 }
 
-// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts.
-static void predict(cal_state *cs, int a, int b, float t_from)
+// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts, unless it cannot
+// sink into each other by more than CAL_SIZE_RATIO of the thinner body (pair_depth; initial: in the first
+// pass).
+static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
 {
     ph_world *world = cs->world;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
@@ -548,6 +550,9 @@ static void predict(cal_state *cs, int a, int b, float t_from)
     float gap = cs->target + cs->tolerance;
     if (!spheres_meet(ba, bb, ca, cb, gap) || outside_still_box(ba, bb, cb, gap) ||
         outside_still_box(bb, ba, ca, gap))
+        return;
+    float thin = fminf(thickness(world, ba), thickness(world, bb));
+    if (pair_depth(cs, a, b, t_from, initial) <= CAL_SIZE_RATIO * thin)
         return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
@@ -630,12 +635,12 @@ static bool visit_neighbour(int body_index, void *ctx)
     // proxy (one pushed along by a fast body) can be invisible to j's search, and sweeps the pair itself.
     if (q->initial && q->inside && mj > cs->query_motion && j < i)
         return true;
-    // Two tests of the same rule (see pair_depth): the sum of the motions bounds the depth, and costs
-    // nothing.
+    // The sum of the motions bounds the pair's depth (pair_depth, which predict asks after its cheaper
+    // tests).
     float thin = fminf(thickness(world, bi), thickness(world, bj));
-    if (mi + mj <= CAL_SIZE_RATIO * thin || pair_depth(cs, i, j, q->t, q->initial) <= CAL_SIZE_RATIO * thin)
+    if (mi + mj <= CAL_SIZE_RATIO * thin)
         return true;
-    predict(cs, i < j ? i : j, i < j ? j : i, q->t);
+    predict(cs, i < j ? i : j, i < j ? j : i, q->t, q->initial);
     return true;
 }
 
