@@ -17,9 +17,10 @@
 #include "phys/phys.h"
 
 #include <inttypes.h> // PRIx64
+#include <math.h>     // sqrt
 #include <stdio.h>    // printf, snprintf
 #include <stdlib.h>   // strtol, strtoull, malloc
-#include <string.h>   // strcmp
+#include <string.h>   // strcmp, memcpy
 
 // Most --scene options on one command line.
 #define MAX_SCENES 64
@@ -32,6 +33,36 @@ static bool no_calendar;
 static bool calendar_report;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
+// --calendar-report counts the body-steps in which a body at speed did not move (issue 24, item 8): faster
+// than STUCK_SPEED (unit: m/s) at the step's start, its velocity changed by less than STUCK_CHANGE of that
+// over the step (unhindered, so it should move |v| dt), yet its centre moved less than STUCK_MOVE of |v| dt.
+#define STUCK_SPEED 10.0
+#define STUCK_CHANGE 0.1
+#define STUCK_MOVE 0.5
+
+static double distance3(const float a[3], const float b[3])
+{
+    double d0 = (double)a[0] - (double)b[0], d1 = (double)a[1] - (double)b[1],
+           d2 = (double)a[2] - (double)b[2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+// Body-steps of a body at speed that did not move, from the samples before and after a step (see
+// STUCK_SPEED).
+static int count_stuck(const bench_state *before, const bench_state *after, int count, double dt)
+{
+    static const float zero[3] = {0.0f, 0.0f, 0.0f};
+    int stuck = 0;
+    for (int i = 0; i < count; i++)
+    {
+        double speed = distance3(before[i].linear_velocity, zero);
+        if (speed > STUCK_SPEED &&
+            distance3(after[i].linear_velocity, before[i].linear_velocity) < STUCK_CHANGE * speed &&
+            distance3(after[i].position, before[i].position) < STUCK_MOVE * speed * dt)
+            stuck++;
+    }
+    return stuck;
+}
 
 static void sample(ph_world *world, const ph_body_id *ids, int count, bench_state *states)
 {
@@ -78,8 +109,9 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     ph_world *world = ph_world_create(&def);
     ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
     bench_state *states = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *states);
+    bench_state *before = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *before);
     bench_run run;
-    bool ok = world && ids && states && bench_run_init(&run, &scene, steps);
+    bool ok = world && ids && states && before && bench_run_init(&run, &scene, steps);
     if (ok)
     {
         ph_status status = spawn_recipe(world, &scene, ids);
@@ -98,9 +130,11 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         bench_run_sample(&run, 0, states, 0.0f);
         run.calendar_events_max = 0;
         long events_sum = 0, hits_sum = 0, sweeps_sum = 0;
-        int steps_at_budget = 0;
+        int steps_at_budget = 0, last_at_budget = 0, stuck = 0, last_stuck = 0;
         for (int step = 1; step <= steps; step++)
         {
+            if (calendar_report)
+                memcpy(before, states, (size_t)scene.item_count * sizeof *states);
             double t0 = bench_now_ms();
             ph_world_step(world);
             double ms = bench_now_ms() - t0;
@@ -112,9 +146,16 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
             hits_sum += stats->calendar_budget_hits;
             sweeps_sum += stats->calendar_sweeps;
             steps_at_budget += stats->calendar_budget_hits > 0;
+            last_at_budget = stats->calendar_budget_hits > 0 ? step : last_at_budget;
             for (int k = 0; k < PH_STAGE_COUNT; k++)
                 stage_sum[k] += (double)stats->ms_stage[k];
             sample(world, ids, scene.item_count, states);
+            if (calendar_report)
+            {
+                int n = count_stuck(before, states, scene.item_count, (double)def.time_step);
+                stuck += n;
+                last_stuck = n > 0 ? step : last_stuck;
+            }
             bench_run_sample(&run, step, states, (float)ms);
         }
         if (calendar_report)
@@ -131,10 +172,12 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
             fprintf(
                 stderr,
                 "%s: calendar %s, %d steps: events/step mean %.1f max %d, sweeps/step %.1f, budget hits %ld "
-                "in %d steps; %d dynamic bodies, mean height %.3f m\n",
+                "in %d steps (the last %d); %d dynamic bodies, mean height %.3f m; "
+                "at speed but not moving: %d body-steps (the last in step %d)\n",
                 name, no_calendar ? "off" : "on", steps, steps > 0 ? (double)events_sum / steps : 0.0,
                 run.calendar_events_max, steps > 0 ? (double)sweeps_sum / steps : 0.0, hits_sum,
-                steps_at_budget, dynamic, dynamic > 0 ? height / dynamic : 0.0);
+                steps_at_budget, last_at_budget, dynamic, dynamic > 0 ? height / dynamic : 0.0, stuck,
+                last_stuck);
         }
         char stages[STAGE_JSON_SIZE];
         int len = snprintf(stages, sizeof stages, "{");
@@ -152,6 +195,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         ph_world_destroy(world);
     free(ids);
     free(states);
+    free(before);
     recipe_scene_free(&scene);
     return ok;
 }

@@ -142,7 +142,7 @@ static const expected_scene s_expected[] = {
     {"thin_wall", 10, 1, 120, true},         {"bullet_wall", 100, 1, 120, true},
     {"highspeed", 5000, 6, 500, true},       {"restitution_ladder", 11, 1, 300, false},
     {"spinner", 1, 0, 600, false},           {"pile10k", 10000, 1, 300, true},
-    {"convex_pile5120", 5120, 1, 500, true},
+    {"convex_pile5120", 5120, 1, 500, true}, {"hypervelocity", 300, 1, 2000, true},
 };
 
 static int recipes_named_scene_counts(void)

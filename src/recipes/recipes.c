@@ -529,6 +529,37 @@ static bool build_convex_pile5120(recipe_scene *s, uint64_t seed)
     return add_convex_pile(s, seed, CONVEX_LAYERS_5120);
 }
 
+// hypervelocity: issue 24 item 8: 100 balls of radius 0.25 m at 1e5 m/s (1.7 km a step) straight down into a
+// pile of 5 x 8 x 5 = 200 unit boxes on the ground, above its footprint at random, one above another; 2000
+// steps. The strikes send boxes off at thousands of m/s: what the calendar does when its budget runs out.
+#define HYPER_BALLS 100
+#define HYPER_BALL_RADIUS 0.25f
+#define HYPER_SPEED 1.0e5f
+#define HYPER_BALL_SPACING 0.6f // (unit: m) vertical, centre to centre
+#define HYPER_PILE_LIFT 0.05f // (unit: m) clears the corners of the boxes tilted by PILE_TILT off the ground
+static bool build_hypervelocity(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 2000;
+    if (!ground(s, 50.0f, 50.0f) || !recipe_add_pile(s, ORIGIN, 5, 8, 5, UNIT, PILE_SPACING, HYPER_PILE_LIFT,
+                                                     PILE_TILT, seed, recipe_default_material()))
+        return false;
+    uint64_t rng = seed;
+    const float reach = 2.5f * PILE_SPACING, top = 8.0f * PILE_SPACING + 5.0f;
+    for (int i = 0; i < HYPER_BALLS; i++)
+    {
+        recipe_item *it = recipe_add_item(s);
+        if (!it)
+            return false;
+        it->shape = RECIPE_SPHERE;
+        it->radius = HYPER_BALL_RADIUS;
+        it->position[0] = next_float(&rng, -reach, reach);
+        it->position[1] = top + HYPER_BALL_SPACING * (float)i;
+        it->position[2] = next_float(&rng, -reach, reach);
+        it->linear_velocity[1] = -HYPER_SPEED;
+    }
+    return true;
+}
+
 // thin_wall: 10 cubes of half 1 fired at 400 m/s at a static wall 0.01 m thick; bullet_wall: 100 boxes
 // of 0.2 m (half 0.1) at 300 m/s at a wall 0.1 m thick. No gravity, so only the wall stops them.
 static bool build_thin_wall(recipe_scene *s, uint64_t seed)
@@ -709,6 +740,7 @@ static const named_scene s_scenes[] = {
     {"pile1000", build_pile1000},
     {"convex_pile", build_convex_pile},
     {"convex_pile5120", build_convex_pile5120},
+    {"hypervelocity", build_hypervelocity},
     {"thin_wall", build_thin_wall},
     {"bullet_wall", build_bullet_wall},
     {"highspeed", build_highspeed},
