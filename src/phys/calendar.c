@@ -454,7 +454,7 @@ static bool outside_still_box(const ph_body *a, const ph_body *b, ph_vec3 cb, fl
 
 // Whether two touching parts of bodies a and b (posed at the start of their sweeps, step fraction tc) move
 // into each other over the rest of the step, at some point of their contact, by more than the target gap and
-// more than a pair apart may sink in without an event (CAL_SIZE_RATIO of the thinner body, see pair_depth).
+// more than a pair apart may sink in without an event (CAL_SIZE_RATIO of the thinner body, see sinks_in).
 // The solver made every touching pair of the step stop approaching, so only a pair with a body an event has
 // changed (version > 0) is asked: an event changes velocities after the solver, and a ball lying on the
 // floor that a fast body strikes from above is driven into the floor, where nothing but an event now would
@@ -503,18 +503,19 @@ static float pair_start(const ph_body *ba, const ph_body *bb, float t_from)
     return tc;
 }
 
-// How far bodies a and b can come into each other over the rest of their sweeps from t_from, beyond what the
-// solver's contact for the pair already held (unit: m). Any point of a body moves at most its centre's
-// displacement plus its turn times its radius, so the gap between the two closes by at most the relative
-// displacement of the centres plus both turns (the turn taken as |w| dt, as motion_of). In the first pass
-// (initial) the motion is the solver's: a pair with a contact of margin M had no feature pair closer than M
-// at the step's start that the contact did not hold (its manifold took every point within M, and a kept
-// manifold is at most PH_CONTACT_RECYCLE_DISTANCE off), so the solver let it close by no more than the rest.
-// A pair that can sink into each other by less than a fraction of the thinner body's size is the solver's
-// alone: the next step's contact pushes it back out on the side it came from (Catto, GDC 2013: speculative
-// contacts need continuous collision only for bodies fast for their size). After an event the velocities
-// are no longer the solver's, and nothing is taken off.
-static float pair_depth(const cal_state *cs, int a, int b, float t_from, bool initial)
+// Whether bodies a and b can come into each other by more than `limit` over the rest of their sweeps from
+// t_from, beyond what the solver's contact for the pair already held (unit: m). Any point of a body moves at
+// most its centre's displacement plus its turn times its radius, so the gap between the two closes by at most
+// the relative displacement of the centres plus both turns (the turn taken as |w| dt, as motion_of). In the
+// first pass (initial) the motion is the solver's: a pair with a contact of margin M had no feature pair
+// closer than M at the step's start that the contact did not hold (its manifold took every point within M,
+// and a kept manifold is at most PH_CONTACT_RECYCLE_DISTANCE off), so the solver let it close by no more than
+// the rest. A pair that can sink into each other by less than a fraction of the thinner body's size is the
+// solver's alone: the next step's contact pushes it back out on the side it came from (Catto, GDC 2013:
+// speculative contacts need continuous collision only for bodies fast for their size). After an event the
+// velocities are no longer the solver's, and nothing is taken off. The contact is looked up only for a pair
+// that moves more than the limit (most pairs of bodies falling side by side do not).
+static bool sinks_in(const cal_state *cs, int a, int b, float t_from, bool initial, float limit)
 {
     const ph_world *world = cs->world;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
@@ -525,17 +526,15 @@ static float pair_depth(const cal_state *cs, int a, int b, float t_from, bool in
     float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
                  (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
     float depth = glms_vec3_norm(glms_vec3_sub(db, da)) + spin * rest;
-    if (initial)
-    {
-        const ph_contact *c = ph_contacts_find(&world->contacts, a < b ? a : b, a < b ? b : a);
-        if (c)
-            depth -= c->margin - PH_CONTACT_RECYCLE_DISTANCE;
-    }
-    return depth;
+    if (depth <= limit || !initial)
+        return depth > limit;
+    const ph_contact *c = ph_contacts_find(&world->contacts, a < b ? a : b, a < b ? b : a);
+    float held = c ? c->margin - PH_CONTACT_RECYCLE_DISTANCE : 0.0f;
+    return depth - (held > 0.0f ? held : 0.0f) > limit;
 }
 
 // Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts, unless it cannot
-// sink into each other by more than CAL_SIZE_RATIO of the thinner body (pair_depth; initial: in the first
+// sink into each other by more than CAL_SIZE_RATIO of the thinner body (sinks_in; initial: in the first
 // pass).
 static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
 {
@@ -552,7 +551,7 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
         outside_still_box(bb, ba, ca, gap))
         return;
     float thin = fminf(thickness(world, ba), thickness(world, bb));
-    if (pair_depth(cs, a, b, t_from, initial) <= CAL_SIZE_RATIO * thin)
+    if (!sinks_in(cs, a, b, t_from, initial, CAL_SIZE_RATIO * thin))
         return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
@@ -635,7 +634,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     // proxy (one pushed along by a fast body) can be invisible to j's search, and sweeps the pair itself.
     if (q->initial && q->inside && mj > cs->query_motion && j < i)
         return true;
-    // The sum of the motions bounds the pair's depth (pair_depth, which predict asks after its cheaper
+    // The sum of the motions bounds the pair's depth (sinks_in, which predict asks after its cheaper
     // tests).
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
