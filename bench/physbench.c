@@ -7,7 +7,9 @@
 // body through the public API, and prints one JSON line through bench_metrics.c with
 // "engine":"ours". Engine only: no
 // SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --scalar (the
-// one-constraint-at-a-time solver even where the 8-lane one runs), --list.
+// one-constraint-at-a-time solver even where the 8-lane one runs), --no-calendar (world def
+// enable_calendar off: the reference run of issue 19 item 8), --calendar-report (one line per scene on
+// stderr: the calendar's events per step, its budget hits and the dynamic bodies' mean height), --list.
 #include "bench_metrics.h"
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
@@ -15,17 +17,52 @@
 #include "phys/phys.h"
 
 #include <inttypes.h> // PRIx64
+#include <math.h>     // sqrt
 #include <stdio.h>    // printf, snprintf
 #include <stdlib.h>   // strtol, strtoull, malloc
-#include <string.h>   // strcmp
+#include <string.h>   // strcmp, memcpy
 
 // Most --scene options on one command line.
 #define MAX_SCENES 64
 
 // --scalar: the solver one constraint at a time (world def enable_simd off).
 static bool scalar_solver;
+// --no-calendar: no time-of-impact calendar (world def enable_calendar off).
+static bool no_calendar;
+// --calendar-report: the calendar's summary line on stderr.
+static bool calendar_report;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
+// --calendar-report counts the body-steps in which a body at speed did not move (issue 24, item 8): faster
+// than STUCK_SPEED (unit: m/s) at the step's start, its velocity changed by less than STUCK_CHANGE of that
+// over the step (unhindered, so it should move |v| dt), yet its centre moved less than STUCK_MOVE of |v| dt.
+#define STUCK_SPEED 10.0
+#define STUCK_CHANGE 0.1
+#define STUCK_MOVE 0.5
+
+static double distance3(const float a[3], const float b[3])
+{
+    double d0 = (double)a[0] - (double)b[0], d1 = (double)a[1] - (double)b[1],
+           d2 = (double)a[2] - (double)b[2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+// Body-steps of a body at speed that did not move, from the samples before and after a step (see
+// STUCK_SPEED).
+static int count_stuck(const bench_state *before, const bench_state *after, int count, double dt)
+{
+    static const float zero[3] = {0.0f, 0.0f, 0.0f};
+    int stuck = 0;
+    for (int i = 0; i < count; i++)
+    {
+        double speed = distance3(before[i].linear_velocity, zero);
+        if (speed > STUCK_SPEED &&
+            distance3(after[i].linear_velocity, before[i].linear_velocity) < STUCK_CHANGE * speed &&
+            distance3(after[i].position, before[i].position) < STUCK_MOVE * speed * dt)
+            stuck++;
+    }
+    return stuck;
+}
 
 static void sample(ph_world *world, const ph_body_id *ids, int count, bench_state *states)
 {
@@ -68,11 +105,13 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     int steps = steps_override > 0 ? steps_override : scene.steps;
     ph_world_def def = spawn_world_def(&scene);
     def.enable_simd = !scalar_solver;
+    def.enable_calendar = !no_calendar;
     ph_world *world = ph_world_create(&def);
     ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
     bench_state *states = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *states);
+    bench_state *before = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *before);
     bench_run run;
-    bool ok = world && ids && states && bench_run_init(&run, &scene, steps);
+    bool ok = world && ids && states && before && bench_run_init(&run, &scene, steps);
     if (ok)
     {
         ph_status status = spawn_recipe(world, &scene, ids);
@@ -90,8 +129,12 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         sample(world, ids, scene.item_count, states);
         bench_run_sample(&run, 0, states, 0.0f);
         run.calendar_events_max = 0;
+        long events_sum = 0, hits_sum = 0, sweeps_sum = 0;
+        int steps_at_budget = 0, last_at_budget = 0, stuck = 0, last_stuck = 0;
         for (int step = 1; step <= steps; step++)
         {
+            if (calendar_report)
+                memcpy(before, states, (size_t)scene.item_count * sizeof *states);
             double t0 = bench_now_ms();
             ph_world_step(world);
             double ms = bench_now_ms() - t0;
@@ -99,10 +142,42 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
             run.contacts_sum += stats->contact_point_count;
             if (stats->calendar_events > run.calendar_events_max)
                 run.calendar_events_max = stats->calendar_events;
+            events_sum += stats->calendar_events;
+            hits_sum += stats->calendar_budget_hits;
+            sweeps_sum += stats->calendar_sweeps;
+            steps_at_budget += stats->calendar_budget_hits > 0;
+            last_at_budget = stats->calendar_budget_hits > 0 ? step : last_at_budget;
             for (int k = 0; k < PH_STAGE_COUNT; k++)
                 stage_sum[k] += (double)stats->ms_stage[k];
             sample(world, ids, scene.item_count, states);
+            if (calendar_report)
+            {
+                int n = count_stuck(before, states, scene.item_count, (double)def.time_step);
+                stuck += n;
+                last_stuck = n > 0 ? step : last_stuck;
+            }
             bench_run_sample(&run, step, states, (float)ms);
+        }
+        if (calendar_report)
+        {
+            double height = 0.0;
+            int dynamic = 0;
+            for (int i = 0; i < scene.item_count; i++)
+            {
+                if (scene.items[i].type != RECIPE_DYNAMIC)
+                    continue;
+                height += (double)states[i].position[1];
+                dynamic++;
+            }
+            fprintf(
+                stderr,
+                "%s: calendar %s, %d steps: events/step mean %.1f max %d, sweeps/step %.1f, budget hits %ld "
+                "in %d steps (the last %d); %d dynamic bodies, mean height %.3f m; "
+                "at speed but not moving: %d body-steps (the last in step %d)\n",
+                name, no_calendar ? "off" : "on", steps, steps > 0 ? (double)events_sum / steps : 0.0,
+                run.calendar_events_max, steps > 0 ? (double)sweeps_sum / steps : 0.0, hits_sum,
+                steps_at_budget, last_at_budget, dynamic, dynamic > 0 ? height / dynamic : 0.0, stuck,
+                last_stuck);
         }
         char stages[STAGE_JSON_SIZE];
         int len = snprintf(stages, sizeof stages, "{");
@@ -120,13 +195,15 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         ph_world_destroy(world);
     free(ids);
     free(states);
+    free(before);
     recipe_scene_free(&scene);
     return ok;
 }
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--scalar] [--list]\n"
+    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--scalar] [--no-calendar]\n"
+                    "                 [--calendar-report] [--list]\n"
                     "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
 }
 
@@ -145,6 +222,10 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--scalar") == 0)
             scalar_solver = true;
+        else if (strcmp(argv[i], "--no-calendar") == 0)
+            no_calendar = true;
+        else if (strcmp(argv[i], "--calendar-report") == 0)
+            calendar_report = true;
         else if (strcmp(argv[i], "--list") == 0)
         {
             for (const char *const *n = bench_scene_names; *n; n++)

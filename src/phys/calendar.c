@@ -4,21 +4,28 @@
 // straight sweep (centre of mass c0 -> c1, orientation q0 -> q1) over the step. Bodies whose motion is
 // larger than the speculative margin look up their neighbours in the octree over that sweep (and, as the
 // octree holds the bounds swept before the solver, in the calendar's own lists of the bodies whose sweep
-// has left those bounds: pushed by the solver, or turned by an event); a pair whose relative motion is
-// large compared with the thinner of the two (half its thinnest dimension) is swept with conservative
-// advancement (ph_time_of_impact, toi.c), which never reports a time past the first contact. Every predicted
-// impact goes into a binary heap ordered by time. The loop then takes the earliest event; an event made
-// before either body last changed its motion is stale (each body carries a version counter, bumped on every
-// change) and is dropped. Otherwise both bodies are advanced to the event time, the collision is resolved
-// there with the impulse response (restitution above the threshold, Coulomb friction), each body's remaining
-// sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the rest of
-// the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for every fast
-// pair, fast against fast included. The first pass searches only for bodies whose motion some neighbour could
-// be thin enough to need (see beyond_reach), so a step in which nothing can tunnel costs one pass over the
-// awake bodies. Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step.
-// Past either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
-// sweep ends there, with the approach removed from their velocity), so nothing passes through; each clamp
-// stops at least one moving body, so the fallback work is bounded by the number of bodies.
+// has left those bounds: pushed by the solver, or turned by an event); a pair that can sink into each other,
+// beyond what the solver's speculative contact already held, by more than a fraction of the thinner of the
+// two (half its thinnest dimension) is swept with conservative advancement (ph_time_of_impact, toi.c), which
+// never reports a time past the first contact. Slow bodies in a pile are the solver's alone: their events
+// changed nothing the next step's contacts would not, and in a dense pile each one set off a cascade through
+// every touching body (issue 19, item 8: thousands of events a step that froze a falling pile). A pair that
+// touches where its sweep starts is an event only when the response will take an approach out of the bodies'
+// velocities (pushed_in), so events at one instant make progress (issue 24, item 8: boxes struck at
+// hypervelocity stayed in their pile, their events repeating at t = 0 every step).
+// Every predicted impact goes into a binary heap ordered by time. The loop then takes the earliest event; an
+// event made before either body last changed its motion is stale (each body carries a version counter, bumped
+// on every change) and is dropped. Otherwise both bodies are advanced to the event time, the collision is
+// resolved there with the impulse response (restitution above the threshold, Coulomb friction), each body's
+// remaining sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the
+// rest of the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for
+// every fast pair, fast against fast included. The first pass searches only for bodies whose motion some
+// neighbour could be thin enough to need (see beyond_reach), so a step in which nothing can tunnel costs one
+// pass over the awake bodies. Bounds: at most calendar_events_per_pair events per pair and
+// calendar_event_budget per step. Past either, an event is resolved by the fallback: the bodies are clamped
+// at the time of impact (their sweep ends there, with the approach removed from their velocity), so nothing
+// passes through; each clamp stops at least one moving body, so the fallback work is bounded by the number of
+// bodies.
 #include "calendar.h"
 
 #include "arena.h"
@@ -445,71 +452,106 @@ static bool outside_still_box(const ph_body *a, const ph_body *b, ph_vec3 cb, fl
     return false;
 }
 
-// Whether two touching parts (posed at the start of their sweeps) move into each other over the rest of
-// the sweeps by more than the target gap at some point of their contact. The solver made every touching
-// pair of the step stop approaching (so only bodies an event has changed, version > 0, are asked), but an
-// event changes velocities after it: a ball lying on the floor
-// that a fast body strikes from above is driven into the floor, and nothing but an event now would stop it
-// (the time of impact cannot see it: the pair starts closer than any target). Rotation is taken to first
-// order, the displacement of a point x being D + W x (x - c) for the sweep's displacement D and rotation W.
-static bool pushed_in(const cal_state *cs, const ph_toi_input *in)
+// Whether two touching parts of bodies a and b (posed at the start of their sweeps, step fraction tc) move
+// into each other over the rest of the step, at some point of their contact, by more than the target gap and
+// more than a pair apart may sink in without an event (CAL_SIZE_RATIO of the thinner body, see sinks_in).
+// The solver made every touching pair of the step stop approaching, so only a pair with a body an event has
+// changed (version > 0) is asked: an event changes velocities after the solver, and a ball lying on the
+// floor that a fast body strikes from above is driven into the floor, where nothing but an event now would
+// stop it (the time of impact cannot see it: the pair starts closer than any target). The approach is read
+// from the bodies' velocities at the contact's points, as the response (respond) reads it: an event here
+// always takes away an approach of more than that depth / rest at one of its points, so it makes progress. A
+// test on the sweeps instead would see the solver's path of a body no event has touched (its sub-steps'
+// positions, not its final velocity), find an approach the response cannot remove, and repeat the event
+// to the pair's limit (in a dense pile, a cascade of such events through every touching body).
+static bool pushed_in(const cal_state *cs, int a, int b, float tc, const ph_toi_input *in)
 {
+    const ph_world *world = cs->world;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    if (ba->version == 0 && bb->version == 0)
+        return false;
     const ph_sweep *sa = &in->sweep_a, *sb = &in->sweep_b;
     ph_manifold m;
     ph_collide_convex(&in->a, ph_sweep_transform(sa, 0.0f), &in->b, ph_sweep_transform(sb, 0.0f),
-                      cs->world->def.speculative_margin, NULL, &m);
-    ph_vec3 da = glms_vec3_sub(sa->c1, sa->c0), db = glms_vec3_sub(sb->c1, sb->c0);
-    ph_vec3 wa = ph_sweep_rotation(sa), wb = ph_sweep_rotation(sb);
+                      world->def.speculative_margin, NULL, &m);
+    ph_vec3 zero = glms_vec3_zero();
+    ph_vec3 va = moving(ba) ? world->states[a].v : zero, wa = moving(ba) ? world->states[a].w : zero;
+    ph_vec3 vb = moving(bb) ? world->states[b].v : zero, wb = moving(bb) ? world->states[b].w : zero;
+    float rest = (1.0f - tc) * cs->ctx->dt;
+    float thin = fminf(thickness(world, ba), thickness(world, bb));
+    float depth = fmaxf(cs->target, CAL_SIZE_RATIO * thin);
     for (int i = 0; i < m.point_count; i++)
     {
         ph_vec3 p = m.points[i].point;
-        ph_vec3 ma = glms_vec3_add(da, glms_vec3_cross(wa, glms_vec3_sub(p, sa->c0)));
-        ph_vec3 mb = glms_vec3_add(db, glms_vec3_cross(wb, glms_vec3_sub(p, sb->c0)));
-        if (glms_vec3_dot(glms_vec3_sub(mb, ma), m.normal) < -cs->target)
+        ph_vec3 pa = glms_vec3_add(va, glms_vec3_cross(wa, glms_vec3_sub(p, sa->c0)));
+        ph_vec3 pb = glms_vec3_add(vb, glms_vec3_cross(wb, glms_vec3_sub(p, sb->c0)));
+        if (glms_vec3_dot(glms_vec3_sub(pb, pa), m.normal) * rest < -depth)
             return true;
     }
     return false;
 }
 
-// Whether the solver already kept this pair apart over the whole step: it had a (touching or speculative)
-// contact whose margin covers all of the pair's relative motion, so the contact's non-penetration rows
-// held every approach the step made. Sweeping such a pair again would only find the contact the solver
-// resolved, as an event of its own (a box sliding along a wall would make one every step). Only the
-// first pass uses this: after an event the velocities are no longer the solver's.
-static bool solver_covered(const cal_state *cs, int a, int b)
+// The start of the part of the step that a prediction of pair (a, b) from t_from covers: the later of t_from
+// and the moving bodies' sweep starts (a body's motion before its sweep start is history).
+static float pair_start(const ph_body *ba, const ph_body *bb, float t_from)
 {
-    const ph_world *world = cs->world;
-    const ph_contact *c = ph_contacts_find(&world->contacts, a, b);
-    if (!c || c->manifold.point_count == 0)
-        return false;
-    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
-    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, ba->center0) : glms_vec3_zero();
-    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, bb->center0) : glms_vec3_zero();
-    float dt = cs->ctx->dt;
-    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
-                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
-    return glms_vec3_norm(glms_vec3_sub(db, da)) + spin * dt <= c->margin;
+    float tc = t_from;
+    if (moving(ba) && ba->toi_t0 > tc)
+        tc = ba->toi_t0;
+    if (moving(bb) && bb->toi_t0 > tc)
+        tc = bb->toi_t0;
+    return tc;
 }
 
-// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts. In the first
-// pass (initial) a pair the solver already kept apart is left alone.
+// Whether bodies a and b can come into each other by more than `limit` over the rest of their sweeps from
+// t_from, beyond what the solver's contact for the pair already held (unit: m). Any point of a body moves at
+// most its centre's displacement plus its turn times its radius, so the gap between the two closes by at most
+// the relative displacement of the centres plus both turns (the turn taken as |w| dt, as motion_of). In the
+// first pass (initial) the motion is the solver's: a pair with a contact of margin M had no feature pair
+// closer than M at the step's start that the contact did not hold (its manifold took every point within M,
+// and a kept manifold is at most PH_CONTACT_RECYCLE_DISTANCE off), so the solver let it close by no more than
+// the rest. A pair that can sink into each other by less than a fraction of the thinner body's size is the
+// solver's alone: the next step's contact pushes it back out on the side it came from (Catto, GDC 2013:
+// speculative contacts need continuous collision only for bodies fast for their size). After an event the
+// velocities are no longer the solver's, and nothing is taken off. The contact is looked up only for a pair
+// that moves more than the limit (most pairs of bodies falling side by side do not).
+static bool sinks_in(const cal_state *cs, int a, int b, float t_from, bool initial, float limit)
+{
+    const ph_world *world = cs->world;
+    const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+    float tc = pair_start(ba, bb, t_from);
+    float rest = (1.0f - tc) * cs->ctx->dt;
+    ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, center_at(ba, tc)) : glms_vec3_zero();
+    ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, center_at(bb, tc)) : glms_vec3_zero();
+    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
+                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
+    float depth = glms_vec3_norm(glms_vec3_sub(db, da)) + spin * rest;
+    if (depth <= limit || !initial)
+        return depth > limit;
+    const ph_contact *c = ph_contacts_find(&world->contacts, a < b ? a : b, a < b ? b : a);
+    float held = c ? c->margin - PH_CONTACT_RECYCLE_DISTANCE : 0.0f;
+    return depth - (held > 0.0f ? held : 0.0f) > limit;
+}
+
+// Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts, unless it cannot
+// sink into each other by more than CAL_SIZE_RATIO of the thinner body (sinks_in; initial: in the first
+// pass).
 static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
 {
     ph_world *world = cs->world;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
     if (!moving(ba) && !moving(bb))
         return;
-    float tc = t_from;
-    if (moving(ba) && ba->toi_t0 > tc)
-        tc = ba->toi_t0;
-    if (moving(bb) && bb->toi_t0 > tc)
-        tc = bb->toi_t0;
+    float tc = pair_start(ba, bb, t_from);
     if (tc >= 1.0f)
         return;
     ph_vec3 ca = center_at(ba, tc), cb = center_at(bb, tc);
     float gap = cs->target + cs->tolerance;
     if (!spheres_meet(ba, bb, ca, cb, gap) || outside_still_box(ba, bb, cb, gap) ||
-        outside_still_box(bb, ba, ca, gap) || (initial && solver_covered(cs, a, b)))
+        outside_still_box(bb, ba, ca, gap))
+        return;
+    float thin = fminf(thickness(world, ba), thickness(world, bb));
+    if (!sinks_in(cs, a, b, t_from, initial, CAL_SIZE_RATIO * thin))
         return;
     ph_quat qa, qb;
     pose_at(ba, tc, &ca, &qa);
@@ -541,7 +583,7 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
             {
                 // Touching when the sweep starts (a resting pair, or one just resolved): the contact solver
                 // owns it, unless an event of this step has since driven one body into the other.
-                if (!pushed_in(cs, &in))
+                if (!pushed_in(cs, a, b, tc, &in))
                     continue;
                 t = tc;
             }
@@ -592,6 +634,8 @@ static bool visit_neighbour(int body_index, void *ctx)
     // proxy (one pushed along by a fast body) can be invisible to j's search, and sweeps the pair itself.
     if (q->initial && q->inside && mj > cs->query_motion && j < i)
         return true;
+    // The sum of the motions bounds the pair's depth (sinks_in, which predict asks after its cheaper
+    // tests).
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
         return true;
@@ -1037,10 +1081,10 @@ static void record(cal_state *cs, const ph_cal_event *e, const ph_manifold *m, b
     out->clamped = clamped;
 }
 
-static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
+// The contact of event e's two parts at the event time (out_m), and the response to it: inelastic when clamp.
+static void respond_at(cal_state *cs, const ph_cal_event *e, bool clamp, ph_manifold *out_m)
 {
     ph_world *world = cs->world;
-    // The manifold of the two parts at the event time.
     ph_convex sa, sb;
     ph_sweep wa, wb;
     ph_vec3 ca, cb;
@@ -1049,11 +1093,17 @@ static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
     pose_at(&world->bodies[e->b], e->t, &cb, &qb);
     part_sweep(world, e->a, e->part_a, ca, qa, &sa, &wa);
     part_sweep(world, e->b, e->part_b, cb, qb, &sb, &wb);
-    ph_manifold m;
     ph_collide_convex(&sa, ph_sweep_transform(&wa, 0.0f), &sb, ph_sweep_transform(&wb, 0.0f),
-                      world->def.speculative_margin, NULL, &m);
-    if (m.point_count > 0)
-        respond(world, e->a, e->b, &m, e->t, clamp);
+                      world->def.speculative_margin, NULL, out_m);
+    if (out_m->point_count > 0)
+        respond(world, e->a, e->b, out_m, e->t, clamp);
+}
+
+static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
+{
+    ph_world *world = cs->world;
+    ph_manifold m;
+    respond_at(cs, e, clamp, &m);
     // Sleeping bodies take the hit as static ones and wake for the next step.
     for (int k = 0; k < 2; k++)
     {
@@ -1285,12 +1335,16 @@ bool ph_calendar_run(ph_step_context *ctx)
     for (int i = 0; i < cal->pair_used_count; i++)
         cal->pairs[cal->pair_used[i]] = (ph_cal_pair_count){0, 0};
     cal->pair_used_count = 0;
-    // Anything left (only past the hard bound) is frozen where it stands at its event: never through.
+    // Anything left (only past the hard bound) is clamped where it stands at its event, never through, with
+    // the approach taken out of the pair's velocities as by any clamp: a body stopped without it would start
+    // the next step driving into the same contact at the same speed, and be stopped again.
     while (cs.heap_count > 0)
     {
         ph_cal_event e = heap_pop(&cs);
         if (e.version_a != world->bodies[e.a].version || e.version_b != world->bodies[e.b].version)
             continue;
+        ph_manifold m;
+        respond_at(&cs, &e, true, &m);
         restart_sweep(&cs, e.a, e.t, true);
         restart_sweep(&cs, e.b, e.t, true);
         ctx->stats->calendar_budget_hits++;

@@ -477,11 +477,14 @@ static bool build_pile10k(recipe_scene *s, uint64_t seed)
 
 // convex_pile: 8 x 16 x 8 (x, y, z) = 1024 copies of one hull of 32 random points on a sphere of radius
 // 2, randomly oriented, 4 m apart (so their bounding spheres at most touch), the lowest 1 m above the
-// ground; 500 steps.
+// ground; 500 steps. convex_pile5120 is Box3D's full layout, 80 layers instead of 16 (8 x 80 x 8 = 5120
+// hulls, the top one 317 m up): the dense pile of issue 19 item 8, where most bodies land on others.
 #define CONVEX_POINTS 32
 #define CONVEX_RADIUS 2.0f
 #define CONVEX_SPACING 4.0f
-static bool build_convex_pile(recipe_scene *s, uint64_t seed)
+#define CONVEX_LAYERS 16
+#define CONVEX_LAYERS_5120 80
+static bool add_convex_pile(recipe_scene *s, uint64_t seed, int layers)
 {
     s->steps = 500;
     uint64_t rng = seed;
@@ -495,7 +498,7 @@ static bool build_convex_pile(recipe_scene *s, uint64_t seed)
     int hull = recipe_add_hull(s, (const float(*)[3])points, CONVEX_POINTS);
     if (hull < 0 || !ground(s, 100.0f, 100.0f))
         return false;
-    for (int j = 0; j < 16; j++)
+    for (int j = 0; j < layers; j++)
     {
         for (int k = 0; k < 8; k++)
         {
@@ -512,6 +515,47 @@ static bool build_convex_pile(recipe_scene *s, uint64_t seed)
                 next_rotation(&rng, it->orientation);
             }
         }
+    }
+    return true;
+}
+
+static bool build_convex_pile(recipe_scene *s, uint64_t seed)
+{
+    return add_convex_pile(s, seed, CONVEX_LAYERS);
+}
+
+static bool build_convex_pile5120(recipe_scene *s, uint64_t seed)
+{
+    return add_convex_pile(s, seed, CONVEX_LAYERS_5120);
+}
+
+// hypervelocity: issue 24 item 8: 100 balls of radius 0.25 m at 1e5 m/s (1.7 km a step) straight down into a
+// pile of 5 x 8 x 5 = 200 unit boxes on the ground, above its footprint at random, one above another; 2000
+// steps. The strikes send boxes off at thousands of m/s: what the calendar does when its budget runs out.
+#define HYPER_BALLS 100
+#define HYPER_BALL_RADIUS 0.25f
+#define HYPER_SPEED 1.0e5f
+#define HYPER_BALL_SPACING 0.6f // (unit: m) vertical, centre to centre
+#define HYPER_PILE_LIFT 0.05f // (unit: m) clears the corners of the boxes tilted by PILE_TILT off the ground
+static bool build_hypervelocity(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 2000;
+    if (!ground(s, 50.0f, 50.0f) || !recipe_add_pile(s, ORIGIN, 5, 8, 5, UNIT, PILE_SPACING, HYPER_PILE_LIFT,
+                                                     PILE_TILT, seed, recipe_default_material()))
+        return false;
+    uint64_t rng = seed;
+    const float reach = 2.5f * PILE_SPACING, top = 8.0f * PILE_SPACING + 5.0f;
+    for (int i = 0; i < HYPER_BALLS; i++)
+    {
+        recipe_item *it = recipe_add_item(s);
+        if (!it)
+            return false;
+        it->shape = RECIPE_SPHERE;
+        it->radius = HYPER_BALL_RADIUS;
+        it->position[0] = next_float(&rng, -reach, reach);
+        it->position[1] = top + HYPER_BALL_SPACING * (float)i;
+        it->position[2] = next_float(&rng, -reach, reach);
+        it->linear_velocity[1] = -HYPER_SPEED;
     }
     return true;
 }
@@ -695,6 +739,8 @@ static const named_scene s_scenes[] = {
     {"large_pyramid", build_large_pyramid},
     {"pile1000", build_pile1000},
     {"convex_pile", build_convex_pile},
+    {"convex_pile5120", build_convex_pile5120},
+    {"hypervelocity", build_hypervelocity},
     {"thin_wall", build_thin_wall},
     {"bullet_wall", build_bullet_wall},
     {"highspeed", build_highspeed},
