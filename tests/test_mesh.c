@@ -468,6 +468,57 @@ static int mesh_seam_contact_is_the_face(void)
     return 0;
 }
 
+// A box tipping over the edge of a table (a top at y = 0 ending at x = 0 in a side down to y = -4), at poses
+// from mesh_edges_table_edge_tips, sunk 4 and 16 mm into the top's triangle at the edge. The pair's best axis
+// is the table's edge against the box's bottom edge along x, but every edge of the box along x gives that
+// axis and that separation through the flat triangle's projections: the contact was once made at the box's
+// top edge, half a metre above the table (0.03, 0.50, -0.10), and held the box up there. Every point must lie
+// on the triangle: in its plane and its prism, to within the margin.
+static int mesh_table_edge_contact_on_triangle(void)
+{
+    const float xs[] = {-1.0f, 0.0f, 0.0f};
+    const float ys[] = {0.0f, 0.0f, -4.0f};
+    ph_vec3 v[24];
+    int idx[24];
+    ph_mesh *mesh = strip_mesh(xs, ys, 3, false, v, idx);
+    ENSURE(mesh != NULL);
+    int t = find_triangle(mesh, ph_v3(0, 0, 0), ph_v3(-1, 0, 1), ph_v3(0, 0, 1));
+    ENSURE(t >= 0);
+    ph_convex tri = ph_mesh_triangle(mesh, t);
+    int lip = find_edge(&tri, ph_v3(0, 0, 0), ph_v3(0, 0, 1));
+    ENSURE(lip >= 0 && (tri.tri_shared & (1u << lip)));
+    ENSURE_NEAR(tri.tri_bend[lip], -0.5f * GLM_PIf, 1e-5f); // a real, convex edge
+    ph_convex box = ph_convex_box(ph_v3(0.5f, 0.5f, 0.5f));
+    const ph_transform poses[2] = {
+        {ph_v3(0.142374054f, 0.491609067f, 0.3000606f),
+         {{0.00300455932f, 0.000425524631f, -0.0291051026f, 0.999571741f}}},
+        {ph_v3(0.18400161f, 0.481413186f, 0.300382465f),
+         {{0.0124230832f, 0.00173290097f, -0.0455356278f, 0.998884022f}}},
+    };
+    const float margin = 0.055f;
+    ph_transform xt = ph_transform_identity();
+    for (int pose = 0; pose < 2; pose++)
+        for (int order = 0; order < 2; order++)
+        {
+            ph_manifold m;
+            if (order == 0) // as the world makes it: the mesh is A
+                ph_collide_convex(&tri, xt, &box, poses[pose], margin, NULL, &m);
+            else
+                ph_collide_convex(&box, poses[pose], &tri, xt, margin, NULL, &m);
+            ENSURE(m.point_count > 0); // the box rests on the edge
+            for (int i = 0; i < m.point_count; i++)
+            {
+                ph_vec3 p = m.points[i].point;
+                ENSURE_NEAR(p.y, 0.0f, margin);
+                ENSURE(p.x <= margin && p.z <= 1.0f + margin);
+                ENSURE((p.x + p.z) * (float)GLM_SQRT1_2 >= -margin); // the diagonal (0, 0, 0) to (-1, 0, 1)
+                ENSURE(m.points[i].separation <= 0.0f);
+            }
+        }
+    ph_mesh_free(mesh);
+    return 0;
+}
+
 const test_case test_mesh_cases[] = {
     {"mesh_query_matches_brute_force", mesh_query_matches_brute_force},
     {"mesh_ray_matches_brute_force", mesh_ray_matches_brute_force},
@@ -475,5 +526,6 @@ const test_case test_mesh_cases[] = {
     {"mesh_rejects_bad_input", mesh_rejects_bad_input},
     {"mesh_edge_adjacency", mesh_edge_adjacency},
     {"mesh_seam_contact_is_the_face", mesh_seam_contact_is_the_face},
+    {"mesh_table_edge_contact_on_triangle", mesh_table_edge_contact_on_triangle},
     {0},
 };

@@ -45,6 +45,9 @@ static const float PARALLEL_EDGE_TOLERANCE = 1e-5f;
 // ph_penetration takes an edge pair over a face only when its separation is larger by this fraction of the
 // smaller shape's size (float rounding of axes computed two ways); the depth error is at most this much.
 static const float PENETRATION_EDGE_BIAS = 1e-6f;
+// A flat shape's edge pair is kept only when both edges reach their shape's extreme along the pair's axis to
+// within this fraction of the larger shape's size (float rounding of the projections).
+static const float FLAT_SUPPORT_TOLERANCE = 1e-5f;
 // Pairs of polyhedra with more edge pairs than this take the GJK/EPA route to the normal instead of SAT
 // (box-box: 144, box-triangle: 36; a box against a 20-vertex hull already has about 500).
 #define SAT_EDGE_PAIR_BUDGET 150
@@ -385,15 +388,17 @@ static bool is_minkowski_face(ph_vec3 a, ph_vec3 b, ph_vec3 c, ph_vec3 d)
 }
 
 // Separation along unit axis u (A's frame) from full projections: B on the + side of A. Used for flat
-// shapes, whose edges have no interior to orient an axis by.
-static float projected_separation(const poly_view *a, const poly_view *b, const rel_pose *rel, ph_vec3 u)
+// shapes, whose edges have no interior to orient an axis by. *ha and *lb receive A's highest and B's lowest
+// projection on u.
+static float projected_separation(const poly_view *a, const poly_view *b, const rel_pose *rel, ph_vec3 u,
+                                  float *ha, float *lb)
 {
     ph_mat3 rt = glms_mat3_transpose(rel->r);
     int start_a = -1, start_b = -1;
-    float ha = glms_vec3_dot(u, a->verts[view_support(a, u, &start_a)]);
-    float lb = glms_vec3_dot(
+    *ha = glms_vec3_dot(u, a->verts[view_support(a, u, &start_a)]);
+    *lb = glms_vec3_dot(
         u, rel_apply(rel, b->verts[view_support(b, glms_mat3_mulv(rt, glms_vec3_negate(u)), &start_b)]));
-    return lb - ha;
+    return *lb - *ha;
 }
 
 static void edge_query(const poly_view *a, const poly_view *b, const rel_pose *rel, sat_result *best)
@@ -405,6 +410,7 @@ static void edge_query(const poly_view *a, const poly_view *b, const rel_pose *r
     for (int f = 0; f < b->face_count; f++)
         bnormals[f] = glms_mat3_mulv(rel->r, b->faces[f].normal);
     bool flat = a->flat || b->flat;
+    float flat_tol = flat ? FLAT_SUPPORT_TOLERANCE * glm_max(view_extent(a), view_extent(b)) : 0.0f;
     best->sep = -FLT_MAX;
     for (int i = 0; i < a->edge_count; i++)
     {
@@ -428,14 +434,24 @@ static void edge_query(const poly_view *a, const poly_view *b, const rel_pose *r
             float s;
             if (flat)
             {
-                float plus = projected_separation(a, b, rel, u);
-                float minus = projected_separation(a, b, rel, glms_vec3_negate(u));
+                float ha, lb, ha_minus, lb_minus;
+                float plus = projected_separation(a, b, rel, u, &ha, &lb);
+                float minus = projected_separation(a, b, rel, glms_vec3_negate(u), &ha_minus, &lb_minus);
                 s = plus;
                 if (minus > plus)
                 {
                     s = minus;
                     u = glms_vec3_negate(u);
+                    ha = ha_minus;
+                    lb = lb_minus;
                 }
+                // The projections give the separation along u, but the contact is made at these two edges:
+                // they must be the ones that reach it. Every edge parallel to da (a box has four) gives the
+                // same axis and separation, and a pair whose edge lies back from its shape's extreme along u
+                // (a box's top edge where its bottom edge touches) puts the contact point inside that shape.
+                if (glm_max(glms_vec3_dot(u, a0), glms_vec3_dot(u, a1)) < ha - flat_tol ||
+                    glm_min(glms_vec3_dot(u, b0), glms_vec3_dot(u, b1)) > lb + flat_tol)
+                    continue;
             }
             else
             {
