@@ -839,6 +839,7 @@ static int abuse_wake_visits_only_island(void)
 
 #define SWEEP_STEPS 20
 #define SWEEP_MORE_STEPS 5
+#define SWEEP_BODIES 20 // past the first 16 slots: the body arrays grow once more
 
 typedef struct sweep_result
 {
@@ -872,8 +873,25 @@ static void sweep_check(sweep_result *r, const ph_world *w, long failures_before
         sweep_check((result), (world), f0_, l0_, failed_);                                                   \
     } while (0)
 
+static void sweep_segment(ph_vec3 a, ph_vec3 b, uint32_t rgba, void *context)
+{
+    (void)a;
+    (void)b;
+    (void)rgba;
+    (void)context;
+}
+
+static void sweep_point(ph_vec3 p, float size_px, uint32_t rgba, void *context)
+{
+    (void)p;
+    (void)size_px;
+    (void)rgba;
+    (void)context;
+}
+
 // A small scene's whole life: the world, the three kinds of geometry, bodies of every shape, a fast
-// sphere for the calendar, steps, a destroy and a create, more steps, and the destroy of the world.
+// sphere for the calendar, steps, a destroy and a create, a teleport, an impulse, a debug draw and a ray,
+// more steps, and the destroy of the world.
 static void sweep_scenario(sweep_result *r)
 {
     ph_world_def wd = ph_default_world_def();
@@ -894,8 +912,8 @@ static void sweep_scenario(sweep_result *r)
     ph_body_id ground;
     SWEEP_CALL(r, w, PH_ID_IS_NULL(ground = ph_body_create(w, &g)));
     (void)ground;
-    ph_body_id ids[8];
-    for (int i = 0; i < 8; i++)
+    ph_body_id ids[SWEEP_BODIES];
+    for (int i = 0; i < SWEEP_BODIES; i++)
     {
         ph_body_def d =
             dynamic_box(ph_v3((float)(i % 4) * 1.3f - 2.0f, 0.6f + (float)(i / 4) * 1.3f, 0.0f), 0.5f);
@@ -905,7 +923,7 @@ static void sweep_scenario(sweep_result *r)
             d.shape = ph_make_geom_shape(PH_SHAPE_HULL, geoms[GEOM_HULL]);
         else if (i % 4 == 3)
             d.shape = ph_make_geom_shape(PH_SHAPE_COMPOUND, geoms[GEOM_COMPOUND]);
-        if (i == 7)
+        if (i == SWEEP_BODIES - 1)
         {
             d.shape = ph_make_sphere(0.2f);
             d.position = ph_v3(0.0f, 3.0f, 0.0f);
@@ -918,11 +936,21 @@ static void sweep_scenario(sweep_result *r)
     SWEEP_CALL(r, w, ph_body_destroy(w, ids[2]) != PH_OK && !PH_ID_IS_NULL(ids[2]));
     ph_body_def d = dynamic_box(ph_v3(0.0f, 4.0f, 0.0f), 0.5f);
     SWEEP_CALL(r, w, PH_ID_IS_NULL(ph_body_create(w, &d)));
+    SWEEP_CALL(r, w,
+               ph_body_set_transform(w, ids[0], ph_v3(30.0f, 5.0f, 30.0f), glms_quat_identity()) != PH_OK &&
+                   !PH_ID_IS_NULL(ids[0]));
+    SWEEP_CALL(r, w,
+               ph_body_apply_impulse(w, ids[1], ph_v3(0.0f, 5.0f, 0.0f)) != PH_OK && !PH_ID_IS_NULL(ids[1]));
+    ph_debug_draw dd = {sweep_segment, sweep_point, true, true, true, true, NULL};
+    SWEEP_CALL(r, w, (ph_world_debug_draw(w, &dd), false));
+    ph_ray_result hit;
+    SWEEP_CALL(
+        r, w, (ph_world_cast_ray(w, ph_v3(0.0f, 10.0f, 0.0f), ph_v3(0.0f, -1.0f, 0.0f), 20.0f, &hit), false));
     for (int s = 0; s < SWEEP_MORE_STEPS; s++)
         SWEEP_CALL(r, w, (ph_world_step(w), false));
-    ph_body_id all[16];
-    int n = ph_world_get_bodies(w, all, 16);
-    for (int i = 0; i < n && i < 16; i++)
+    ph_body_id all[SWEEP_BODIES + 2];
+    int n = ph_world_get_bodies(w, all, SWEEP_BODIES + 2);
+    for (int i = 0; i < n && i < SWEEP_BODIES + 2; i++)
         if (!vec_finite(ph_body_get_position(w, all[i])) ||
             !vec_finite(ph_body_get_linear_velocity(w, all[i])))
             r->calls_unmarked++; // a failure must never leave a body's state broken
