@@ -6,6 +6,7 @@
 // the test also checks that each input was found and read.
 #define _POSIX_C_SOURCE 200809L // opendir, readdir
 
+#include "fuzz/fuzz_api.h"
 #include "fuzz/fuzz_targets.h"
 #include "test.h"
 
@@ -65,10 +66,31 @@ FUZZ_REGRESSION(mtl)
 FUZZ_REGRESSION(model)
 FUZZ_REGRESSION(scene)
 
+// The API fuzzer's inputs must also keep the contract it checks (fuzz_api.h), not only run clean.
+static int fuzz_api_contract_result;
+static int fuzz_api_replay(const uint8_t *data, size_t size)
+{
+    int broken = fuzz_api_input(data, size);
+    if (broken != FUZZ_API_OK)
+    {
+        fprintf(stderr, "fuzz_api input broke the contract (%d)\n", broken);
+        fuzz_api_contract_result = broken;
+    }
+    return broken;
+}
+
+static int fuzz_regression_api(void)
+{
+    int count = 0;
+    fuzz_api_contract_result = FUZZ_API_OK;
+    ENSURE(replay("fuzz-api-", fuzz_api_replay, &count) == 0);
+    printf("fuzz_regression_api: %d inputs replayed\n", count);
+    ENSURE(fuzz_api_contract_result == FUZZ_API_OK);
+    return 0;
+}
+
 const test_case test_fuzz_regression_cases[] = {
-    {"fuzz_regression_obj", fuzz_regression_obj},
-    {"fuzz_regression_mtl", fuzz_regression_mtl},
-    {"fuzz_regression_model", fuzz_regression_model},
-    {"fuzz_regression_scene", fuzz_regression_scene},
-    {0},
+    {"fuzz_regression_obj", fuzz_regression_obj},     {"fuzz_regression_mtl", fuzz_regression_mtl},
+    {"fuzz_regression_model", fuzz_regression_model}, {"fuzz_regression_scene", fuzz_regression_scene},
+    {"fuzz_regression_api", fuzz_regression_api},     {0},
 };

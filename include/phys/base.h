@@ -34,7 +34,8 @@ void ph_set_allocator(ph_alloc_fn *alloc_fn, ph_free_fn *free_fn, void *ctx);
 size_t ph_byte_count(void);
 
 // Log hook: receives every error message the engine records (one sentence, no newline). The default
-// writes nothing; the game and tools install one that prints.
+// writes nothing; the game and tools install one that prints. It may read a world but not change it
+// (phys.h, Callbacks); it may be called from inside ph_world_step.
 typedef enum ph_log_level
 {
     PH_LOG_ERROR,

@@ -20,6 +20,62 @@
 
 typedef struct ph_world ph_world;
 
+// ---- Validity ranges -------------------------------------------------------------------------------
+//
+// Every input of this API is checked against this one table. A value outside it is refused with
+// PH_ERR_INVALID_ARG (creators return a null id, ph_world_create NULL) and a sentence naming the field, its
+// value and the range; nothing in the world changes. Vectors are checked component by component.
+//
+//   input                                                      range                     unit
+//   positions, points, ray origins, query boxes, gravity       |x| < PH_MAX_COORDINATE   m, m/s^2
+//   linear velocities (defs, setters, after an impulse)        |v| < PH_MAX_SPEED        m/s
+//   angular velocities (defs, setters, after an impulse)       |w| < PH_MAX_SPEED        rad/s
+//   velocity change of a step's accumulated force or torque    |dv|, |dw| < PH_MAX_SPEED m/s, rad/s
+//   forces, torques, impulses themselves                       finite                    N, N m, N s
+//   box half extents, sphere and capsule radii                 [PH_MIN_SIZE, PH_MAX_SIZE] m
+//   capsule half height                                        [0, PH_MAX_SIZE]          m
+//   hull and mesh vertices, compound child offsets (local)     |x| <= PH_MAX_SIZE        m
+//   mass of a dynamic body (def.mass, or density x volume)     [PH_MIN_MASS, PH_MAX_MASS] kg
+//   density (material, compound child)                         (0, PH_MAX_DENSITY]       kg/m^3
+//   friction, damping                                          finite, >= 0
+//   restitution                                                [0, 1]
+//   gravity scale                                              |s| <= PH_MAX_GRAVITY_SCALE
+//   time step                                                  [PH_MIN_TIME_STEP, PH_MAX_TIME_STEP] s
+//   sub-steps, most sub-steps, solver iterations               [1, PH_MAX_SUBSTEPS]
+//   contact stiffness                                          [0, PH_MAX_CONTACT_HERTZ] Hz
+//   speculative margin                                         (0, PH_MAX_SPECULATIVE_MARGIN] m
+//   calendar event budget                                      [0, PH_MAX_CALENDAR_BUDGET]
+//   calendar events per pair                                   [1, PH_MAX_CALENDAR_BUDGET]
+//   compound children                                          [1, PH_MAX_COMPOUND_CHILDREN]
+//   hull vertex budget, mesh triangles                         see collision.h
+//
+// Float precision sets most bounds: at 1e7 m a float's step is 1 m, so contacts mean nothing beyond; a
+// shape larger than 1e4 m (a float step of 1 mm on its surface) or a mass outside 1e-9..1e12 kg makes the
+// contact solver's products overflow or lose every digit.
+#define PH_MAX_COORDINATE 1e7f         // (unit: m), exclusive
+#define PH_MAX_SPEED 1e7f              // (unit: m/s and rad/s), exclusive
+#define PH_MIN_SIZE 1e-4f              // (unit: m)
+#define PH_MAX_SIZE 1e4f               // (unit: m)
+#define PH_MIN_MASS 1e-9f              // (unit: kg), a microgram
+#define PH_MAX_MASS 1e12f              // (unit: kg)
+#define PH_MAX_DENSITY 1e6f            // (unit: kg/m^3), beyond osmium by far
+#define PH_MAX_GRAVITY_SCALE 1e3f      // multiplies the world gravity
+#define PH_MIN_TIME_STEP 1e-4f         // (unit: s)
+#define PH_MAX_TIME_STEP 0.1f          // (unit: s)
+#define PH_MAX_SUBSTEPS 64             // sub-steps and solver iterations
+#define PH_MAX_CONTACT_HERTZ 1e4f      // (unit: Hz)
+#define PH_MAX_SPECULATIVE_MARGIN 1.0f // (unit: m)
+#define PH_MAX_CALENDAR_BUDGET 65536   // time-of-impact events per step
+#define PH_MAX_COMPOUND_CHILDREN 4096
+
+// ---- Callbacks -------------------------------------------------------------------------------------
+//
+// The debug-draw callbacks (ph_world_debug_draw) and the log hook (ph_set_log) may read the world through
+// getters and queries, but must not change it: while one runs, and during ph_world_step, every call that
+// changes the world (create, destroy, set, apply, wake, step, ph_world_destroy) is refused with
+// PH_ERR_INVALID_ARG (creators return a null id; ph_world_destroy does nothing) and a message saying so.
+// The allocator and assert hooks must not call the engine at all.
+
 typedef struct ph_error
 {
     ph_status status;
@@ -121,7 +177,8 @@ int ph_world_query_frustum(const ph_world *world, const ph_vec4 planes[6], ph_bo
 int ph_world_get_contacts(const ph_world *world, ph_contact_info *out, int capacity);
 // Time-of-impact events of the last step; valid until the next step.
 const ph_calendar_event *ph_world_get_calendar_events(const ph_world *world, int *out_count);
-// Draws what debug_draw asks for through its callbacks.
+// Draws what debug_draw asks for through its callbacks, which must not change the world (see Callbacks:
+// such calls are refused while they run).
 void ph_world_debug_draw(const ph_world *world, const ph_debug_draw *debug_draw);
 // GJK simplex and EPA polytope for the pair (a, b) in their current poses.
 ph_status ph_world_trace_pair(const ph_world *world, ph_body_id a, ph_body_id b, ph_pair_trace *out);

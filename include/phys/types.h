@@ -125,7 +125,9 @@ typedef struct ph_step_stats
                               // body it rests on and at most one resting on it)
     int calendar_budget_hits; // times the budget ran out and the clamp fallback was used
     int gjk_iteration_limit_hits;
-    int epa_fallbacks; // EPA overflow or degenerate results
+    int epa_fallbacks;       // EPA overflow or degenerate results
+    int allocation_failures; // allocations the hook refused during the step (out of memory: the stages that
+                             // met them degraded, as ph_world_step says; the step logs how many)
     float ms_stage[PH_STAGE_COUNT];
     float ms_total;
 } ph_step_stats;

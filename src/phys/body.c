@@ -333,12 +333,32 @@ ph_vec3 ph_body_angular_velocity_carried(const ph_body *body, ph_vec3 w, float h
 {
     if (!carries_spin(body, h))
         return w;
-    // The carried wb whose momentum after the sub-step, I wb - h/2 wb x I wb, is I w_now.
+    // The carried wb whose momentum after the sub-step, I wb - h/2 wb x I wb, is I w_now. For a spin of a
+    // good part of a radian per sub-step the solve finds no root near its guess; w itself is then carried
+    // (the step's cap on the turn of a sub-step brings it into range at once).
     ph_quat q = body->xf.q;
     ph_vec3 wb = to_body(q, w);
     ph_vec3 lb = inertia_mulv(&body->inertia_local, body->diagonal, wb);
-    solve_spin(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, -0.5f * h, &wb);
+    if (!solve_spin(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, -0.5f * h, &wb) ||
+        !ph_is_finite_vec3(wb))
+        return w;
     return to_world(q, wb);
+}
+
+// The angular velocity w a sub-step h starts from, carried through the sub-step `carried` (0: set since),
+// within the most rotation of a sub-step: the gyroscopic solve (implicit in w) is only meaningful there.
+// Every w the engine itself leaves is within the cap of the sub-step that made it, so the cap taken is
+// the larger of the two (the smaller sub-step's) and this changes nothing but a w set or struck far past
+// it: a plank spun at 1e6 rad/s made the solve fail, and its energy clamp, overflowing, stopped the plank
+// dead where a cube kept the cap.
+static inline ph_vec3 cap_spin_in(ph_vec3 w, float h, float carried)
+{
+    float shortest = carried > 0.0f && carried < h ? carried : h;
+    float max_speed = BODY_MAX_ROTATION / shortest;
+    float speed2 = glms_vec3_dot(w, w);
+    if (speed2 > max_speed * max_speed)
+        w = glms_vec3_scale(w, max_speed / sqrtf(speed2));
+    return w;
 }
 
 ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h, ph_vec3 dw_now)
@@ -370,8 +390,8 @@ ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float
     ph_quat q1 = glms_quat_normalize(glms_quat_mul(state->dq, body->q0));
     ph_vec3 u = ph_v3(q1.x, q1.y, q1.z), u_back = ph_v3(-q1.x, -q1.y, -q1.z);
     float k = 1.0f / glms_quat_dot(q1, q1);
-    ph_vec3 lb =
-        momentum_after_body(&body->inertia_local, body->diagonal, turn(u_back, q1.w, k, state->w), carried);
+    ph_vec3 lb = momentum_after_body(&body->inertia_local, body->diagonal,
+                                     turn(u_back, q1.w, k, cap_spin_in(state->w, h, carried)), carried);
     if (ph_body_has_torque(body))
     {
         ph_vec3 tb = turn(u_back, q1.w, k, body->torque);
@@ -501,7 +521,7 @@ void ph_body_fly_torque_free(const ph_body *body, ph_body_state *state, ph_vec3 
     // q0 is unit to an ulp or so, and to_body and to_world turn exactly by a quaternion of any length (their
     // 1 / |q|^2): neither end waits for a normalisation.
     ph_quat q0 = body->q0, q = q0;
-    ph_vec3 wb = to_body(q0, state->w), v = state->v, dp = state->dp;
+    ph_vec3 wb = to_body(q0, cap_spin_in(state->w, h, carried)), v = state->v, dp = state->dp;
     for (int s = 0; s < substeps; s++)
     {
         // ph_body_integrate_velocity's, then ph_body_integrate_position's, the linear half first.

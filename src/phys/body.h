@@ -93,6 +93,8 @@ typedef struct ph_body
     float toi_t0;          // calendar: the body's motion this step is known from this time on (fraction)
     ph_quat toi_q0;        // calendar: orientation at toi_t0
     ph_vec3 toi_c0;        // calendar: centre of mass at toi_t0 (unit: m)
+    int sleep_next; // while asleep: the next body of its island, a ring through every member (itself when it
+                    // sleeps alone), so that waking walks the island, not the world; in the tail padding
 } ph_body;
 
 // Whether an inertia tensor is a multiple of the identity to within float rounding (1e-6 of its scale).

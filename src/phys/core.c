@@ -8,7 +8,7 @@
 #include <stdarg.h>    // va_list
 #include <stdatomic.h> // atomic_load_explicit, atomic_store_explicit (the timer's calibration)
 #include <stdint.h>    // INT64_MAX, SIZE_MAX, uintptr_t
-#include <stdio.h>     // vsnprintf, fprintf (assert message to stderr only, no file I/O)
+#include <stdio.h>     // vsnprintf, snprintf, fprintf (assert message to stderr only, no file I/O)
 #include <stdlib.h>    // malloc, free, abort
 #include <string.h>    // memcpy
 #include <time.h>      // clock_gettime
@@ -35,6 +35,9 @@ static ph_alloc_fn *s_alloc = default_alloc;
 static ph_free_fn *s_free = default_free;
 static void *s_alloc_ctx;
 static size_t s_byte_count;
+static unsigned long s_alloc_failures;
+static _Thread_local char *s_capture;
+static _Thread_local size_t s_capture_size;
 static ph_log_fn *s_log;
 static void *s_log_ctx;
 static ph_assert_fn *s_assert;
@@ -61,7 +64,10 @@ void *ph_alloc(size_t size)
         return NULL;
     char *block = s_alloc(size + ALLOC_EXTRA, s_alloc_ctx);
     if (!block)
+    {
+        s_alloc_failures++;
         return NULL;
+    }
     uintptr_t at =
         ((uintptr_t)block + sizeof(void *) + PH_ALLOC_ALIGN - 1u) & ~(uintptr_t)(PH_ALLOC_ALIGN - 1u);
     void *p = (void *)at;
@@ -99,16 +105,32 @@ void ph_set_log(ph_log_fn *log_fn, void *ctx)
     s_log_ctx = ctx;
 }
 
+unsigned long ph_alloc_failures(void)
+{
+    return s_alloc_failures;
+}
+
+void ph_log_capture(char *buffer, size_t size)
+{
+    s_capture = buffer && size > 0 ? buffer : NULL;
+    s_capture_size = s_capture ? size : 0;
+    if (s_capture)
+        s_capture[0] = '\0';
+}
+
 void ph_log(ph_log_level level, const char *format, ...)
 {
-    if (!s_log)
+    if (!s_log && !s_capture)
         return;
     char message[256];
     va_list args;
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    s_log(level, message, s_log_ctx);
+    if (s_capture)
+        snprintf(s_capture, s_capture_size, "%s", message);
+    else
+        s_log(level, message, s_log_ctx);
 }
 
 void ph_set_assert_handler(ph_assert_fn *assert_fn)

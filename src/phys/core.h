@@ -22,6 +22,14 @@ void ph_free(void *ptr, size_t size);
 void *ph_realloc(void *ptr, size_t old_size, size_t new_size);
 
 void ph_log(ph_log_level level, const char *format, ...);
+// Allocations the hook has refused since the process started: a call compares it before and after to tell
+// whether it ran out of memory somewhere below it, where the module that met the failure degraded without
+// saying so (the step, the broadphase's nodes).
+unsigned long ph_alloc_failures(void);
+// While a capture buffer is set (on this thread), ph_log writes its messages there (the last one kept)
+// instead of sending them to the log hook: the world's calls that run a builder (hull, mesh) take the
+// builder's own sentence into ph_world_last_error and log it once, under their own name. NULL ends it.
+void ph_log_capture(char *buffer, size_t size);
 
 void ph_assert_failed(const char *condition, const char *file, int line);
 #ifdef PH_ENABLE_ASSERT

@@ -18,19 +18,25 @@ void ph_id_pool_destroy(ph_id_pool *pool)
     ph_id_pool_create(pool);
 }
 
+int ph_id_pool_reserve(ph_id_pool *pool)
+{
+    if (pool->free_head >= 0)
+        return pool->free_head;
+    if (!ph_array_reserve(pool->slots, pool->capacity, pool->slot_count + 1))
+        return -1;
+    return pool->slot_count;
+}
+
 int ph_id_pool_alloc(ph_id_pool *pool)
 {
-    int slot;
-    if (pool->free_head >= 0)
-    {
-        slot = pool->free_head;
+    int slot = ph_id_pool_reserve(pool);
+    if (slot < 0)
+        return -1;
+    if (slot == pool->free_head)
         pool->free_head = pool->slots[slot].next_free;
-    }
     else
     {
-        if (!ph_array_reserve(pool->slots, pool->capacity, pool->slot_count + 1))
-            return -1;
-        slot = pool->slot_count++;
+        pool->slot_count++;
         pool->slots[slot].generation = 0;
     }
     pool->slots[slot].generation++; // even (free) -> odd (live)

@@ -24,6 +24,10 @@ typedef struct ph_id_pool
 
 void ph_id_pool_create(ph_id_pool *pool);
 void ph_id_pool_destroy(ph_id_pool *pool);
+// The slot the next ph_id_pool_alloc returns, with room made for it, so that call cannot fail; -1 when out
+// of memory (the pool is then unchanged). Callers that must grow arrays of their own for the slot reserve
+// it, grow them, and only then take it: a failure on the way leaves the pool as it was.
+int ph_id_pool_reserve(ph_id_pool *pool);
 // A free slot (lowest recently freed first: LIFO), or -1 when out of memory.
 int ph_id_pool_alloc(ph_id_pool *pool);
 void ph_id_pool_release(ph_id_pool *pool, int slot);

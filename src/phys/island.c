@@ -95,8 +95,10 @@ int ph_islands_update(ph_step_context *ctx)
             world->next_island_id++;
             if (world->next_island_id == 0)
                 world->next_island_id = 1;
-            // The root (smallest slot of its island, so met first) carries the id for its companions.
+            // The root (smallest slot of its island, so met first) carries the id for its companions, and
+            // starts the ring of its members alone.
             world->bodies[slot].sleep_island = world->next_island_id;
+            world->bodies[slot].sleep_next = slot;
         }
     }
     for (int i = 0; i < ctx->awake_count; i++)
@@ -108,6 +110,12 @@ int ph_islands_update(ph_step_context *ctx)
         ph_body *body = &world->bodies[slot];
         ph_body_state *st = &world->states[slot];
         body->sleep_island = world->bodies[root].sleep_island;
+        if (slot != root)
+        {
+            // Into the root's ring, after the root: the ring then holds exactly the island.
+            body->sleep_next = world->bodies[root].sleep_next;
+            world->bodies[root].sleep_next = slot;
+        }
         body->awake = false;
         st->v = glms_vec3_zero();
         st->w = glms_vec3_zero();

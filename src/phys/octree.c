@@ -580,7 +580,9 @@ static void refit_node(ph_octree *tree, int n, const uint8_t *body_active, bool 
     ph_octree_node *node = &tree->nodes[n];
     ph_octree_packed t = packed_box(empty_aabb());
     int active = 0;
-    ph_octree_packed *pk = &tree->packed[node->first];
+    // A node without proxies of its own forms no pointer into packed, which an empty tree has not
+    // allocated (NULL + 0 is undefined behaviour; the API fuzzer found it).
+    ph_octree_packed *pk = node->head != NONE ? &tree->packed[node->first] : NULL;
     for (int p = node->head; p != NONE; p = tree->proxies[p].next, pk++)
     {
         ph_octree_proxy *px = &tree->proxies[p];

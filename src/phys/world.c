@@ -18,14 +18,8 @@
 
 // A quaternion whose length is off by more than this is rejected rather than normalised.
 #define WORLD_QUAT_LENGTH_TOLERANCE 1e-3f
-// Largest magnitude accepted for positions (unit: m) and speeds (unit: m/s): beyond this float precision
-// makes contacts meaningless.
-#define WORLD_MAX_COORDINATE 1e7f
-// Most children of a compound.
-#define WORLD_MAX_COMPOUND_CHILDREN 4096
-// Most sub-steps a world may ask for.
-#define WORLD_MAX_SUBSTEPS 64
-#define WORLD_MAX_ITERATIONS 64
+// The bounds of the validity table are phys.h's PH_MAX_* and PH_MIN_*: the checks below read them and no
+// other number.
 // Initial size of the step arena (unit: bytes); it grows between steps to the high-water mark.
 #define WORLD_ARENA_INITIAL (64u * 1024u)
 
@@ -38,15 +32,54 @@ void ph_world_error(const ph_world *world, ph_status status, const char *format,
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    if (world)
+    if (!world)
     {
-        // The world is always heap-allocated, never a const object: recording an error from a getter
-        // is allowed.
-        ph_world *w = (ph_world *)world;
-        w->last_error.status = status;
-        memcpy(w->last_error.message, message, sizeof message);
+        ph_log(PH_LOG_ERROR, "%s", message);
+        return;
     }
+    // The world is always heap-allocated, never a const object: recording an error from a getter is
+    // allowed.
+    ph_world *w = (ph_world *)world;
+    w->last_error.status = status;
+    memcpy(w->last_error.message, message, sizeof message);
+    // The log hook is user code: while it runs the world refuses changes, and an error the hook itself
+    // causes is recorded but not logged again (a hook that calls a refused function would otherwise recurse
+    // without end).
+    if (w->logging)
+        return;
+    w->logging = true;
+    w->locked++;
     ph_log(PH_LOG_ERROR, "%s", message);
+    w->locked--;
+    w->logging = false;
+}
+
+// False, with PH_ERR_INVALID_ARG recorded, while the world may not change: inside ph_world_step, a
+// debug-draw callback or the log hook (the contract of phys.h). The walks those run hold pointers into the
+// world's arrays, which a body created from a callback would move.
+static bool world_can_change(const ph_world *world, const char *fn)
+{
+    if (world->locked == 0)
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG,
+                   "%s: called while the world is being stepped or drawn (from a callback or the log hook); "
+                   "callbacks must not change the world, so make the change after ph_world_step or "
+                   "ph_world_debug_draw returns.",
+                   fn);
+    return false;
+}
+
+// Logs a warning when allocations failed since `failures` (ph_alloc_failures) in a call that still
+// succeeded: a module below degraded (a broadphase node kept in the outside list) and said nothing.
+static void warn_degraded(const ph_world *world, unsigned long failures, const char *fn)
+{
+    unsigned long now = ph_alloc_failures();
+    if (now == failures || world->logging)
+        return;
+    ph_log(
+        PH_LOG_WARNING,
+        "%s: %lu allocations failed on the way; the call succeeded with a slower fallback (out of memory).",
+        fn, now - failures);
 }
 
 ph_error ph_world_last_error(const ph_world *world)
@@ -59,18 +92,74 @@ ph_error ph_world_last_error(const ph_world *world)
     return world->last_error;
 }
 
+// Every component finite and of magnitude below `limit` (exclusive).
+static bool vec_below(ph_vec3 v, float limit)
+{
+    return ph_is_finite_vec3(v) && fabsf(v.x) < limit && fabsf(v.y) < limit && fabsf(v.z) < limit;
+}
+
+// Every component finite and of magnitude at most `limit` (inclusive).
+static bool vec_within(ph_vec3 v, float limit)
+{
+    return ph_is_finite_vec3(v) && fabsf(v.x) <= limit && fabsf(v.y) <= limit && fabsf(v.z) <= limit;
+}
+
 static bool finite_vec(ph_vec3 v)
 {
-    return ph_is_finite_vec3(v) && fabsf(v.x) < WORLD_MAX_COORDINATE && fabsf(v.y) < WORLD_MAX_COORDINATE &&
-           fabsf(v.z) < WORLD_MAX_COORDINATE;
+    return vec_below(v, PH_MAX_COORDINATE);
 }
 
 static bool check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
 {
     if (finite_vec(v))
         return true;
-    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is (%g, %g, %g); it must be finite and below %g.", fn,
-                   field, (double)v.x, (double)v.y, (double)v.z, (double)WORLD_MAX_COORDINATE);
+    ph_world_error(world, PH_ERR_INVALID_ARG,
+                   "%s: %s is (%g, %g, %g); each coordinate must be finite and below %g in magnitude.", fn,
+                   field, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_COORDINATE);
+    return false;
+}
+
+// A velocity (unit: m/s or rad/s) inside the speed limit of the validity table.
+static bool check_speed(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+{
+    if (vec_below(v, PH_MAX_SPEED))
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG,
+                   "%s: %s is (%g, %g, %g); each component must be finite and below %g in magnitude.", fn,
+                   field, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_SPEED);
+    return false;
+}
+
+// A force, torque or impulse: any finite value (what it does is bounded by the speeds it gives).
+static bool check_finite_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+{
+    if (ph_is_finite_vec3(v))
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is (%g, %g, %g); it must be finite.", fn, field,
+                   (double)v.x, (double)v.y, (double)v.z);
+    return false;
+}
+
+// value in [lo, hi], finite.
+static bool check_range(const ph_world *world, const char *fn, const char *field, float value, float lo,
+                        float hi)
+{
+    if (ph_is_finite_float(value) && value >= lo && value <= hi)
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is %g; it must be finite and in [%g, %g].", fn, field,
+                   (double)value, (double)lo, (double)hi);
+    return false;
+}
+
+// A local offset or vertex (unit: m) within the size limit of the validity table.
+static bool check_local_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+{
+    if (vec_within(v, PH_MAX_SIZE))
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG,
+                   "%s: %s is (%g, %g, %g); each coordinate must be finite and at most %g m from the shape's "
+                   "origin (place large things by their body's position instead).",
+                   fn, field, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_SIZE);
     return false;
 }
 
@@ -139,34 +228,42 @@ static bool check_world_def(const ph_world_def *def)
         return false;
     }
     if (!check_vec(NULL, fn, "def.gravity", def->gravity) ||
-        !check_float(NULL, fn, "def.time_step", def->time_step, 0.0f, true) ||
-        !check_float(NULL, fn, "def.contact_hertz", def->contact_hertz, 0.0f, false) ||
-        !check_float(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f, true))
+        !check_range(NULL, fn, "def.time_step", def->time_step, PH_MIN_TIME_STEP, PH_MAX_TIME_STEP) ||
+        !check_range(NULL, fn, "def.contact_hertz", def->contact_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !check_float(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f, true) ||
+        !check_range(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f,
+                     PH_MAX_SPECULATIVE_MARGIN))
         return false;
-    if (def->substeps < 1 || def->substeps > WORLD_MAX_SUBSTEPS)
+    if (def->substeps < 1 || def->substeps > PH_MAX_SUBSTEPS)
     {
         ph_log(PH_LOG_ERROR, "%s: def.substeps is %d; it must be in [1, %d].", fn, def->substeps,
-               WORLD_MAX_SUBSTEPS);
+               PH_MAX_SUBSTEPS);
         return false;
     }
-    if (def->max_substeps < def->substeps || def->max_substeps > WORLD_MAX_SUBSTEPS)
+    if (def->max_substeps < def->substeps || def->max_substeps > PH_MAX_SUBSTEPS)
     {
         ph_log(PH_LOG_ERROR, "%s: def.max_substeps is %d; it must be in [def.substeps = %d, %d].", fn,
-               def->max_substeps, def->substeps, WORLD_MAX_SUBSTEPS);
+               def->max_substeps, def->substeps, PH_MAX_SUBSTEPS);
         return false;
     }
-    if (def->solver_iterations < 1 || def->solver_iterations > WORLD_MAX_ITERATIONS)
+    if (def->solver_iterations < 1 || def->solver_iterations > PH_MAX_SUBSTEPS)
     {
         ph_log(PH_LOG_ERROR, "%s: def.solver_iterations is %d; it must be in [1, %d].", fn,
-               def->solver_iterations, WORLD_MAX_ITERATIONS);
+               def->solver_iterations, PH_MAX_SUBSTEPS);
         return false;
     }
-    if (def->calendar_event_budget < 0 || def->calendar_events_per_pair < 1)
+    // The calendar sizes its tables from the budget (a pair table of twice the events a step may resolve):
+    // unbounded, a budget of 1e7 asked 512 MB of a 10-body scene and larger ones overflowed the sizes.
+    if (def->calendar_event_budget < 0 || def->calendar_event_budget > PH_MAX_CALENDAR_BUDGET)
     {
-        ph_log(PH_LOG_ERROR,
-               "%s: def.calendar_event_budget is %d and def.calendar_events_per_pair %d; they must be >= 0 "
-               "and >= 1.",
-               fn, def->calendar_event_budget, def->calendar_events_per_pair);
+        ph_log(PH_LOG_ERROR, "%s: def.calendar_event_budget is %d; it must be in [0, %d] events per step.",
+               fn, def->calendar_event_budget, PH_MAX_CALENDAR_BUDGET);
+        return false;
+    }
+    if (def->calendar_events_per_pair < 1 || def->calendar_events_per_pair > PH_MAX_CALENDAR_BUDGET)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.calendar_events_per_pair is %d; it must be in [1, %d].", fn,
+               def->calendar_events_per_pair, PH_MAX_CALENDAR_BUDGET);
         return false;
     }
     return true;
@@ -186,6 +283,12 @@ ph_world *ph_world_create(const ph_world_def *def)
     world->def = *def;
     ph_ticks_calibrate(); // once per process, here rather than inside a step's timings
     ph_arena_create(&world->arena, WORLD_ARENA_INITIAL);
+    if (world->arena.capacity == 0)
+    {
+        ph_free(world, sizeof *world);
+        ph_log(PH_LOG_ERROR, "ph_world_create: out of memory (the step arena).");
+        return NULL;
+    }
     ph_octree_create(&world->octree);
     ph_id_pool_create(&world->body_ids);
     ph_id_pool_create(&world->geom_ids);
@@ -209,7 +312,7 @@ static void free_geom(ph_geom *g)
 
 void ph_world_destroy(ph_world *world)
 {
-    if (!world)
+    if (!world || !world_can_change(world, "ph_world_destroy"))
         return;
     for (int i = 0; i < world->geom_ids.slot_count; i++)
         free_geom(&world->geoms[i]);
@@ -230,7 +333,8 @@ ph_status ph_world_set_gravity(ph_world *world, ph_vec3 gravity)
 {
     if (!world)
         return PH_ERR_INVALID_ARG;
-    if (!check_vec(world, "ph_world_set_gravity", "gravity", gravity))
+    if (!world_can_change(world, "ph_world_set_gravity") ||
+        !check_vec(world, "ph_world_set_gravity", "gravity", gravity))
         return PH_ERR_INVALID_ARG;
     world->def.gravity = gravity;
     for (int i = 0; i < world->body_ids.slot_count; i++)
@@ -290,16 +394,20 @@ uint64_t ph_world_hash(const ph_world *world)
 
 static ph_geom_id add_geom(ph_world *world, ph_geom g, const char *fn)
 {
-    int slot = ph_id_pool_alloc(&world->geom_ids);
-    if (slot < 0 || !ph_array_reserve(world->geoms, world->geom_capacity, world->geom_ids.slot_count))
+    // The slot is reserved and the array grown before the id is taken: a failure on the way leaves the ids
+    // and the array as they were (taken first, a failed growth left a slot counted that the array did not
+    // hold, and ph_world_destroy read past it).
+    int slot = ph_id_pool_reserve(&world->geom_ids);
+    if (slot < 0 || !ph_array_reserve(world->geoms, world->geom_capacity, slot + 1))
     {
-        if (slot >= 0)
-            ph_id_pool_release(&world->geom_ids, slot);
         free_geom(&g);
         ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
         return PH_NULL_GEOM_ID;
     }
     world->geoms[slot] = g;
+    int taken = ph_id_pool_alloc(&world->geom_ids);
+    PH_ASSERT(taken == slot);
+    (void)taken;
     ph_geom_id id = {(uint32_t)slot + 1u, ph_id_pool_generation(&world->geom_ids, slot)};
     return id;
 }
@@ -311,36 +419,89 @@ static const ph_geom *get_geom(const ph_world *world, ph_geom_id id)
     return &world->geoms[id.index1 - 1];
 }
 
+// Records why a builder (hull, mesh) failed: its own sentence, captured from ph_log, or the status alone.
+static void builder_error(ph_world *world, ph_status status, const char *reason, const char *fn,
+                          const char *what)
+{
+    if (reason[0])
+        ph_world_error(world, status, "%s: %s", fn, reason);
+    else
+        ph_world_error(world, status, "%s: the %s could not be built (%s).", fn, what,
+                       ph_status_string(status));
+}
+
+// The first of the points outside the size limit of the validity table, or -1.
+static int oversized_point(const ph_vec3 *points, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (!vec_within(points[i], PH_MAX_SIZE))
+            return i;
+    return -1;
+}
+
 ph_geom_id ph_world_add_hull(ph_world *world, const ph_hull_def *def)
 {
-    if (!world)
+    const char *fn = "ph_world_add_hull";
+    if (!world || !world_can_change(world, fn))
         return PH_NULL_GEOM_ID;
     ph_status status = PH_OK;
+    char reason[sizeof world->last_error.message];
+    ph_log_capture(reason, sizeof reason);
     ph_hull *hull = ph_hull_build(def, &status);
+    ph_log_capture(NULL, 0);
     if (!hull)
     {
-        ph_world_error(world, status, "ph_world_add_hull: the hull could not be built (%s).",
-                       ph_status_string(status));
+        builder_error(world, status, reason, fn, "hull");
+        return PH_NULL_GEOM_ID;
+    }
+    // The hull's own vertices (the kept extreme points) must be inside the size limit: a hull spanning
+    // 1e8 m flung what it touched at 1e23 m/s.
+    int far = oversized_point(hull->vertices, hull->vertex_count);
+    if (far >= 0)
+    {
+        ph_vec3 v = hull->vertices[far];
+        ph_hull_free(hull);
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.points reach (%g, %g, %g); every point must be within %g m of the hull's "
+                       "origin in each coordinate (place large things by their body's position instead).",
+                       fn, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_SIZE);
         return PH_NULL_GEOM_ID;
     }
     ph_geom g = {PH_GEOM_HULL, hull, NULL, NULL, NULL};
-    return add_geom(world, g, "ph_world_add_hull");
+    return add_geom(world, g, fn);
 }
 
 ph_geom_id ph_world_add_mesh(ph_world *world, const ph_mesh_def *def)
 {
-    if (!world)
+    const char *fn = "ph_world_add_mesh";
+    if (!world || !world_can_change(world, fn))
         return PH_NULL_GEOM_ID;
     ph_status status = PH_OK;
+    char reason[sizeof world->last_error.message];
+    ph_log_capture(reason, sizeof reason);
     ph_mesh *mesh = ph_mesh_build(def, &status);
+    ph_log_capture(NULL, 0);
     if (!mesh)
     {
-        ph_world_error(world, status, "ph_world_add_mesh: the mesh could not be built (%s).",
-                       ph_status_string(status));
+        builder_error(world, status, reason, fn, "mesh");
+        return PH_NULL_GEOM_ID;
+    }
+    // Every vertex the mesh kept lies within its bounds.
+    ph_aabb b = ph_mesh_bounds(mesh);
+    ph_vec3 corners[2] = {b.lo, b.hi};
+    int far = oversized_point(corners, 2);
+    if (far >= 0)
+    {
+        ph_vec3 v = corners[far];
+        ph_mesh_free(mesh);
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.vertices reach (%g, %g, %g); every vertex must be within %g m of the mesh's "
+                       "origin in each coordinate (split the mesh and place the pieces by body position).",
+                       fn, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_SIZE);
         return PH_NULL_GEOM_ID;
     }
     ph_geom g = {PH_GEOM_MESH, NULL, NULL, mesh, NULL};
-    return add_geom(world, g, "ph_world_add_mesh");
+    return add_geom(world, g, fn);
 }
 
 static bool check_transform(const ph_world *world, const char *fn, const char *field, ph_transform *xf)
@@ -356,29 +517,33 @@ static bool resolve_convex(const ph_world *world, const char *fn, const char *fi
     switch (s->type)
     {
     case PH_SHAPE_BOX:
-        if (!finite_vec(s->half_extents) || !(s->half_extents.x > 0.0f) || !(s->half_extents.y > 0.0f) ||
-            !(s->half_extents.z > 0.0f))
+    {
+        ph_vec3 h = s->half_extents;
+        if (!vec_within(h, PH_MAX_SIZE) || !(h.x >= PH_MIN_SIZE) || !(h.y >= PH_MIN_SIZE) ||
+            !(h.z >= PH_MIN_SIZE))
         {
-            ph_world_error(world, PH_ERR_INVALID_ARG,
-                           "%s: %s.half_extents is (%g, %g, %g); every half extent must be finite and > 0.",
-                           fn, field, (double)s->half_extents.x, (double)s->half_extents.y,
-                           (double)s->half_extents.z);
+            ph_world_error(
+                world, PH_ERR_INVALID_ARG,
+                "%s: %s.half_extents is (%g, %g, %g); every half extent must be finite and in [%g, "
+                "%g] m.",
+                fn, field, (double)h.x, (double)h.y, (double)h.z, (double)PH_MIN_SIZE, (double)PH_MAX_SIZE);
             return false;
         }
-        *out = ph_convex_box(s->half_extents);
+        *out = ph_convex_box(h);
         return true;
+    }
     case PH_SHAPE_SPHERE:
         snprintf(name, sizeof name, "%s.radius", field);
-        if (!check_float(world, fn, name, s->radius, 0.0f, true))
+        if (!check_range(world, fn, name, s->radius, PH_MIN_SIZE, PH_MAX_SIZE))
             return false;
         *out = ph_convex_sphere(s->radius);
         return true;
     case PH_SHAPE_CAPSULE:
         snprintf(name, sizeof name, "%s.radius", field);
-        if (!check_float(world, fn, name, s->radius, 0.0f, true))
+        if (!check_range(world, fn, name, s->radius, PH_MIN_SIZE, PH_MAX_SIZE))
             return false;
         snprintf(name, sizeof name, "%s.half_height", field);
-        if (!check_float(world, fn, name, s->half_height, 0.0f, false))
+        if (!check_range(world, fn, name, s->half_height, 0.0f, PH_MAX_SIZE))
             return false;
         *out = ph_convex_capsule(s->half_height, s->radius);
         return true;
@@ -406,7 +571,7 @@ static bool resolve_convex(const ph_world *world, const char *fn, const char *fi
 ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
 {
     const char *fn = "ph_world_add_compound";
-    if (!world)
+    if (!world || !world_can_change(world, fn))
         return PH_NULL_GEOM_ID;
     if (!def || def->internal_cookie != PH_COMPOUND_DEF_COOKIE)
     {
@@ -414,12 +579,12 @@ ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
                        fn);
         return PH_NULL_GEOM_ID;
     }
-    if (def->child_count < 1 || def->child_count > WORLD_MAX_COMPOUND_CHILDREN || !def->children)
+    if (def->child_count < 1 || def->child_count > PH_MAX_COMPOUND_CHILDREN || !def->children)
     {
         ph_world_error(
             world, PH_ERR_INVALID_ARG,
             "%s: def.child_count is %d (children %s); it must be in [1, %d] with a children array.", fn,
-            def->child_count, def->children ? "given" : "NULL", WORLD_MAX_COMPOUND_CHILDREN);
+            def->child_count, def->children ? "given" : "NULL", PH_MAX_COMPOUND_CHILDREN);
         return PH_NULL_GEOM_ID;
     }
     int n = def->child_count;
@@ -444,8 +609,9 @@ ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
         char dfield[64];
         snprintf(dfield, sizeof dfield, "def.children[%d].density", i);
         if (!resolve_convex(world, fn, field, &def->children[i].shape, &children[i].shape) ||
-            !check_transform(world, fn, xfield, &local) ||
-            !check_float(world, fn, dfield, def->children[i].density, 0.0f, true))
+            !check_transform(world, fn, xfield, &local) || !check_local_vec(world, fn, xfield, local.p) ||
+            !check_float(world, fn, dfield, def->children[i].density, 0.0f, true) ||
+            !check_range(world, fn, dfield, def->children[i].density, 0.0f, PH_MAX_DENSITY))
         {
             ph_free(c, sizeof *c);
             ph_free(children, (size_t)n * sizeof *children);
@@ -600,6 +766,18 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
                        fn, (double)mp.mass);
         return false;
     }
+    // A dynamic body's mass is bounded as def.mass is (check_body_def): 1e-33 kg took an impulse to an
+    // infinite velocity, and the solver's effective masses lose every digit far outside the range.
+    if (def->type == PH_BODY_DYNAMIC && def->mass == 0.0f &&
+        !(mp.mass >= PH_MIN_MASS && mp.mass <= PH_MAX_MASS))
+    {
+        ph_world_error(
+            world, PH_ERR_INVALID_ARG,
+            "%s: the body's mass from its shape and density is %g kg; a dynamic body's mass must be "
+            "in [%g, %g] kg, so change the size or density, or set def.mass.",
+            fn, (double)mp.mass, (double)PH_MIN_MASS, (double)PH_MAX_MASS);
+        return false;
+    }
     if (def->mass > 0.0f)
     {
         float scale = def->mass / mp.mass;
@@ -624,6 +802,17 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         }
     }
     return true;
+}
+
+static bool check_mass(ph_world *world, const char *fn, float mass)
+{
+    if (mass == 0.0f || (mass >= PH_MIN_MASS && mass <= PH_MAX_MASS))
+        return true;
+    ph_world_error(
+        world, PH_ERR_INVALID_ARG,
+        "%s: def.mass is %g; it must be 0 (the mass then comes from the density) or in [%g, %g] kg.", fn,
+        (double)mass, (double)PH_MIN_MASS, (double)PH_MAX_MASS);
+    return false;
 }
 
 static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def *out)
@@ -657,13 +846,15 @@ static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def 
     }
     return check_vec(world, fn, "def.position", def->position) &&
            check_quat(world, fn, "def.orientation", &out->orientation) &&
-           check_vec(world, fn, "def.linear_velocity", def->linear_velocity) &&
-           check_vec(world, fn, "def.angular_velocity", def->angular_velocity) &&
+           check_speed(world, fn, "def.linear_velocity", def->linear_velocity) &&
+           check_speed(world, fn, "def.angular_velocity", def->angular_velocity) &&
            check_float(world, fn, "def.linear_damping", def->linear_damping, 0.0f, false) &&
            check_float(world, fn, "def.angular_damping", def->angular_damping, 0.0f, false) &&
-           check_float(world, fn, "def.gravity_scale", def->gravity_scale, -INFINITY, true) &&
-           check_float(world, fn, "def.mass", def->mass, 0.0f, false) &&
+           check_range(world, fn, "def.gravity_scale", def->gravity_scale, -PH_MAX_GRAVITY_SCALE,
+                       PH_MAX_GRAVITY_SCALE) &&
+           check_mass(world, fn, def->mass) &&
            check_float(world, fn, "def.material.density", def->material.density, 0.0f, true) &&
+           check_range(world, fn, "def.material.density", def->material.density, 0.0f, PH_MAX_DENSITY) &&
            check_float(world, fn, "def.material.friction", def->material.friction, 0.0f, false) &&
            check_float(world, fn, "def.material.restitution", def->material.restitution, 0.0f, false) &&
            (def->material.restitution <= 1.0f ||
@@ -710,17 +901,21 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
         return PH_NULL_BODY_ID;
     }
     ph_body_def d;
-    if (!check_body_def(world, def, &d))
+    if (!world_can_change(world, fn) || !check_body_def(world, def, &d))
         return PH_NULL_BODY_ID;
     ph_body body;
     memset(&body, 0, sizeof body);
     if (!setup_shape(world, &body, &d, fn))
         return PH_NULL_BODY_ID;
-    int slot = ph_id_pool_alloc(&world->body_ids);
-    if (slot < 0 || !grow_body_arrays(world, world->body_ids.slot_count))
+    // Everything that can fail comes before the id is taken: the slot is reserved, the body arrays grown
+    // to hold it and the broadphase proxy inserted, and only then is the slot taken, so a creation that runs
+    // out of memory leaves the world exactly as it was. (Taken first, a failed growth left the slot count
+    // above the arrays' length: the next step read past the states, and `active` kept an uninitialised
+    // tail that the awake list took for awake bodies.)
+    unsigned long failures = ph_alloc_failures();
+    int slot = ph_id_pool_reserve(&world->body_ids);
+    if (slot < 0 || !grow_body_arrays(world, slot + 1))
     {
-        if (slot >= 0)
-            ph_id_pool_release(&world->body_ids, slot);
         ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
         return PH_NULL_BODY_ID;
     }
@@ -737,6 +932,7 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
     body.gravity_scale = d.gravity_scale;
     body.enable_sleep = d.enable_sleep;
     body.awake = d.type != PH_BODY_STATIC && d.is_awake;
+    body.sleep_next = slot; // asleep from the start: an island of its own
     body.user_data = d.user_data;
     body.bounds = ph_body_compute_bounds(&body);
     ph_aabb local = body.mesh       ? ph_mesh_bounds(body.mesh)
@@ -757,12 +953,16 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
     if (world->bodies[slot].proxy < 0)
     {
         world->active[slot] = 0;
-        ph_id_pool_release(&world->body_ids, slot);
+        memset(st, 0, sizeof *st);
         ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory (broadphase).", fn);
         return PH_NULL_BODY_ID;
     }
+    int taken = ph_id_pool_alloc(&world->body_ids);
+    PH_ASSERT(taken == slot);
+    (void)taken;
     if (d.type == PH_BODY_STATIC)
         world->static_body_count++;
+    warn_degraded(world, failures, fn);
     return make_body_id(world, slot);
 }
 
@@ -794,16 +994,34 @@ void ph_world_wake_island(ph_world *world, int slot)
         b->sleep_time = 0.0f;
         return;
     }
-    uint32_t island = b->sleep_island;
-    if (island == 0)
+    // Around the ring of the sleeping island (island.c): its members, each once. (A scan of every slot for
+    // the island's id made waking a 40,000-body sleeping world body by body take seconds.) The walk is
+    // bounded by the live count in case the ring were ever broken.
+    int i = slot;
+    for (int n = 0; n < world->body_ids.live_count; n++)
     {
-        wake_body(world, slot);
-        return;
+        world->wake_visits++;
+        int next = world->bodies[i].sleep_next;
+        PH_ASSERT(!world->bodies[i].awake && ph_id_pool_is_live(&world->body_ids, i));
+        wake_body(world, i);
+        if (next == slot)
+            return;
+        i = next;
     }
-    for (int i = 0; i < world->body_ids.slot_count; i++)
-        if (ph_id_pool_is_live(&world->body_ids, i) && !world->bodies[i].awake &&
-            world->bodies[i].sleep_island == island)
-            wake_body(world, i);
+    PH_ASSERT(false); // the ring did not close
+}
+
+// Takes a sleeping body out of its island's ring (before it is destroyed): O(island).
+static void leave_island(ph_world *world, int slot)
+{
+    ph_body *b = &world->bodies[slot];
+    if (b->type == PH_BODY_STATIC || b->awake)
+        return;
+    int prev = slot;
+    for (int n = 0; n < world->body_ids.live_count && world->bodies[prev].sleep_next != slot; n++)
+        prev = world->bodies[prev].sleep_next;
+    world->bodies[prev].sleep_next = b->sleep_next;
+    b->sleep_next = slot;
 }
 
 // Wakes every body that has contact points with slot (they may have rested on it).
@@ -837,11 +1055,14 @@ ph_status ph_body_destroy(ph_world *world, ph_body_id id)
     int slot = body_slot(world, id, "ph_body_destroy");
     if (slot < 0)
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
+    if (!world_can_change(world, "ph_body_destroy"))
+        return PH_ERR_INVALID_ARG;
     wake_touching(world, slot);
     // Sleeping neighbours have no contacts (pairs of two sleeping bodies are not kept), so whatever is
     // within the speculative margin of the removed body is woken too: it may have rested on it.
     wake_query wq = {world, slot};
     ph_octree_query_box(&world->octree, margin_bounds(world, world->bodies[slot].bounds), wake_visit, &wq);
+    leave_island(world, slot);
     ph_contacts_remove_body(&world->contacts, slot);
     if (world->bodies[slot].proxy >= 0)
         ph_octree_remove(&world->octree, world->bodies[slot].proxy);
@@ -978,6 +1199,8 @@ void *ph_body_get_user_data(const ph_world *world, ph_body_id id)
     int slot = body_slot(world, id, fn);                                                                     \
     if (slot < 0)                                                                                            \
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;                                                 \
+    if (!world_can_change(world, fn))                                                                        \
+        return PH_ERR_INVALID_ARG;                                                                           \
     ph_body *b = &world->bodies[slot];                                                                       \
     (void)b
 
@@ -996,15 +1219,19 @@ ph_status ph_body_set_transform(ph_world *world, ph_body_id id, ph_vec3 position
     b->bounds = ph_body_compute_bounds(b);
     ph_world_wake_island(world, slot);
     set_body_state(world, slot);
-    if (b->proxy >= 0)
-        ph_octree_move(&world->octree, b->proxy, margin_bounds(world, b->bounds));
+    if (b->proxy >= 0 &&
+        ph_octree_move(&world->octree, b->proxy, margin_bounds(world, b->bounds)) == PH_ERR_OUT_OF_MEMORY)
+        ph_log(PH_LOG_WARNING,
+               "%s: the broadphase could not allocate a node (out of memory); the body is kept in "
+               "its list of outsiders, correct but slower.",
+               fn);
     return PH_OK;
 }
 
 static ph_status set_velocity(ph_world *world, ph_body_id id, ph_vec3 v, bool angular, const char *fn)
 {
     SET_BODY(fn);
-    if (!check_vec(world, fn, angular ? "w" : "v", v))
+    if (!check_speed(world, fn, angular ? "w" : "v", v))
         return PH_ERR_INVALID_ARG;
     if (b->type == PH_BODY_STATIC)
         return PH_OK;
@@ -1033,50 +1260,103 @@ ph_status ph_body_set_user_data(ph_world *world, ph_body_id id, void *user_data)
     return PH_OK;
 }
 
-// Force and torque about the centre of mass; torque also from a force off the centre.
-static ph_status add_force(ph_world *world, ph_body_id id, ph_vec3 force, ph_vec3 torque, const char *fn)
+// The velocity changes (linear, unit: m/s; angular, unit: rad/s) that force and torque accumulated on body
+// b would make over one step: F dt / m and I^-1 tau dt, with the inverse inertia of its orientation now.
+static void step_velocity_change(const ph_world *world, const ph_body *b, ph_vec3 force, ph_vec3 torque,
+                                 ph_vec3 *out_dv, ph_vec3 *out_dw)
+{
+    float dt = world->def.time_step;
+    *out_dv = glms_vec3_scale(force, b->inv_mass * dt);
+    *out_dw = glms_vec3_scale(glms_mat3_mulv(ph_body_world_inv_inertia(b, b->xf.q), torque), dt);
+}
+
+// Adds force and torque (about the centre of mass) to what body `id` accumulates for the next step; `arg`
+// names the caller's own argument ("force" or "torque"; NULL when the torque comes from a force at a point)
+// and `what` describes the call for the message. Refused, with nothing added, when what the body would then
+// hold changes its velocity by more than the speed limit in one step (a force of 1e10 N on a gram).
+static ph_status add_force(ph_world *world, ph_body_id id, ph_vec3 force, ph_vec3 torque, const char *arg,
+                           const char *what, const char *fn)
 {
     SET_BODY(fn);
-    if (!check_vec(world, fn, "force", force) || !check_vec(world, fn, "torque", torque))
+    if (arg && !check_finite_vec(world, fn, arg, glms_vec3_add(force, torque)))
         return PH_ERR_INVALID_ARG;
     if (b->type != PH_BODY_DYNAMIC)
         return PH_OK;
+    ph_vec3 f = glms_vec3_add(b->force, force), t = glms_vec3_add(b->torque, torque);
+    ph_vec3 dv, dw;
+    step_velocity_change(world, b, f, t, &dv, &dw);
+    bool linear = vec_below(dv, PH_MAX_SPEED);
+    if (!linear || !vec_below(dw, PH_MAX_SPEED))
+    {
+        ph_vec3 d = linear ? dw : dv;
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: %s would change the body's %s velocity by (%g, %g, %g) %s in one step; that must "
+                       "stay below %g, so apply less.",
+                       fn, what, linear ? "angular" : "linear", (double)d.x, (double)d.y, (double)d.z,
+                       linear ? "rad/s" : "m/s", (double)PH_MAX_SPEED);
+        return PH_ERR_INVALID_ARG;
+    }
     ph_world_wake_island(world, slot);
-    b->force = glms_vec3_add(b->force, force);
-    b->torque = glms_vec3_add(b->torque, torque);
+    b->force = f;
+    b->torque = t;
     return PH_OK;
 }
 
 ph_status ph_body_apply_force(ph_world *world, ph_body_id id, ph_vec3 force)
 {
-    return add_force(world, id, force, glms_vec3_zero(), "ph_body_apply_force");
+    const char *fn = "ph_body_apply_force";
+    char what[160];
+    snprintf(what, sizeof what, "force (%g, %g, %g) N", (double)force.x, (double)force.y, (double)force.z);
+    return add_force(world, id, force, glms_vec3_zero(), "force", what, fn);
 }
 
 ph_status ph_body_apply_force_at_point(ph_world *world, ph_body_id id, ph_vec3 force, ph_vec3 point)
 {
     const char *fn = "ph_body_apply_force_at_point";
     SET_BODY(fn);
-    if (!check_vec(world, fn, "point", point) || !check_vec(world, fn, "force", force))
+    if (!check_vec(world, fn, "point", point) || !check_finite_vec(world, fn, "force", force))
         return PH_ERR_INVALID_ARG;
-    return add_force(world, id, force, glms_vec3_cross(glms_vec3_sub(point, b->center), force), fn);
+    char what[160];
+    snprintf(what, sizeof what, "force (%g, %g, %g) N at point (%g, %g, %g)", (double)force.x,
+             (double)force.y, (double)force.z, (double)point.x, (double)point.y, (double)point.z);
+    return add_force(world, id, force, glms_vec3_cross(glms_vec3_sub(point, b->center), force), NULL, what,
+                     fn);
 }
 
 ph_status ph_body_apply_torque(ph_world *world, ph_body_id id, ph_vec3 torque)
 {
-    return add_force(world, id, glms_vec3_zero(), torque, "ph_body_apply_torque");
+    const char *fn = "ph_body_apply_torque";
+    char what[160];
+    snprintf(what, sizeof what, "torque (%g, %g, %g) N m", (double)torque.x, (double)torque.y,
+             (double)torque.z);
+    return add_force(world, id, glms_vec3_zero(), torque, "torque", what, fn);
 }
 
+// An impulse changes the velocities at once. Refused, with nothing changed, when the velocities it leaves
+// are outside the speed limit of the validity table (9.99e6 N s on a body of 1e-33 kg gave an infinite
+// velocity; at the corner of a 1 mm box an infinite spin).
 static ph_status add_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse, ph_vec3 point, bool at_point,
                              const char *fn)
 {
     SET_BODY(fn);
-    if (!check_vec(world, fn, "impulse", impulse) || (at_point && !check_vec(world, fn, "point", point)))
+    if (!check_finite_vec(world, fn, "impulse", impulse) ||
+        (at_point && !check_vec(world, fn, "point", point)))
         return PH_ERR_INVALID_ARG;
     if (b->type != PH_BODY_DYNAMIC)
         return PH_OK;
-    ph_world_wake_island(world, slot);
     ph_body_state *st = &world->states[slot];
-    st->v = glms_vec3_add(st->v, glms_vec3_scale(impulse, b->inv_mass));
+    ph_vec3 v = glms_vec3_add(st->v, glms_vec3_scale(impulse, b->inv_mass));
+    if (!vec_below(v, PH_MAX_SPEED))
+    {
+        ph_world_error(
+            world, PH_ERR_INVALID_ARG,
+            "%s: impulse (%g, %g, %g) N s would give the body a linear velocity of (%g, %g, %g) m/s; "
+            "each component must stay below %g, so apply less.",
+            fn, (double)impulse.x, (double)impulse.y, (double)impulse.z, (double)v.x, (double)v.y,
+            (double)v.z, (double)PH_MAX_SPEED);
+        return PH_ERR_INVALID_ARG;
+    }
+    ph_vec3 w = st->w;
     if (at_point)
     {
         // The inverse inertia of the body's orientation now: the state's is that of some moment of the last
@@ -1084,8 +1364,22 @@ static ph_status add_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse, ph
         // It changes the angular momentum now by r x J: the velocity now (what the API reads) by I^-1 r x J.
         ph_vec3 t = glms_vec3_cross(glms_vec3_sub(point, b->center), impulse);
         ph_vec3 dw = glms_mat3_mulv(ph_body_world_inv_inertia(b, b->xf.q), t);
-        st->w = glms_vec3_add(st->w, ph_body_angular_velocity_change(b, st->w, world->last_h, dw));
+        ph_vec3 now = glms_vec3_add(ph_body_angular_velocity_now(b, st->w, world->last_h), dw);
+        w = glms_vec3_add(st->w, ph_body_angular_velocity_change(b, st->w, world->last_h, dw));
+        if (!vec_below(now, PH_MAX_SPEED) || !vec_below(w, PH_MAX_SPEED))
+        {
+            ph_world_error(
+                world, PH_ERR_INVALID_ARG,
+                "%s: impulse (%g, %g, %g) N s at point (%g, %g, %g) would give the body an angular "
+                "velocity of (%g, %g, %g) rad/s; each component must stay below %g, so apply less.",
+                fn, (double)impulse.x, (double)impulse.y, (double)impulse.z, (double)point.x, (double)point.y,
+                (double)point.z, (double)now.x, (double)now.y, (double)now.z, (double)PH_MAX_SPEED);
+            return PH_ERR_INVALID_ARG;
+        }
     }
+    ph_world_wake_island(world, slot);
+    st->v = v;
+    st->w = w;
     return PH_OK;
 }
 
@@ -1109,13 +1403,13 @@ ph_status ph_body_wake(ph_world *world, ph_body_id id)
 // ---- The step ----------------------------------------------------------------------------------------
 
 // Slots of awake non-static bodies, ascending, into the arena. The scan reads the dense active[] bytes, not
-// the bodies: with thousands of sleeping bodies it stays a few cache lines per thousand slots. Slots past
-// active_capacity were never live (their creation failed before the arrays grew).
+// the bodies: with thousands of sleeping bodies it stays a few cache lines per thousand slots. The body
+// arrays always hold every slot the id pool has counted (ph_body_create grows them before it takes a slot).
 static bool collect_awake(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
-    int slots = world->body_ids.slot_count < world->active_capacity ? world->body_ids.slot_count
-                                                                    : world->active_capacity;
+    int slots = world->body_ids.slot_count;
+    PH_ASSERT(slots <= world->active_capacity && slots <= world->state_capacity);
     ctx->awake = ph_arena_alloc(ctx->arena, (size_t)(slots > 0 ? slots : 1) * sizeof *ctx->awake);
     ctx->awake_count = 0;
     if (!ctx->awake)
@@ -1185,8 +1479,14 @@ static void finish_bodies(ph_step_context *ctx)
 
 void ph_world_step(ph_world *world)
 {
-    if (!world)
+    if (!world || !world_can_change(world, "ph_world_step"))
         return;
+    // The world is locked against changes from the log hook for the whole step (the contract of phys.h),
+    // and errors the hook causes are recorded without calling it again.
+    world->locked++;
+    bool was_logging = world->logging;
+    world->logging = true;
+    unsigned long failures = ph_alloc_failures();
     ph_step_stats *stats = &world->stats;
     memset(stats, 0, sizeof *stats);
     ph_step_context ctx;
@@ -1234,8 +1534,7 @@ void ph_world_step(ph_world *world)
     // Counted from the active[] bytes (awake non-static bodies) and the live and static counts, not from a
     // pass over the bodies themselves.
     int awake = 0;
-    int slots = world->body_ids.slot_count < world->active_capacity ? world->body_ids.slot_count
-                                                                    : world->active_capacity;
+    int slots = world->body_ids.slot_count;
     for (int i = 0; i < slots; i++)
         awake += world->active[i];
     stats->body_count = world->body_ids.live_count;
@@ -1244,6 +1543,17 @@ void ph_world_step(ph_world *world)
     stats->calendar_events = world->calendar.event_count;
     world->step_count++;
     stats->ms_total = ph_ticks_to_ms(ctx.ticks - t_start); // to the end of the last stage
+    world->logging = was_logging;
+    // Some stages meet a failed allocation without a word (the solver and the calendar fall back, the
+    // islands skip a step of sleeping, the arena keeps its size): one line says that the step degraded.
+    stats->allocation_failures = (int)(ph_alloc_failures() - failures);
+    if (stats->allocation_failures > 0)
+        ph_log(PH_LOG_ERROR,
+               "ph_world_step: %d allocations failed (out of memory); the stages that met them degraded "
+               "(contacts "
+               "kept or dropped, events clamped, no sleeping) and the next step tries again.",
+               stats->allocation_failures);
+    world->locked--;
 }
 
 // ---- Queries -----------------------------------------------------------------------------------------
@@ -1468,6 +1778,8 @@ static void draw_box(const ph_debug_draw *dd, ph_aabb b, uint32_t color)
     }
 }
 
+static void draw_world(const ph_world *world, const ph_debug_draw *dd);
+
 static void draw_node(ph_aabb loose_bounds, int depth, int proxy_count, void *ctx)
 {
     (void)depth;
@@ -1480,6 +1792,17 @@ void ph_world_debug_draw(const ph_world *world, const ph_debug_draw *dd)
 {
     if (!world || !dd || !dd->draw_segment || !dd->draw_point)
         return;
+    // The callbacks are user code: while they run the world refuses changes (the octree walk below holds a
+    // node pointer across them, which a body created from a callback would free). The world is heap-
+    // allocated, never a const object: the lock may be set through the const pointer.
+    ph_world *locked = (ph_world *)world;
+    locked->locked++;
+    draw_world(world, dd);
+    locked->locked--;
+}
+
+static void draw_world(const ph_world *world, const ph_debug_draw *dd)
+{
     if (dd->draw_contacts)
     {
         for (int k = 0; k < world->contacts.count; k++)

@@ -65,10 +65,14 @@ struct ph_world
     uint32_t next_island_id;
     uint64_t step_count;
     uint64_t wake_count; // bodies woken since creation (the step retakes its awake list when it changes)
-    float last_h;        // the last step's solver sub-step (unit: s); warm-start impulses are per sub-step
-    int tree_failures;   // octree insertions that failed for lack of memory (bodies then skip collision)
-    int wide_arms;       // the wide_arms_mode the solver asks of ph_wide_build: WIDE_ARMS_AUTO (0) but in
-                         // tests, which compare the modes
+    uint64_t
+        wake_visits;   // bodies ph_world_wake_island examined since creation (tests: waking costs the island)
+    int locked;        // > 0 while a step, a debug-draw callback or the log hook runs: changes are refused
+    bool logging;      // the log hook is running for this world: errors it causes are recorded, not logged
+    float last_h;      // the last step's solver sub-step (unit: s); warm-start impulses are per sub-step
+    int tree_failures; // octree insertions that failed for lack of memory (bodies then skip collision)
+    int wide_arms;     // the wide_arms_mode the solver asks of ph_wide_build: WIDE_ARMS_AUTO (0) but in
+                       // tests, which compare the modes
 };
 
 // Everything one step passes between its stages (after Box2D's b2StepContext).

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The rigid-body sandbox developers
 # Runs each libFuzzer target for SECONDS: tests/fuzz/run_fuzz.sh BUILD_DIR SECONDS [TARGET...] (`make fuzz`;
-# the targets are obj, mtl, model and scene, all by default). Seeds: tests/fuzz/corpus/<target>
+# the targets are obj, mtl, model, scene and api, all by default). Seeds: tests/fuzz/corpus/<target>
 # (committed), the test files in tests/data, the project's models or scenes, and for .obj and .mtl the
 # shared real-world files in ../shared/testdata/obj when present (read in place, never copied). New inputs
 # go to tests/fuzz/corpus-work/<target> (ignored by git); a crash leaves its input in
@@ -13,7 +13,7 @@ set -eu
 build=${1:?usage: run_fuzz.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:-60}
 if [ $# -ge 2 ]; then shift 2; else shift $#; fi
-targets=${*:-obj mtl model scene}
+targets=${*:-obj mtl model scene api}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/tests/fuzz/corpus-work"
 shared="$root/../shared/testdata/obj"
@@ -35,8 +35,13 @@ run() {
     shift 2
     mkdir -p "$work/$target" "$work/artifacts"
     echo "fuzz_$target: ${seconds} s"
+    dict_arg=""
+    if [ -n "$dict" ]; then
+        dict_arg="-dict=$root/tests/fuzz/$dict.dict"
+    fi
+    # shellcheck disable=SC2086 # dict_arg is empty or one argument without spaces
     if ! "$build/fuzz_$target" "$work/$target" "$@" \
-        -dict="$root/tests/fuzz/$dict.dict" -max_total_time="$seconds" -timeout="$(timeout_of "$target")" \
+        $dict_arg -max_total_time="$seconds" -timeout="$(timeout_of "$target")" \
         -rss_limit_mb=2048 \
         -max_len=16384 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-"; then
         echo "fuzz_$target: FAILED (input in $work/artifacts/)"
@@ -51,8 +56,9 @@ seeds() {
     obj | model) set -- "$root/tests/fuzz/corpus/obj" "$root/models" "$root/tests/data" ;;
     mtl) set -- "$root/tests/fuzz/corpus/mtl" "$root/models" ;;
     scene) set -- "$root/tests/fuzz/corpus/scene" "$root/scenes" "$root/tests/data" ;;
+    api) set -- ;; # from nothing: the input is a sequence of calls, not a file format
     esac
-    if [ "$which" != scene ] && [ -d "$shared" ]; then
+    if [ "$which" != scene ] && [ "$which" != api ] && [ -d "$shared" ]; then
         set -- "$@" "$shared"
     fi
     echo "$@"
@@ -63,8 +69,9 @@ for target in $targets; do
     obj | model) dict=obj ;;
     mtl) dict=mtl ;;
     scene) dict=scene ;;
+    api) dict="" ;;
     *)
-        echo "run_fuzz.sh: unknown target '$target' (obj, mtl, model, scene)"
+        echo "run_fuzz.sh: unknown target '$target' (obj, mtl, model, scene, api)"
         exit 1
         ;;
     esac
