@@ -13,6 +13,8 @@
 #include "phys/world.h" // white-box: the world's count of bodies examined by waking
 
 #include <limits.h> // INT_MAX
+#include <math.h>   // fabsf
+#include <stddef.h> // max_align_t
 #include <stdint.h> // SIZE_MAX
 #include <stdlib.h> // malloc, free
 #include <string.h> // strstr, strlen
@@ -1164,6 +1166,176 @@ static int abuse_validity_table(void)
     return 0;
 }
 
+// ---- Defect 4: bodies piled on one spot --------------------------------------------------------------
+
+// An allocator that counts live bytes and their peak, and refuses any allocation that would take the live
+// bytes past a limit: a quadratic blow-up then shows as refused allocations instead of gigabytes.
+typedef struct budget_alloc
+{
+    size_t live, peak, limit;
+    long refused;
+} budget_alloc;
+
+static budget_alloc s_budget;
+
+static void *budget_alloc_fn(size_t size, void *ctx)
+{
+    budget_alloc *b = ctx;
+    if (size > b->limit - b->live)
+    {
+        b->refused++;
+        return NULL;
+    }
+    size_t *p = malloc(size + sizeof(max_align_t));
+    if (!p)
+        return NULL;
+    b->live += size;
+    b->peak = b->live > b->peak ? b->live : b->peak;
+    return (char *)p + sizeof(max_align_t);
+}
+
+static void budget_free_fn(void *ptr, size_t size, void *ctx)
+{
+    budget_alloc *b = ctx;
+    if (!ptr)
+        return;
+    b->live -= size;
+    free((char *)ptr - sizeof(max_align_t));
+}
+
+#define HEAP_BODIES 2000
+// A pair is kept while one of its awake bodies has fewer than PH_MAX_PAIRS_PER_BODY pairs, so the step keeps
+// at most 32 x 2,000 = 64,000 pairs (those with the ground included); a contact, its manifold, its solver
+// constraint, the pair buffers, the step arena's high-water mark and a share of the bodies' arrays take under
+// 3 KB a pair (2.1 KB measured: 63,504 pairs, 133 MB at the peak), so a world fits in 64,000 x 3 KB = 197 MB.
+// Uncapped, the 2,001,000 pairs asked for 4 GB.
+#define HEAP_PAIRS_MOST (PH_MAX_PAIRS_PER_BODY * HEAP_BODIES)
+#define HEAP_BYTES_MOST ((size_t)HEAP_PAIRS_MOST * 3072)
+
+// 2,000 boxes created at one point on a ground: the step keeps at most the capped pairs, within a bounded
+// byte count and without a refused allocation, reports the capacity error in its stats and once in the log,
+// drops the same pairs in a twin world made after, and the heap keeps stepping (flying apart) without a NaN.
+static int abuse_overlap_pairs_capped(void)
+{
+    ph_set_log(record_log, NULL);
+    s_budget = (budget_alloc){.limit = HEAP_BYTES_MOST};
+    ph_set_allocator(budget_alloc_fn, budget_free_fn, &s_budget);
+    ph_world *w = NULL;
+    ph_step_stats st[2];
+    for (int k = 0; k < 2; k++)
+    {
+        ph_world_destroy(w); // the first world, before its twin is made (NULL the first time)
+        w = make_world();
+        ENSURE(w);
+        ENSURE(!PH_ID_IS_NULL(add_ground(w, 50.0f)));
+        for (int i = 0; i < HEAP_BODIES; i++)
+        {
+            ph_body_def d = dynamic_box(ph_v3(0.0f, 0.5f, 0.0f), 0.5f);
+            ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+        }
+        s_logs = 0;
+        ph_world_step(w);
+        st[k] = *ph_world_get_stats(w);
+        if (s_logs != 1)
+            fprintf(stderr, "logs %d, last '%s'; pairs %d dropped %d manifolds %d peak %zu bytes\n", s_logs,
+                    s_last_log, st[k].pair_count, st[k].pairs_dropped, st[k].manifold_count, s_budget.peak);
+        ENSURE(s_logs == 1);
+        ENSURE(strstr(s_last_log, "capacity"));
+    }
+    ENSURE(s_budget.refused == 0 && s_budget.peak <= HEAP_BYTES_MOST);
+    ENSURE(st[0].allocation_failures == 0);
+    ENSURE(st[0].pair_count > 0 && st[0].pair_count <= HEAP_PAIRS_MOST);
+    ENSURE(st[0].manifold_count <= st[0].pair_count);
+    ENSURE(st[0].pairs_dropped > 0);
+    ENSURE(st[0].pair_count + st[0].pairs_dropped == HEAP_BODIES * (HEAP_BODIES - 1) / 2 + HEAP_BODIES);
+    ENSURE(st[1].pair_count == st[0].pair_count && st[1].pairs_dropped == st[0].pairs_dropped);
+    ENSURE(st[1].manifold_count == st[0].manifold_count);
+    for (int s = 0; s < 10; s++)
+    {
+        ph_world_step(w);
+        ENSURE(ph_world_get_stats(w)->pair_count <= HEAP_PAIRS_MOST);
+    }
+    ENSURE(s_budget.refused == 0);
+    static ph_body_id ids[HEAP_BODIES + 1];
+    int count = ph_world_get_bodies(w, ids, HEAP_BODIES + 1);
+    ENSURE(count == HEAP_BODIES + 1);
+    for (int i = 0; i < count; i++)
+    {
+        ENSURE(vec_finite(ph_body_get_position(w, ids[i])));
+        ENSURE(vec_finite(ph_body_get_linear_velocity(w, ids[i])));
+    }
+    ph_world_destroy(w);
+    ENSURE(s_budget.live == 0);
+    ph_set_allocator(NULL, NULL, NULL);
+    ph_set_log(NULL, NULL);
+    return 0;
+}
+
+// ---- Defect 11: spheres on mesh triangles as wide as the vertex limit allows ----------------------------
+
+// A static mesh of two triangles spanning the whole square |x|, |z| <= PH_MAX_SIZE (local vertices at the
+// limit, 2e4 m a side) at the origin; spheres dropped onto it (at its centre, on its diagonal seam, beside
+// the seam on either side, near its corners, and a 1 cm sphere) come to rest on it instead of falling
+// through. Before the fix, a body on one triangle within 28 m of the seam (a band of 1e-3 of the longest
+// edge) lost its only point as a "twin" of the neighbour's, and GJK's tolerance at this size let the 1 cm
+// sphere through.
+static int abuse_wide_mesh_holds_spheres(void)
+{
+    ph_set_log(record_log, NULL);
+    size_t start = ph_byte_count();
+    const float e = PH_MAX_SIZE;
+    const ph_vec3 v[4] = {ph_v3(-e, 0.0f, -e), ph_v3(e, 0.0f, -e), ph_v3(e, 0.0f, e), ph_v3(-e, 0.0f, e)};
+    const int idx[6] = {0, 2, 1, 0, 3, 2}; // counter-clockwise seen from +y
+    const ph_vec3 drops[] = {ph_v3(0.0f, 0.0f, 0.0f),         ph_v3(1234.5f, 0.0f, 1234.5f),
+                             ph_v3(-6000.3f, 0.0f, 2500.7f),  ph_v3(9000.25f, 0.0f, -8999.5f),
+                             ph_v3(-9500.5f, 0.0f, 9400.5f),  ph_v3(4000.1f, 0.0f, -7000.9f),
+                             ph_v3(-3000.3f, 0.0f, -2990.9f), ph_v3(-5.0f, 0.0f, -4.7f),
+                             ph_v3(7000.0f, 0.0f, 6999.0f),   ph_v3(100.5f, 0.0f, -200.5f)};
+    const float radii[] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.01f};
+    ph_world *w = make_world();
+    ENSURE(w);
+    ph_mesh_def md = ph_default_mesh_def();
+    md.vertices = v;
+    md.vertex_count = 4;
+    md.indices = idx;
+    md.triangle_count = 2;
+    ph_geom_id geom = ph_world_add_mesh(w, &md);
+    ENSURE(!PH_ID_IS_NULL(geom));
+    ph_body_def g = ph_default_body_def();
+    g.shape = ph_make_geom_shape(PH_SHAPE_MESH, geom);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &g)));
+    enum
+    {
+        DROPS = sizeof drops / sizeof drops[0]
+    };
+    ph_body_id ball[DROPS];
+    for (int i = 0; i < DROPS; i++)
+    {
+        ph_body_def d = ph_default_body_def();
+        d.type = PH_BODY_DYNAMIC;
+        d.shape = ph_make_sphere(radii[i]);
+        d.position = glms_vec3_add(drops[i], ph_v3(0.0f, 3.0f, 0.0f));
+        ball[i] = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(ball[i]));
+    }
+    for (int s = 0; s < 180; s++)
+        ph_world_step(w);
+    for (int i = 0; i < DROPS; i++)
+    {
+        ph_vec3 p = ph_body_get_position(w, ball[i]);
+        if (!vec_finite(p) || fabsf(p.y - radii[i]) > 0.05f)
+        {
+            fprintf(stderr, "sphere %d dropped at (%g, %g) is at (%g, %g, %g)\n", i, (double)drops[i].x,
+                    (double)drops[i].z, (double)p.x, (double)p.y, (double)p.z);
+            return 1;
+        }
+    }
+    ph_world_destroy(w);
+    ENSURE(ph_byte_count() == start);
+    ph_set_log(NULL, NULL);
+    return 0;
+}
+
 const test_case test_abuse_cases[] = {
     {"abuse_body_create_oom_keeps_world", abuse_body_create_oom_keeps_world},
     {"abuse_geom_create_oom_destroys_cleanly", abuse_geom_create_oom_destroys_cleanly},
@@ -1177,5 +1349,7 @@ const test_case test_abuse_cases[] = {
     {"abuse_wake_visits_only_island", abuse_wake_visits_only_island},
     {"abuse_allocation_failure_sweep", abuse_allocation_failure_sweep},
     {"abuse_validity_table", abuse_validity_table},
+    {"abuse_overlap_pairs_capped", abuse_overlap_pairs_capped},
+    {"abuse_wide_mesh_holds_spheres", abuse_wide_mesh_holds_spheres},
     {0},
 };

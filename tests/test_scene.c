@@ -5,6 +5,7 @@
 #include "assets/scene.h"
 #include "test.h"
 
+#include <stdio.h>  // snprintf
 #include <string.h> // strlen, strstr
 
 static scene_desc *parse(const char *json, bool load_models, asset_error *err)
@@ -188,6 +189,66 @@ static int scene_errors(void)
     return 0;
 }
 
+// Issue 24, defect 4: a file whose entries would pile more bodies on one point than the engine keeps pairs
+// for (1,024 boxes at one point once gave 522,753 contacts), or more bodies than a file may make, is
+// rejected with the file and the JSON path of the first entry past the limit.
+static int scene_body_limits(void)
+{
+    const char *file = SANDBOX_SOURCE_DIR "/scenes/test.json";
+    enum
+    {
+        PILE = 1024,
+        ENTRY_TEXT = 64
+    };
+    static char json[PILE * ENTRY_TEXT + 64];
+    size_t len = (size_t)snprintf(json, sizeof json, "{\"entries\": [");
+    for (int i = 0; i < PILE; i++)
+        len += (size_t)snprintf(json + len, sizeof json - len,
+                                "%s{\"generator\": \"box\", \"position\": [1, 2, 3]}", i > 0 ? ", " : "");
+    snprintf(json + len, sizeof json - len, "]}");
+    asset_error err;
+    scene_desc *d = parse(json, false, &err);
+    ENSURE(!d);
+    char want[512];
+    snprintf(want, sizeof want, "%s: entries[%d].position: %d entries are placed at (1, 2, 3) (at most %d",
+             file, SCENE_MAX_ENTRIES_AT_ONE_POINT, SCENE_MAX_ENTRIES_AT_ONE_POINT + 1,
+             SCENE_MAX_ENTRIES_AT_ONE_POINT);
+    if (strncmp(err.text, want, strlen(want)) != 0)
+    {
+        fprintf(stderr, "got '%s'\n  want '%s...'\n", err.text, want);
+        return 1;
+    }
+    // As many as allowed at one point load.
+    len = (size_t)snprintf(json, sizeof json, "{\"entries\": [");
+    for (int i = 0; i < SCENE_MAX_ENTRIES_AT_ONE_POINT; i++)
+        len +=
+            (size_t)snprintf(json + len, sizeof json - len, "%s{\"generator\": \"box\"}", i > 0 ? ", " : "");
+    snprintf(json + len, sizeof json - len, "]}");
+    d = parse(json, false, &err);
+    ENSURE(d);
+    scene_free(d);
+
+    // Five walls of 4,900 boxes each, apart: the fifth passes the bodies one file may make.
+    len = (size_t)snprintf(json, sizeof json, "{\"entries\": [");
+    for (int i = 0; i < 5; i++)
+        len += (size_t)snprintf(
+            json + len, sizeof json - len,
+            "%s{\"generator\": \"wall\", \"rows\": 70, \"columns\": 70, \"position\": [%d, 0, 0]}",
+            i > 0 ? ", " : "", 100 * i);
+    snprintf(json + len, sizeof json - len, "]}");
+    d = parse(json, false, &err);
+    ENSURE(!d);
+    snprintf(want, sizeof want,
+             "%s: entries[4]: the scene would make 24500 bodies with this entry (at most %d", file,
+             SCENE_MAX_BODIES);
+    if (strncmp(err.text, want, strlen(want)) != 0)
+    {
+        fprintf(stderr, "got '%s'\n  want '%s...'\n", err.text, want);
+        return 1;
+    }
+    return 0;
+}
+
 // Models are loaded with the scene, errors in them keep their "file:line:" form, a missing model file
 // is named, and a file named twice is parsed once.
 static int scene_models_loaded(void)
@@ -219,6 +280,7 @@ static int scene_models_loaded(void)
 
 const test_case test_scene_cases[] = {
     {"scene_parse_everything", scene_parse_everything},
+    {"scene_body_limits", scene_body_limits},
     {"scene_errors", scene_errors},
     {"scene_models_loaded", scene_models_loaded},
     {0},

@@ -47,6 +47,8 @@ typedef struct ph_world ph_world;
 //   calendar event budget                                      [0, PH_MAX_CALENDAR_BUDGET]
 //   calendar events per pair                                   [1, PH_MAX_CALENDAR_BUDGET]
 //   compound children                                          [1, PH_MAX_COMPOUND_CHILDREN]
+//   broadphase pairs a step keeps (not an input: a capacity)   PH_MAX_PAIRS_PER_BODY x awake bodies,
+//                                                              PH_MAX_PAIRS_PER_STEP in all
 //   hull vertex budget, mesh triangles                         see collision.h
 //
 // Float precision sets most bounds: at 1e7 m a float's step is 1 m, so contacts mean nothing beyond; a
@@ -67,6 +69,16 @@ typedef struct ph_world ph_world;
 #define PH_MAX_SPECULATIVE_MARGIN 1.0f // (unit: m)
 #define PH_MAX_CALENDAR_BUDGET 65536   // time-of-impact events per step
 #define PH_MAX_COMPOUND_CHILDREN 4096
+// Bodies piled on one spot overlap pairwise: n bodies give n (n - 1) / 2 pairs, each a contact and a
+// manifold (about 2 KB), so 2,000 bodies at one point once took 4 GB. A body in a dense pile of its equals
+// touches 26 (the neighbours in a cubic lattice) and its swept bounds a few more. A pair is kept while one
+// awake body of the two has fewer than 32 pairs, which keeps every pair of such a pile and of a hub (a
+// ground, or a platform under a hundred boxes) while bounding n awake bodies at one spot to 32 n pairs.
+// Past either cap the step keeps the pairs found first in the broadphase's deterministic walk, drops the
+// rest, counts them in ph_step_stats.pairs_dropped and logs one capacity error.
+#define PH_MAX_PAIRS_PER_BODY 32
+// 262,144 pairs (about 0.6 GB of contacts) serve a settled pile of 50,000 awake boxes at 4 pairs a body.
+#define PH_MAX_PAIRS_PER_STEP 262144
 
 // ---- Callbacks -------------------------------------------------------------------------------------
 //

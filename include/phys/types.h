@@ -115,6 +115,8 @@ typedef struct ph_step_stats
     int sleeping_body_count;
     int pair_count;     // broadphase pairs
     int manifold_count; // touching or speculative pairs
+    int pairs_dropped;  // broadphase pairs beyond PH_MAX_PAIRS_PER_BODY or PH_MAX_PAIRS_PER_STEP (a capacity
+                        // error)
     int contact_point_count;
     int calendar_events;      // time-of-impact events resolved this step
     int calendar_substeps;    // advances from one event to the next

@@ -73,6 +73,7 @@ typedef struct loader
 {
     json_reader json;
     scene_options options;
+    long bodies; // bodies the entries parsed so far make
 } loader;
 
 // out = parent + "." + key (or key at the top level). A path too long for the message is cut short,
@@ -289,6 +290,38 @@ static bool parse_generator_params(loader *ld, const cJSON *item, const char *pa
     if (bodies > SCENE_MAX_GENERATED_BODIES)
         return json_fail(&ld->json, path, "generator '%s' would make %ld bodies (at most %d)",
                          generator_names[e->generator], bodies, SCENE_MAX_GENERATED_BODIES);
+    ld->bodies += bodies - 1; // the entry's one body is counted by the caller
+    return true;
+}
+
+// The limits of a whole file on entry `index`, just parsed: the bodies made so far and the entries placed at
+// its position (compared exactly: the same point written twice).
+static bool check_scene_limits(loader *ld, const scene_desc *desc, int index)
+{
+    char path[SCENE_PATH_TEXT];
+    snprintf(path, sizeof path, "entries[%d]", index);
+    ld->bodies++;
+    if (ld->bodies > SCENE_MAX_BODIES)
+        return json_fail(&ld->json, path,
+                         "the scene would make %ld bodies with this entry (at most %d in one file)",
+                         ld->bodies, SCENE_MAX_BODIES);
+    ph_vec3 at = desc->entries[index].position;
+    int same = 1;
+    for (int j = 0; j < index; j++)
+    {
+        ph_vec3 q = desc->entries[j].position;
+        same += q.x == at.x && q.y == at.y && q.z == at.z;
+    }
+    if (same > SCENE_MAX_ENTRIES_AT_ONE_POINT)
+    {
+        char p[SCENE_PATH_TEXT];
+        snprintf(p, sizeof p, "entries[%d].position", index);
+        return json_fail(
+            &ld->json, p,
+            "%d entries are placed at (%g, %g, %g) (at most %d at one point): their bodies would all "
+            "overlap; spread them out",
+            same, (double)at.x, (double)at.y, (double)at.z, SCENE_MAX_ENTRIES_AT_ONE_POINT);
+    }
     return true;
 }
 
@@ -534,7 +567,7 @@ static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
     for (const cJSON *e = entries->child; e; e = e->next, i++)
     {
         desc->entry_count = i + 1; // so that scene_free frees the models of the entries parsed so far
-        if (!parse_entry(ld, e, i, &desc->entries[i]))
+        if (!parse_entry(ld, e, i, &desc->entries[i]) || !check_scene_limits(ld, desc, i))
             return false;
         scene_entry *entry = &desc->entries[i];
         if (entry->kind != SCENE_ENTRY_GENERATOR && ld->options.load_models &&
@@ -562,6 +595,7 @@ bool scene_parse(const char *buf, size_t len, const char *name, const scene_opti
     ld.json.err = err;
     ld.json.context = "";
     ld.options = options ? *options : scene_default_options();
+    ld.bodies = 0;
     cJSON *root = json_parse_text(&ld.json, buf, len, SCENE_MAX_FILE_BYTES);
     if (!root)
         return false;

@@ -22,6 +22,12 @@
 #define SCENE_MAX_FILE_BYTES (4 << 20)  // larger scene files are rejected
 #define SCENE_MAX_GENERATED_BODIES 5000 // bodies one generator entry may make (count, rows x columns, ...)
 #define SCENE_MAX_COORDINATE 10000.0f   // |position|, |size| and such (unit: m)
+// Bodies one file may make in all (each generator's count, one per model or obj_scene entry): four
+// generators at their most, a scene the sandbox steps in real time.
+#define SCENE_MAX_BODIES 20000
+// Entries one file may place at the very same position: their bodies would all overlap, and the engine
+// keeps at most PH_MAX_PAIRS_PER_BODY pairs of a body (1,024 boxes at one point once gave 522,753 contacts).
+#define SCENE_MAX_ENTRIES_AT_ONE_POINT PH_MAX_PAIRS_PER_BODY
 
 typedef enum scene_entry_kind
 {

@@ -1183,6 +1183,69 @@ static void collide_single(const ph_convex *ca, ph_transform xa, const ph_convex
         single_point(m, r.pa, r.pb, r.normal, r.sep, ID_SINGLE);
 }
 
+// A sphere (A) against a triangle (B), in closed form (issue 24, defect 11): GJK on the sphere's core point
+// stops at a tolerance relative to the triangle's size, which for a triangle 2e4 m wide (the vertex limit)
+// exceeds a small sphere's radius, and near an edge let spheres fall through. Here the centre is projected
+// on the triangle's plane (its distance from the plane has the rounding of one vertex's coordinates, a
+// millimetre at 1e4 m); inside the triangle that is the closest point, else the closest point of the
+// nearest edge. The triangle is two-sided, as for GJK. The GJK cache is left as it is: nothing reads it.
+static void collide_sphere_triangle(const ph_convex *ca, ph_transform xa, const ph_convex *cb,
+                                    ph_transform xb, float margin, ph_gjk_cache *cache, ph_manifold *m)
+{
+    (void)cache;
+    const ph_vec3 *v = cb->tri;
+    ph_vec3 p = glms_quat_rotatev(glms_quat_conjugate(xb.q), glms_vec3_sub(xa.p, xb.p));
+    ph_vec3 n = glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0]));
+    float len = glms_vec3_norm(n);
+    if (!(len > 0.0f))
+    {
+        collide_single(ca, xa, cb, xb, margin, cache, m); // a sliver: GJK copes with the segment it is
+        return;
+    }
+    n = glms_vec3_scale(n, 1.0f / len);
+    float dist = glms_vec3_dot(n, glms_vec3_sub(p, v[0]));
+    ph_vec3 q = glms_vec3_sub(p, glms_vec3_scale(n, dist)); // the centre on the plane
+    bool inside = true;
+    for (int k = 0; k < 3 && inside; k++)
+    {
+        ph_vec3 e = glms_vec3_sub(v[(k + 1) % 3], v[k]);
+        inside = glms_vec3_dot(glms_vec3_cross(e, glms_vec3_sub(q, v[k])), n) >= 0.0f;
+    }
+    ph_vec3 closest = q; // the triangle's closest point (triangle frame)
+    ph_vec3 out;         // unit, from the triangle towards the sphere's centre (triangle frame)
+    float sep;
+    if (inside)
+    {
+        sep = fabsf(dist) - ca->radius;
+        out = dist >= 0.0f ? n : glms_vec3_negate(n);
+    }
+    else
+    {
+        float best = FLT_MAX;
+        for (int k = 0; k < 3; k++)
+        {
+            ph_vec3 e = glms_vec3_sub(v[(k + 1) % 3], v[k]);
+            float t = glm_clamp(glms_vec3_dot(glms_vec3_sub(p, v[k]), e) / glms_vec3_dot(e, e), 0.0f, 1.0f);
+            ph_vec3 c = glms_vec3_add(v[k], glms_vec3_scale(e, t));
+            float d2 = glms_vec3_norm2(glms_vec3_sub(p, c));
+            if (d2 < best)
+            {
+                best = d2;
+                closest = c;
+            }
+        }
+        ph_vec3 d = glms_vec3_sub(p, closest);
+        sep = sqrtf(best) - ca->radius;
+        out = ph_safe_normalize(d, dist >= 0.0f ? n : glms_vec3_negate(n));
+    }
+    if (sep > margin)
+        return;
+    ph_vec3 nw = glms_vec3_negate(glms_quat_rotatev(xb.q, out)); // A (sphere) to B (triangle)
+    ph_vec3 pa = glms_vec3_add(xa.p, glms_vec3_scale(nw, ca->radius));
+    ph_vec3 pb = ph_transform_point(xb, closest);
+    single_point(m, pa, pb, nw, sep, ID_SINGLE);
+}
+
 static void collide_capsules(const ph_convex *ca, ph_transform xa, const ph_convex *cb, ph_transform xb,
                              float margin, ph_gjk_cache *cache, ph_manifold *m)
 {
@@ -1433,6 +1496,8 @@ static const float FACE_NORMAL_COS = 0.9999f;
 // fraction of the triangle's longest edge: points at an edge lie on it to float rounding (clip points) or to
 // GJK's tolerance (closest points), far below this.
 static const float EDGE_TOUCH_RATIO = 1e-3f;
+// The widest band about a seam in which a point is taken for a twin of the neighbour's (unit: m).
+static const float SEAM_TWIN_TOUCH = 1e-3f;
 // A normal is in an edge's cone when it points out of both triangles at the edge to within this cosine (0.06
 // degree): either face normal lies on the cone's boundary, where rounding puts the product either side of 0.
 static const float EDGE_CONE_TOLERANCE = 1e-3f;
@@ -1574,7 +1639,17 @@ static void smooth_triangle_contact(const ph_convex *tri, ph_transform xt, const
     if (supported)
     {
         if (face)
-            drop_seam_twins(tri, v, out, ct, touch, flat, m);
+        {
+            // A twin lies on the seam to rounding, however wide the triangles: the ratio's band is 28 m
+            // wide at the vertex limit (issue 24, defect 11), where it took the only point of a body on
+            // one triangle up to metres from the seam for a twin the neighbour never made, and the body
+            // fell through. The band is at most SEAM_TWIN_TOUCH, or 16 ulps of the coordinates beyond.
+            float reach = fmaxf(fmaxf(fabsf(v[0].x), fabsf(v[0].y)), fabsf(v[0].z));
+            for (int k = 1; k < 3; k++)
+                reach = fmaxf(reach, fmaxf(fmaxf(fabsf(v[k].x), fabsf(v[k].y)), fabsf(v[k].z)));
+            float twin_touch = fminf(touch, fmaxf(SEAM_TWIN_TOUCH, 16.0f * FLT_EPSILON * reach));
+            drop_seam_twins(tri, v, out, ct, twin_touch, flat, m);
+        }
         return;
     }
     if (face || at_rim)
@@ -1612,7 +1687,7 @@ static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
                          {collide_single, false},
                          {collide_sphere_box, false},
                          {collide_single, false},
-                         {collide_single, false}},
+                         {collide_sphere_triangle, false}},
     [PH_SHAPE_CAPSULE] = {{collide_single, true},
                           {collide_capsules, false},
                           {collide_capsule_polyhedron, false},
@@ -1628,7 +1703,7 @@ static const collide_entry COLLIDE_TABLE[PH_SHAPE_COUNT][PH_SHAPE_COUNT] = {
                        {collide_polyhedra, false},
                        {collide_polyhedra, false},
                        {collide_polyhedra, false}},
-    [PH_SHAPE_TRIANGLE] = {{collide_single, true},
+    [PH_SHAPE_TRIANGLE] = {{collide_sphere_triangle, true},
                            {collide_capsule_polyhedron, true},
                            {collide_polyhedra, false},
                            {collide_polyhedra, false},

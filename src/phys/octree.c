@@ -25,6 +25,7 @@
 #include "core.h"
 
 #include <float.h>  // FLT_MAX
+#include <limits.h> // INT_MAX
 #include <stddef.h> // offsetof
 #include <string.h> // memset, memcpy
 #if defined(__SSE2__)
@@ -58,6 +59,14 @@
 // to 4096 bodies (24 bits) sort in two passes.
 #define RADIX_BITS 12
 #define RADIX_SIZE (1 << RADIX_BITS)
+
+// Pairs charged to one packed proxy during a search, and whether one of its pairs was dropped at a cap.
+struct ph_octree_charge
+{
+    int pairs;
+    bool dropped;
+};
+typedef struct ph_octree_charge ph_octree_charge;
 
 // A proxy as the pair search reads it: copied into one array in depth-first order, so that the
 // proxies a node holds are contiguous (packed[first .. own_end)) and the inner loops stream through
@@ -192,6 +201,8 @@ void ph_octree_create(ph_octree *tree)
     tree->free_node = NONE;
     tree->root = NONE;
     tree->outside_head = NONE;
+    tree->max_pairs_per_proxy = INT_MAX;
+    tree->max_pairs = INT_MAX;
 }
 
 void ph_octree_destroy(ph_octree *tree)
@@ -201,6 +212,7 @@ void ph_octree_destroy(ph_octree *tree)
     ph_free(tree->packed, (size_t)tree->packed_capacity * sizeof *tree->packed);
     ph_free(tree->packed_order, (size_t)tree->packed_order_capacity * sizeof *tree->packed_order);
     ph_free(tree->packed_proxy, (size_t)tree->packed_proxy_capacity * sizeof *tree->packed_proxy);
+    ph_free(tree->charges, (size_t)tree->charge_capacity * sizeof *tree->charges);
     ph_free(tree->pair_keys, (size_t)tree->pair_capacity * (2 * sizeof(uint64_t) + sizeof(ph_octree_pair)));
     ph_octree_create(tree);
 }
@@ -569,6 +581,9 @@ static bool reserve_packed(ph_octree *tree, int need)
     ok = ok &&
          grow_array(&proxy, &tree->packed_proxy_capacity, need, INITIAL_PROXIES, sizeof *tree->packed_proxy);
     tree->packed_proxy = proxy;
+    void *charges = tree->charges;
+    ok = ok && grow_array(&charges, &tree->charge_capacity, need, INITIAL_PROXIES, sizeof *tree->charges);
+    tree->charges = charges;
     return ok;
 }
 
@@ -687,9 +702,26 @@ typedef struct pair_search
     bool out_of_memory;
 } pair_search;
 
-static inline void add_pair(pair_search *ps, const ph_octree_packed *a, const ph_octree_packed *b)
+// Packed proxies a and b are ps->packed[ia] and [ib] (a may be a copy held in registers).
+static inline void add_pair(pair_search *ps, const ph_octree_packed *a, int ia, const ph_octree_packed *b,
+                            int ib)
 {
     ph_octree *tree = ps->tree;
+    ph_octree_charge *ca = &tree->charges[ia], *cb = &tree->charges[ib];
+    int cap = tree->max_pairs_per_proxy;
+    // Kept while one active proxy of the two has room: each kept pair uses up one place of a proxy below the
+    // cap, so a search keeps at most max_pairs_per_proxy pairs per active proxy, while a hub (a platform
+    // under a hundred boxes, each with few pairs) keeps all of its own.
+    bool room = (a->active && ca->pairs < cap) || (b->active && cb->pairs < cap);
+    if (tree->pair_count >= tree->max_pairs || !room)
+    {
+        ca->dropped = true;
+        cb->dropped = true;
+        tree->pairs_dropped++;
+        return;
+    }
+    ca->pairs += a->active;
+    cb->pairs += b->active;
     if (tree->pair_count == tree->pair_capacity && !grow_pairs(tree))
     {
         ps->out_of_memory = true;
@@ -702,7 +734,7 @@ static inline void add_pair(pair_search *ps, const ph_octree_packed *a, const ph
 static inline void test_pair(pair_search *ps, const ph_octree_packed *a, const ph_octree_packed *b)
 {
     if ((a->active | b->active) && boxes_meet(a, b))
-        add_pair(ps, a, b);
+        add_pair(ps, a, (int)(a - ps->packed), b, (int)(b - ps->packed));
 }
 
 // Packed proxy a (not in the subtree) against every proxy in the subtree of n.
@@ -846,7 +878,7 @@ static void flat_pairs(pair_search *ps, int count)
         const ph_octree_packed a = packed[i]; // a copy: held in registers across add_pair's stores
         for (int j = i + 1; j < count; j++)
             if (boxes_meet(&a, &packed[j]) && (a.active | packed[j].active))
-                add_pair(ps, &a, &packed[j]);
+                add_pair(ps, &a, i, &packed[j], j);
     }
 }
 
@@ -928,7 +960,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         int count = 0;
         tree->packed_order_count = 0;
         if (tree->root != NONE)
-            pack(tree, tree->root, body_active, &count, flat);
+            pack(tree, tree->root, body_active, &count, true);
         PH_ASSERT(count == packed_count);
         tree->packing_valid = true;
         tree->packing_recorded = flat;
@@ -944,6 +976,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         px->paired = false;
         if (!aabb_finite(px->bounds))
             continue;
+        tree->packed_proxy[packed_count] = p;
         ph_octree_packed *pk = &tree->packed[packed_count++];
         pk->lo = px->bounds.lo;
         pk->hi = px->bounds.hi;
@@ -953,6 +986,9 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     }
     pair_search ps = {tree, tree->packed, false};
     tree->packed_total = packed_count;
+    tree->pairs_dropped = 0;
+    if (packed_count > 0) // an empty tree may have no charges array (memset of NULL is undefined)
+        memset(tree->charges, 0, (size_t)packed_count * sizeof *tree->charges);
     tree->flat_valid = flat;
     if (flat)
         flat_pairs(&ps, packed_count);
@@ -972,6 +1008,10 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         tree->pair_count = 0;
         return -1;
     }
+    // A proxy that lost a pair at a cap has an incomplete answer: the calendar must query the tree for it.
+    for (int i = 0; tree->pairs_dropped > 0 && i < packed_count; i++)
+        if (tree->charges[i].dropped)
+            tree->proxies[tree->packed_proxy[i]].paired = false;
     int n = tree->pair_count;
     tree->pairs_valid = true;
     if (n == 0)

@@ -67,8 +67,13 @@ typedef struct ph_octree
     int outside_count;
     ph_octree_packed *packed; // proxies copied in depth-first order for the pair search
     int packed_capacity;
-    int *packed_proxy; // the proxy index of each packed proxy of the tree (not the outside list)
+    int *packed_proxy; // the proxy index of each packed proxy (the tree's, then the outside list's)
     int packed_proxy_capacity;
+    struct ph_octree_charge *charges; // per packed proxy: pairs charged to it in the last search
+    int charge_capacity;
+    int max_pairs_per_proxy; // pair caps of ph_octree_find_pairs (INT_MAX after ph_octree_create)
+    int max_pairs;
+    int pairs_dropped;      // pairs the last ph_octree_find_pairs dropped at a cap
     int packed_total;       // proxies packed by the last ph_octree_find_pairs, outside ones included
     uint64_t *pair_keys;    // one block: (a << 32 | b) keys while finding, scratch keys for sorting,
     uint64_t *pair_scratch; // and the last ph_octree_find_pairs answer
@@ -84,7 +89,7 @@ typedef struct ph_octree
     bool pairs_valid;      // ... and that find_pairs answered in full (not out of memory)
     bool packing_valid;    // no proxy was placed or unlinked since the last packing (its layout still holds)
     bool flat_valid;       // the last find_pairs was flat: while pairs_valid holds, box queries scan packed
-    bool packing_recorded; // the last packing recorded packed_proxy (it packed a flat tree)
+    bool packing_recorded; // the last packing packed a flat tree (its layout can be refreshed in place)
 } ph_octree;
 
 // Initialises an empty tree (no allocation until the first insertion).
@@ -118,11 +123,15 @@ int ph_octree_get_body(const ph_octree *tree, int proxy);
 bool ph_octree_pairs_complete(const ph_octree *tree, int proxy);
 
 // Finds every pair of proxies whose bounds overlap (closed intervals: touching counts), except
-// static-static pairs and pairs where neither body is active. body_active is indexed by body index
-// (NULL: every non-static proxy is active); a static proxy is never active whatever its flag says.
-// The answer holds each pair once as body indices a < b, sorted by (a, b); it is owned by the tree
-// and valid until the next call, insert, move, remove or destroy. Returns the pair count, or -1 when
-// out of memory (then *out_pairs is NULL).
+// static-static pairs and pairs where neither body is active, up to two caps: a pair is charged to each
+// active proxy of the two, and one whose active proxies all have max_pairs_per_proxy pairs already, or that
+// would take the answer past max_pairs, is dropped (counted in pairs_dropped), the pairs met first in the
+// tree's walk being kept, and both its proxies' pairs are then not complete (ph_octree_pairs_complete).
+// At most max_pairs_per_proxy pairs per active proxy are kept in all. body_active is indexed by body
+// index (NULL: every non-static proxy is active); a static proxy is never active whatever its flag says. The
+// answer holds each pair once as body indices a < b, sorted by (a, b); it is owned by the tree and valid
+// until the next call, insert, move, remove or destroy. Returns the pair count, or -1 when out of memory
+// (then *out_pairs is NULL).
 int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_octree_pair **out_pairs);
 
 // Query callbacks receive the body index; returning false stops the query.

@@ -290,6 +290,8 @@ ph_world *ph_world_create(const ph_world_def *def)
         return NULL;
     }
     ph_octree_create(&world->octree);
+    world->octree.max_pairs_per_proxy = PH_MAX_PAIRS_PER_BODY;
+    world->octree.max_pairs = PH_MAX_PAIRS_PER_STEP;
     ph_id_pool_create(&world->body_ids);
     ph_id_pool_create(&world->geom_ids);
     return world;
@@ -1446,6 +1448,7 @@ static void update_broadphase(ph_step_context *ctx)
     }
     const ph_octree_pair *pairs = NULL;
     int n = ph_octree_find_pairs(&world->octree, world->active, &pairs);
+    int dropped = n >= 0 ? world->octree.pairs_dropped : 0;
     if (n < 0)
     {
         ph_log(PH_LOG_ERROR, "The broadphase ran out of memory; this step has no contacts.");
@@ -1455,6 +1458,13 @@ static void update_broadphase(ph_step_context *ctx)
     ctx->pairs = pairs;
     ctx->pair_count = n;
     ctx->stats->pair_count = n;
+    // A capacity error (tier 3): bodies piled on one spot; the pairs kept are the same for the same world.
+    ctx->stats->pairs_dropped = dropped;
+    if (dropped > 0)
+        ph_log(PH_LOG_ERROR,
+               "ph_world_step: the broadphase dropped %d pairs past its capacity (%d per body, %d per step): "
+               "too many bodies overlap; spread them out.",
+               dropped, PH_MAX_PAIRS_PER_BODY, PH_MAX_PAIRS_PER_STEP);
 }
 
 // Adds the time since the last stage ended (ctx->ticks) to `stage`; the end of one stage is the start of
