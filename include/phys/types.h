@@ -181,7 +181,8 @@ typedef struct ph_debug_draw
 {
     void (*draw_segment)(ph_vec3 a, ph_vec3 b, uint32_t rgba, void *context);
     void (*draw_point)(ph_vec3 p, float size_px, uint32_t rgba, void *context);
-    bool draw_contacts; // contact points and normals
+    bool draw_contacts; // contact points and normals, each normal longer by 0.3 m per factor of ten of
+                        // its point's force above 100 N (ph_contact_info.normal_impulse over the step)
     bool draw_bounds;   // body bounding boxes
     bool draw_octree;   // octree nodes that hold bodies
     bool draw_calendar; // the last step's time-of-impact events
