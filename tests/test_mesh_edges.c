@@ -173,6 +173,17 @@ static bool add_mesh(ph_world *w, const mesh_data *m)
     return !PH_ID_IS_NULL(ph_body_create(w, &g));
 }
 
+// A static mesh extruded from the profile (px, py) (profile_mesh); false when it could not be made.
+static bool add_profile_mesh(ph_world *w, const float *px, const float *py, int n)
+{
+    mesh_data md;
+    if (!profile_mesh(px, py, n, &md))
+        return false;
+    bool ok = add_mesh(w, &md);
+    mesh_data_free(&md);
+    return ok;
+}
+
 // A static box with the given bounds.
 static bool add_static_box(ph_world *w, ph_vec3 lo, ph_vec3 hi)
 {
@@ -422,11 +433,7 @@ static int slide_into_step(bool mesh, crossing *out)
         const float px[] = {-6, -5, -4, -3, -2, -1, 0, 1, 2, 2, 3, 4, 5, 6};
         const float py[] = {0, 0, 0,           0,           0,           0,           0,
                             0, 0, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT, STEP_HEIGHT};
-        mesh_data md;
-        ENSURE(profile_mesh(px, py, (int)(sizeof px / sizeof px[0]), &md));
-        bool ok = add_mesh(w, &md);
-        mesh_data_free(&md);
-        ENSURE(ok);
+        ENSURE(add_profile_mesh(w, px, py, (int)(sizeof px / sizeof px[0])));
     }
     else
     {
@@ -489,11 +496,7 @@ static int slide_off_table(bool mesh, crossing *out, ph_vec3 *out_w)
     {
         const float px[] = {-6, -5, -4, -3, -2, -1, 0, 0};
         const float py[] = {0, 0, 0, 0, 0, 0, 0, -TABLE_DEPTH};
-        mesh_data md;
-        ENSURE(profile_mesh(px, py, (int)(sizeof px / sizeof px[0]), &md));
-        bool ok = add_mesh(w, &md);
-        mesh_data_free(&md);
-        ENSURE(ok);
+        ENSURE(add_profile_mesh(w, px, py, (int)(sizeof px / sizeof px[0])));
     }
     else
     {

@@ -622,7 +622,8 @@ bool ph_contacts_update(ph_step_context *ctx)
             ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
             ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
             match_impulses(c, &old);
-            c->patch_radius = ph_contact_patch_radius(&c->manifold);
+            // The twist's arm; only friction reads it (a frictionless pair skips the polygon's integral).
+            c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
             c->radius_a = round_radius(&sa);
             c->radius_b = round_radius(&sb);
             remember_build(world, c);

@@ -548,10 +548,9 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
     // of the whole manifold's normal impulse, and one torque about the normal (twist) bounded by that times
     // the patch's mean radius: under a uniform pressure each element of the patch resists sliding with mu
     // times its share of the load, so the force sums to mu N and the torque to mu N times the mean distance
-    // of the patch from its centre. Friction at each point instead (the corners of a face) makes a spinning
-    // box stop twice too fast (its corners are farther out than the patch's mean), and lets the points
-    // hold equal and opposite impulses that cancel: locked into the warm start, they are let go whenever the
-    // points' share of the load shifts, and fed a growing out-of-plane sliding of the 100-row pyramid.
+    // of the patch from its centre. Friction at each point instead (the corners of a face) made a spinning
+    // box stop twice too fast (its corners are farther out than the patch's mean), and a manifold holds 3
+    // friction rows instead of 2 per point.
     // Friction is solved even when the normal impulses are all zero: the clamp then takes back the
     // warm-started impulses, which would otherwise keep spinning a body that left contact. It is solved in
     // both iterations: in the relax iteration only, a 100-row pyramid's flanks slide off under their load.
@@ -589,8 +588,8 @@ static void warm_start(ph_body_state *states, const constraint_set *set)
         warm_start_constraint(states, &set->cons[i]);
 }
 
-// `measure`: the first sweep since the bodies last moved (see ph_wide_solve); `total`: the sub-step's last
-// (solve_constraint).
+// `measure`: the first sweep since the bodies last moved (see ph_wide_solve); `sum_total`: the sub-step's
+// last (solve_constraint).
 static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias, bool measure,
                   bool sum_total)
 {
@@ -615,10 +614,11 @@ static bool bounce(ph_body_state *states, constraint *con, float h, bool compres
     bool bouncing = false;
     ph_body_state *sa = &states[con->a], *sb = &states[con->b];
     pair_velocity pv = load_pair(sa, sb);
-    // The manifold's compression and push so far: the bound holds for the contact as a whole (a face lands on
-    // its corners as the approach shares the load, and may leave on them in other shares).
+    // The manifold's compression and push so far (pushing sweeps only): the bound holds for the contact as a
+    // whole (a face lands on its corners as the approach shares the load, and may leave on them in other
+    // shares).
     float compressed = 0.0f, pushed = 0.0f;
-    for (int i = 0; i < con->point_count; i++)
+    for (int i = 0; !compress && i < con->point_count; i++)
     {
         compressed += con->points[i].total_impulse - con->points[i].bounce_impulse;
         pushed += con->points[i].bounce_impulse;

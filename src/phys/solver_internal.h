@@ -207,7 +207,6 @@ typedef struct wide_group
     int color;
     int point_count; // most points of a lane
     int max_passes;
-    int pad_int;
     int isotropic; // every lane's bodies' inverse inertias are multiples of the identity (cubes, spheres,
                    // static bodies): the sweeps turn the arms by a product with the scale (ph_wide_prepare)
     // Each point's current separation, as the last sweep after a position update measured it: positions

@@ -626,9 +626,10 @@ WIDE_KERNEL bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h_s
         v8 n = LD3(g->normal);
         f8 accel = ld(g->accel_n);
         int bounced = 0;
-        // Each lane's compression and push so far (bounce() in solver.c); padded points hold zeros.
+        // Each lane's compression and push so far, for the pushing sweeps (bounce() in solver.c); padded
+        // points hold zeros.
         f8 compressed = zero, pushed = zero;
-        for (int i = 0; i < g->point_count; i++)
+        for (int i = 0; !compress && i < g->point_count; i++)
         {
             compressed = compressed + (ld(g->cold[i].total_impulse) - ld(g->cold[i].bounce_impulse));
             pushed = pushed + ld(g->cold[i].bounce_impulse);

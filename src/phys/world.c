@@ -104,30 +104,27 @@ static bool vec_within(ph_vec3 v, float limit)
     return ph_is_finite_vec3(v) && fabsf(v.x) <= limit && fabsf(v.y) <= limit && fabsf(v.z) <= limit;
 }
 
-static bool finite_vec(ph_vec3 v)
+// A vector whose every component is finite and below `limit` in magnitude, else an error naming it.
+static bool check_vec_below(const ph_world *world, const char *fn, const char *field, ph_vec3 v, float limit)
 {
-    return vec_below(v, PH_MAX_COORDINATE);
-}
-
-static bool check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
-{
-    if (finite_vec(v))
+    if (vec_below(v, limit))
         return true;
     ph_world_error(world, PH_ERR_INVALID_ARG,
-                   "%s: %s is (%g, %g, %g); each coordinate must be finite and below %g in magnitude.", fn,
-                   field, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_COORDINATE);
+                   "%s: %s is (%g, %g, %g); each component must be finite and below %g in magnitude.", fn,
+                   field, (double)v.x, (double)v.y, (double)v.z, (double)limit);
     return false;
+}
+
+// A position (unit: m) inside the coordinate limit of the validity table.
+static bool check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+{
+    return check_vec_below(world, fn, field, v, PH_MAX_COORDINATE);
 }
 
 // A velocity (unit: m/s or rad/s) inside the speed limit of the validity table.
 static bool check_speed(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
 {
-    if (vec_below(v, PH_MAX_SPEED))
-        return true;
-    ph_world_error(world, PH_ERR_INVALID_ARG,
-                   "%s: %s is (%g, %g, %g); each component must be finite and below %g in magnitude.", fn,
-                   field, (double)v.x, (double)v.y, (double)v.z, (double)PH_MAX_SPEED);
-    return false;
+    return check_vec_below(world, fn, field, v, PH_MAX_SPEED);
 }
 
 // A force, torque or impulse: any finite value (what it does is bounded by the speeds it gives).
