@@ -161,6 +161,43 @@ static int calendar_head_on(void)
     return 0;
 }
 
+// A bar of 2 m spinning at 226 rad/s turns by 206 degrees in a 60 Hz step, its ends sweeping a disc of 1 m
+// round its centre; a post stands in that disc 14 degrees ahead of one end, where the shorter turn between
+// the step's two orientations (-154 degrees) never passes. The bar must strike the post, not pass through
+// it. (Here the solver's speculative contact already slows the bar; the calendar's sweep of a turn of more
+// than half a revolution is checked in test_toi.c, toi_given_rotation_long_way. In the highspeed scene a box
+// spun up to 500 rad/s by an event went through the wall it touched when the sweep took the shorter turn.)
+static int calendar_fast_spinner_meets_post(void)
+{
+    ph_world *w = world_without_gravity();
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_STATIC;
+    d.shape = ph_make_box(ph_v3(0.05f, 0.05f, 0.05f));
+    d.position = ph_v3(0.8f * cosf(0.2443f), 0.8f * sinf(0.2443f), 0.0f);
+    ph_body_id post = ph_body_create(w, &d);
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_box(ph_v3(1.0f, 0.05f, 0.05f));
+    d.position = ph_v3(0, 0, 0);
+    d.angular_velocity = ph_v3(0, 0, 1.2f * GLM_PIf * 60.0f);
+    d.enable_sleep = false;
+    ph_body_id bar = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(post) && !PH_ID_IS_NULL(bar));
+    ph_world_step(w);
+    int met = events_between(w, bar, post);
+    ph_convex sa = ph_convex_box(ph_v3(1.0f, 0.05f, 0.05f)), sb = ph_convex_box(ph_v3(0.05f, 0.05f, 0.05f));
+    ph_gjk_output g;
+    ph_gjk_status state =
+        ph_gjk_distance(&sa, ph_body_get_transform(w, bar), &sb, ph_body_get_transform(w, post), NULL, &g);
+    float spin = ph_body_get_angular_velocity(w, bar).z;
+    fprintf(stderr, "fast spinner: %d events with the post, spin after %.1f rad/s, gap %.4f m\n", met,
+            (double)spin, state == PH_GJK_OVERLAPPING ? -1.0 : (double)g.distance);
+    ENSURE(met >= 1);
+    ENSURE(state != PH_GJK_OVERLAPPING);
+    ENSURE(spin < 0.5f * 1.2f * GLM_PIf * 60.0f); // the post took the spin (it reversed or slowed it)
+    ph_world_destroy(w);
+    return 0;
+}
+
 // Two balls of radius 0.5 at 300 m/s towards each other, 6 m apart, their paths 0.9 m apart: they only
 // graze (centres 0.9 apart at the closest, 0.1 inside contact), inside the step. The calendar's bounding
 // sphere of a ball is the ball itself, so this is its tightest case: the graze must be an event that
@@ -890,5 +927,6 @@ const test_case test_calendar_cases[] = {
     {"calendar_pair_limit_is_per_step", calendar_pair_limit_is_per_step},
     {"calendar_dense_pile_matches_calendar_off", calendar_dense_pile_matches_calendar_off},
     {"calendar_hypervelocity_pile_moves", calendar_hypervelocity_pile_moves},
+    {"calendar_fast_spinner_meets_post", calendar_fast_spinner_meets_post},
     {0},
 };

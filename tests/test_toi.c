@@ -23,6 +23,7 @@ static ph_sweep still(ph_vec3 c, ph_quat q)
     s.local_center = glms_vec3_zero();
     s.c0 = s.c1 = c;
     s.q0 = s.q1 = q;
+    s.rotation = glms_vec3_zero();
     return s;
 }
 
@@ -63,6 +64,7 @@ static int toi_sweep_transform(void)
     s.c1 = ph_v3(3.0f, 2.0f, -1.0f);
     s.q0 = glms_quat_identity();
     s.q1 = glms_quatv(1.2f, ph_v3(0.0f, 0.0f, 1.0f));
+    s.rotation = glms_vec3_zero();
     ph_transform x0 = ph_sweep_transform(&s, 0.0f), x1 = ph_sweep_transform(&s, 1.0f);
     ph_transform xh = ph_sweep_transform(&s, 0.5f);
     ENSURE_VEC3_NEAR(ph_transform_point(x0, s.local_center), s.c0, 1e-6f);
@@ -131,6 +133,41 @@ static int toi_rotating_bar(void)
     // The closing speed there is about 0.8 * pi/2 per unit t, so a tolerance of 1e-5 m is ~1e-5 in t.
     ENSURE_NEAR(out.t, expect, 5e-5f);
     ENSURE(out.t <= expect + 1e-5f);
+    return 0;
+}
+
+// A sweep given its rotation turns the long way round: the bar turns +270 degrees (the shorter turn to the
+// same end is -90) and meets the ball a quarter turn ahead of it at 45 degrees, which the shorter turn
+// never passes.
+static int toi_given_rotation_long_way(void)
+{
+    ph_toi_input in;
+    memset(&in, 0, sizeof in);
+    in.a = ph_convex_box(ph_v3(1.0f, 0.05f, 0.05f));
+    in.b = ph_convex_sphere(0.1f);
+    in.sweep_a = still(glms_vec3_zero(), glms_quat_identity());
+    in.sweep_a.q1 = glms_quatv(1.5f * GLM_PIf, ph_v3(0.0f, 0.0f, 1.0f));
+    in.sweep_b = still(ph_v3(0.8f * cosf(GLM_PI_4f), 0.8f * sinf(GLM_PI_4f), 0.0f), glms_quat_identity());
+    in.t_max = 1.0f;
+    in.target_separation = 0.005f;
+    in.tolerance = 1e-5f;
+    ph_toi_output shorter = ph_time_of_impact(&in);
+    ENSURE(shorter.state == PH_TOI_SEPARATED);
+    in.sweep_a.rotation = ph_v3(0.0f, 0.0f, 1.5f * GLM_PIf);
+    ph_toi_output out = ph_time_of_impact(&in);
+    float theta = GLM_PI_4f - asinf((0.05f + 0.1f + 0.005f) / 0.8f);
+    float expect = theta / (1.5f * GLM_PIf);
+    printf("  state %d t %.7f (expected %.7f) after %d iterations\n", (int)out.state, (double)out.t,
+           (double)expect, out.iterations);
+    ENSURE(out.state == PH_TOI_HIT);
+    ENSURE_NEAR(out.t, expect, 5e-5f);
+    ENSURE(out.t <= expect + 1e-5f);
+    // The path itself: a quarter of the way the bar has turned by 67.5 degrees, and it ends at q1.
+    ph_quat mid = ph_sweep_transform(&in.sweep_a, 0.25f).q;
+    ENSURE_NEAR(fabsf(glms_quat_dot(mid, glms_quatv(0.375f * GLM_PIf, ph_v3(0, 0, 1)))), 1.0f, 1e-6f);
+    ph_quat end = ph_sweep_transform(&in.sweep_a, 1.0f).q;
+    ENSURE_NEAR(fabsf(glms_quat_dot(end, in.sweep_a.q1)), 1.0f, 1e-6f);
+    ENSURE_VEC3_NEAR(ph_sweep_rotation(&in.sweep_a), in.sweep_a.rotation, 0.0f);
     return 0;
 }
 
@@ -568,6 +605,7 @@ const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
     {"toi_rotating_bar", toi_rotating_bar},
+    {"toi_given_rotation_long_way", toi_given_rotation_long_way},
     {"toi_states", toi_states},
     {"toi_random_never_overshoots", toi_random_never_overshoots},
     {"toi_random_any_direction_never_overshoots", toi_random_any_direction_never_overshoots},

@@ -375,18 +375,24 @@ bool ph_ray_cast_mesh(const ph_mesh *mesh, ph_transform xf, ph_vec3 origin, ph_v
 
 // Motion of a body over a time interval [0, 1]: the centre of mass moves linearly from c0 to c1 and the
 // orientation turns at constant angular velocity from q0 to q1. local_center is the centre of mass in
-// the shape's frame, so the shape's frame at t is found from c(t) and q(t).
+// the shape's frame, so the shape's frame at t is found from c(t) and q(t). The turn is the shorter one from
+// q0 to q1 (at most half a revolution) unless `rotation` is set: then the orientation at t is q0 turned by
+// t * rotation (a world vector, axis times angle, of any angle: w dt for a body spinning at w), and q1 must
+// be that turn's end. A box spinning at 500 rad/s turns by 8 rad in a 60 Hz step; the shorter turn to the
+// same end goes the other way round, and an impact found along it is not the one the body meets.
 typedef struct ph_sweep
 {
     ph_vec3 local_center;
     ph_vec3 c0, c1;
     ph_quat q0, q1;
+    ph_vec3 rotation; // (unit: rad) zero: the shorter turn from q0 to q1
 } ph_sweep;
 
 // The shape transform at fraction t in [0, 1] of the sweep.
 ph_transform ph_sweep_transform(const ph_sweep *sweep, float t);
-// The rotation of the whole sweep as a world vector: axis times angle (unit: rad), the short way round. A
-// point at offset x from the centre of mass moves by about cross(rotation, x) over the sweep.
+// The rotation of the whole sweep as a world vector: axis times angle (unit: rad): sweep->rotation when set,
+// else the short way round from q0 to q1. A point at offset x from the centre of mass moves by about
+// cross(rotation, x) over the sweep.
 ph_vec3 ph_sweep_rotation(const ph_sweep *sweep);
 
 typedef enum ph_toi_state

@@ -93,6 +93,8 @@ typedef struct ph_body
     float toi_t0;          // calendar: the body's motion this step is known from this time on (fraction)
     ph_quat toi_q0;        // calendar: orientation at toi_t0
     ph_vec3 toi_c0;        // calendar: centre of mass at toi_t0 (unit: m)
+    ph_vec3 toi_turn; // calendar: the turn from toi_q0 to the step's end, axis times angle, when it is more
+                      // than a quarter revolution (ph_sweep.rotation); zero: the shorter turn (unit: rad)
     int sleep_next; // while asleep: the next body of its island, a ring through every member (itself when it
                     // sleeps alone), so that waking walks the island, not the world; in the tail padding
 } ph_body;

@@ -164,6 +164,49 @@ static bool moving(const ph_body *b)
     return b->awake && b->type != PH_BODY_STATIC;
 }
 
+// A turn of more than a quarter revolution over a sweep is given to it as a rotation vector (ph_sweep's
+// rotation): the shorter turn between the ends is the body's own only up to half a revolution, and the
+// response reads the spin the body has, so the two must agree on it.
+#define CAL_GIVEN_TURN (0.5f * GLM_PIf)
+
+// q turned by the world rotation vector `turn` (axis times angle): the exact turn at constant angular
+// velocity, for any angle.
+static ph_quat turned(ph_quat q, ph_vec3 turn)
+{
+    float angle = glms_vec3_norm(turn);
+    if (!(angle > 0.0f))
+        return q;
+    float s = sinf(0.5f * angle) / angle;
+    ph_quat r;
+    r.x = turn.x * s;
+    r.y = turn.y * s;
+    r.z = turn.z * s;
+    r.w = cosf(0.5f * angle);
+    return glms_quat_normalize(glms_quat_mul(r, q));
+}
+
+// The turn the solver gave a body over the step, from q0 to q1, as the rotation vector nearest to w dt
+// (its spin at the end times the step) among those that take q0 to q1 (the shorter turn plus whole
+// revolutions about its axis); zero (the shorter turn) when the spin turns it by less than CAL_GIVEN_TURN.
+static ph_vec3 solver_turn(ph_quat q0, ph_quat q1, ph_vec3 w_dt)
+{
+    if (glms_vec3_norm(w_dt) <= CAL_GIVEN_TURN)
+        return glms_vec3_zero();
+    ph_sweep s;
+    memset(&s, 0, sizeof s);
+    s.q0 = q0;
+    s.q1 = q1;
+    ph_vec3 r = ph_sweep_rotation(&s);
+    float angle = glms_vec3_norm(r);
+    ph_vec3 k = angle > 0.0f ? glms_vec3_scale(r, 1.0f / angle) : glms_vec3_normalize(w_dt);
+    float laps = roundf((glms_vec3_dot(w_dt, k) - angle) / (2.0f * GLM_PIf));
+    ph_vec3 turn = glms_vec3_scale(k, angle + 2.0f * GLM_PIf * laps);
+    return glms_vec3_norm(turn) > CAL_GIVEN_TURN ? turn : glms_vec3_zero();
+}
+
+// The turn body b still makes after step fraction t >= toi_t0 (zero: the shorter one to its end).
+static ph_vec3 turn_after(const ph_body *b, float t);
+
 // The body's own sweep over [toi_t0, 1] (a still sweep for bodies that do not move).
 static ph_sweep body_sweep(const ph_body *b)
 {
@@ -173,6 +216,7 @@ static ph_sweep body_sweep(const ph_body *b)
     s.q1 = b->xf.q;
     s.c0 = moving(b) ? b->toi_c0 : b->center;
     s.q0 = moving(b) ? b->toi_q0 : b->xf.q;
+    s.rotation = moving(b) ? b->toi_turn : glms_vec3_zero();
     return s;
 }
 
@@ -181,6 +225,13 @@ static float sweep_fraction(const ph_body *b, float t)
 {
     float alpha = moving(b) && b->toi_t0 < 1.0f ? (t - b->toi_t0) / (1.0f - b->toi_t0) : 1.0f;
     return alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
+}
+
+static ph_vec3 turn_after(const ph_body *b, float t)
+{
+    if (!moving(b))
+        return glms_vec3_zero();
+    return glms_vec3_scale(b->toi_turn, 1.0f - sweep_fraction(b, t));
 }
 
 // Centre of mass of body b at step fraction t >= toi_t0: the sweep moves it on a straight line, so no
@@ -258,7 +309,7 @@ static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
         // The rest of the sweep turns the body by theta about axis k (ph_sweep_rotation: theta k). A point's
         // turn moves it in the plane normal to k, by at most r theta, so by at most r theta sqrt(1 - k_j^2)
         // along world axis j.
-        ph_sweep rest = {.q0 = q, .q1 = b->xf.q};
+        ph_sweep rest = {.q0 = q, .q1 = b->xf.q, .rotation = turn_after(b, t)};
         ph_vec3 rot = ph_sweep_rotation(&rest);
         float theta = glms_vec3_norm(rot);
         if (theta > 0.0f)
@@ -276,12 +327,15 @@ static ph_aabb swept_bounds(const ph_world *world, const ph_body *b, float t)
     return out;
 }
 
-// The convex part `part` of body b with the sweep of that part's frame from pose (c0, q0) to the end.
-static void part_sweep(const ph_world *world, int slot, int part, ph_vec3 c0, ph_quat q0,
+// The convex part `part` of body b with the sweep of that part's frame from pose (c0, q0), its pose at step
+// fraction t, to the end.
+static void part_sweep(const ph_world *world, int slot, int part, float t, ph_vec3 c0, ph_quat q0,
                        ph_convex *out_shape, ph_sweep *out_sweep)
 {
     const ph_body *b = &world->bodies[slot];
     ph_quat q1 = moving(b) ? b->xf.q : q0;
+    // A world rotation vector: the same for the body's frame and for a child's frame fixed in it.
+    out_sweep->rotation = turn_after(b, t);
     out_sweep->c0 = c0;
     out_sweep->c1 = moving(b) ? b->center : c0;
     if (!b->compound)
@@ -566,8 +620,8 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
         {
             ph_toi_input in;
             memset(&in, 0, sizeof in);
-            part_sweep(world, a, pa.items[i], ca, qa, &in.a, &in.sweep_a);
-            part_sweep(world, b, pb.items[j], cb, qb, &in.b, &in.sweep_b);
+            part_sweep(world, a, pa.items[i], tc, ca, qa, &in.a, &in.sweep_a);
+            part_sweep(world, b, pb.items[j], tc, cb, qb, &in.b, &in.sweep_b);
             in.t_max = 1.0f;
             in.target_separation = cs->target;
             in.tolerance = cs->tolerance;
@@ -823,7 +877,8 @@ static bool quiet_first_search(cal_state *cs, int slot)
     ph_quat q0 = b->toi_q0, q1 = b->xf.q;
     float dot = q0.x * q1.x + q0.y * q1.y + q0.z * q1.z + q0.w * q1.w;
     float s2 = 1.0f - dot * dot;
-    float turn = GLM_PIf * sqrtf((s2 > 0.0f ? s2 : 0.0f) + 4.0e-6f) * b->bound_radius;
+    float turn = fmaxf(GLM_PIf * sqrtf((s2 > 0.0f ? s2 : 0.0f) + 4.0e-6f), glms_vec3_norm(b->toi_turn)) *
+                 b->bound_radius;
     const ph_octree *tree = &world->octree;
     const ph_aabb *proxy = ph_octree_live_bounds(tree, b->proxy);
     ph_aabb now = b->bounds;
@@ -1056,7 +1111,12 @@ static void restart_sweep(cal_state *cs, int slot, float t, bool frozen)
     b->toi_c0 = c;
     b->toi_q0 = q;
     b->center = frozen ? c : glms_vec3_add(c, glms_vec3_scale(st->v, rest));
-    b->xf.q = frozen ? q : ph_integrate_rotation(q, st->w, rest);
+    // The exact turn at the body's spin (not the sub-step's first-order one, which over the rest of a step
+    // turns a fast spinner by 2 atan(|w| rest / 2), a fraction of |w| rest: the response would then read a
+    // spin that is not the sweep's).
+    ph_vec3 turn = glms_vec3_scale(st->w, rest);
+    b->xf.q = frozen ? q : turned(q, turn);
+    b->toi_turn = !frozen && glms_vec3_norm(turn) > CAL_GIVEN_TURN ? turn : glms_vec3_zero();
     ph_body_sync_transform(b);
     b->version++;
     if (cs->motion)
@@ -1091,8 +1151,8 @@ static void respond_at(cal_state *cs, const ph_cal_event *e, bool clamp, ph_mani
     ph_quat qa, qb;
     pose_at(&world->bodies[e->a], e->t, &ca, &qa);
     pose_at(&world->bodies[e->b], e->t, &cb, &qb);
-    part_sweep(world, e->a, e->part_a, ca, qa, &sa, &wa);
-    part_sweep(world, e->b, e->part_b, cb, qb, &sb, &wb);
+    part_sweep(world, e->a, e->part_a, e->t, ca, qa, &sa, &wa);
+    part_sweep(world, e->b, e->part_b, e->t, cb, qb, &sb, &wb);
     ph_collide_convex(&sa, ph_sweep_transform(&wa, 0.0f), &sb, ph_sweep_transform(&wb, 0.0f),
                       world->def.speculative_margin, NULL, out_m);
     if (out_m->point_count > 0)
@@ -1192,6 +1252,7 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
         b->toi_t0 = 0.0f;
         b->toi_c0 = b->center0;
         b->toi_q0 = b->q0;
+        b->toi_turn = solver_turn(b->q0, b->xf.q, glms_vec3_scale(world->states[slot].w, ctx->dt));
         b->version = 0;
         float m = motion_of(b, &world->states[slot], ctx->dt);
         if (fp->fast)

@@ -29,6 +29,11 @@
 // Most advancement steps along one fixed axis between two distance queries (see ph_time_of_impact).
 #define TOI_AXIS_STEPS 16
 
+static bool is_zero_vec3(ph_vec3 v)
+{
+    return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
 static ph_quat negate_quat(ph_quat q)
 {
     q.x = -q.x;
@@ -40,14 +45,17 @@ static ph_quat negate_quat(ph_quat q)
 
 // A sweep made ready for evaluation at many times (the advancement evaluates both sweeps at every
 // iteration): spherical interpolation along the shorter arc, at constant angular velocity, with the
-// angle's arctangent and sine taken once.
+// angle's arctangent and sine taken once; or, for a sweep with its rotation given (any angle), the turn
+// about that fixed axis.
 typedef struct sweep_path
 {
     ph_vec3 local_center, c0, dc; // dc = c1 - c0
     ph_quat q0, q1;               // normalised, q1 on q0's side of the double cover
     float theta;                  // half the rotation angle
     float sin_theta;
+    ph_vec3 axis; // unit axis of a given rotation
     bool turns;
+    bool given; // turns by theta about axis (sweep->rotation), not along the shorter arc
 } sweep_path;
 
 // Without `angle` the path can only be evaluated at its ends, t = 0 and t = 1.
@@ -59,6 +67,17 @@ static sweep_path make_path(const ph_sweep *sweep, bool angle)
     p.dc = glms_vec3_sub(sweep->c1, sweep->c0);
     p.q0 = glms_quat_normalize(sweep->q0);
     p.q1 = glms_quat_normalize(sweep->q1);
+    p.axis = glms_vec3_zero();
+    float turn = glms_vec3_norm(sweep->rotation);
+    p.given = turn > 0.0f;
+    if (p.given)
+    {
+        p.turns = true;
+        p.axis = glms_vec3_scale(sweep->rotation, 1.0f / turn);
+        p.theta = 0.5f * turn;
+        p.sin_theta = 0.0f;
+        return p;
+    }
     float c = glms_quat_dot(p.q0, p.q1);
     if (c < 0.0f)
     {
@@ -84,6 +103,16 @@ static ph_quat path_rotation(const sweep_path *p, float t)
         return glms_quat_normalize(p->q0);
     if (t == 1.0f)
         return glms_quat_normalize(p->q1);
+    if (p->given)
+    {
+        float s = sinf(t * p->theta);
+        ph_quat turn;
+        turn.x = p->axis.x * s;
+        turn.y = p->axis.y * s;
+        turn.z = p->axis.z * s;
+        turn.w = cosf(t * p->theta);
+        return glms_quat_normalize(glms_quat_mul(turn, p->q0));
+    }
     float k0 = sinf((1.0f - t) * p->theta) / p->sin_theta, k1 = sinf(t * p->theta) / p->sin_theta;
     ph_quat q;
     q.x = k0 * p->q0.x + k1 * p->q1.x;
@@ -105,6 +134,8 @@ static ph_transform path_transform(const sweep_path *p, float t)
 // q1 q0^-1 is the rotation in the world frame; its vector part is sin(angle / 2) times the axis.
 ph_vec3 ph_sweep_rotation(const ph_sweep *s)
 {
+    if (!is_zero_vec3(s->rotation))
+        return s->rotation;
     ph_quat rel = glms_quat_mul(glms_quat_normalize(s->q1), glms_quat_conjugate(glms_quat_normalize(s->q0)));
     ph_vec3 v = ph_v3(rel.x, rel.y, rel.z);
     float sin_half = glms_vec3_norm(v);
@@ -195,14 +226,9 @@ static float frame_step(float a, float b, float room)
 
 static bool sweep_valid(const ph_sweep *s)
 {
-    return ph_is_finite_vec3(s->local_center) && ph_is_finite_vec3(s->c0) && ph_is_finite_vec3(s->c1) &&
-           ph_is_finite_quat(s->q0) && ph_is_finite_quat(s->q1) && glms_quat_norm(s->q0) > 0.5f &&
-           glms_quat_norm(s->q1) > 0.5f;
-}
-
-static bool is_zero_vec3(ph_vec3 v)
-{
-    return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+    return ph_is_finite_vec3(s->local_center) && ph_is_finite_vec3(s->rotation) && ph_is_finite_vec3(s->c0) &&
+           ph_is_finite_vec3(s->c1) && ph_is_finite_quat(s->q0) && ph_is_finite_quat(s->q1) &&
+           glms_quat_norm(s->q0) > 0.5f && glms_quat_norm(s->q1) > 0.5f;
 }
 
 // For a pair that starts at distance d within target + tolerance: the target and tolerance of the search

@@ -980,6 +980,7 @@ static void wake_body(ph_world *world, int slot)
     b->toi_t0 = 0.0f;
     b->toi_c0 = b->center;
     b->toi_q0 = b->xf.q;
+    b->toi_turn = glms_vec3_zero();
     set_body_state(world, slot);
 }
 
