@@ -730,7 +730,7 @@ static int abuse_callbacks_cannot_change_world(void)
     uint64_t hash = ph_world_hash(w);
     int count = ph_world_get_body_count(w);
     meddler m = {w, victim, 0, 0, 0};
-    ph_debug_draw dd = {meddle_segment, meddle_point, true, true, true, true, &m};
+    ph_debug_draw dd = {meddle_segment, meddle_point, true, true, true, true, &m, true};
     ph_world_debug_draw(w, &dd);
     printf("  debug draw: %d callback calls, %d changes refused, %d accepted\n", m.calls, m.refused,
            m.accepted);
@@ -943,7 +943,7 @@ static void sweep_scenario(sweep_result *r)
                    !PH_ID_IS_NULL(ids[0]));
     SWEEP_CALL(r, w,
                ph_body_apply_impulse(w, ids[1], ph_v3(0.0f, 5.0f, 0.0f)) != PH_OK && !PH_ID_IS_NULL(ids[1]));
-    ph_debug_draw dd = {sweep_segment, sweep_point, true, true, true, true, NULL};
+    ph_debug_draw dd = {sweep_segment, sweep_point, true, true, true, true, NULL, true};
     SWEEP_CALL(r, w, (ph_world_debug_draw(w, &dd), false));
     ph_ray_result hit;
     SWEEP_CALL(

@@ -375,7 +375,7 @@ static int dynamics_debug_views(void)
     ph_body_id a = box_at(w, ph_v3(0, 0.5f, 0));
     steps(w, 10);
     draw_counts counts = {0, 0};
-    ph_debug_draw dd = {count_segment, count_point, true, false, false, false, &counts};
+    ph_debug_draw dd = {count_segment, count_point, true, false, false, false, &counts, false};
     ph_world_debug_draw(w, &dd);
     ENSURE(counts.points == 4 && counts.segments == 4); // four contact points with their normals
     counts = (draw_counts){0, 0};

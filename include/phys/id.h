@@ -19,7 +19,14 @@ typedef struct ph_geom_id
     uint32_t generation;
 } ph_geom_id;
 
+typedef struct ph_joint_id
+{
+    uint32_t index1;
+    uint32_t generation;
+} ph_joint_id;
+
 #define PH_NULL_BODY_ID ((ph_body_id){0, 0})
+#define PH_NULL_JOINT_ID ((ph_joint_id){0, 0})
 #define PH_NULL_GEOM_ID ((ph_geom_id){0, 0})
 #define PH_ID_IS_NULL(id) ((id).index1 == 0)
 #define PH_ID_EQUALS(a, b) ((a).index1 == (b).index1 && (a).generation == (b).generation)

@@ -174,6 +174,29 @@ ph_status ph_body_apply_impulse(ph_world *world, ph_body_id body, ph_vec3 impuls
 ph_status ph_body_apply_impulse_at_point(ph_world *world, ph_body_id body, ph_vec3 impulse, ph_vec3 point);
 ph_status ph_body_wake(ph_world *world, ph_body_id body);
 
+// ---- Joints ----------------------------------------------------------------------------------------
+//
+// Joints are owned by the world and solved in the same soft sub-stepped solver as contacts (warm started,
+// relaxed). A joint wakes its bodies when made, changed or removed; jointed bodies form one island, which
+// sleeps and wakes as a whole. Removing a body removes its joints. Limits of the validity table apply to
+// the frames (|x| <= PH_MAX_SIZE), lengths (finite, >= 0), frequencies and damping ratios (finite, >= 0),
+// forces (finite, >= 0); lower <= upper.
+
+ph_joint_id ph_joint_create(ph_world *world, const ph_joint_def *def);
+ph_status ph_joint_destroy(ph_world *world, ph_joint_id joint);
+bool ph_joint_is_valid(const ph_world *world, ph_joint_id joint);
+int ph_world_get_joint_count(const ph_world *world);
+// Fills out with up to capacity live joint ids in slot order; returns the number of live joints.
+int ph_world_get_joints(const ph_world *world, ph_joint_id *out, int capacity);
+ph_status ph_joint_get_info(const ph_world *world, ph_joint_id joint, ph_joint_info *out);
+ph_joint_def ph_joint_get_def(const ph_world *world, ph_joint_id joint); // a copy; zeroed for a stale id
+// Motor and spring settings of a live joint (checked as at creation); they wake its bodies.
+ph_status ph_joint_set_motor(ph_world *world, ph_joint_id joint, bool enable, float speed, float max_force);
+ph_status ph_joint_set_spring(ph_world *world, ph_joint_id joint, bool enable, float hertz,
+                              float damping_ratio, float target);
+// The joints the last step broke; valid until the next step.
+const ph_joint_break *ph_world_get_joint_breaks(const ph_world *world, int *out_count);
+
 // ---- Queries ---------------------------------------------------------------------------------------
 
 // Closest body hit by the ray (unit direction) within max_distance; false when none.

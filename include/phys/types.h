@@ -176,6 +176,90 @@ typedef struct ph_pair_trace
     ph_vec3 point_a, point_b;   // witness points, world
 } ph_pair_trace;
 
+// ---- Joints ----------------------------------------------------------------------------------------
+
+typedef enum ph_joint_type
+{
+    PH_JOINT_DISTANCE,  // keeps the anchors between min_length and max_length (a rod, a rope, a spring)
+    PH_JOINT_SPHERICAL, // ball and socket: the anchors meet; optional swing cone and twist range
+    PH_JOINT_REVOLUTE,  // hinge about the frames' z axes: the anchors meet and the z axes stay aligned
+    PH_JOINT_PRISMATIC, // slider along frame a's z axis: no relative rotation, no motion off the axis
+    PH_JOINT_WELD,      // the frames stay together (rigid, or a spring in translation and rotation)
+    PH_JOINT_TYPE_COUNT
+} ph_joint_type;
+
+// A joint between body_a (or the static world, when body_a is null) and body_b. Each body has a frame
+// (anchor point and axes) given in its shape frame (the world's frame is the world itself); what the joint
+// holds together is defined on these frames, and the joint acts where they are at creation (it does not
+// snap the bodies together: a revolute joint whose anchors are apart pulls them together, softly). Only
+// the fields of the joint's type are read. Angles in radians, lengths in metres.
+typedef struct ph_joint_def
+{
+    ph_joint_type type;
+    ph_body_id body_a; // null: the joint holds body_b to the world (frame_a then in world coordinates)
+    ph_body_id body_b; // a dynamic body (or kinematic, when body_a is dynamic)
+    ph_transform frame_a, frame_b; // default identity
+    bool collide_connected;        // the two bodies still collide with each other; default false
+    // Breaking: the joint is removed in the first step whose constraint force (unit: N) or torque (unit:
+    // N m) exceeds these (0: never), and ph_world_get_joint_breaks reports it. Default 0.
+    float break_force, break_torque;
+
+    // PH_JOINT_DISTANCE: the anchors' distance stays in [min_length, max_length]; with min_length ==
+    // max_length (the default: both 1 m) a rigid rod, with min_length 0 a rope. With the spring on, the
+    // distance is pulled towards `length` by a spring of spring_hertz inside those limits.
+    float length, min_length, max_length;
+
+    // A spring (distance: towards `length`; revolute and prismatic: towards spring_target, an angle or a
+    // position along the axis; weld: spring_hertz softens the translation, angular_hertz the rotation).
+    // Frequency (unit: Hz) and damping ratio; default off, 0 Hz, damping ratio 1.
+    bool enable_spring;
+    float spring_hertz, spring_damping_ratio, spring_target;
+    float angular_hertz, angular_damping_ratio; // weld only
+
+    // Revolute (angle about z, from frame a to frame b) and prismatic (position of b's anchor along a's z
+    // axis): limits [lower, upper] and a motor driving the relative speed to motor_speed (rad/s or m/s)
+    // with at most max_motor_force (N m for a hinge, N for a slider). Default off, limits 0.
+    bool enable_limit;
+    float lower, upper;
+    bool enable_motor;
+    float motor_speed, max_motor_force;
+
+    // Spherical: the angle between the frames' z axes stays within cone_angle (in [0, pi)), and the twist
+    // about z within [twist_lower, twist_upper] (in (-pi, pi)). Default off.
+    bool enable_cone;
+    float cone_angle;
+    bool enable_twist;
+    float twist_lower, twist_upper;
+
+    void *user_data;
+    uint32_t internal_cookie;
+} ph_joint_def;
+
+ph_joint_def ph_default_joint_def(ph_joint_type type);
+
+// A joint the last step broke (and removed): its id, now stale, its bodies and the force and torque that
+// broke it.
+typedef struct ph_joint_break
+{
+    ph_joint_id joint;
+    ph_body_id body_a, body_b;
+    float force, torque; // (unit: N, N m)
+    void *user_data;
+} ph_joint_break;
+
+// Where a joint is, for drawing and inspection.
+typedef struct ph_joint_info
+{
+    ph_joint_type type;
+    ph_body_id body_a, body_b;
+    ph_vec3 anchor_a, anchor_b; // the frames' origins, world (unit: m)
+    ph_vec3 axis_a, axis_b;     // the frames' z axes, world
+    ph_vec3 force;              // constraint force on body b over the last step (unit: N)
+    ph_vec3 torque;             // constraint torque on body b about its anchor (unit: N m)
+    float angle;                // revolute: the hinge angle; spherical: the swing angle (unit: rad)
+    float position;             // prismatic: along the axis; distance: the length (unit: m)
+} ph_joint_info;
+
 // Debug drawing: the engine calls these with world-space geometry; colours are 0xRRGGBBAA.
 typedef struct ph_debug_draw
 {
@@ -187,4 +271,6 @@ typedef struct ph_debug_draw
     bool draw_octree;   // octree nodes that hold bodies
     bool draw_calendar; // the last step's time-of-impact events
     void *context;
+    bool draw_joints; // joint anchors, the segment between them and their axes (last: older positional
+                      // initialisers stay valid)
 } ph_debug_draw;

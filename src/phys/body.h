@@ -95,6 +95,7 @@ typedef struct ph_body
     ph_vec3 toi_c0;        // calendar: centre of mass at toi_t0 (unit: m)
     ph_vec3 toi_turn; // calendar: the turn from toi_q0 to the step's end, axis times angle, when it is more
                       // than a quarter revolution (ph_sweep.rotation); zero: the shorter turn (unit: rad)
+    int joint_head;   // first joint of the body's list (ph_joint's next_a / next_b), -1 when none
     int sleep_next; // while asleep: the next body of its island, a ring through every member (itself when it
                     // sleeps alone), so that waking walks the island, not the world; in the tail padding
 } ph_body;

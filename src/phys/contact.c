@@ -569,6 +569,8 @@ bool ph_contacts_update(ph_step_context *ctx)
     for (int i = 0; i < ctx->pair_count; i++)
     {
         int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
+        if (ph_joints_exclude(world, a, b))
+            continue; // jointed bodies do not collide unless the joint says so
         float motion = pair_motion(world, a, b, ctx->dt);
         if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
             return false;

@@ -76,6 +76,7 @@ int ph_islands_update(ph_step_context *ctx)
             continue;
         join(parent, c->a, c->b);
     }
+    ph_joints_join_islands(world, parent, join);
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];

@@ -74,18 +74,9 @@
 // turning bodies keep the cheaper step-start values.
 #define SOLVER_INERTIA_REFRESH_ANGLE 0.05f
 
-// Soft constraint coefficients of a spring at `hertz` with damping ratio zeta over a step h (Catto,
-// "Soft constraints", GDC 2011): bias_rate = w / (2 zeta + h w), mass_scale = h w (2 zeta + h w) /
-// (1 + h w (2 zeta + h w)), impulse_scale = 1 / (1 + h w (2 zeta + h w)).
 static softness make_soft(float hertz, float zeta, float h)
 {
-    if (hertz <= 0.0f)
-        return (softness){0.0f, 1.0f, 0.0f};
-    float omega = 2.0f * GLM_PIf * hertz;
-    float a1 = 2.0f * zeta + h * omega;
-    float a2 = h * omega * a1;
-    float a3 = 1.0f / (1.0f + a2);
-    return (softness){omega / a1, a2 * a3, a3};
+    return ph_make_soft(hertz, zeta, h);
 }
 
 static inline float maxf(float a, float b)
@@ -861,6 +852,18 @@ static float plan_substeps(ph_step_context *ctx)
             hertz = need;
         }
     }
+    // Loaded joints: the sub-steps their rigid rows' spring needs to give by less than a tolerance
+    // (joint.c, JOINT_MAX_GIVE), from the last step's forces.
+    if (world->joint_ids.live_count > 0 && world->joint_need_hertz > 0.0f)
+    {
+        int substeps = (int)ceilf(world->joint_need_hertz * ctx->dt / SOLVER_MAX_HERTZ_FRACTION);
+        substeps = substeps > world->def.max_substeps ? world->def.max_substeps : substeps;
+        if (substeps > ctx->substeps)
+        {
+            ctx->substeps = substeps;
+            ctx->h = ctx->dt / (float)substeps;
+        }
+    }
     ctx->stats->solver_substeps = ctx->substeps;
     return fminf(hertz, SOLVER_MAX_HERTZ_FRACTION / ctx->h);
 }
@@ -998,7 +1001,8 @@ bool ph_solve(ph_step_context *ctx)
     unsigned long long t_start = ctx->ticks;
 
     int max_cons = world->contacts.count;
-    if (max_cons == 0)
+    int joints = world->joint_ids.live_count;
+    if (max_cons == 0 && joints == 0)
     {
         // No contact at all: what plan_substeps finds in a world without contacts, without its pass over the
         // slots.
@@ -1006,10 +1010,11 @@ bool ph_solve(ph_step_context *ctx)
         ctx->stats->solver_substeps = ctx->substeps;
         return solve_free(ctx, t_start);
     }
-    constraint_head *heads = ph_arena_alloc(ctx->arena, (size_t)max_cons * sizeof *heads);
+    constraint_head *heads =
+        ph_arena_alloc(ctx->arena, (size_t)(max_cons > 0 ? max_cons : 1) * sizeof *heads);
     int count = heads ? select_constraints(world, heads) : 0;
     float hertz = plan_substeps(ctx);
-    if (heads && count == 0)
+    if (heads && count == 0 && joints == 0)
     {
         ph_arena_free(ctx->arena, heads);
         return solve_free(ctx, t_start);
@@ -1026,6 +1031,9 @@ bool ph_solve(ph_step_context *ctx)
         for (int k = 0; k < count; k++)
             constrained[heads[k].a] = constrained[heads[k].b] = 1;
     }
+    // Joints: their frames for the step, their bodies marked constrained (they take the sub-steps).
+    if (joints > 0)
+        ph_joints_prepare(world, constrained, world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f);
     if (refreshed)
         memset(refreshed, 0, slot_bytes);
     // The awake dynamic bodies that take the sub-steps, listed once with what their velocity sub-step
@@ -1140,11 +1148,17 @@ bool ph_solve(ph_step_context *ctx)
         if (refreshed && s > 0)
             refresh_spinning(ctx, &set, note_spin ? spinning : dynamic,
                              note_spin ? spinning_count : dynamic_count, constrained, refreshed);
+        if (joints > 0)
+            ph_joints_warm_start(world);
         warm_start(states, &set);
         // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
         // measure the separations, the others reuse them (the wide path keeps them per group).
         for (int it = 0; it < world->def.solver_iterations; it++)
+        {
+            if (joints > 0)
+                ph_joints_solve(world, ctx->h, true);
             solve(states, &set, inv_h, true, s == 0 && it == 0, false);
+        }
         t0 = ph_ticks();
         if (stepped)
         {
@@ -1167,12 +1181,18 @@ bool ph_solve(ph_step_context *ctx)
         t1 = ph_ticks();
         integrate_ticks += t1 - t0;
         for (int it = 0; it < world->def.solver_iterations; it++)
+        {
+            if (joints > 0)
+                ph_joints_solve(world, ctx->h, false);
             solve(states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
+        }
         t0 = ph_ticks();
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
     // one-off and would push a separating body again in every sub-step of the next step.
     store_impulses(world, &set);
+    if (joints > 0)
+        ph_joints_finish(world, ctx->h);
     world->last_h = ctx->h;
     restitution(states, &set, ctx->h);
     store_totals(world, &set);

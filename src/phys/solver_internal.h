@@ -31,6 +31,20 @@ typedef struct softness
     float impulse_scale;
 } softness;
 
+// Soft constraint coefficients of a spring at `hertz` with damping ratio zeta over a step h (Catto,
+// "Soft constraints", GDC 2011): bias_rate = w / (2 zeta + h w), mass_scale = h w (2 zeta + h w) /
+// (1 + h w (2 zeta + h w)), impulse_scale = 1 / (1 + h w (2 zeta + h w)). Zero hertz: rigid, no bias.
+static inline softness ph_make_soft(float hertz, float zeta, float h)
+{
+    if (hertz <= 0.0f)
+        return (softness){0.0f, 1.0f, 0.0f};
+    float omega = 2.0f * GLM_PIf * hertz;
+    float a1 = 2.0f * zeta + h * omega;
+    float a2 = h * omega * a1;
+    float a3 = 1.0f / (1.0f + a2);
+    return (softness){omega / a1, a2 * a3, a3};
+}
+
 // One row of a point (normal or a tangent): the direction's angular parts precomputed at preparation,
 // with the inertia of the start of the step (as Box2D; the error is second order in the rotation over a
 // step), so the inner loops are dot products and scaled adds only.

@@ -9,6 +9,7 @@
 #define PH_BODY_DEF_COOKIE 0x424F4459u     // "BODY"
 #define PH_WORLD_DEF_COOKIE 0x574F524Cu    // "WORL"
 #define PH_COMPOUND_DEF_COOKIE 0x434D5044u // "CMPD"
+#define PH_JOINT_DEF_COOKIE 0x4A4F494Eu    // "JOIN"
 
 #define PH_STANDARD_GRAVITY 9.81f           // (unit: m/s^2)
 #define PH_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)

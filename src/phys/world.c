@@ -291,6 +291,7 @@ ph_world *ph_world_create(const ph_world_def *def)
     world->octree.max_pairs = PH_MAX_PAIRS_PER_STEP;
     ph_id_pool_create(&world->body_ids);
     ph_id_pool_create(&world->geom_ids);
+    ph_id_pool_create(&world->joint_ids);
     return world;
 }
 
@@ -321,6 +322,7 @@ void ph_world_destroy(ph_world *world)
     ph_array_free(world->active, world->active_capacity);
     ph_contact_set_destroy(&world->contacts);
     ph_calendar_destroy(&world->calendar);
+    ph_joints_destroy_all(world);
     ph_id_pool_destroy(&world->body_ids);
     ph_id_pool_destroy(&world->geom_ids);
     ph_octree_destroy(&world->octree);
@@ -932,6 +934,7 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
     body.enable_sleep = d.enable_sleep;
     body.awake = d.type != PH_BODY_STATIC && d.is_awake;
     body.sleep_next = slot; // asleep from the start: an island of its own
+    body.joint_head = -1;
     body.user_data = d.user_data;
     body.bounds = ph_body_compute_bounds(&body);
     ph_aabb local = body.mesh       ? ph_mesh_bounds(body.mesh)
@@ -1058,6 +1061,7 @@ ph_status ph_body_destroy(ph_world *world, ph_body_id id)
     if (!world_can_change(world, "ph_body_destroy"))
         return PH_ERR_INVALID_ARG;
     wake_touching(world, slot);
+    ph_joints_remove_body(world, slot);
     // Sleeping neighbours have no contacts (pairs of two sleeping bodies are not kept), so whatever is
     // within the speculative margin of the removed body is woken too: it may have rested on it.
     wake_query wq = {world, slot};
@@ -1509,6 +1513,8 @@ void ph_world_step(ph_world *world)
     ctx.substeps = world->def.substeps;
     ctx.h = ctx.dt / (float)ctx.substeps;
 
+    // A sleeping body jointed to an awake one wakes with it (their island is one).
+    ph_joints_wake(world);
     bool listed = collect_awake(&ctx);
     if (listed)
         update_broadphase(&ctx);
@@ -1529,6 +1535,7 @@ void ph_world_step(ph_world *world)
         if (world->def.enable_calendar)
             ph_calendar_run(&ctx);
         end_stage(&ctx, PH_STAGE_CALENDAR);
+        ph_joints_break(world);
         finish_bodies(&ctx);
         ph_islands_update(&ctx);
         end_stage(&ctx, PH_STAGE_SLEEP);
@@ -1850,6 +1857,8 @@ static void draw_world(const ph_world *world, const ph_debug_draw *dd)
                              dd->context);
         }
     }
+    if (dd->draw_joints)
+        ph_joints_debug_draw(world, dd);
 }
 
 ph_status ph_world_trace_pair(const ph_world *world, ph_body_id a, ph_body_id b, ph_pair_trace *out)

@@ -9,6 +9,7 @@
 #include "calendar.h"
 #include "contact.h"
 #include "id_pool.h"
+#include "joint.h"
 #include "octree.h"
 
 #include "phys/phys.h"
@@ -59,6 +60,13 @@ struct ph_world
     int geom_capacity;
 
     ph_contact_set contacts;
+
+    ph_id_pool joint_ids;
+    ph_joint *joints; // by slot
+    int joint_capacity;
+    ph_joint_break *joint_breaks; // the last step's
+    int joint_break_count, joint_break_capacity;
+    float joint_need_hertz; // the joints' rigid rows' frequency the last step's forces ask for (joint.c)
 
     ph_calendar calendar; // this step's time-of-impact events and their heap
 

@@ -429,7 +429,7 @@ static inline int fuzz_api_input(const uint8_t *data, size_t size)
         default:
         {
             s.meddles = 0;
-            ph_debug_draw dd = {fuzz_segment, fuzz_point, true, true, true, true, &s};
+            ph_debug_draw dd = {fuzz_segment, fuzz_point, true, true, true, true, &s, true};
             ph_world_debug_draw(w, &dd);
             if (s.changed)
                 result = FUZZ_API_CALLBACK_CHANGED;

@@ -1,0 +1,1239 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Joints: the public API (phys.h), their storage and their rows in the soft step.
+//
+// How a joint is solved. Each joint is a set of constraint rows between its two bodies, solved one joint
+// at a time (Gauss-Seidel) before the contacts in every sweep of ph_solve, with the contacts' scheme (Catto,
+// "Solver2D" and Box2D v3's soft step): warm started from the last sub-step's impulses; in the biased sweep
+// a rigid row is a stiff spring (JOINT_HERTZ, damping ratio JOINT_DAMPING_RATIO, capped at a quarter of
+// the sub-step rate) that removes the position error over a few sub-steps without bounce; the relax sweep
+// after the position update solves it rigidly with no bias, taking out the velocity the spring added. The
+// position error is measured from the bodies' motion so far in the step (their displacement dp and rotation
+// dq: the anchors turn with their body, as the contacts' do), so no narrow phase is needed between
+// sub-steps. User springs (a spring's frequency and damping) are soft in both sweeps; a motor is a velocity
+// row whose impulse is bounded by max_motor_force times the sub-step; limits are one-sided rows that, while
+// apart, let the joint approach the limit by the gap in a sub-step and no more (speculative, as contacts).
+// Rows of a joint are solved springs and motors first, then limits, then the rigid rows, so the rigid ones
+// have the last word.
+//
+// The rows (anchors ra, rb from each centre of mass; d = anchor b - anchor a; za, zb the frames' z axes):
+//   point (spherical, revolute, weld):  C = d (3 rows, one 3x3 block)
+//   lock (weld, prismatic):             C = 2 vec(qb qa^-1), the small rotation from frame a to frame b
+//   hinge lock (revolute):              C = (za x zb) . u for the two axes u across za (one 2x2 block)
+//   across (prismatic):                 C = d . u for the two axes u across za; body a's arm is ra + d
+//   axial: revolute angle about za, prismatic position d . za, distance |d|; cone: the angle between za
+//   and zb; twist: the angle about z of frame b relative to frame a.
+#include "joint.h"
+
+#include "array.h"
+#include "core.h"
+#include "solver_internal.h"
+#include "types_internal.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>  // snprintf
+#include <string.h> // memset
+
+// Stiffness of the rigid rows' spring in the biased sweep (capped at JOINT_MAX_HERTZ_FRACTION of the
+// sub-step rate) and its damping ratio (Box2D v3's defaults: 60 Hz, 2).
+#define JOINT_HERTZ 60.0f
+#define JOINT_DAMPING_RATIO 2.0f
+#define JOINT_MAX_HERTZ_FRACTION 0.25f
+// A rigid row is a spring in the biased sweep, so under a steady force F it gives by F / (m w^2) (m the
+// row's effective mass, w = 2 pi hertz; the leak of the soft constraint is what sets this, not the damping).
+// A chain of light links holding a heavy ball stretches 4 mm a joint at 60 Hz. The step asks for the
+// frequency that keeps every joint's give under JOINT_MAX_GIVE at the last step's force, and ph_solve
+// takes the sub-steps that frequency needs (the spring may be a quarter of the sub-step rate at most).
+#define JOINT_MAX_GIVE 5.0e-4f // (unit: m)
+// Below this the distance joint's axis is undefined (unit: m); the row is skipped.
+#define JOINT_MIN_LENGTH 1.0e-6f
+
+// ---- Small vector helpers ----------------------------------------------------------------------------
+
+static inline ph_vec3 v_add(ph_vec3 a, ph_vec3 b)
+{
+    return ph_v3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+static inline ph_vec3 v_sub(ph_vec3 a, ph_vec3 b)
+{
+    return ph_v3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+static inline ph_vec3 v_scale(ph_vec3 a, float s)
+{
+    return ph_v3(a.x * s, a.y * s, a.z * s);
+}
+
+static inline float v_dot(ph_vec3 a, ph_vec3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+static inline ph_vec3 v_cross(ph_vec3 a, ph_vec3 b)
+{
+    return ph_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+static inline ph_vec3 m_mul(const ph_mat3 *m, ph_vec3 v)
+{
+    return glms_mat3_mulv(*m, v);
+}
+
+static inline ph_vec3 rotate(ph_quat q, ph_vec3 v)
+{
+    return glms_quat_rotatev(q, v);
+}
+
+// Two unit vectors across unit n, with (u1, u2, n) right-handed.
+static void across(ph_vec3 n, ph_vec3 *u1, ph_vec3 *u2)
+{
+    ph_vec3 t = fabsf(n.x) < 0.57735f ? ph_v3(1.0f, 0.0f, 0.0f) : ph_v3(0.0f, 1.0f, 0.0f);
+    *u1 = glms_vec3_normalize(v_cross(t, n));
+    *u2 = v_cross(n, *u1);
+}
+
+// An angle wrapped into (-pi, pi].
+static float wrap_angle(float a)
+{
+    while (a > GLM_PIf)
+        a -= 2.0f * GLM_PIf;
+    while (a <= -GLM_PIf)
+        a += 2.0f * GLM_PIf;
+    return a;
+}
+
+// ---- Storage and lists -------------------------------------------------------------------------------
+
+static ph_joint_id make_joint_id(const ph_world *world, int slot)
+{
+    ph_joint_id id = {(uint32_t)slot + 1u, ph_id_pool_generation(&world->joint_ids, slot)};
+    return id;
+}
+
+static ph_body_id body_id_of(const ph_world *world, int slot)
+{
+    if (slot < 0)
+        return PH_NULL_BODY_ID;
+    ph_body_id id = {(uint32_t)slot + 1u, ph_id_pool_generation(&world->body_ids, slot)};
+    return id;
+}
+
+static int joint_slot(const ph_world *world, ph_joint_id id, const char *fn)
+{
+    if (!world)
+    {
+        ph_log(PH_LOG_ERROR, "%s: world is NULL.", fn);
+        return -1;
+    }
+    if (!ph_id_pool_check(&world->joint_ids, id.index1, id.generation))
+    {
+        ph_world_error(world, PH_ERR_STALE_ID,
+                       "%s: joint id {%u, %u} does not name a live joint (removed, broken, or never created "
+                       "here).",
+                       fn, id.index1, id.generation);
+        return -1;
+    }
+    return (int)id.index1 - 1;
+}
+
+// The next joint after `k` in the list of body `slot`.
+static int next_of(const ph_joint *j, int slot)
+{
+    return j->a == slot ? j->next_a : j->next_b;
+}
+
+static void link(ph_world *world, int k)
+{
+    ph_joint *j = &world->joints[k];
+    j->next_a = -1;
+    if (j->a >= 0)
+    {
+        j->next_a = world->bodies[j->a].joint_head;
+        world->bodies[j->a].joint_head = k;
+    }
+    j->next_b = world->bodies[j->b].joint_head;
+    world->bodies[j->b].joint_head = k;
+}
+
+static void unlink_from(ph_world *world, int slot, int k)
+{
+    int *at = &world->bodies[slot].joint_head;
+    while (*at >= 0)
+    {
+        ph_joint *j = &world->joints[*at];
+        if (*at == k)
+        {
+            *at = next_of(j, slot);
+            return;
+        }
+        at = j->a == slot ? &j->next_a : &j->next_b;
+    }
+}
+
+static void wake_slot(ph_world *world, int slot)
+{
+    if (slot >= 0 && world->bodies[slot].type != PH_BODY_STATIC)
+        ph_world_wake_island(world, slot);
+}
+
+// Removes joint k: out of its bodies' lists, its bodies woken, its slot released.
+static void remove_joint(ph_world *world, int k)
+{
+    ph_joint *j = &world->joints[k];
+    if (j->a >= 0)
+        unlink_from(world, j->a, k);
+    unlink_from(world, j->b, k);
+    wake_slot(world, j->a);
+    wake_slot(world, j->b);
+    memset(j, 0, sizeof *j);
+    ph_id_pool_release(&world->joint_ids, k);
+}
+
+void ph_joints_destroy_all(ph_world *world)
+{
+    ph_array_free(world->joints, world->joint_capacity);
+    ph_array_free(world->joint_breaks, world->joint_break_capacity);
+    world->joint_break_count = 0;
+    ph_id_pool_destroy(&world->joint_ids);
+}
+
+void ph_joints_remove_body(ph_world *world, int slot)
+{
+    while (world->bodies[slot].joint_head >= 0)
+        remove_joint(world, world->bodies[slot].joint_head);
+}
+
+bool ph_joints_exclude(const ph_world *world, int a, int b)
+{
+    // Walk the shorter of the two lists? Both are short (a body has a few joints); a's will do.
+    for (int k = world->bodies[a].joint_head; k >= 0;)
+    {
+        const ph_joint *j = &world->joints[k];
+        if (((j->a == a && j->b == b) || (j->a == b && j->b == a)) && !j->def.collide_connected)
+            return true;
+        k = next_of(j, a);
+    }
+    return false;
+}
+
+static bool moves(const ph_world *world, int slot)
+{
+    return slot >= 0 && world->bodies[slot].type == PH_BODY_DYNAMIC;
+}
+
+static bool awake(const ph_world *world, int slot)
+{
+    return slot >= 0 && world->bodies[slot].type != PH_BODY_STATIC && world->bodies[slot].awake;
+}
+
+void ph_joints_wake(ph_world *world)
+{
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k))
+            continue;
+        const ph_joint *j = &world->joints[k];
+        bool wa = awake(world, j->a), wb = awake(world, j->b);
+        if (wa && !wb && moves(world, j->b))
+            ph_world_wake_island(world, j->b);
+        else if (wb && !wa && moves(world, j->a))
+            ph_world_wake_island(world, j->a);
+    }
+}
+
+void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int *parent, int a, int b))
+{
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k))
+            continue;
+        const ph_joint *j = &world->joints[k];
+        if (moves(world, j->a) && moves(world, j->b) && awake(world, j->a) && awake(world, j->b))
+            join(parent, j->a, j->b);
+    }
+}
+
+// ---- API -----------------------------------------------------------------------------------------------
+
+ph_joint_def ph_default_joint_def(ph_joint_type type)
+{
+    ph_joint_def d;
+    memset(&d, 0, sizeof d);
+    d.type = type;
+    d.frame_a = ph_transform_identity();
+    d.frame_b = ph_transform_identity();
+    d.length = d.min_length = d.max_length = 1.0f;
+    d.spring_damping_ratio = 1.0f;
+    d.angular_damping_ratio = 1.0f;
+    d.internal_cookie = PH_JOINT_DEF_COOKIE;
+    return d;
+}
+
+static bool check_number(const ph_world *world, const char *fn, const char *field, float v, float lo,
+                         float hi)
+{
+    if (ph_is_finite_float(v) && v >= lo && v <= hi)
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is %g; it must be finite and in [%g, %g].", fn, field,
+                   (double)v, (double)lo, (double)hi);
+    return false;
+}
+
+static bool check_frame(const ph_world *world, const char *fn, const char *field, ph_transform *xf,
+                        float limit)
+{
+    ph_vec3 p = xf->p;
+    if (!ph_is_finite_vec3(p) || fabsf(p.x) > limit || fabsf(p.y) > limit || fabsf(p.z) > limit)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: %s.p is (%g, %g, %g); each coordinate must be finite and at most %g m.", fn,
+                       field, (double)p.x, (double)p.y, (double)p.z, (double)limit);
+        return false;
+    }
+    ph_quat q = xf->q;
+    float len = ph_is_finite_quat(q) ? sqrtf(glms_quat_dot(q, q)) : -1.0f;
+    if (!(len > 0.0f) || fabsf(len - 1.0f) > 1.0e-3f)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: %s.q is (%g, %g, %g, %g); it must be a finite unit quaternion.", fn, field,
+                       (double)q.x, (double)q.y, (double)q.z, (double)q.w);
+        return false;
+    }
+    xf->q = glms_quat_normalize(q);
+    return true;
+}
+
+static bool check_pair(const ph_world *world, const char *fn, const char *lo_name, float lo,
+                       const char *hi_name, float hi)
+{
+    if (lo <= hi)
+        return true;
+    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s (%g) is above %s (%g).", fn, lo_name, (double)lo,
+                   hi_name, (double)hi);
+    return false;
+}
+
+// The def's numbers, as the validity table of phys.h says; frames normalised.
+static bool check_joint_def(const ph_world *world, ph_joint_def *d, const char *fn)
+{
+    const float big = PH_MAX_COORDINATE, huge = 3.0e38f;
+    if ((int)d->type < 0 || d->type >= PH_JOINT_TYPE_COUNT)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: type is %d; it must be a ph_joint_type.", fn,
+                       (int)d->type);
+        return false;
+    }
+    // Frame a of a joint to the world is a world position.
+    float limit_a = PH_ID_IS_NULL(d->body_a) ? big : PH_MAX_SIZE;
+    if (!check_frame(world, fn, "frame_a", &d->frame_a, limit_a) ||
+        !check_frame(world, fn, "frame_b", &d->frame_b, PH_MAX_SIZE) ||
+        !check_number(world, fn, "break_force", d->break_force, 0.0f, huge) ||
+        !check_number(world, fn, "break_torque", d->break_torque, 0.0f, huge) ||
+        !check_number(world, fn, "length", d->length, 0.0f, PH_MAX_SIZE) ||
+        !check_number(world, fn, "min_length", d->min_length, 0.0f, PH_MAX_SIZE) ||
+        !check_number(world, fn, "max_length", d->max_length, 0.0f, PH_MAX_SIZE) ||
+        !check_pair(world, fn, "min_length", d->min_length, "max_length", d->max_length) ||
+        !check_number(world, fn, "spring_hertz", d->spring_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !check_number(world, fn, "spring_damping_ratio", d->spring_damping_ratio, 0.0f, 1.0e6f) ||
+        !check_number(world, fn, "spring_target", d->spring_target, -big, big) ||
+        !check_number(world, fn, "angular_hertz", d->angular_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !check_number(world, fn, "angular_damping_ratio", d->angular_damping_ratio, 0.0f, 1.0e6f) ||
+        !check_number(world, fn, "lower", d->lower, -big, big) ||
+        !check_number(world, fn, "upper", d->upper, -big, big) ||
+        !check_pair(world, fn, "lower", d->lower, "upper", d->upper) ||
+        !check_number(world, fn, "motor_speed", d->motor_speed, -PH_MAX_SPEED, PH_MAX_SPEED) ||
+        !check_number(world, fn, "max_motor_force", d->max_motor_force, 0.0f, huge) ||
+        !check_number(world, fn, "cone_angle", d->cone_angle, 0.0f, 0.999f * GLM_PIf) ||
+        !check_number(world, fn, "twist_lower", d->twist_lower, -0.999f * GLM_PIf, 0.999f * GLM_PIf) ||
+        !check_number(world, fn, "twist_upper", d->twist_upper, -0.999f * GLM_PIf, 0.999f * GLM_PIf) ||
+        !check_pair(world, fn, "twist_lower", d->twist_lower, "twist_upper", d->twist_upper))
+        return false;
+    if (d->type == PH_JOINT_REVOLUTE && d->enable_limit &&
+        !(d->lower >= -0.999f * GLM_PIf && d->upper <= 0.999f * GLM_PIf))
+    {
+        ph_world_error(
+            world, PH_ERR_INVALID_ARG,
+            "%s: a revolute limit [%g, %g] must lie inside (-pi, pi) (the angle is measured there).", fn,
+            (double)d->lower, (double)d->upper);
+        return false;
+    }
+    return true;
+}
+
+ph_joint_id ph_joint_create(ph_world *world, const ph_joint_def *def)
+{
+    const char *fn = "ph_joint_create";
+    if (!world)
+    {
+        ph_log(PH_LOG_ERROR, "%s: world is NULL.", fn);
+        return PH_NULL_JOINT_ID;
+    }
+    if (!def || def->internal_cookie != PH_JOINT_DEF_COOKIE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def was not made by ph_default_joint_def.", fn);
+        return PH_NULL_JOINT_ID;
+    }
+    if (world->locked > 0)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: called while the world is being stepped or drawn; make the joint after "
+                       "ph_world_step or ph_world_debug_draw returns.",
+                       fn);
+        return PH_NULL_JOINT_ID;
+    }
+    ph_joint_def d = *def;
+    if (!check_joint_def(world, &d, fn))
+        return PH_NULL_JOINT_ID;
+    int b = ph_id_pool_check(&world->body_ids, d.body_b.index1, d.body_b.generation)
+                ? (int)d.body_b.index1 - 1
+                : -1;
+    int a = -1;
+    if (!PH_ID_IS_NULL(d.body_a))
+        a = ph_id_pool_check(&world->body_ids, d.body_a.index1, d.body_a.generation)
+                ? (int)d.body_a.index1 - 1
+                : -2;
+    if (b < 0 || a == -2)
+    {
+        ph_world_error(world, PH_ERR_STALE_ID, "%s: body_%s {%u, %u} does not name a live body.", fn,
+                       b < 0 ? "b" : "a", b < 0 ? d.body_b.index1 : d.body_a.index1,
+                       b < 0 ? d.body_b.generation : d.body_a.generation);
+        return PH_NULL_JOINT_ID;
+    }
+    if (a == b)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG, "%s: body_a and body_b are the same body.", fn);
+        return PH_NULL_JOINT_ID;
+    }
+    if (!moves(world, a) && !moves(world, b))
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: neither body is dynamic; a joint must hold at least one dynamic body.", fn);
+        return PH_NULL_JOINT_ID;
+    }
+    int slot = ph_id_pool_reserve(&world->joint_ids);
+    if (slot < 0 || !ph_array_reserve(world->joints, world->joint_capacity, slot + 1))
+    {
+        ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
+        return PH_NULL_JOINT_ID;
+    }
+    ph_joint *j = &world->joints[slot];
+    memset(j, 0, sizeof *j);
+    j->def = d;
+    j->a = a;
+    j->b = b;
+    int taken = ph_id_pool_alloc(&world->joint_ids);
+    PH_ASSERT(taken == slot);
+    (void)taken;
+    link(world, slot);
+    wake_slot(world, a);
+    wake_slot(world, b);
+    return make_joint_id(world, slot);
+}
+
+ph_status ph_joint_destroy(ph_world *world, ph_joint_id id)
+{
+    int k = joint_slot(world, id, "ph_joint_destroy");
+    if (k < 0)
+        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
+    if (world->locked > 0)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "ph_joint_destroy: called while the world is being stepped or drawn; remove the joint "
+                       "after ph_world_step or ph_world_debug_draw returns.");
+        return PH_ERR_INVALID_ARG;
+    }
+    remove_joint(world, k);
+    return PH_OK;
+}
+
+bool ph_joint_is_valid(const ph_world *world, ph_joint_id id)
+{
+    return world && ph_id_pool_check(&world->joint_ids, id.index1, id.generation);
+}
+
+int ph_world_get_joint_count(const ph_world *world)
+{
+    return world ? world->joint_ids.live_count : 0;
+}
+
+int ph_world_get_joints(const ph_world *world, ph_joint_id *out, int capacity)
+{
+    if (!world)
+        return 0;
+    int n = 0;
+    for (int i = 0; i < world->joint_ids.slot_count; i++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, i))
+            continue;
+        if (out && n < capacity)
+            out[n] = make_joint_id(world, i);
+        n++;
+    }
+    return n;
+}
+
+ph_joint_def ph_joint_get_def(const ph_world *world, ph_joint_id id)
+{
+    ph_joint_def d;
+    memset(&d, 0, sizeof d);
+    int k = joint_slot(world, id, "ph_joint_get_def");
+    if (k >= 0)
+        d = world->joints[k].def;
+    return d;
+}
+
+// Body slot's frame in the world (the world's own frame for slot -1).
+static ph_transform frame_in_world(const ph_world *world, int slot, ph_transform local)
+{
+    if (slot < 0)
+        return local;
+    return ph_transform_mul(world->bodies[slot].xf, local);
+}
+
+ph_status ph_joint_get_info(const ph_world *world, ph_joint_id id, ph_joint_info *out)
+{
+    int k = joint_slot(world, id, "ph_joint_get_info");
+    if (k < 0 || !out)
+        return world && k >= 0 ? PH_ERR_INVALID_ARG : (world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG);
+    const ph_joint *j = &world->joints[k];
+    ph_transform fa = frame_in_world(world, j->a, j->def.frame_a),
+                 fb = frame_in_world(world, j->b, j->def.frame_b);
+    memset(out, 0, sizeof *out);
+    out->type = j->def.type;
+    out->body_a = body_id_of(world, j->a);
+    out->body_b = body_id_of(world, j->b);
+    out->anchor_a = fa.p;
+    out->anchor_b = fb.p;
+    out->axis_a = rotate(fa.q, ph_v3(0, 0, 1));
+    out->axis_b = rotate(fb.q, ph_v3(0, 0, 1));
+    out->force = j->force;
+    out->torque = j->torque;
+    ph_quat rel = glms_quat_mul(glms_quat_conjugate(fa.q), fb.q);
+    ph_vec3 d = v_sub(fb.p, fa.p);
+    switch (j->def.type)
+    {
+    case PH_JOINT_REVOLUTE:
+        out->angle = wrap_angle(2.0f * atan2f(rel.z, rel.w));
+        break;
+    case PH_JOINT_SPHERICAL:
+        out->angle = acosf(fmaxf(-1.0f, fminf(1.0f, v_dot(out->axis_a, out->axis_b))));
+        break;
+    case PH_JOINT_PRISMATIC:
+        out->position = v_dot(d, out->axis_a);
+        break;
+    case PH_JOINT_DISTANCE:
+        out->position = glms_vec3_norm(d);
+        break;
+    default:
+        break;
+    }
+    return PH_OK;
+}
+
+static ph_status joint_change(ph_world *world, ph_joint_id id, const char *fn, int *out_k)
+{
+    int k = joint_slot(world, id, fn);
+    if (k < 0)
+        return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
+    if (world->locked > 0)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: called while the world is being stepped or drawn; change the joint after "
+                       "ph_world_step or ph_world_debug_draw returns.",
+                       fn);
+        return PH_ERR_INVALID_ARG;
+    }
+    *out_k = k;
+    return PH_OK;
+}
+
+ph_status ph_joint_set_motor(ph_world *world, ph_joint_id id, bool enable, float speed, float max_force)
+{
+    const char *fn = "ph_joint_set_motor";
+    int k = -1;
+    ph_status s = joint_change(world, id, fn, &k);
+    if (s != PH_OK)
+        return s;
+    if (!check_number(world, fn, "speed", speed, -PH_MAX_SPEED, PH_MAX_SPEED) ||
+        !check_number(world, fn, "max_force", max_force, 0.0f, 3.0e38f))
+        return PH_ERR_INVALID_ARG;
+    ph_joint *j = &world->joints[k];
+    j->def.enable_motor = enable;
+    j->def.motor_speed = speed;
+    j->def.max_motor_force = max_force;
+    wake_slot(world, j->a);
+    wake_slot(world, j->b);
+    return PH_OK;
+}
+
+ph_status ph_joint_set_spring(ph_world *world, ph_joint_id id, bool enable, float hertz, float damping_ratio,
+                              float target)
+{
+    const char *fn = "ph_joint_set_spring";
+    int k = -1;
+    ph_status s = joint_change(world, id, fn, &k);
+    if (s != PH_OK)
+        return s;
+    if (!check_number(world, fn, "hertz", hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !check_number(world, fn, "damping_ratio", damping_ratio, 0.0f, 1.0e6f) ||
+        !check_number(world, fn, "target", target, -PH_MAX_COORDINATE, PH_MAX_COORDINATE))
+        return PH_ERR_INVALID_ARG;
+    ph_joint *j = &world->joints[k];
+    j->def.enable_spring = enable;
+    j->def.spring_hertz = hertz;
+    j->def.spring_damping_ratio = damping_ratio;
+    j->def.spring_target = target;
+    wake_slot(world, j->a);
+    wake_slot(world, j->b);
+    return PH_OK;
+}
+
+const ph_joint_break *ph_world_get_joint_breaks(const ph_world *world, int *out_count)
+{
+    if (out_count)
+        *out_count = world ? world->joint_break_count : 0;
+    return world ? world->joint_breaks : NULL;
+}
+
+// ---- Solver ----------------------------------------------------------------------------------------------
+
+// The state the solver reads for body slot: its own while it is awake and not static, else a still body of
+// infinite mass (the world, a static body; a sleeping one is woken before the step by ph_joints_wake).
+static ph_body_state *state_of(ph_world *world, int slot, ph_body_state *still)
+{
+    if (slot >= 0 && world->bodies[slot].type != PH_BODY_STATIC && world->bodies[slot].awake)
+        return &world->states[slot];
+    return still;
+}
+
+static ph_body_state still_state(void)
+{
+    ph_body_state s;
+    memset(&s, 0, sizeof s);
+    s.dq = glms_quat_identity();
+    return s;
+}
+
+int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
+{
+    int active = 0;
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k))
+            continue;
+        ph_joint *j = &world->joints[k];
+        j->active = (moves(world, j->a) && awake(world, j->a)) || (moves(world, j->b) && awake(world, j->b));
+        if (!j->active)
+            continue;
+        active++;
+        if (constrained)
+        {
+            if (j->a >= 0)
+                constrained[j->a] = 1;
+            constrained[j->b] = 1;
+        }
+        ph_vec3 ca = j->a >= 0 ? world->bodies[j->a].center : glms_vec3_zero();
+        ph_vec3 cb = world->bodies[j->b].center;
+        ph_transform fa = frame_in_world(world, j->a, j->def.frame_a);
+        ph_transform fb = frame_in_world(world, j->b, j->def.frame_b);
+        j->ra = v_sub(fa.p, ca);
+        j->rb = v_sub(fb.p, cb);
+        j->qa = fa.q;
+        j->qb = fb.q;
+        j->delta_center = v_sub(cb, ca);
+        j->point_impulse = v_scale(j->point_impulse, warm_scale);
+        j->angular_impulse = v_scale(j->angular_impulse, warm_scale);
+        j->axial_impulse *= warm_scale;
+        j->motor_impulse *= warm_scale;
+        j->lower_impulse *= warm_scale;
+        j->upper_impulse *= warm_scale;
+        j->cone_impulse *= warm_scale;
+        j->twist_lower_impulse *= warm_scale;
+        j->twist_upper_impulse *= warm_scale;
+    }
+    return active;
+}
+
+// A joint's geometry at the bodies' current poses in the step.
+typedef struct joint_geometry
+{
+    ph_vec3 ra, rb;  // anchors from the centres of mass
+    ph_vec3 d;       // anchor b - anchor a
+    ph_quat qa, qb;  // frames
+    ph_vec3 za, zb;  // the frames' z axes
+    ph_vec3 u1, u2;  // across za
+    ph_vec3 arm_a;   // body a's arm of a row along a direction fixed in frame a (prismatic): ra + d
+    ph_vec3 axis;    // the axial row's direction (za; the distance joint's d / |d|)
+    float axial;     // revolute angle, prismatic position, distance length
+    bool axis_valid; // false for a distance joint of zero length
+} joint_geometry;
+
+static joint_geometry geometry_of(const ph_joint *j, const ph_body_state *sa, const ph_body_state *sb)
+{
+    joint_geometry g;
+    g.ra = rotate(sa->dq, j->ra);
+    g.rb = rotate(sb->dq, j->rb);
+    g.d = v_add(v_add(v_sub(sb->dp, sa->dp), j->delta_center), v_sub(g.rb, g.ra));
+    g.qa = glms_quat_mul(sa->dq, j->qa);
+    g.qb = glms_quat_mul(sb->dq, j->qb);
+    g.za = rotate(g.qa, ph_v3(0, 0, 1));
+    g.zb = rotate(g.qb, ph_v3(0, 0, 1));
+    across(g.za, &g.u1, &g.u2);
+    g.arm_a = g.ra;
+    g.axis = g.za;
+    g.axial = 0.0f;
+    g.axis_valid = true;
+    switch (j->def.type)
+    {
+    case PH_JOINT_REVOLUTE:
+    {
+        ph_quat rel = glms_quat_mul(glms_quat_conjugate(g.qa), g.qb);
+        g.axial = wrap_angle(2.0f * atan2f(rel.z, rel.w));
+        break;
+    }
+    case PH_JOINT_PRISMATIC:
+        g.arm_a = v_add(g.ra, g.d);
+        g.axial = v_dot(g.d, g.za);
+        break;
+    case PH_JOINT_DISTANCE:
+    {
+        float len = glms_vec3_norm(g.d);
+        g.axial = len;
+        g.axis_valid = len > JOINT_MIN_LENGTH;
+        g.axis = g.axis_valid ? v_scale(g.d, 1.0f / len) : g.za;
+        break;
+    }
+    default:
+        break;
+    }
+    return g;
+}
+
+// Velocities and inverse masses of the pair, loaded once per joint and written back after its rows.
+typedef struct pair
+{
+    ph_vec3 va, wa, vb, wb;
+    float ma, mb;
+    ph_mat3 ia, ib;
+} pair;
+
+static pair load(const ph_body_state *sa, const ph_body_state *sb)
+{
+    pair p = {sa->v, sa->w, sb->v, sb->w, sa->inv_mass, sb->inv_mass, sa->inv_inertia, sb->inv_inertia};
+    return p;
+}
+
+static void store(const pair *p, ph_body_state *sa, ph_body_state *sb, const ph_body_state *still)
+{
+    if (sa != still)
+    {
+        sa->v = p->va;
+        sa->w = p->wa;
+    }
+    if (sb != still)
+    {
+        sb->v = p->vb;
+        sb->w = p->wb;
+    }
+}
+
+// A linear row along u with arms arm_a, arm_b: its speed, effective mass and how an impulse moves the pair.
+static float linear_speed(const pair *p, ph_vec3 u, ph_vec3 arm_a, ph_vec3 arm_b)
+{
+    return v_dot(u, v_sub(v_add(p->vb, v_cross(p->wb, arm_b)), v_add(p->va, v_cross(p->wa, arm_a))));
+}
+
+static float linear_mass(const pair *p, ph_vec3 u, ph_vec3 arm_a, ph_vec3 arm_b)
+{
+    ph_vec3 rua = v_cross(arm_a, u), rub = v_cross(arm_b, u);
+    float k = p->ma + p->mb + v_dot(rua, m_mul(&p->ia, rua)) + v_dot(rub, m_mul(&p->ib, rub));
+    return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+static void apply_linear(pair *p, ph_vec3 impulse, ph_vec3 arm_a, ph_vec3 arm_b)
+{
+    p->va = v_sub(p->va, v_scale(impulse, p->ma));
+    p->wa = v_sub(p->wa, m_mul(&p->ia, v_cross(arm_a, impulse)));
+    p->vb = v_add(p->vb, v_scale(impulse, p->mb));
+    p->wb = v_add(p->wb, m_mul(&p->ib, v_cross(arm_b, impulse)));
+}
+
+static float angular_mass(const pair *p, ph_vec3 u)
+{
+    float k = v_dot(u, m_mul(&p->ia, u)) + v_dot(u, m_mul(&p->ib, u));
+    return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+static void apply_angular(pair *p, ph_vec3 impulse)
+{
+    p->wa = v_sub(p->wa, m_mul(&p->ia, impulse));
+    p->wb = v_add(p->wb, m_mul(&p->ib, impulse));
+}
+
+// The softness of a row: its spring in the biased sweep, rigid without bias in the relax sweep.
+typedef struct row_soft
+{
+    float bias_rate, mass_scale, impulse_scale;
+} row_soft;
+
+static row_soft soft_of(float hertz, float zeta, float h)
+{
+    softness s = ph_make_soft(hertz, zeta, h);
+    row_soft r = {s.bias_rate, s.mass_scale, s.impulse_scale};
+    return r;
+}
+
+static const row_soft RIGID = {0.0f, 1.0f, 0.0f};
+
+// One scalar row: speed along it, error C, effective mass; returns the impulse to add to `acc` (clamped by
+// [lo, hi] on the accumulated value).
+static float solve_row(float speed, float c, float mass, row_soft s, float *acc, float lo, float hi)
+{
+    float impulse = -mass * s.mass_scale * (speed + s.bias_rate * c) - s.impulse_scale * *acc;
+    float total = fminf(fmaxf(*acc + impulse, lo), hi);
+    impulse = total - *acc;
+    *acc = total;
+    return impulse;
+}
+
+// A one-sided row keeping c >= 0: apart (c > 0) it may close by c in this sub-step and no more (both
+// sweeps); inside, the joint's spring pushes it out in the biased sweep and the relax sweep holds it.
+static float solve_limit(float speed, float c, float mass, row_soft joint, bool use_bias, float inv_h,
+                         float *acc)
+{
+    row_soft s = c > 0.0f ? (row_soft){inv_h, 1.0f, 0.0f} : use_bias ? joint : RIGID;
+    return solve_row(speed, c, mass, s, acc, 0.0f, 3.0e38f);
+}
+
+// 2x2 and 3x3 solves of the block rows (K x = b); a singular block gives 0.
+static ph_vec3 solve3(ph_mat3 k, ph_vec3 b)
+{
+    float det = glms_mat3_det(k);
+    if (!(fabsf(det) > 1.0e-30f))
+        return glms_vec3_zero();
+    return glms_mat3_mulv(glms_mat3_inv(k), b);
+}
+
+static void solve2(float k11, float k12, float k22, float b1, float b2, float *x1, float *x2)
+{
+    float det = k11 * k22 - k12 * k12;
+    if (!(fabsf(det) > 1.0e-30f))
+    {
+        *x1 = *x2 = 0.0f;
+        return;
+    }
+    float inv = 1.0f / det;
+    *x1 = inv * (k22 * b1 - k12 * b2);
+    *x2 = inv * (k11 * b2 - k12 * b1);
+}
+
+// K of the point rows: (ma + mb) 1 - [ra] Ia [ra] - [rb] Ib [rb], column by column.
+static ph_mat3 point_mass_matrix(const pair *p, ph_vec3 ra, ph_vec3 rb)
+{
+    ph_mat3 k;
+    for (int c = 0; c < 3; c++)
+    {
+        ph_vec3 e = glms_vec3_zero();
+        e.raw[c] = 1.0f;
+        ph_vec3 col = v_scale(e, p->ma + p->mb);
+        col = v_add(col, v_cross(m_mul(&p->ia, v_cross(ra, e)), ra));
+        col = v_add(col, v_cross(m_mul(&p->ib, v_cross(rb, e)), rb));
+        k.raw[c][0] = col.x;
+        k.raw[c][1] = col.y;
+        k.raw[c][2] = col.z;
+    }
+    return k;
+}
+
+static void solve_point(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
+{
+    ph_vec3 cdot = v_sub(v_add(p->vb, v_cross(p->wb, g->rb)), v_add(p->va, v_cross(p->wa, g->ra)));
+    ph_vec3 rhs = v_add(v_scale(cdot, s.mass_scale), v_scale(g->d, s.mass_scale * s.bias_rate));
+    ph_vec3 x = solve3(point_mass_matrix(p, g->ra, g->rb), rhs);
+    ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->point_impulse, s.impulse_scale));
+    j->point_impulse = v_add(j->point_impulse, impulse);
+    apply_linear(p, impulse, g->ra, g->rb);
+}
+
+// The rotation from frame a to frame b as a small-angle vector (world).
+static ph_vec3 lock_error(const joint_geometry *g)
+{
+    ph_quat r = glms_quat_mul(g->qb, glms_quat_conjugate(g->qa));
+    float sign = r.w < 0.0f ? -2.0f : 2.0f;
+    return ph_v3(sign * r.x, sign * r.y, sign * r.z);
+}
+
+static void solve_lock(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
+{
+    ph_vec3 cdot = v_sub(p->wb, p->wa);
+    ph_vec3 rhs = v_add(v_scale(cdot, s.mass_scale), v_scale(lock_error(g), s.mass_scale * s.bias_rate));
+    ph_mat3 k;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            k.raw[r][c] = p->ia.raw[r][c] + p->ib.raw[r][c];
+    ph_vec3 x = solve3(k, rhs);
+    ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->angular_impulse, s.impulse_scale));
+    j->angular_impulse = v_add(j->angular_impulse, impulse);
+    apply_angular(p, impulse);
+}
+
+// The revolute joint's two rows keeping z axes aligned (2x2 block, impulses in angular_impulse.x, y).
+static void solve_hinge_lock(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
+{
+    ph_vec3 e = v_cross(g->za, g->zb);
+    ph_vec3 w = v_sub(p->wb, p->wa);
+    float c1 = v_dot(e, g->u1), c2 = v_dot(e, g->u2);
+    float b1 = s.mass_scale * (v_dot(w, g->u1) + s.bias_rate * c1);
+    float b2 = s.mass_scale * (v_dot(w, g->u2) + s.bias_rate * c2);
+    ph_vec3 iu1a = m_mul(&p->ia, g->u1), iu2a = m_mul(&p->ia, g->u2);
+    ph_vec3 iu1b = m_mul(&p->ib, g->u1), iu2b = m_mul(&p->ib, g->u2);
+    float k11 = v_dot(g->u1, iu1a) + v_dot(g->u1, iu1b);
+    float k12 = v_dot(g->u1, iu2a) + v_dot(g->u1, iu2b);
+    float k22 = v_dot(g->u2, iu2a) + v_dot(g->u2, iu2b);
+    float x1, x2;
+    solve2(k11, k12, k22, b1, b2, &x1, &x2);
+    float i1 = -x1 - s.impulse_scale * j->angular_impulse.x,
+          i2 = -x2 - s.impulse_scale * j->angular_impulse.y;
+    j->angular_impulse.x += i1;
+    j->angular_impulse.y += i2;
+    apply_angular(p, v_add(v_scale(g->u1, i1), v_scale(g->u2, i2)));
+}
+
+// The prismatic joint's two rows keeping b's anchor on a's axis (impulses in point_impulse.x, y).
+static void solve_across(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
+{
+    ph_vec3 arm_a = g->arm_a, arm_b = g->rb;
+    float c1 = v_dot(g->d, g->u1), c2 = v_dot(g->d, g->u2);
+    float b1 = s.mass_scale * (linear_speed(p, g->u1, arm_a, arm_b) + s.bias_rate * c1);
+    float b2 = s.mass_scale * (linear_speed(p, g->u2, arm_a, arm_b) + s.bias_rate * c2);
+    ph_vec3 a1 = v_cross(arm_a, g->u1), a2 = v_cross(arm_a, g->u2);
+    ph_vec3 b1v = v_cross(arm_b, g->u1), b2v = v_cross(arm_b, g->u2);
+    float m = p->ma + p->mb;
+    float k11 = m + v_dot(a1, m_mul(&p->ia, a1)) + v_dot(b1v, m_mul(&p->ib, b1v));
+    float k12 = v_dot(a1, m_mul(&p->ia, a2)) + v_dot(b1v, m_mul(&p->ib, b2v));
+    float k22 = m + v_dot(a2, m_mul(&p->ia, a2)) + v_dot(b2v, m_mul(&p->ib, b2v));
+    float x1, x2;
+    solve2(k11, k12, k22, b1, b2, &x1, &x2);
+    float i1 = -x1 - s.impulse_scale * j->point_impulse.x, i2 = -x2 - s.impulse_scale * j->point_impulse.y;
+    j->point_impulse.x += i1;
+    j->point_impulse.y += i2;
+    apply_linear(p, v_add(v_scale(g->u1, i1), v_scale(g->u2, i2)), arm_a, arm_b);
+}
+
+// The axial rows (spring, motor, limits) of a revolute, prismatic or distance joint. `angular`: a hinge
+// (rows about g->axis); otherwise linear rows along it with arms arm_a, rb.
+static void solve_axial(ph_joint *j, pair *p, const joint_geometry *g, row_soft joint, bool use_bias, float h)
+{
+    const ph_joint_def *d = &j->def;
+    bool angular = d->type == PH_JOINT_REVOLUTE;
+    ph_vec3 u = g->axis;
+    float mass = angular ? angular_mass(p, u) : linear_mass(p, u, g->arm_a, g->rb);
+#define AXIAL_SPEED() (angular ? v_dot(u, v_sub(p->wb, p->wa)) : linear_speed(p, u, g->arm_a, g->rb))
+#define AXIAL_APPLY(x)                                                                                       \
+    do                                                                                                       \
+    {                                                                                                        \
+        if (angular)                                                                                         \
+            apply_angular(p, v_scale(u, (x)));                                                               \
+        else                                                                                                 \
+            apply_linear(p, v_scale(u, (x)), g->arm_a, g->rb);                                               \
+    } while (0)
+    bool distance = d->type == PH_JOINT_DISTANCE;
+    if (d->enable_spring && d->spring_hertz > 0.0f)
+    {
+        float target = distance ? d->length : d->spring_target;
+        float c = g->axial - target;
+        if (angular)
+            c = wrap_angle(c);
+        float x = solve_row(AXIAL_SPEED(), c, mass, soft_of(d->spring_hertz, d->spring_damping_ratio, h),
+                            &j->axial_impulse, -3.0e38f, 3.0e38f);
+        AXIAL_APPLY(x);
+    }
+    if (d->enable_motor && !distance)
+    {
+        float limit = d->max_motor_force * h;
+        float x =
+            solve_row(AXIAL_SPEED() - d->motor_speed, 0.0f, mass, RIGID, &j->motor_impulse, -limit, limit);
+        AXIAL_APPLY(x);
+    }
+    bool limits = distance ? (d->enable_spring || d->min_length < d->max_length) : d->enable_limit;
+    if (limits)
+    {
+        float lower = distance ? d->min_length : d->lower, upper = distance ? d->max_length : d->upper;
+        float inv_h = 1.0f / h;
+        float x =
+            solve_limit(AXIAL_SPEED(), g->axial - lower, mass, joint, use_bias, inv_h, &j->lower_impulse);
+        AXIAL_APPLY(x);
+        x = solve_limit(-AXIAL_SPEED(), upper - g->axial, mass, joint, use_bias, inv_h, &j->upper_impulse);
+        AXIAL_APPLY(-x);
+    }
+    if (distance && !d->enable_spring && !(d->min_length < d->max_length))
+    {
+        // A rod: the length held like any rigid row.
+        float x = solve_row(AXIAL_SPEED(), g->axial - d->min_length, mass, use_bias ? joint : RIGID,
+                            &j->axial_impulse, -3.0e38f, 3.0e38f);
+        AXIAL_APPLY(x);
+    }
+#undef AXIAL_SPEED
+#undef AXIAL_APPLY
+}
+
+// The spherical joint's swing cone and twist range.
+static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_soft joint, bool use_bias,
+                             float h)
+{
+    const ph_joint_def *d = &j->def;
+    float inv_h = 1.0f / h;
+    if (d->enable_cone)
+    {
+        ph_vec3 s = v_cross(g->za, g->zb);
+        float sin_swing = glms_vec3_norm(s);
+        float swing = atan2f(sin_swing, v_dot(g->za, g->zb));
+        if (sin_swing > 1.0e-6f)
+        {
+            // Turning b about s widens the swing: the row keeps cone - swing >= 0 along -s.
+            ph_vec3 u = v_scale(s, -1.0f / sin_swing);
+            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - swing, angular_mass(p, u),
+                                  joint, use_bias, inv_h, &j->cone_impulse);
+            apply_angular(p, v_scale(u, x));
+        }
+    }
+    if (d->enable_twist)
+    {
+        ph_quat rel = glms_quat_mul(glms_quat_conjugate(g->qa), g->qb);
+        float twist = wrap_angle(2.0f * atan2f(rel.z, rel.w));
+        ph_vec3 u = glms_vec3_normalize(v_add(g->za, g->zb));
+        float mass = angular_mass(p, u), speed = v_dot(u, v_sub(p->wb, p->wa));
+        float x =
+            solve_limit(speed, twist - d->twist_lower, mass, joint, use_bias, inv_h, &j->twist_lower_impulse);
+        apply_angular(p, v_scale(u, x));
+        speed = v_dot(u, v_sub(p->wb, p->wa));
+        x = solve_limit(-speed, d->twist_upper - twist, mass, joint, use_bias, inv_h,
+                        &j->twist_upper_impulse);
+        apply_angular(p, v_scale(u, -x));
+    }
+}
+
+// The rigid rows' spring: JOINT_HERTZ, or what the loads of the last step need (ph_joints_finish), up to a
+// quarter of the sub-step rate.
+static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
+{
+    if (!use_bias)
+        return RIGID;
+    float hertz = fminf(fmaxf(JOINT_HERTZ, world->joint_need_hertz), JOINT_MAX_HERTZ_FRACTION / h);
+    return soft_of(hertz, JOINT_DAMPING_RATIO, h);
+}
+
+void ph_joints_solve(ph_world *world, float h, bool use_bias)
+{
+    ph_body_state still = still_state();
+    row_soft joint = joint_softness(world, h, use_bias);
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k) || !world->joints[k].active)
+            continue;
+        ph_joint *j = &world->joints[k];
+        ph_body_state *sa = state_of(world, j->a, &still), *sb = state_of(world, j->b, &still);
+        joint_geometry g = geometry_of(j, sa, sb);
+        pair p = load(sa, sb);
+        const ph_joint_def *d = &j->def;
+        switch (d->type)
+        {
+        case PH_JOINT_DISTANCE:
+            if (g.axis_valid)
+                solve_axial(j, &p, &g, joint, use_bias, h);
+            break;
+        case PH_JOINT_SPHERICAL:
+            solve_cone_twist(j, &p, &g, joint, use_bias, h);
+            solve_point(j, &p, &g, joint);
+            break;
+        case PH_JOINT_REVOLUTE:
+            solve_axial(j, &p, &g, joint, use_bias, h);
+            solve_hinge_lock(j, &p, &g, joint);
+            solve_point(j, &p, &g, joint);
+            break;
+        case PH_JOINT_PRISMATIC:
+            solve_axial(j, &p, &g, joint, use_bias, h);
+            solve_lock(j, &p, &g, joint);
+            solve_across(j, &p, &g, joint);
+            break;
+        case PH_JOINT_WELD:
+        {
+            // A soft weld is its springs in both sweeps; a rigid one the joint's rows.
+            row_soft lin =
+                d->spring_hertz > 0.0f ? soft_of(d->spring_hertz, d->spring_damping_ratio, h) : joint;
+            row_soft ang =
+                d->angular_hertz > 0.0f ? soft_of(d->angular_hertz, d->angular_damping_ratio, h) : joint;
+            solve_lock(j, &p, &g, ang);
+            solve_point(j, &p, &g, lin);
+            break;
+        }
+        default:
+            break;
+        }
+        store(&p, sa, sb, &still);
+    }
+}
+
+// Body b's share of the joint's accumulated impulses: the linear impulse and the angular impulse about b's
+// anchor.
+static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *out_linear,
+                          ph_vec3 *out_angular)
+{
+    const ph_joint_def *d = &j->def;
+    float axial = j->axial_impulse + j->motor_impulse + j->lower_impulse - j->upper_impulse;
+    ph_vec3 lin = glms_vec3_zero(), ang = glms_vec3_zero();
+    switch (d->type)
+    {
+    case PH_JOINT_DISTANCE:
+        lin = v_scale(g->axis, axial);
+        break;
+    case PH_JOINT_SPHERICAL:
+    {
+        lin = j->point_impulse;
+        ph_vec3 s = v_cross(g->za, g->zb);
+        float n = glms_vec3_norm(s);
+        if (n > 1.0e-6f)
+            ang = v_scale(s, -j->cone_impulse / n);
+        ph_vec3 u = glms_vec3_normalize(v_add(g->za, g->zb));
+        ang = v_add(ang, v_scale(u, j->twist_lower_impulse - j->twist_upper_impulse));
+        break;
+    }
+    case PH_JOINT_REVOLUTE:
+        lin = j->point_impulse;
+        ang = v_add(v_add(v_scale(g->u1, j->angular_impulse.x), v_scale(g->u2, j->angular_impulse.y)),
+                    v_scale(g->za, axial));
+        break;
+    case PH_JOINT_PRISMATIC:
+        lin = v_add(v_add(v_scale(g->u1, j->point_impulse.x), v_scale(g->u2, j->point_impulse.y)),
+                    v_scale(g->za, axial));
+        ang = j->angular_impulse;
+        break;
+    case PH_JOINT_WELD:
+        lin = j->point_impulse;
+        ang = j->angular_impulse;
+        break;
+    default:
+        break;
+    }
+    *out_linear = lin;
+    *out_angular = ang;
+}
+
+void ph_joints_warm_start(ph_world *world)
+{
+    ph_body_state still = still_state();
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k) || !world->joints[k].active)
+            continue;
+        ph_joint *j = &world->joints[k];
+        ph_body_state *sa = state_of(world, j->a, &still), *sb = state_of(world, j->b, &still);
+        joint_geometry g = geometry_of(j, sa, sb);
+        pair p = load(sa, sb);
+        ph_vec3 lin, ang;
+        impulses_on_b(j, &g, &lin, &ang);
+        // Linear rows act at the anchors (a prismatic joint's on body a at b's anchor: arm ra + d).
+        apply_linear(&p, lin, g.arm_a, g.rb);
+        apply_angular(&p, ang);
+        store(&p, sa, sb, &still);
+    }
+}
+
+// The frequency at which the rigid rows of joint j give by JOINT_MAX_GIVE under its force: the linear
+// force along its direction u meets the inverse effective mass u . K u of the anchors' point rows.
+static float need_hertz(const ph_joint *j, const pair *p, const joint_geometry *g)
+{
+    float f = glms_vec3_norm(j->force);
+    if (!(f > 0.0f) || j->def.type == PH_JOINT_DISTANCE)
+        return 0.0f;
+    ph_vec3 u = v_scale(j->force, 1.0f / f);
+    ph_vec3 arm_a = j->def.type == PH_JOINT_PRISMATIC ? g->arm_a : g->ra;
+    ph_mat3 k = point_mass_matrix(p, arm_a, g->rb);
+    float inv_mass = v_dot(u, m_mul(&k, u));
+    if (!(inv_mass > 0.0f))
+        return 0.0f;
+    return sqrtf(f * inv_mass / JOINT_MAX_GIVE) / (2.0f * GLM_PIf);
+}
+
+void ph_joints_finish(ph_world *world, float h)
+{
+    ph_body_state still = still_state();
+    float inv_h = 1.0f / h;
+    float need = 0.0f;
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k))
+            continue;
+        ph_joint *j = &world->joints[k];
+        if (!j->active)
+        {
+            j->force = j->torque = glms_vec3_zero();
+            continue;
+        }
+        ph_body_state *sa = state_of(world, j->a, &still), *sb = state_of(world, j->b, &still);
+        joint_geometry g = geometry_of(j, sa, sb);
+        impulses_on_b(j, &g, &j->linear, &j->angular);
+        j->force = v_scale(j->linear, inv_h);
+        j->torque = v_scale(j->angular, inv_h);
+        pair p = load(sa, sb);
+        need = fmaxf(need, need_hertz(j, &p, &g));
+    }
+    world->joint_need_hertz = need;
+}
+
+void ph_joints_break(ph_world *world)
+{
+    world->joint_break_count = 0;
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k))
+            continue;
+        ph_joint *j = &world->joints[k];
+        float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
+        bool broke = (j->def.break_force > 0.0f && force > j->def.break_force) ||
+                     (j->def.break_torque > 0.0f && torque > j->def.break_torque);
+        if (!broke)
+            continue;
+        if (ph_array_reserve(world->joint_breaks, world->joint_break_capacity, world->joint_break_count + 1))
+            world->joint_breaks[world->joint_break_count++] = (ph_joint_break){
+                make_joint_id(world, k), body_id_of(world, j->a), body_id_of(world, j->b), force, torque,
+                j->def.user_data};
+        remove_joint(world, k);
+    }
+}
+
+// ---- Debug draw ------------------------------------------------------------------------------------------
+
+#define JOINT_COLOR_LINK 0xF2C14EFFu // anchor to anchor (a rope, a stretched joint)
+#define JOINT_COLOR_ARM 0x9AA5B1FFu  // centre of mass to anchor
+#define JOINT_COLOR_AXIS_A 0xE4572EFFu
+#define JOINT_COLOR_AXIS_B 0x29BF12FFu
+#define JOINT_AXIS_LENGTH 0.3f // (unit: m)
+#define JOINT_POINT_SIZE 6.0f  // (unit: px)
+
+void ph_joints_debug_draw(const ph_world *world, const ph_debug_draw *dd)
+{
+    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    {
+        if (!ph_id_pool_is_live(&world->joint_ids, k))
+            continue;
+        const ph_joint *j = &world->joints[k];
+        ph_transform fa = frame_in_world(world, j->a, j->def.frame_a);
+        ph_transform fb = frame_in_world(world, j->b, j->def.frame_b);
+        if (j->a >= 0)
+            dd->draw_segment(world->bodies[j->a].center, fa.p, JOINT_COLOR_ARM, dd->context);
+        dd->draw_segment(world->bodies[j->b].center, fb.p, JOINT_COLOR_ARM, dd->context);
+        dd->draw_segment(fa.p, fb.p, JOINT_COLOR_LINK, dd->context);
+        dd->draw_point(fa.p, JOINT_POINT_SIZE, JOINT_COLOR_LINK, dd->context);
+        dd->draw_point(fb.p, JOINT_POINT_SIZE, JOINT_COLOR_LINK, dd->context);
+        if (j->def.type != PH_JOINT_DISTANCE)
+        {
+            dd->draw_segment(fa.p, v_add(fa.p, v_scale(rotate(fa.q, ph_v3(0, 0, 1)), JOINT_AXIS_LENGTH)),
+                             JOINT_COLOR_AXIS_A, dd->context);
+            dd->draw_segment(fb.p, v_add(fb.p, v_scale(rotate(fb.q, ph_v3(0, 0, 1)), JOINT_AXIS_LENGTH)),
+                             JOINT_COLOR_AXIS_B, dd->context);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Joints (joint.c): storage by slot with generational ids, each body's list of its joints, and the joints'
+// part of the soft step (ph_solve calls the ph_joints_* solver functions around the contacts' sweeps).
+#pragma once
+
+#include "phys/phys.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ph_world ph_world;
+typedef struct ph_body_state ph_body_state;
+
+typedef struct ph_joint
+{
+    ph_joint_def def;
+    int a, b;           // body slots; a = -1: the world
+    int next_a, next_b; // the next joint in body a's and body b's lists (-1: the end)
+    // The step's frames (ph_joints_prepare): anchors from the centres of mass and the frames' orientations,
+    // world, at the step's start; b's centre of mass less a's.
+    ph_vec3 ra, rb;
+    ph_quat qa, qb;
+    ph_vec3 delta_center;
+    bool active; // solved this step (one of its bodies awake and dynamic)
+    // Accumulated impulses of the last sub-step (warm started; unit: N s, N m s).
+    ph_vec3 point_impulse;   // the anchors' meeting (prismatic: the two rows across its axis in x, y)
+    ph_vec3 angular_impulse; // the orientation lock (revolute: the two rows across its axis in x, y)
+    float axial_impulse;     // distance: the rigid length; spring rows of every kind
+    float motor_impulse, lower_impulse, upper_impulse;
+    float cone_impulse, twist_lower_impulse, twist_upper_impulse;
+    // What the last step's constraint did to body b, for ph_joint_get_info and breaking.
+    ph_vec3 linear, angular; // last sub-step's impulses summed over the rows (unit: N s, N m s)
+    ph_vec3 force, torque;   // (unit: N, N m)
+} ph_joint;
+
+void ph_joints_destroy_all(ph_world *world);
+// Removes the joints of body slot (before the body goes).
+void ph_joints_remove_body(ph_world *world, int slot);
+// Whether a joint without collide_connected holds bodies a and b together (their contact is skipped).
+bool ph_joints_exclude(const ph_world *world, int a, int b);
+// Wakes the sleeping islands jointed to an awake dynamic body (before the step lists the awake bodies).
+void ph_joints_wake(ph_world *world);
+// Joins the islands of jointed awake bodies (island.c's union-find).
+void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int *parent, int a, int b));
+
+// The solver's part. prepare marks the joints to solve and their bodies in `constrained` (by slot, may be
+// NULL) and returns how many; warm_scale scales the stored impulses (this sub-step over the last).
+int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
+void ph_joints_warm_start(ph_world *world);
+void ph_joints_solve(ph_world *world, float h, bool use_bias);
+// After the sub-steps: forces and torques from the last sub-step's impulses.
+void ph_joints_finish(ph_world *world, float h);
+// Anchors (points), the segment between them, each body's centre to its anchor and the frames' z axes.
+void ph_joints_debug_draw(const ph_world *world, const ph_debug_draw *dd);
+// After the step: removes the joints whose force or torque passed their break limits, listing them.
+void ph_joints_break(ph_world *world);

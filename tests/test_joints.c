@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Joints against classical mechanics (issue 20): pendulum periods (small angle, and the exact period of a
+// large swing from the complete elliptic integral), energy kept over a minute, a chain's stretch under
+// load, limits struck hard, a motor's speed and stall torque, a spring's frequency, breaking, and the
+// bookkeeping (joints removed with their bodies, connected bodies not colliding, jointed islands sleeping as
+// one, determinism, bad definitions refused). Expected values are derived here from the physics.
+#include "test.h"
+
+#include "phys/phys.h"
+
+#include <math.h>
+#include <string.h> // memset
+
+#define J_G 9.81f
+#define J_DT (1.0f / 60.0f)
+#define J_PI 3.14159265358979323846
+
+static ph_world *j_world(ph_vec3 gravity)
+{
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = gravity;
+
+    return ph_world_create(&wd);
+}
+
+// A dynamic ball of radius r and mass m at p, with no damping and no sleep.
+static ph_body_id j_ball(ph_world *w, ph_vec3 p, float r, float m)
+{
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_sphere(r);
+    d.position = p;
+    d.mass = m;
+    d.linear_damping = 0.0f;
+    d.angular_damping = 0.0f;
+    d.enable_sleep = false;
+    return ph_body_create(w, &d);
+}
+
+// A dynamic box of half extents h and mass m at p, no damping, no sleep.
+static ph_body_id j_box(ph_world *w, ph_vec3 p, ph_vec3 h, float m)
+{
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_box(h);
+    d.position = p;
+    d.mass = m;
+    d.linear_damping = 0.0f;
+    d.angular_damping = 0.0f;
+    d.enable_sleep = false;
+    return ph_body_create(w, &d);
+}
+
+// The complete elliptic integral of the first kind K(k) = pi / (2 AGM(1, sqrt(1 - k^2))).
+static double elliptic_k(double k)
+{
+    double a = 1.0, b = sqrt(1.0 - k * k);
+    for (int i = 0; i < 30; i++)
+    {
+        double an = 0.5 * (a + b), bn = sqrt(a * b);
+        a = an;
+        b = bn;
+    }
+    return J_PI / (2.0 * a);
+}
+
+// The exact period of a pendulum of small-angle period t0 swinging to amplitude theta0:
+// T = t0 * (2 / pi) K(sin(theta0 / 2)).
+static double exact_period(double t0, double theta0)
+{
+    return t0 * 2.0 / J_PI * elliptic_k(sin(0.5 * theta0));
+}
+
+// Swings the bob for `seconds` and returns the mean period between upward zero crossings of x
+// (interpolated within the step), and the largest |angle| from the pivot in the last period.
+static double measure_period(ph_world *w, ph_body_id bob, ph_vec3 pivot, float seconds, float *last_amplitude)
+{
+    double first = -1.0, last = -1.0, t = 0.0;
+    int crossings = 0;
+    float prev_x = ph_body_get_center_of_mass(w, bob).x - pivot.x;
+    float amp = 0.0f;
+    int steps = (int)(seconds / J_DT);
+    for (int s = 0; s < steps; s++)
+    {
+        ph_world_step(w);
+        t += (double)J_DT;
+        ph_vec3 c = ph_body_get_center_of_mass(w, bob);
+        float x = c.x - pivot.x, y = c.y - pivot.y;
+        amp = fmaxf(amp, fabsf(atan2f(x, -y)));
+        if (prev_x < 0.0f && x >= 0.0f)
+        {
+            double tc = t - (double)J_DT * (double)x / (double)(x - prev_x);
+            if (first < 0.0)
+                first = tc;
+            else
+            {
+                last = tc;
+                crossings++;
+            }
+            *last_amplitude = amp;
+            amp = 0.0f;
+        }
+        prev_x = x;
+    }
+    return crossings > 0 ? (last - first) / crossings : 0.0;
+}
+
+// A bob of radius 0.05 m on a 1 m distance joint (a massless rod to its centre: no torque on the ball, a
+// point-mass pendulum, T0 = 2 pi sqrt(L / g)) and on a hinge through the pivot (a physical pendulum:
+// T0 = 2 pi sqrt(I_pivot / (m g L)), I_pivot = m L^2 + 2/5 m r^2), released from rest at amplitude
+// theta0. The period is the exact one for that amplitude within `tolerance`.
+static int pendulum_case(ph_joint_type type, float theta0, float tolerance)
+{
+    const float L = 1.0f, r = 0.05f, m = 1.0f;
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    ph_vec3 pivot = ph_v3(0, 5, 0);
+    ph_vec3 p = ph_v3(pivot.x + L * sinf(theta0), pivot.y - L * cosf(theta0), 0);
+    ph_body_id bob = j_ball(w, p, r, m);
+    ph_joint_def jd = ph_default_joint_def(type);
+    jd.frame_a.p = pivot;
+    if (type == PH_JOINT_DISTANCE)
+    {
+        jd.length = jd.min_length = jd.max_length = L;
+    }
+    else
+    {
+        // The hinge axis is the frames' z axis: the world's z. Frame b sits at the pivot in the bob's frame.
+        jd.frame_b.p = glms_vec3_sub(pivot, p);
+    }
+    jd.body_b = bob;
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    double t0 = type == PH_JOINT_DISTANCE ? 2.0 * J_PI * sqrt((double)(L / J_G))
+                                          : 2.0 * J_PI * sqrt((double)((L * L + 0.4f * r * r) / (J_G * L)));
+    double expect = exact_period(t0, (double)theta0);
+    float amp = 0.0f;
+    double period = measure_period(w, bob, pivot, 12.0f, &amp);
+    double err = fabs(period - expect) / expect;
+    fprintf(stderr, "  %s pendulum, amplitude %.1f deg: period %.5f s, exact %.5f s (%.3f%%)\n",
+            type == PH_JOINT_DISTANCE ? "distance" : "hinge", (double)theta0 * 180.0 / J_PI, period, expect,
+            100.0 * err);
+    ENSURE(period > 0.0);
+    ENSURE(err < (double)tolerance);
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int joints_pendulum_small_angle(void)
+{
+    ENSURE(pendulum_case(PH_JOINT_DISTANCE, 2.0f * GLM_PIf / 180.0f, 0.005f) == 0);
+    ENSURE(pendulum_case(PH_JOINT_REVOLUTE, 2.0f * GLM_PIf / 180.0f, 0.005f) == 0);
+    return 0;
+}
+
+static int joints_pendulum_large_angle(void)
+{
+    ENSURE(pendulum_case(PH_JOINT_DISTANCE, 0.5f * GLM_PIf, 0.01f) == 0);
+    ENSURE(pendulum_case(PH_JOINT_REVOLUTE, 0.5f * GLM_PIf, 0.01f) == 0);
+    return 0;
+}
+
+// With no damping a pendulum released at 90 degrees keeps its amplitude: after 60 s the swing still
+// reaches within 2% of it (energy loss would show as a smaller amplitude).
+static int joints_pendulum_keeps_amplitude(void)
+{
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    ph_vec3 pivot = ph_v3(0, 5, 0);
+    float theta0 = 0.5f * GLM_PIf;
+    ph_body_id bob = j_ball(w, ph_v3(1, 5, 0), 0.05f, 1.0f);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_REVOLUTE);
+    jd.frame_a.p = pivot;
+    jd.frame_b.p = ph_v3(-1, 0, 0);
+    jd.body_b = bob;
+    ENSURE(!PH_ID_IS_NULL(ph_joint_create(w, &jd)));
+    float amp = 0.0f;
+    double period = measure_period(w, bob, pivot, 60.0f, &amp);
+    fprintf(stderr, "  hinge pendulum after 60 s: amplitude %.3f deg of %.1f (%.2f%% lost), period %.4f s\n",
+            (double)amp * 180.0 / J_PI, (double)theta0 * 180.0 / J_PI, 100.0 * (1.0 - (double)(amp / theta0)),
+            period);
+    ENSURE(amp > 0.98f * theta0);
+    ENSURE(amp < 1.01f * theta0); // and no energy gained
+    ph_world_destroy(w);
+    return 0;
+}
+
+// A chain of 20 links (boxes 0.1 x 0.5 x 0.1 m of 1 kg) hung from the world by spherical joints at their
+// ends, a ball of `load` kg at the bottom. Returns the largest anchor separation at rest after 3 s.
+static float chain_stretch(float load, int links)
+{
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    const float half = 0.25f;
+    ph_vec3 top = ph_v3(0, 20, 0);
+    ph_body_id prev = PH_NULL_BODY_ID;
+    ph_joint_id joints[64];
+    int n = 0;
+    for (int i = 0; i < links; i++)
+    {
+        ph_vec3 c = ph_v3(top.x, top.y - half - 2.0f * half * (float)i, top.z);
+        ph_body_id link = j_box(w, c, ph_v3(0.05f, half, 0.05f), 1.0f);
+        ph_joint_def jd = ph_default_joint_def(PH_JOINT_SPHERICAL);
+        jd.body_a = prev;
+        jd.frame_a.p = PH_ID_IS_NULL(prev) ? top : ph_v3(0, -half, 0);
+        jd.body_b = link;
+        jd.frame_b.p = ph_v3(0, half, 0);
+        joints[n++] = ph_joint_create(w, &jd);
+        prev = link;
+    }
+    float r = 0.2f;
+    ph_vec3 end = ph_v3(top.x, top.y - 2.0f * half * (float)links - r, top.z);
+    ph_body_id ball = j_ball(w, end, r, load);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_SPHERICAL);
+    jd.body_a = prev;
+    jd.frame_a.p = ph_v3(0, -half, 0);
+    jd.body_b = ball;
+    jd.frame_b.p = ph_v3(0, r, 0);
+    joints[n++] = ph_joint_create(w, &jd);
+    for (int s = 0; s < 180; s++)
+        ph_world_step(w);
+    float worst = 0.0f;
+    for (int i = 0; i < n; i++)
+    {
+        ph_joint_info info;
+        if (ph_joint_get_info(w, joints[i], &info) != PH_OK)
+            return 1e9f;
+        worst = fmaxf(worst, glms_vec3_distance(info.anchor_a, info.anchor_b));
+    }
+    ph_world_destroy(w);
+    return worst;
+}
+
+static int joints_chain_stretch(void)
+{
+    float s10 = chain_stretch(10.0f, 20);
+    float s100 = chain_stretch(100.0f, 20);
+    fprintf(stderr,
+            "  chain of 20 links of 1 kg: largest stretch per joint %.3f mm with 10 kg, %.3f mm with "
+            "100 kg\n",
+            (double)s10 * 1e3, (double)s100 * 1e3);
+    ENSURE(s10 < 1.0e-3f);
+    ENSURE(s100 < 2.0e-2f); // reported; it must at least hold together
+    return 0;
+}
+
+// A bar (1 m, 1 kg) on a hinge limited to +-45 degrees, no gravity, its tip struck at 10 m/s: the angle
+// never passes 46 degrees.
+static int joints_hinge_limit(void)
+{
+    ph_world *w = j_world(ph_v3(0, 0, 0));
+    ph_body_id bar = j_box(w, ph_v3(0.5f, 0, 0), ph_v3(0.5f, 0.05f, 0.05f), 1.0f);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_REVOLUTE);
+    jd.body_b = bar;
+    jd.frame_b.p = ph_v3(-0.5f, 0, 0);
+    jd.enable_limit = true;
+    jd.lower = -0.25f * GLM_PIf;
+    jd.upper = 0.25f * GLM_PIf;
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    // 10 m/s at the tip: 10 rad/s about the pivot, the centre at 5 m/s.
+    ENSURE(ph_body_set_angular_velocity(w, bar, ph_v3(0, 0, 10.0f)) == PH_OK);
+    ENSURE(ph_body_set_linear_velocity(w, bar, ph_v3(0, 5.0f, 0)) == PH_OK);
+    float most = 0.0f;
+    for (int s = 0; s < 120; s++)
+    {
+        ph_world_step(w);
+        ph_joint_info info;
+        ENSURE(ph_joint_get_info(w, j, &info) == PH_OK);
+        most = fmaxf(most, fabsf(info.angle));
+    }
+    fprintf(stderr, "  hinge limited to 45 deg, struck at 10 m/s: largest angle %.2f deg\n",
+            (double)most * 180.0 / J_PI);
+    ENSURE(most < 46.0f * GLM_PIf / 180.0f);
+    ENSURE(most > 44.0f * GLM_PIf / 180.0f); // it did reach the limit
+    ph_world_destroy(w);
+    return 0;
+}
+
+// A pendulum on a spherical joint with a 30 degree cone, struck sideways at 10 m/s: the swing never
+// passes 31 degrees.
+static int joints_cone_limit(void)
+{
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    ph_vec3 pivot = ph_v3(0, 5, 0);
+    ph_body_id bob = j_box(w, ph_v3(0, 4, 0), ph_v3(0.05f, 0.5f, 0.05f), 1.0f);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_SPHERICAL);
+    // The cone's axis is the frames' z: point it down the bar (frames turned so that z is -y).
+    ph_quat down = glms_quatv(0.5f * GLM_PIf, ph_v3(1, 0, 0));
+    jd.frame_a = (ph_transform){pivot, down};
+    jd.frame_b = (ph_transform){ph_v3(0, 0.5f, 0), down};
+    jd.body_b = bob;
+    jd.enable_cone = true;
+    jd.cone_angle = 30.0f * GLM_PIf / 180.0f;
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    ENSURE(ph_body_set_linear_velocity(w, bob, ph_v3(10.0f, 0, 3.0f)) == PH_OK);
+    float most = 0.0f;
+    for (int s = 0; s < 180; s++)
+    {
+        ph_world_step(w);
+        ph_joint_info info;
+        ENSURE(ph_joint_get_info(w, j, &info) == PH_OK);
+        most = fmaxf(most, info.angle);
+    }
+    fprintf(stderr, "  spherical joint with a 30 deg cone, struck at 10 m/s: largest swing %.2f deg\n",
+            (double)most * 180.0 / J_PI);
+    ENSURE(most < 31.0f * GLM_PIf / 180.0f);
+    ENSURE(most > 29.0f * GLM_PIf / 180.0f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// A wheel (a box 1 x 1 x 0.2 m of 10 kg, I_z = m (1 + 1) / 12) on a motorised hinge, no gravity, target
+// 5 rad/s, max torque 20 N m. Under a load torque of 10 N m it turns at 5 rad/s within 1%; under 40 N m
+// it stalls, the motor giving exactly its 20 N m (reported within 2%) and the wheel accelerating backwards
+// at (40 - 20) / I.
+static int joints_motor(void)
+{
+    for (int pass = 0; pass < 2; pass++)
+    {
+        float load = pass == 0 ? 10.0f : 40.0f;
+        ph_world *w = j_world(ph_v3(0, 0, 0));
+        ph_body_id wheel = j_box(w, ph_v3(0, 0, 0), ph_v3(0.5f, 0.5f, 0.1f), 10.0f);
+        ph_joint_def jd = ph_default_joint_def(PH_JOINT_REVOLUTE);
+        jd.body_b = wheel;
+        jd.enable_motor = true;
+        jd.motor_speed = 5.0f;
+        jd.max_motor_force = 20.0f;
+        ph_joint_id j = ph_joint_create(w, &jd);
+        ENSURE(!PH_ID_IS_NULL(j));
+        float inertia = 10.0f * (1.0f + 1.0f) / 12.0f;
+        float w_before = 0.0f, w_after = 0.0f;
+        ph_joint_info info;
+        for (int s = 0; s < 180; s++)
+        {
+            ENSURE(ph_body_apply_torque(w, wheel, ph_v3(0, 0, -load)) == PH_OK);
+            w_before = ph_body_get_angular_velocity(w, wheel).z;
+            ph_world_step(w);
+            w_after = ph_body_get_angular_velocity(w, wheel).z;
+        }
+        ENSURE(ph_joint_get_info(w, j, &info) == PH_OK);
+        if (pass == 0)
+        {
+            fprintf(stderr, "  motor at 5 rad/s under 10 N m of 20: %.4f rad/s, torque %.3f N m\n",
+                    (double)w_after, (double)info.torque.z);
+            ENSURE(fabsf(w_after - 5.0f) < 0.05f);
+            ENSURE(fabsf(info.torque.z - 10.0f) < 0.2f);
+        }
+        else
+        {
+            float accel = (w_after - w_before) / J_DT, expect = -(40.0f - 20.0f) / inertia;
+            fprintf(stderr,
+                    "  motor stalled under 40 N m: torque %.3f N m (max 20), accel %.3f rad/s^2 (%.3f)\n",
+                    (double)info.torque.z, (double)accel, (double)expect);
+            ENSURE(fabsf(info.torque.z - 20.0f) < 0.4f);
+            ENSURE(fabsf(accel - expect) < 0.02f * fabsf(expect));
+        }
+        ph_world_destroy(w);
+    }
+    return 0;
+}
+
+// A 2 kg block on a slider (no gravity) with a spring of f Hz and no damping, pulled 0.1 m from its
+// target and let go: it oscillates at f (period measured over 5 s) within 2%. The same for a soft weld's
+// translation.
+static int joints_spring_frequency(void)
+{
+    const float f = 2.0f;
+    for (int kind = 0; kind < 2; kind++)
+    {
+        ph_world *w = j_world(ph_v3(0, 0, 0));
+        ph_body_id block = j_box(w, ph_v3(0.1f, 0, 0), ph_v3(0.2f, 0.2f, 0.2f), 2.0f);
+        ph_joint_def jd = ph_default_joint_def(kind == 0 ? PH_JOINT_PRISMATIC : PH_JOINT_WELD);
+        jd.body_b = block;
+        // The slider's axis is frame a's z: turn it onto the world's x.
+        if (kind == 0)
+        {
+            jd.frame_a.q = glms_quatv(0.5f * GLM_PIf, ph_v3(0, 1, 0));
+            jd.frame_b.q = jd.frame_a.q;
+            jd.enable_spring = true;
+            jd.spring_target = 0.0f;
+        }
+        // Frame b at the block's centre, 0.1 m from frame a at the origin: the spring's stretch.
+        jd.spring_hertz = f;
+        jd.spring_damping_ratio = 0.0f;
+        ENSURE(!PH_ID_IS_NULL(ph_joint_create(w, &jd)));
+        double first = -1.0, last = -1.0, t = 0.0;
+        int crossings = 0;
+        float prev = 0.1f;
+        for (int s = 0; s < 300; s++)
+        {
+            ph_world_step(w);
+            t += (double)J_DT;
+            float x = ph_body_get_center_of_mass(w, block).x;
+            if (prev < 0.0f && x >= 0.0f)
+            {
+                double tc = t - (double)J_DT * (double)x / (double)(x - prev);
+                if (first < 0.0)
+                    first = tc;
+                else
+                {
+                    last = tc;
+                    crossings++;
+                }
+            }
+            prev = x;
+        }
+        ENSURE(crossings > 0);
+        double freq = (double)crossings / (last - first);
+        fprintf(stderr, "  %s spring of %.1f Hz: oscillates at %.4f Hz (%.2f%%)\n",
+                kind == 0 ? "slider" : "weld", (double)f, freq, 100.0 * fabs(freq - (double)f) / (double)f);
+        ENSURE(fabs(freq - (double)f) < 0.02 * (double)f);
+        ph_world_destroy(w);
+    }
+    return 0;
+}
+
+// A weld to the world holding a 10 kg box (98.1 N) with a break force of 150 N. A downward pull grows by
+// 10 N a step: the joint breaks in the first step whose reported force passes 150 N, and not before.
+static int joints_break_force(void)
+{
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    ph_body_id box = j_box(w, ph_v3(0, 5, 0), ph_v3(0.2f, 0.2f, 0.2f), 10.0f);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_WELD);
+    jd.frame_a.p = ph_v3(0, 5.2f, 0);
+    jd.body_b = box;
+    jd.frame_b.p = ph_v3(0, 0.2f, 0);
+    jd.break_force = 150.0f;
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    for (int s = 0; s < 60; s++)
+        ph_world_step(w);
+    ENSURE(ph_joint_is_valid(w, j));
+    float pull = 0.0f, last_force = 0.0f;
+    bool broke = false;
+    for (int s = 0; s < 30 && !broke; s++)
+    {
+        pull += 10.0f;
+        ENSURE(ph_body_apply_force(w, box, ph_v3(0, -pull, 0)) == PH_OK);
+        ph_world_step(w);
+        int n = 0;
+        const ph_joint_break *b = ph_world_get_joint_breaks(w, &n);
+        if (n > 0)
+        {
+            broke = true;
+            fprintf(stderr,
+                    "  weld broke at a force of %.1f N (limit 150 N; the step before held %.1f N), pull "
+                    "%.0f N\n",
+                    (double)b[0].force, (double)last_force, (double)pull);
+            ENSURE(PH_ID_EQUALS(b[0].joint, j));
+            ENSURE(b[0].force > 150.0f);
+            ENSURE(last_force <= 150.0f);
+            ENSURE(!ph_joint_is_valid(w, j));
+        }
+        else
+        {
+            ph_joint_info info;
+            ENSURE(ph_joint_get_info(w, j, &info) == PH_OK);
+            last_force = glms_vec3_norm(info.force);
+            ENSURE(last_force <= 150.0f);
+        }
+    }
+    ENSURE(broke);
+    // Expected where it broke: the weld holds weight plus pull, 98.1 + pull > 150 first at pull = 60 N.
+    ENSURE(pull >= 50.0f && pull <= 70.0f);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// Bookkeeping: a joint goes with its body; jointed bodies that overlap make no contact (unless asked); a
+// jointed pair at rest falls asleep as one island and wakes as one; bad defs are refused.
+static int joints_bookkeeping(void)
+{
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    ph_body_def g = ph_default_body_def();
+    g.position = ph_v3(0, -1, 0);
+    g.shape = ph_make_box(ph_v3(20, 1, 20));
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &g)));
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    d.shape = ph_make_box(ph_v3(0.5f, 0.5f, 0.5f));
+    d.position = ph_v3(0, 0.5f, 0);
+    ph_body_id a = ph_body_create(w, &d);
+    d.position = ph_v3(0.6f, 0.5f, 0); // overlapping a by 0.4 m
+    ph_body_id b = ph_body_create(w, &d);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_WELD);
+    jd.body_a = a;
+    jd.body_b = b;
+    jd.frame_a.p = ph_v3(0.3f, 0, 0);
+    jd.frame_b.p = ph_v3(-0.3f, 0, 0);
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    ENSURE(ph_world_get_joint_count(w) == 1);
+    for (int s = 0; s < 120; s++)
+        ph_world_step(w);
+    // No contact between a and b: the overlap did not push them apart.
+    ph_contact_info contacts[64];
+    int n = ph_world_get_contacts(w, contacts, 64);
+    for (int i = 0; i < n && i < 64; i++)
+        ENSURE(!((PH_ID_EQUALS(contacts[i].a, a) && PH_ID_EQUALS(contacts[i].b, b)) ||
+                 (PH_ID_EQUALS(contacts[i].a, b) && PH_ID_EQUALS(contacts[i].b, a))));
+    ENSURE(fabsf(ph_body_get_position(w, b).x - ph_body_get_position(w, a).x - 0.6f) < 1e-3f);
+    // At rest on the ground both fall asleep together.
+    for (int s = 0; s < 120; s++)
+        ph_world_step(w);
+    ENSURE(!ph_body_is_awake(w, a) && !ph_body_is_awake(w, b));
+    // Waking one wakes the other.
+    ENSURE(ph_body_wake(w, a) == PH_OK);
+    ph_world_step(w);
+    ENSURE(ph_body_is_awake(w, b));
+    // Bad defs: same body, lower above upper, a NaN frame, a stale body, a def not made by the default.
+    ph_joint_def bad = jd;
+    bad.body_b = a;
+    ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
+    bad = ph_default_joint_def(PH_JOINT_REVOLUTE);
+    bad.body_b = b;
+    bad.enable_limit = true;
+    bad.lower = 1.0f;
+    bad.upper = -1.0f;
+    ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
+    ENSURE(ph_world_last_error(w).status == PH_ERR_INVALID_ARG);
+    bad = ph_default_joint_def(PH_JOINT_SPHERICAL);
+    bad.body_b = b;
+    bad.frame_b.p.x = NAN;
+    ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
+    bad = ph_default_joint_def(PH_JOINT_SPHERICAL);
+    bad.body_b = (ph_body_id){99, 1};
+    ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
+    ENSURE(ph_world_last_error(w).status == PH_ERR_STALE_ID);
+    ph_joint_def raw;
+    memset(&raw, 0, sizeof raw);
+    ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &raw)));
+    // Removing a body removes its joint, and the id goes stale.
+    ENSURE(ph_body_destroy(w, b) == PH_OK);
+    ENSURE(!ph_joint_is_valid(w, j));
+    ENSURE(ph_world_get_joint_count(w) == 0);
+    ENSURE(ph_joint_destroy(w, j) == PH_ERR_STALE_ID);
+    ph_world_step(w);
+    ph_world_destroy(w);
+    return 0;
+}
+
+// The chain scene twice: the same hash.
+static uint64_t chain_hash(void)
+{
+    ph_world *w = j_world(ph_v3(0, -J_G, 0));
+    ph_body_id prev = PH_NULL_BODY_ID;
+    for (int i = 0; i < 10; i++)
+    {
+        ph_body_id link = j_box(w, ph_v3(0.5f * (float)i, 10, 0), ph_v3(0.25f, 0.05f, 0.05f), 1.0f);
+        ph_joint_def jd = ph_default_joint_def(i % 2 ? PH_JOINT_REVOLUTE : PH_JOINT_SPHERICAL);
+        jd.body_a = prev;
+        jd.frame_a.p = PH_ID_IS_NULL(prev) ? ph_v3(-0.25f, 10, 0) : ph_v3(0.25f, 0, 0);
+        jd.body_b = link;
+        jd.frame_b.p = ph_v3(-0.25f, 0, 0);
+        ph_joint_create(w, &jd);
+        prev = link;
+    }
+    for (int s = 0; s < 240; s++)
+        ph_world_step(w);
+    uint64_t h = ph_world_hash(w);
+    ph_world_destroy(w);
+    return h;
+}
+
+static int joints_determinism(void)
+{
+    uint64_t a = chain_hash(), b = chain_hash();
+    ENSURE(a == b);
+    return 0;
+}
+
+const test_case test_joints_cases[] = {
+    {"joints_pendulum_small_angle", joints_pendulum_small_angle},
+    {"joints_pendulum_large_angle", joints_pendulum_large_angle},
+    {"joints_pendulum_keeps_amplitude", joints_pendulum_keeps_amplitude},
+    {"joints_chain_stretch", joints_chain_stretch},
+    {"joints_hinge_limit", joints_hinge_limit},
+    {"joints_cone_limit", joints_cone_limit},
+    {"joints_motor", joints_motor},
+    {"joints_spring_frequency", joints_spring_frequency},
+    {"joints_break_force", joints_break_force},
+    {"joints_bookkeeping", joints_bookkeeping},
+    {"joints_determinism", joints_determinism},
+    {0},
+};
