@@ -46,6 +46,9 @@
 // frequency that keeps every joint's give under JOINT_MAX_GIVE at the last step's force, and ph_solve
 // takes the sub-steps that frequency needs (the spring may be a quarter of the sub-step rate at most).
 #define JOINT_MAX_GIVE 5.0e-4f // (unit: m)
+// The force that sets the sub-steps is the joint's held load, low-passed over this time: an impact's spike
+// (a ragdoll's limb striking the ground) would otherwise ask for the most sub-steps a step after step.
+#define JOINT_STEADY_TIME 0.5f // (unit: s)
 // Below this the distance joint's axis is undefined (unit: m); the row is skipped.
 #define JOINT_MIN_LENGTH 1.0e-6f
 
@@ -193,6 +196,7 @@ static void remove_joint(ph_world *world, int k)
 
 void ph_joints_destroy_all(ph_world *world)
 {
+    ph_array_free(world->joint_list, world->joint_list_capacity);
     ph_array_free(world->joints, world->joint_capacity);
     ph_array_free(world->joint_breaks, world->joint_break_capacity);
     world->joint_break_count = 0;
@@ -618,6 +622,15 @@ static ph_body_state still_state(void)
 
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
 {
+    world->joint_still = still_state();
+    world->joint_list_count = 0;
+    if (!ph_array_reserve(world->joint_list, world->joint_list_capacity, world->joint_ids.live_count))
+    {
+        ph_log(PH_LOG_ERROR, "The step could not list its joints (out of memory); they are not solved.");
+        for (int k = 0; k < world->joint_ids.slot_count; k++)
+            world->joints[k].active = false;
+        return 0;
+    }
     int active = 0;
     for (int k = 0; k < world->joint_ids.slot_count; k++)
     {
@@ -627,6 +640,9 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
         j->active = (moves(world, j->a) && awake(world, j->a)) || (moves(world, j->b) && awake(world, j->b));
         if (!j->active)
             continue;
+        world->joint_list[world->joint_list_count++] = k;
+        j->sa = state_of(world, j->a, &world->joint_still);
+        j->sb = state_of(world, j->b, &world->joint_still);
         active++;
         if (constrained)
         {
@@ -656,6 +672,30 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
     return active;
 }
 
+// Velocities and inverse masses of the pair, loaded once per joint and written back after its rows.
+typedef struct pair
+{
+    ph_vec3 va, wa, vb, wb;
+    float ma, mb;
+    const ph_mat3 *ia, *ib; // the states' world inverse inertias
+    float sa, sb;           // their scales where they are multiples of the identity, else -1
+} pair;
+
+static pair load(const ph_body_state *sa, const ph_body_state *sb)
+{
+    pair p = {sa->v,
+              sa->w,
+              sb->v,
+              sb->w,
+              sa->inv_mass,
+              sb->inv_mass,
+              &sa->inv_inertia,
+              &sb->inv_inertia,
+              sa->inv_inertia_scale,
+              sb->inv_inertia_scale};
+    return p;
+}
+
 // A joint's geometry at the bodies' current poses in the step.
 typedef struct joint_geometry
 {
@@ -676,6 +716,12 @@ static joint_geometry geometry_of(const ph_joint *j, const ph_body_state *sa, co
     g.ra = rotate(sa->dq, j->ra);
     g.rb = rotate(sb->dq, j->rb);
     g.d = v_add(v_add(v_sub(sb->dp, sa->dp), j->delta_center), v_sub(g.rb, g.ra));
+    g.arm_a = g.ra;
+    g.axis_valid = true;
+    g.axial = 0.0f;
+    // A plain ball joint reads the anchors only (a joint grid is ten thousand of them).
+    if (j->def.type == PH_JOINT_SPHERICAL && !j->def.enable_cone && !j->def.enable_twist)
+        return g;
     g.qa = glms_quat_mul(sa->dq, j->qa);
     g.qb = glms_quat_mul(sb->dq, j->qb);
     g.za = rotate(g.qa, ph_v3(0, 0, 1));
@@ -711,20 +757,6 @@ static joint_geometry geometry_of(const ph_joint *j, const ph_body_state *sa, co
     return g;
 }
 
-// Velocities and inverse masses of the pair, loaded once per joint and written back after its rows.
-typedef struct pair
-{
-    ph_vec3 va, wa, vb, wb;
-    float ma, mb;
-    ph_mat3 ia, ib;
-} pair;
-
-static pair load(const ph_body_state *sa, const ph_body_state *sb)
-{
-    pair p = {sa->v, sa->w, sb->v, sb->w, sa->inv_mass, sb->inv_mass, sa->inv_inertia, sb->inv_inertia};
-    return p;
-}
-
 static void store(const pair *p, ph_body_state *sa, ph_body_state *sb, const ph_body_state *still)
 {
     if (sa != still)
@@ -748,28 +780,28 @@ static float linear_speed(const pair *p, ph_vec3 u, ph_vec3 arm_a, ph_vec3 arm_b
 static float linear_mass(const pair *p, ph_vec3 u, ph_vec3 arm_a, ph_vec3 arm_b)
 {
     ph_vec3 rua = v_cross(arm_a, u), rub = v_cross(arm_b, u);
-    float k = p->ma + p->mb + v_dot(rua, m_mul(&p->ia, rua)) + v_dot(rub, m_mul(&p->ib, rub));
+    float k = p->ma + p->mb + v_dot(rua, m_mul(p->ia, rua)) + v_dot(rub, m_mul(p->ib, rub));
     return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
 static void apply_linear(pair *p, ph_vec3 impulse, ph_vec3 arm_a, ph_vec3 arm_b)
 {
     p->va = v_sub(p->va, v_scale(impulse, p->ma));
-    p->wa = v_sub(p->wa, m_mul(&p->ia, v_cross(arm_a, impulse)));
+    p->wa = v_sub(p->wa, m_mul(p->ia, v_cross(arm_a, impulse)));
     p->vb = v_add(p->vb, v_scale(impulse, p->mb));
-    p->wb = v_add(p->wb, m_mul(&p->ib, v_cross(arm_b, impulse)));
+    p->wb = v_add(p->wb, m_mul(p->ib, v_cross(arm_b, impulse)));
 }
 
 static float angular_mass(const pair *p, ph_vec3 u)
 {
-    float k = v_dot(u, m_mul(&p->ia, u)) + v_dot(u, m_mul(&p->ib, u));
+    float k = v_dot(u, m_mul(p->ia, u)) + v_dot(u, m_mul(p->ib, u));
     return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
 static void apply_angular(pair *p, ph_vec3 impulse)
 {
-    p->wa = v_sub(p->wa, m_mul(&p->ia, impulse));
-    p->wb = v_add(p->wb, m_mul(&p->ib, impulse));
+    p->wa = v_sub(p->wa, m_mul(p->ia, impulse));
+    p->wb = v_add(p->wb, m_mul(p->ib, impulse));
 }
 
 // The softness of a row: its spring in the biased sweep, rigid without bias in the relax sweep.
@@ -807,14 +839,7 @@ static float solve_limit(float speed, float c, float mass, row_soft joint, bool 
     return solve_row(speed, c, mass, s, acc, 0.0f, 3.0e38f);
 }
 
-// 2x2 and 3x3 solves of the block rows (K x = b); a singular block gives 0.
-static ph_vec3 solve3(ph_mat3 k, ph_vec3 b)
-{
-    float det = glms_mat3_det(k);
-    if (!(fabsf(det) > 1.0e-30f))
-        return glms_vec3_zero();
-    return glms_mat3_mulv(glms_mat3_inv(k), b);
-}
+// The 2x2 solve of the block rows (K x = b); a singular block gives 0.
 
 static void solve2(float k11, float k12, float k22, float b1, float b2, float *x1, float *x2)
 {
@@ -829,29 +854,58 @@ static void solve2(float k11, float k12, float k22, float b1, float b2, float *x
     *x2 = inv * (k11 * b2 - k12 * b1);
 }
 
-// K of the point rows: (ma + mb) 1 - [ra] Ia [ra] - [rb] Ib [rb], column by column.
-static ph_mat3 point_mass_matrix(const pair *p, ph_vec3 ra, ph_vec3 rb)
+// K of the point rows: (ma + mb) 1 - [ra] Ia [ra] - [rb] Ib [rb]. A body whose inverse inertia is s 1
+// (a ball, a cube) adds s (|r|^2 1 - r r^T); another adds [r]^T I [r] column by column.
+static void add_arm(ph_mat3 *k, const ph_mat3 *inv_inertia, float scale, ph_vec3 r)
 {
-    ph_mat3 k;
+    if (scale >= 0.0f)
+    {
+        float r2 = v_dot(r, r);
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < 3; i++)
+                k->raw[c][i] += scale * ((c == i ? r2 : 0.0f) - r.raw[c] * r.raw[i]);
+        return;
+    }
     for (int c = 0; c < 3; c++)
     {
         ph_vec3 e = glms_vec3_zero();
         e.raw[c] = 1.0f;
-        ph_vec3 col = v_scale(e, p->ma + p->mb);
-        col = v_add(col, v_cross(m_mul(&p->ia, v_cross(ra, e)), ra));
-        col = v_add(col, v_cross(m_mul(&p->ib, v_cross(rb, e)), rb));
-        k.raw[c][0] = col.x;
-        k.raw[c][1] = col.y;
-        k.raw[c][2] = col.z;
+        ph_vec3 col = v_cross(m_mul(inv_inertia, v_cross(r, e)), r);
+        k->raw[c][0] += col.x;
+        k->raw[c][1] += col.y;
+        k->raw[c][2] += col.z;
     }
+}
+
+static ph_mat3 point_mass_matrix(const pair *p, ph_vec3 ra, ph_vec3 rb)
+{
+    ph_mat3 k = glms_mat3_zero();
+    k.raw[0][0] = k.raw[1][1] = k.raw[2][2] = p->ma + p->mb;
+    add_arm(&k, p->ia, p->sa, ra);
+    add_arm(&k, p->ib, p->sb, rb);
     return k;
+}
+
+// K x = b for a symmetric K by its cofactors (0 when singular).
+static ph_vec3 solve_symmetric3(ph_mat3 k, ph_vec3 b)
+{
+    float a = k.raw[0][0], d = k.raw[1][1], f = k.raw[2][2];
+    float bb = k.raw[1][0], c = k.raw[2][0], e = k.raw[2][1];
+    float c00 = d * f - e * e, c01 = c * e - bb * f, c02 = bb * e - c * d;
+    float det = a * c00 + bb * c01 + c * c02;
+    if (!(fabsf(det) > 1.0e-30f))
+        return glms_vec3_zero();
+    float inv = 1.0f / det;
+    float c11 = a * f - c * c, c12 = bb * c - a * e, c22 = a * d - bb * bb;
+    return ph_v3(inv * (c00 * b.x + c01 * b.y + c02 * b.z), inv * (c01 * b.x + c11 * b.y + c12 * b.z),
+                 inv * (c02 * b.x + c12 * b.y + c22 * b.z));
 }
 
 static void solve_point(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
 {
     ph_vec3 cdot = v_sub(v_add(p->vb, v_cross(p->wb, g->rb)), v_add(p->va, v_cross(p->wa, g->ra)));
     ph_vec3 rhs = v_add(v_scale(cdot, s.mass_scale), v_scale(g->d, s.mass_scale * s.bias_rate));
-    ph_vec3 x = solve3(point_mass_matrix(p, g->ra, g->rb), rhs);
+    ph_vec3 x = solve_symmetric3(point_mass_matrix(p, g->ra, g->rb), rhs);
     ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->point_impulse, s.impulse_scale));
     j->point_impulse = v_add(j->point_impulse, impulse);
     apply_linear(p, impulse, g->ra, g->rb);
@@ -872,8 +926,8 @@ static void solve_lock(ph_joint *j, pair *p, const joint_geometry *g, row_soft s
     ph_mat3 k;
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
-            k.raw[r][c] = p->ia.raw[r][c] + p->ib.raw[r][c];
-    ph_vec3 x = solve3(k, rhs);
+            k.raw[r][c] = p->ia->raw[r][c] + p->ib->raw[r][c];
+    ph_vec3 x = solve_symmetric3(k, rhs);
     ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->angular_impulse, s.impulse_scale));
     j->angular_impulse = v_add(j->angular_impulse, impulse);
     apply_angular(p, impulse);
@@ -887,8 +941,8 @@ static void solve_hinge_lock(ph_joint *j, pair *p, const joint_geometry *g, row_
     float c1 = v_dot(e, g->u1), c2 = v_dot(e, g->u2);
     float b1 = s.mass_scale * (v_dot(w, g->u1) + s.bias_rate * c1);
     float b2 = s.mass_scale * (v_dot(w, g->u2) + s.bias_rate * c2);
-    ph_vec3 iu1a = m_mul(&p->ia, g->u1), iu2a = m_mul(&p->ia, g->u2);
-    ph_vec3 iu1b = m_mul(&p->ib, g->u1), iu2b = m_mul(&p->ib, g->u2);
+    ph_vec3 iu1a = m_mul(p->ia, g->u1), iu2a = m_mul(p->ia, g->u2);
+    ph_vec3 iu1b = m_mul(p->ib, g->u1), iu2b = m_mul(p->ib, g->u2);
     float k11 = v_dot(g->u1, iu1a) + v_dot(g->u1, iu1b);
     float k12 = v_dot(g->u1, iu2a) + v_dot(g->u1, iu2b);
     float k22 = v_dot(g->u2, iu2a) + v_dot(g->u2, iu2b);
@@ -911,9 +965,9 @@ static void solve_across(ph_joint *j, pair *p, const joint_geometry *g, row_soft
     ph_vec3 a1 = v_cross(arm_a, g->u1), a2 = v_cross(arm_a, g->u2);
     ph_vec3 b1v = v_cross(arm_b, g->u1), b2v = v_cross(arm_b, g->u2);
     float m = p->ma + p->mb;
-    float k11 = m + v_dot(a1, m_mul(&p->ia, a1)) + v_dot(b1v, m_mul(&p->ib, b1v));
-    float k12 = v_dot(a1, m_mul(&p->ia, a2)) + v_dot(b1v, m_mul(&p->ib, b2v));
-    float k22 = m + v_dot(a2, m_mul(&p->ia, a2)) + v_dot(b2v, m_mul(&p->ib, b2v));
+    float k11 = m + v_dot(a1, m_mul(p->ia, a1)) + v_dot(b1v, m_mul(p->ib, b1v));
+    float k12 = v_dot(a1, m_mul(p->ia, a2)) + v_dot(b1v, m_mul(p->ib, b2v));
+    float k22 = m + v_dot(a2, m_mul(p->ia, a2)) + v_dot(b2v, m_mul(p->ib, b2v));
     float x1, x2;
     solve2(k11, k12, k22, b1, b2, &x1, &x2);
     float i1 = -x1 - s.impulse_scale * j->point_impulse.x, i2 = -x2 - s.impulse_scale * j->point_impulse.y;
@@ -1027,14 +1081,12 @@ static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
 
 void ph_joints_solve(ph_world *world, float h, bool use_bias)
 {
-    ph_body_state still = still_state();
     row_soft joint = joint_softness(world, h, use_bias);
-    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    const ph_body_state *still = &world->joint_still;
+    for (int n = 0; n < world->joint_list_count; n++)
     {
-        if (!ph_id_pool_is_live(&world->joint_ids, k) || !world->joints[k].active)
-            continue;
-        ph_joint *j = &world->joints[k];
-        ph_body_state *sa = state_of(world, j->a, &still), *sb = state_of(world, j->b, &still);
+        ph_joint *j = &world->joints[world->joint_list[n]];
+        ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         pair p = load(sa, sb);
         const ph_joint_def *d = &j->def;
@@ -1072,7 +1124,7 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias)
         default:
             break;
         }
-        store(&p, sa, sb, &still);
+        store(&p, sa, sb, still);
     }
 }
 
@@ -1092,6 +1144,8 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
     case PH_JOINT_SPHERICAL:
     {
         lin = j->point_impulse;
+        if (!d->enable_cone && !d->enable_twist)
+            break; // geometry_of left the frames out
         ph_vec3 s = v_cross(g->za, g->zb);
         float n = glms_vec3_norm(s);
         if (n > 1.0e-6f)
@@ -1123,13 +1177,11 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
 
 void ph_joints_warm_start(ph_world *world)
 {
-    ph_body_state still = still_state();
-    for (int k = 0; k < world->joint_ids.slot_count; k++)
+    const ph_body_state *still = &world->joint_still;
+    for (int n = 0; n < world->joint_list_count; n++)
     {
-        if (!ph_id_pool_is_live(&world->joint_ids, k) || !world->joints[k].active)
-            continue;
-        ph_joint *j = &world->joints[k];
-        ph_body_state *sa = state_of(world, j->a, &still), *sb = state_of(world, j->b, &still);
+        ph_joint *j = &world->joints[world->joint_list[n]];
+        ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         pair p = load(sa, sb);
         ph_vec3 lin, ang;
@@ -1137,31 +1189,25 @@ void ph_joints_warm_start(ph_world *world)
         // Linear rows act at the anchors (a prismatic joint's on body a at b's anchor: arm ra + d).
         apply_linear(&p, lin, g.arm_a, g.rb);
         apply_angular(&p, ang);
-        store(&p, sa, sb, &still);
+        store(&p, sa, sb, still);
     }
 }
 
-// The frequency at which the rigid rows of joint j give by JOINT_MAX_GIVE under its force: the linear
-// force along its direction u meets the inverse effective mass u . K u of the anchors' point rows.
-static float need_hertz(const ph_joint *j, const pair *p, const joint_geometry *g)
+// The frequency at which the rigid rows of joint j give by JOINT_MAX_GIVE under its held load: the
+// spring w^2 / (1/ma + 1/mb) (the bodies' translation only: a lever arm's turn is the angular rows' to
+// hold, and a hinge's bob 1 m from its pivot would otherwise ask for a thousand hertz).
+static float need_hertz(const ph_joint *j, const pair *p)
 {
-    float f = glms_vec3_norm(j->force);
-    if (!(f > 0.0f) || j->def.type == PH_JOINT_DISTANCE)
-        return 0.0f;
-    ph_vec3 u = v_scale(j->force, 1.0f / f);
-    ph_vec3 arm_a = j->def.type == PH_JOINT_PRISMATIC ? g->arm_a : g->ra;
-    ph_mat3 k = point_mass_matrix(p, arm_a, g->rb);
-    float inv_mass = v_dot(u, m_mul(&k, u));
-    if (!(inv_mass > 0.0f))
+    float f = glms_vec3_norm(j->steady_force), inv_mass = p->ma + p->mb;
+    if (!(f > 0.0f) || !(inv_mass > 0.0f) || j->def.type == PH_JOINT_DISTANCE)
         return 0.0f;
     return sqrtf(f * inv_mass / JOINT_MAX_GIVE) / (2.0f * GLM_PIf);
 }
 
-void ph_joints_finish(ph_world *world, float h)
+void ph_joints_finish(ph_world *world, float h, float dt)
 {
-    ph_body_state still = still_state();
     float inv_h = 1.0f / h;
-    float need = 0.0f;
+    float need = 0.0f, smoothing = fminf(1.0f, dt / JOINT_STEADY_TIME);
     for (int k = 0; k < world->joint_ids.slot_count; k++)
     {
         if (!ph_id_pool_is_live(&world->joint_ids, k))
@@ -1172,13 +1218,14 @@ void ph_joints_finish(ph_world *world, float h)
             j->force = j->torque = glms_vec3_zero();
             continue;
         }
-        ph_body_state *sa = state_of(world, j->a, &still), *sb = state_of(world, j->b, &still);
+        ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         impulses_on_b(j, &g, &j->linear, &j->angular);
         j->force = v_scale(j->linear, inv_h);
         j->torque = v_scale(j->angular, inv_h);
+        j->steady_force = v_add(j->steady_force, v_scale(v_sub(j->force, j->steady_force), smoothing));
         pair p = load(sa, sb);
-        need = fmaxf(need, need_hertz(j, &p, &g));
+        need = fmaxf(need, need_hertz(j, &p));
     }
     world->joint_need_hertz = need;
 }

@@ -22,7 +22,8 @@ typedef struct ph_joint
     ph_vec3 ra, rb;
     ph_quat qa, qb;
     ph_vec3 delta_center;
-    bool active; // solved this step (one of its bodies awake and dynamic)
+    bool active;            // solved this step (one of its bodies awake and dynamic)
+    ph_body_state *sa, *sb; // the states the step reads (world->joint_still for the world, a static body)
     // Accumulated impulses of the last sub-step (warm started; unit: N s, N m s).
     ph_vec3 point_impulse;   // the anchors' meeting (prismatic: the two rows across its axis in x, y)
     ph_vec3 angular_impulse; // the orientation lock (revolute: the two rows across its axis in x, y)
@@ -32,6 +33,7 @@ typedef struct ph_joint
     // What the last step's constraint did to body b, for ph_joint_get_info and breaking.
     ph_vec3 linear, angular; // last sub-step's impulses summed over the rows (unit: N s, N m s)
     ph_vec3 force, torque;   // (unit: N, N m)
+    ph_vec3 steady_force;    // force low-passed over JOINT_STEADY_TIME: the load it holds, without impacts
 } ph_joint;
 
 void ph_joints_destroy_all(ph_world *world);
@@ -50,7 +52,7 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
 void ph_joints_warm_start(ph_world *world);
 void ph_joints_solve(ph_world *world, float h, bool use_bias);
 // After the sub-steps: forces and torques from the last sub-step's impulses.
-void ph_joints_finish(ph_world *world, float h);
+void ph_joints_finish(ph_world *world, float h, float dt);
 // Anchors (points), the segment between them, each body's centre to its anchor and the frames' z axes.
 void ph_joints_debug_draw(const ph_world *world, const ph_debug_draw *dd);
 // After the step: removes the joints whose force or torque passed their break limits, listing them.

@@ -1192,7 +1192,7 @@ bool ph_solve(ph_step_context *ctx)
     // one-off and would push a separating body again in every sub-step of the next step.
     store_impulses(world, &set);
     if (joints > 0)
-        ph_joints_finish(world, ctx->h);
+        ph_joints_finish(world, ctx->h, ctx->dt);
     world->last_h = ctx->h;
     restitution(states, &set, ctx->h);
     store_totals(world, &set);

@@ -67,6 +67,9 @@ struct ph_world
     ph_joint_break *joint_breaks; // the last step's
     int joint_break_count, joint_break_capacity;
     float joint_need_hertz; // the joints' rigid rows' frequency the last step's forces ask for (joint.c)
+    int *joint_list;        // the step's active joints (ph_joints_prepare)
+    int joint_list_count, joint_list_capacity;
+    ph_body_state joint_still; // what a joint reads for the world, a static or a sleeping body: no motion
 
     ph_calendar calendar; // this step's time-of-impact events and their heap
 

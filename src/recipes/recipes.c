@@ -119,6 +119,7 @@ void recipe_scene_init(recipe_scene *scene, const char *name)
 
 void recipe_scene_free(recipe_scene *scene)
 {
+    free(scene->joints);
     free(scene->items);
     free(scene->hulls);
     free(scene->hull_points);
@@ -194,6 +195,130 @@ static recipe_item *add_box(recipe_scene *scene, const float half[3], float x, f
 }
 
 // ---- Generators ------------------------------------------------------------------------------------
+
+recipe_joint *recipe_add_joint(recipe_scene *scene, recipe_joint_type type, int a, int b)
+{
+    void *joints = scene->joints;
+    bool ok = reserve(&joints, &scene->joint_capacity, scene->joint_count + 1, sizeof *scene->joints);
+    scene->joints = joints;
+    if (!ok)
+        return NULL;
+    recipe_joint *j = &scene->joints[scene->joint_count++];
+    memset(j, 0, sizeof *j);
+    j->type = type;
+    j->a = a;
+    j->b = b;
+    j->axis[2] = 1.0f;
+    return j;
+}
+
+static void set3(float out[3], float x, float y, float z)
+{
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+// A capsule item along `axis` (0: x, 1: y) of radius r and core half length hh at (x, y, z).
+static recipe_item *add_capsule(recipe_scene *s, float r, float hh, int axis, float x, float y, float z,
+                                recipe_material m)
+{
+    recipe_item *it = recipe_add_item(s);
+    if (!it)
+        return NULL;
+    it->shape = RECIPE_CAPSULE;
+    it->radius = r;
+    it->half_height = hh;
+    set3(it->position, x, y, z);
+    if (axis == 0)
+    {
+        // local y onto world x: a quarter turn about -z.
+        it->orientation[2] = -0.70710678f;
+        it->orientation[3] = 0.70710678f;
+    }
+    it->material = m;
+    return it;
+}
+
+static recipe_joint *ball_joint(recipe_scene *s, int a, int b, float x, float y, float z, float ax, float ay,
+                                float az, float cone, float twist)
+{
+    recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_SPHERICAL, a, b);
+    if (!j)
+        return NULL;
+    set3(j->anchor, x, y, z);
+    set3(j->axis, ax, ay, az);
+    j->enable_cone = cone > 0.0f;
+    j->cone = cone;
+    j->enable_twist = twist > 0.0f;
+    j->lower = -twist;
+    j->upper = twist;
+    return j;
+}
+
+static recipe_joint *hinge_joint(recipe_scene *s, int a, int b, float x, float y, float z, float lower,
+                                 float upper)
+{
+    recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, a, b);
+    if (!j)
+        return NULL;
+    set3(j->anchor, x, y, z);
+    set3(j->axis, 1.0f, 0.0f, 0.0f); // knees and elbows bend about the body's left-right axis
+    j->enable_limit = lower < upper;
+    j->lower = lower;
+    j->upper = upper;
+    return j;
+}
+
+bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, recipe_material m)
+{
+    const float k = height / 1.8f, x0 = feet[0], y0 = feet[1], z0 = feet[2];
+    const float deg = 3.14159265f / 180.0f;
+    int first = s->item_count;
+    // Bodies: 0 pelvis, 1 chest, 2 head, 3/4 upper legs, 5/6 lower legs, 7/8 upper arms, 9/10 forearms.
+    float pelvis_half[3] = {0.14f * k, 0.08f * k, 0.1f * k}, chest_half[3] = {0.17f * k, 0.19f * k, 0.1f * k};
+    bool ok = add_box(s, pelvis_half, x0, y0 + 1.0f * k, z0, m) &&
+              add_box(s, chest_half, x0, y0 + 1.29f * k, z0, m);
+    recipe_item *head = ok ? recipe_add_item(s) : NULL;
+    ok = head != NULL;
+    if (ok)
+    {
+        head->shape = RECIPE_SPHERE;
+        head->radius = 0.11f * k;
+        set3(head->position, x0, y0 + 1.6f * k, z0);
+        head->material = m;
+    }
+    for (int side = -1; ok && side <= 1; side += 2)
+        ok = add_capsule(s, 0.07f * k, 0.16f * k, 1, x0 + 0.09f * k * (float)side, y0 + 0.71f * k, z0, m) !=
+             NULL;
+    for (int side = -1; ok && side <= 1; side += 2)
+        ok = add_capsule(s, 0.06f * k, 0.16f * k, 1, x0 + 0.09f * k * (float)side, y0 + 0.27f * k, z0, m) !=
+             NULL;
+    for (int side = -1; ok && side <= 1; side += 2)
+        ok = add_capsule(s, 0.05f * k, 0.1f * k, 1, x0 + 0.24f * k * (float)side, y0 + 1.3f * k, z0, m) !=
+             NULL;
+    for (int side = -1; ok && side <= 1; side += 2)
+        ok = add_capsule(s, 0.045f * k, 0.1f * k, 1, x0 + 0.24f * k * (float)side, y0 + 1.0f * k, z0, m) !=
+             NULL;
+    if (!ok)
+        return false;
+    int p = first, c = first + 1, h = first + 2;
+    // Spine and neck: cones about the body's up axis; hips and shoulders about the limb's line (down).
+    ok = ball_joint(s, p, c, x0, y0 + 1.09f * k, z0, 0, 1, 0, 30.0f * deg, 30.0f * deg) &&
+         ball_joint(s, c, h, x0, y0 + 1.49f * k, z0, 0, 1, 0, 40.0f * deg, 60.0f * deg);
+    for (int i = 0; ok && i < 2; i++)
+    {
+        float side = i == 0 ? -1.0f : 1.0f;
+        int thigh = first + 3 + i, shin = first + 5 + i, upper = first + 7 + i, fore = first + 9 + i;
+        ok = ball_joint(s, p, thigh, x0 + 0.09f * k * side, y0 + 0.94f * k, z0, 0, -1, 0, 70.0f * deg,
+                        20.0f * deg) &&
+             hinge_joint(s, thigh, shin, x0 + 0.09f * k * side, y0 + 0.49f * k, z0, -2.4f, 0.0f) &&
+             ball_joint(s, c, upper, x0 + 0.24f * k * side, y0 + 1.45f * k, z0, 0, -1, 0, 80.0f * deg,
+                        45.0f * deg) &&
+             hinge_joint(s, upper, fore, x0 + 0.24f * k * side, y0 + 1.15f * k, z0, 0.0f, 2.4f);
+    }
+    return ok;
+}
 
 bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, recipe_material material)
 {
@@ -688,6 +813,178 @@ static bool build_spinner(recipe_scene *s, uint64_t seed)
     return recipe_add_spinner(s, at, half, 8.0f, 1e-3f, recipe_default_material());
 }
 
+// ---- Joint scenes (issue 20) ---------------------------------------------------------------------------
+
+// joint_grid: Box3D's benchmark: 100 x 100 balls of radius 0.4 m, 1 m apart in a vertical sheet, each
+// joined to its upper and left neighbours by spherical joints halfway between them, the top row static.
+// Sleeping off, 10 s; the drift after 5 s says whether the hanging sheet stands still.
+#define JOINT_GRID_N 100
+static bool build_joint_grid(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 600;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    s->drift_after_s = 5.0f;
+    const int n = JOINT_GRID_N;
+    for (int k = 0; k < n; k++)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            recipe_item *it = recipe_add_item(s);
+            if (!it)
+                return false;
+            it->shape = RECIPE_SPHERE;
+            it->radius = 0.4f;
+            set3(it->position, (float)k, -(float)i, 0.0f);
+            it->type = i == 0 ? RECIPE_STATIC : RECIPE_DYNAMIC;
+            int index = k * n + i;
+            if (i > 0 &&
+                !ball_joint(s, index - 1, index, (float)k, 0.5f - (float)i, 0.0f, 0, 0, 1, 0.0f, 0.0f))
+                return false;
+            if (k > 0 && i > 0 &&
+                !ball_joint(s, index - n, index, (float)k - 0.5f, -(float)i, 0.0f, 0, 0, 1, 0.0f, 0.0f))
+                return false;
+        }
+    }
+    return true;
+}
+
+// wrecking_ball: a 500 kg ball of radius 0.75 m on a chain of 10 capsule links of 1 m held out level from a
+// fixed point 12 m up, let go above a wall of 50 boxes of 0.5 m (5 wide, 10 high) that stands under the
+// fixed point across the ball's swing. 5 s.
+static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->steps = 300;
+    recipe_material m = recipe_default_material();
+    if (!ground(s, 30.0f, 30.0f))
+        return false;
+    const float half[3] = {0.25f, 0.25f, 0.25f};
+    for (int row = 0; row < 10; row++)
+        for (int col = 0; col < 5; col++)
+            if (!add_box(s, half, 0.5f, 0.25f + 0.5f * (float)row, -1.0f + 0.5f * (float)col, m))
+                return false;
+    const float top = 12.0f;
+    int prev = -1;
+    for (int i = 0; i < 10; i++)
+    {
+        int link = s->item_count;
+        recipe_item *it = add_capsule(s, 0.1f, 0.4f, 0, -((float)i + 0.5f), top, 0.0f, m);
+        if (!it)
+            return false;
+        it->material.density = 2000.0f;
+        if (!ball_joint(s, prev, link, -(float)i, top, 0.0f, 0, 0, 1, 0.0f, 0.0f))
+            return false;
+        prev = link;
+    }
+    recipe_item *ball = recipe_add_item(s);
+    if (!ball)
+        return false;
+    int b = s->item_count - 1;
+    ball->shape = RECIPE_SPHERE;
+    ball->radius = 0.75f;
+    set3(ball->position, -10.75f, top, 0.0f);
+    ball->material.density = 500.0f / (4.0f / 3.0f * 3.14159265f * 0.75f * 0.75f * 0.75f);
+    return ball_joint(s, prev, b, -10.0f, top, 0.0f, 0, 0, 1, 0.0f, 0.0f) != NULL;
+}
+
+// bridge: 40 planks (0.5 m long, 1.6 m wide, 0.1 m thick, 10 kg each) hinged end to end between two
+// static posts 20 m apart, a 100 kg box of 0.8 m dropped on the middle. 10 s.
+static bool build_bridge(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->steps = 600;
+    recipe_material m = recipe_default_material();
+    if (!ground(s, 30.0f, 30.0f))
+        return false;
+    const float deck = 6.0f, plank = 0.5f;
+    const int count = 40;
+    float x0 = -0.5f * plank * (float)count;
+    const float post_half[3] = {0.3f, 0.5f * deck, 1.0f};
+    int posts[2];
+    for (int side = 0; side < 2; side++)
+    {
+        posts[side] = s->item_count;
+        recipe_item *p = add_box(s, post_half, side ? -x0 + 0.3f : x0 - 0.3f, 0.5f * deck, 0.0f, m);
+        if (!p)
+            return false;
+        p->type = RECIPE_STATIC;
+    }
+    const float plank_half[3] = {0.5f * plank, 0.05f, 0.8f};
+    int prev = posts[0];
+    for (int i = 0; i < count; i++)
+    {
+        int at = s->item_count;
+        recipe_item *it = add_box(s, plank_half, x0 + plank * ((float)i + 0.5f), deck - 0.05f, 0.0f, m);
+        if (!it)
+            return false;
+        it->material.density = 10.0f / (plank * 0.1f * 1.6f);
+        recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, at);
+        if (!j)
+            return false;
+        set3(j->anchor, x0 + plank * (float)i, deck - 0.05f, 0.0f);
+        prev = at;
+    }
+    recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, posts[1]);
+    if (!j)
+        return false;
+    set3(j->anchor, -x0, deck - 0.05f, 0.0f);
+    const float load_half[3] = {0.4f, 0.4f, 0.4f};
+    recipe_item *load = add_box(s, load_half, 0.0f, deck + 1.0f, 0.0f, m);
+    if (!load)
+        return false;
+    load->material.density = 100.0f / (0.8f * 0.8f * 0.8f);
+    return true;
+}
+
+// ragdolls: 100 ragdolls (11 bodies and 10 joints each) dropped in a 5 x 4 x 5 block onto the ground, 1.2 m
+// apart, a seeded tilt each, into one heap. 10 s.
+static bool build_ragdolls(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 600;
+    if (!ground(s, 40.0f, 40.0f))
+        return false;
+    uint64_t rng = seed;
+    for (int i = 0; i < 100; i++)
+    {
+        float feet[3] = {1.2f * (float)(i % 5) - 2.4f + next_float(&rng, -0.1f, 0.1f),
+                         1.0f + 2.2f * (float)(i / 25),
+                         1.0f * (float)((i / 5) % 5) - 2.0f + next_float(&rng, -0.1f, 0.1f)};
+        if (!recipe_add_ragdoll(s, feet, 1.8f, recipe_default_material()))
+            return false;
+    }
+    return true;
+}
+
+// ragdoll_stairs: 20 ragdolls dropped one after another in a row down a flight of 10 steps (0.3 m high,
+// 0.5 m deep, 6 m wide). 15 s.
+static bool build_ragdoll_stairs(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 900;
+    recipe_material m = recipe_default_material();
+    if (!ground(s, 30.0f, 30.0f))
+        return false;
+    for (int i = 0; i < 10; i++)
+    {
+        float h = 0.3f * (float)(i + 1);
+        const float half[3] = {0.25f, 0.5f * h, 3.0f};
+        recipe_item *step = add_box(s, half, -0.5f * (float)i, 0.5f * h, 0.0f, m);
+        if (!step)
+            return false;
+        step->type = RECIPE_STATIC;
+    }
+    uint64_t rng = seed;
+    for (int i = 0; i < 20; i++)
+    {
+        float feet[3] = {-4.5f + next_float(&rng, -0.1f, 0.1f), 3.5f + 2.0f * (float)(i / 5),
+                         -2.4f + 1.2f * (float)(i % 5)};
+        if (!recipe_add_ragdoll(s, feet, 1.8f, m))
+            return false;
+    }
+    return true;
+}
+
 // Demos for the game and the scenario tests.
 static bool build_tower10(recipe_scene *s, uint64_t seed)
 {
@@ -744,6 +1041,11 @@ static const named_scene s_scenes[] = {
     {"thin_wall", build_thin_wall},
     {"bullet_wall", build_bullet_wall},
     {"highspeed", build_highspeed},
+    {"joint_grid", build_joint_grid},
+    {"wrecking_ball", build_wrecking_ball},
+    {"bridge", build_bridge},
+    {"ragdolls", build_ragdolls},
+    {"ragdoll_stairs", build_ragdoll_stairs},
     {"restitution_ladder", build_restitution_ladder},
     {"spinner", build_spinner},
     {"pile10k", build_pile10k},

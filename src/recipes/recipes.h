@@ -64,6 +64,31 @@ typedef struct recipe_hull
     int point_count;
 } recipe_hull;
 
+// A joint between items a and b (a = -1: the world), given in world terms at the scene's start: both
+// bodies' frames sit at `anchor` with their z axes along `axis` (a hinge's axis, a cone's centre line).
+typedef enum recipe_joint_type
+{
+    RECIPE_JOINT_SPHERICAL,
+    RECIPE_JOINT_REVOLUTE,
+    RECIPE_JOINT_DISTANCE, // between anchor (on a) and anchor_b (on b): a rod of their distance, or a rope
+    RECIPE_JOINT_WELD
+} recipe_joint_type;
+
+typedef struct recipe_joint
+{
+    recipe_joint_type type;
+    int a, b;          // item indices; a = -1: the world
+    float anchor[3];   // (unit: m)
+    float anchor_b[3]; // distance joints: b's anchor (unit: m)
+    float axis[3];     // unit, world
+    bool rope;         // distance: at most the length, slack below it
+    bool enable_limit; // revolute: [lower, upper] (unit: rad)
+    float lower, upper;
+    bool enable_cone; // spherical: swing within cone (unit: rad) and twist within [lower, upper]
+    float cone;
+    bool enable_twist;
+} recipe_joint;
+
 // What physbench measures beyond timing, per scene.
 typedef enum recipe_metric
 {
@@ -102,6 +127,9 @@ typedef struct recipe_scene
     float tunnel_planes[RECIPE_MAX_TUNNEL_PLANES][4];
     int tunnel_plane_count;
     float drop_height; // RECIPE_METRIC_REBOUND: height of the lowest points above the ground (unit: m)
+    recipe_joint *joints;
+    int joint_count;
+    int joint_capacity;
 } recipe_scene;
 
 // An empty scene: gravity (0, -9.81, 0), 60 Hz, 600 steps, sleeping on, no metrics.
@@ -113,6 +141,12 @@ void recipe_scene_free(recipe_scene *scene);
 recipe_item *recipe_add_item(recipe_scene *scene);
 // Appends a hull point cloud (copied) and returns its index, or -1 when out of memory.
 int recipe_add_hull(recipe_scene *scene, const float (*points)[3], int point_count);
+// A zeroed joint of `type` between items a and b (axis z), or NULL when out of memory.
+recipe_joint *recipe_add_joint(recipe_scene *scene, recipe_joint_type type, int a, int b);
+// An 11-body ragdoll (pelvis, chest, head, upper and lower arms and legs; capsules) standing with its feet
+// at `feet`, facing +z, joined by spherical joints with swing cones and twist ranges at the hips,
+// shoulders and neck and hinges with limits at the knees and elbows. `height` scales it (1.8 m a person).
+bool recipe_add_ragdoll(recipe_scene *scene, const float feet[3], float height, recipe_material material);
 
 // ---- Generators: each appends items and returns false when out of memory (items added so far stay).
 // "origin" is where the layout stands: the centre of its footprint on the plane y = origin[1].

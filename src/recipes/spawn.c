@@ -90,6 +90,58 @@ static ph_status spawn_hulls(ph_world *world, const recipe_scene *scene, ph_geom
     return PH_OK;
 }
 
+// The rotation taking the z axis onto unit vector `axis`.
+static ph_quat z_onto(ph_vec3 axis)
+{
+    ph_vec3 z = ph_v3(0.0f, 0.0f, 1.0f);
+    float c = glms_vec3_dot(z, axis);
+    if (c < -0.9999f)
+        return glms_quatv(GLM_PIf, ph_v3(1.0f, 0.0f, 0.0f));
+    ph_vec3 k = glms_vec3_cross(z, axis);
+    ph_quat q = {{k.x, k.y, k.z, 1.0f + c}};
+    return glms_quat_normalize(q);
+}
+
+// A world frame as a frame in item `index`'s shape frame at its spawn pose (the world's own for -1).
+static ph_transform local_frame(const recipe_scene *scene, int index, ph_vec3 p, ph_quat q)
+{
+    if (index < 0)
+        return (ph_transform){p, q};
+    const recipe_item *it = &scene->items[index];
+    ph_transform body = {ph_v3(it->position[0], it->position[1], it->position[2]),
+                         glms_quat_normalize((ph_quat){{it->orientation[0], it->orientation[1],
+                                                        it->orientation[2], it->orientation[3]}})};
+    ph_quat inv = glms_quat_conjugate(body.q);
+    return (ph_transform){glms_quat_rotatev(inv, glms_vec3_sub(p, body.p)), glms_quat_mul(inv, q)};
+}
+
+ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, const ph_body_id *ids)
+{
+    static const ph_joint_type types[] = {PH_JOINT_SPHERICAL, PH_JOINT_REVOLUTE, PH_JOINT_DISTANCE,
+                                          PH_JOINT_WELD};
+    ph_joint_def d = ph_default_joint_def(types[j->type]);
+    ph_vec3 anchor = ph_v3(j->anchor[0], j->anchor[1], j->anchor[2]);
+    ph_vec3 anchor_b =
+        j->type == RECIPE_JOINT_DISTANCE ? ph_v3(j->anchor_b[0], j->anchor_b[1], j->anchor_b[2]) : anchor;
+    ph_quat q = z_onto(glms_vec3_normalize(ph_v3(j->axis[0], j->axis[1], j->axis[2])));
+    d.body_a = j->a >= 0 ? ids[j->a] : PH_NULL_BODY_ID;
+    d.body_b = ids[j->b];
+    d.frame_a = local_frame(scene, j->a, anchor, q);
+    d.frame_b = local_frame(scene, j->b, anchor_b, q);
+    float length = glms_vec3_distance(anchor, anchor_b);
+    d.length = d.max_length = length;
+    d.min_length = j->rope ? 0.0f : length;
+    d.enable_limit = j->enable_limit;
+    d.lower = j->lower;
+    d.upper = j->upper;
+    d.enable_cone = j->enable_cone;
+    d.cone_angle = j->cone;
+    d.enable_twist = j->enable_twist;
+    d.twist_lower = j->lower;
+    d.twist_upper = j->upper;
+    return d;
+}
+
 ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *out_ids)
 {
     if (!world || !scene || scene->item_count < 0)
@@ -116,8 +168,21 @@ ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *o
             break;
         }
     }
+    for (int k = 0; status == PH_OK && k < scene->joint_count; k++)
+    {
+        const recipe_joint *j = &scene->joints[k];
+        if (j->a < -1 || j->a >= scene->item_count || j->b < 0 || j->b >= scene->item_count)
+        {
+            status = PH_ERR_INVALID_ARG;
+            break;
+        }
+        ph_joint_def d = spawn_joint_def(scene, j, ids);
+        if (PH_ID_IS_NULL(ph_joint_create(world, &d)))
+            status = ph_world_last_error(world).status;
+    }
     if (status != PH_OK)
     {
+        // Removing the bodies removes the joints made so far.
         for (int i = 0; ids && i < made; i++)
             ph_body_destroy(world, ids[i]);
     }

@@ -19,4 +19,6 @@ ph_body_def spawn_body_def(const recipe_item *item, ph_geom_id hull_geom);
 // ids to out_ids (item_count entries; may be NULL). Returns PH_OK, or the status of the first failure
 // (reason in ph_world_last_error), after destroying the bodies it made (hull geometry stays with the
 // world, which frees it).
+// The joint def of recipe joint j, its bodies ids[j->a] and ids[j->b].
+ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, const ph_body_id *ids);
 ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *out_ids);
