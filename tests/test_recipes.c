@@ -22,6 +22,7 @@ typedef struct item_bounds
 {
     float lo[3], hi[3];
     bool is_static;
+    int item; // index in the scene
 } item_bounds;
 
 // Bounds of an item in its pose: the rotated box's |R| h, the rotated hull points, the sphere, the
@@ -87,21 +88,32 @@ static int cmp_lo_x(const void *a, const void *b)
 }
 
 // Sweep and prune along x: returns the number of overlapping pairs (static-static pairs excepted).
+static bool jointed(const recipe_scene *s, int x, int y)
+{
+    for (int k = 0; k < s->joint_count; k++)
+        if ((s->joints[k].a == x && s->joints[k].b == y) || (s->joints[k].a == y && s->joints[k].b == x))
+            return true;
+    return false;
+}
+
 static int count_overlaps(const recipe_scene *s)
 {
     item_bounds *b = malloc((size_t)s->item_count * sizeof *b);
     if (!b)
         return -1;
     for (int i = 0; i < s->item_count; i++)
+    {
         b[i] = bounds_of(s, &s->items[i]);
+        b[i].item = i;
+    }
     qsort(b, (size_t)s->item_count, sizeof *b, cmp_lo_x);
     int overlaps = 0;
     for (int i = 0; i < s->item_count; i++)
     {
         for (int j = i + 1; j < s->item_count && b[j].lo[0] < b[i].hi[0] - TOUCH_TOLERANCE; j++)
         {
-            if (b[i].is_static && b[j].is_static)
-                continue;
+            if ((b[i].is_static && b[j].is_static) || jointed(s, b[i].item, b[j].item))
+                continue; // jointed bodies do not collide (a ragdoll's hip sits inside its pelvis)
             bool overlap = true;
             for (int a = 1; a < 3; a++)
                 overlap = overlap && b[i].lo[a] < b[j].hi[a] - TOUCH_TOLERANCE &&
