@@ -128,6 +128,8 @@ typedef struct app
     int mouse_x, mouse_y; // window points
     bool left_down, right_down, middle_down, grabbing_with_left;
     bool held[KEY_HELD_COUNT];
+    int spawn_preview;        // a spawn key (1-5) is held: its layout + 1, shown at the pointer; 0 when none
+    SDL_Keycode spawn_key;    // that key: releasing it spawns
     // this frame's measurements
     hud_frame frame;
     long long frame_index;
@@ -135,13 +137,9 @@ typedef struct app
     // --timing
     double sum_frame_ms, sum_physics_ms, sum_render_ms, sum_render_cpu_ms;
     long long timed_frames;
-    // --report: bodies at the start
     uint8_t *readback; // --timing: one frame of RGB, read back to wait for the GL
     size_t readback_size;
     obj_model *projectile_model; // the last .obj loaded: thrown as the "model" projectile
-    ph_body_id *start_ids;
-    ph_vec3 *start_pos;
-    int start_count;
     // --reel
     bool reel_on;
     reel_desc *reel_data; // the loaded reel file (owned)
@@ -230,29 +228,6 @@ static void list_scenes(app *a)
     qsort(a->scenes + first_file, (size_t)(a->scene_count - first_file), sizeof a->scenes[0], compare_slots);
 }
 
-static void record_start_positions(app *a)
-{
-    free(a->start_ids);
-    free(a->start_pos);
-    a->start_ids = NULL;
-    a->start_pos = NULL;
-    a->start_count = 0;
-    int n = 0;
-    const ph_body_id *ids = level_list_bodies(&a->lv, &n);
-    if (n <= 0)
-        return;
-    a->start_ids = malloc((size_t)n * sizeof *a->start_ids);
-    a->start_pos = malloc((size_t)n * sizeof *a->start_pos);
-    if (!a->start_ids || !a->start_pos)
-        return;
-    for (int i = 0; i < n; i++)
-    {
-        a->start_ids[i] = ids[i];
-        a->start_pos[i] = ph_body_get_position(a->lv.world, ids[i]);
-    }
-    a->start_count = n;
-}
-
 static void show_error(app *a, const char *text)
 {
     fprintf(stderr, "sandbox: %s\n", text);
@@ -313,7 +288,6 @@ static bool load_scene(app *a, const scene_slot *slot, char *err, size_t err_siz
     prepare_projectile_model(a);
     if (a->lv.warning[0])
         hud_message(&a->hd, false, a->lv.warning);
-    record_start_positions(a);
     return true;
 }
 
@@ -346,6 +320,7 @@ static void step_once(app *a)
     double t0 = now_ms();
     ph_world_step(a->lv.world);
     a->frame.physics_ms += (float)(now_ms() - t0);
+    level_remove_fallen(&a->lv);
     const ph_step_stats *s = ph_world_get_stats(a->lv.world);
     if (s)
     {
@@ -468,6 +443,7 @@ static void release_input(app *a)
     memset(a->held, 0, sizeof a->held);
     a->left_down = a->right_down = a->middle_down = false;
     a->grabbing_with_left = false;
+    a->spawn_preview = 0;
     tools_grab_end(&a->tl);
     a->tl.charging = false;
 }
@@ -633,19 +609,24 @@ static void on_key(app *a, SDL_Keycode key)
         tools_next_projectile(&a->tl);
         break;
     case SDLK_1:
-        spawn_at_pointer(a, LEVEL_LAYOUT_TOWER);
+        a->spawn_preview = LEVEL_LAYOUT_TOWER + 1;
+        a->spawn_key = key;
         break;
     case SDLK_2:
-        spawn_at_pointer(a, LEVEL_LAYOUT_PYRAMID);
+        a->spawn_preview = LEVEL_LAYOUT_PYRAMID + 1;
+        a->spawn_key = key;
         break;
     case SDLK_3:
-        spawn_at_pointer(a, LEVEL_LAYOUT_WALL);
+        a->spawn_preview = LEVEL_LAYOUT_WALL + 1;
+        a->spawn_key = key;
         break;
     case SDLK_4:
-        spawn_at_pointer(a, LEVEL_LAYOUT_DOMINOES);
+        a->spawn_preview = LEVEL_LAYOUT_DOMINOES + 1;
+        a->spawn_key = key;
         break;
     case SDLK_5:
-        spawn_at_pointer(a, LEVEL_LAYOUT_RAIN);
+        a->spawn_preview = LEVEL_LAYOUT_RAIN + 1;
+        a->spawn_key = key;
         break;
     case SDLK_x:
     case SDLK_DELETE:
@@ -810,6 +791,12 @@ static void handle_event(app *a, const SDL_Event *e)
         break;
     case SDL_KEYUP:
         set_held(a, e->key.keysym.sym, false);
+        // A spawn key shows where the layout will go while held and spawns it when released.
+        if (a->spawn_preview && e->key.keysym.sym == a->spawn_key)
+        {
+            spawn_at_pointer(a, (level_layout)(a->spawn_preview - 1));
+            a->spawn_preview = 0;
+        }
         break;
     case SDL_MOUSEMOTION:
     case SDL_MOUSEBUTTONDOWN:
@@ -1048,6 +1035,18 @@ static void record_current_frame(app *a)
     a->quit = true;
 }
 
+// Outlines of the blocks the held spawn key will make, where they will land.
+static void draw_spawn_preview(app *a)
+{
+    ph_vec3 o, d;
+    vec3s base;
+    char err[256] = "";
+    level_layout layout = (level_layout)(a->spawn_preview - 1);
+    pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
+    if (tools_spawn_place(&a->lv, layout, o, d, &base, err, sizeof err))
+        level_draw_layout(&a->lv, a->r, layout, base);
+}
+
 static void draw_frame(app *a, float alpha, bool last_frame)
 {
     double t0 = now_ms();
@@ -1068,6 +1067,8 @@ static void draw_frame(app *a, float alpha, bool last_frame)
         ph_transform xf = level_interpolate(&a->lv, a->tl.grabbed, alpha);
         renderer_line(a->r, ph_transform_point(xf, a->tl.grab_local), a->tl.grab_target, APP_GRAB_LINE_RGBA);
     }
+    if (a->spawn_preview && !a->reel_on)
+        draw_spawn_preview(a);
     if (a->show_hud && !a->show_help)
     {
         char views[128];
@@ -1095,6 +1096,14 @@ static void draw_frame(app *a, float alpha, bool last_frame)
     }
     if (a->show_help)
         hud_draw_help(a->r, a->width, a->height, a->ui_scale);
+    // The grid is drawn on the level's ground, as large as it is; a level without one has no grid.
+    a->ropts.ground = a->lv.has_ground;
+    a->ropts.ground_height = a->lv.ground.hi.y;
+    a->ropts.ground_bounded = a->lv.has_ground;
+    a->ropts.ground_lo[0] = a->lv.ground.lo.x;
+    a->ropts.ground_lo[1] = a->lv.ground.lo.z;
+    a->ropts.ground_hi[0] = a->lv.ground.hi.x;
+    a->ropts.ground_hi[1] = a->lv.ground.hi.z;
     renderer_draw(a->r, &a->ropts);
     if (a->rec)
         record_current_frame(a);
@@ -1139,19 +1148,26 @@ static bool write_report(app *a, float alpha)
     if (a->reel_on)
         fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
                 a->reel.segments_started, (double)reel_segment_time(&a->reel));
-    // One line per body alive at the start: slot, tag, start position, the drawn (interpolated) position
-    // of the last frame and where it projects in the screenshot (-1 -1 when not visible or gone).
-    for (int i = 0; i < a->start_count; i++)
+    fprintf(f, "removed %d\n", a->lv.removed_count);
+    if (a->lv.has_ground)
+        fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
+                (double)a->lv.ground.hi.x, (double)a->lv.ground.hi.z, (double)a->lv.ground.hi.y);
+    // One line per body alive at the end (those made during the run included): slot, tag, the position
+    // where it was made, the drawn (interpolated) position of the last frame and where it projects in the
+    // screenshot (-1 -1 when not visible).
+    int n = 0;
+    const ph_body_id *ids = level_list_bodies(&a->lv, &n);
+    for (int i = 0; i < n; i++)
     {
-        ph_body_id id = a->start_ids[i];
+        ph_body_id id = ids[i];
         level_body *b = level_get_body(&a->lv, id);
-        if (!b || !ph_body_is_valid(a->lv.world, id))
+        if (!b)
             continue;
         ph_transform xf = level_interpolate(&a->lv, id, alpha);
         float px = -1.0f, py = -1.0f;
         if (a->r && !renderer_project(a->r, xf.p, &px, &py))
             px = py = -1.0f;
-        ph_vec3 s = a->start_pos[i];
+        ph_vec3 s = b->start;
         fprintf(f, "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f\n", id.index1, level_tag_name(b->tag),
                 (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x, (double)xf.p.y, (double)xf.p.z,
                 (double)px, (double)py);
@@ -1204,6 +1220,7 @@ static int run_headless(app *a)
         double t0 = now_ms();
         ph_world_step(a->lv.world);
         total += now_ms() - t0;
+        level_remove_fallen(&a->lv);
         a->total_steps++;
         const ph_step_stats *s = ph_world_get_stats(a->lv.world);
         if (!s)
@@ -1445,6 +1462,7 @@ static int run_window(app *a)
             a->frame.sleeping_count = s->sleeping_body_count;
             a->frame.contact_count = s->contact_point_count;
         }
+        a->frame.removed_count = a->lv.removed_count;
         bool last_frame = a->cfg.frames > 0 && a->frame_index + 1 >= a->cfg.frames;
         draw_frame(a, alpha, last_frame);
         a->frame.frame_ms = (float)(now_ms() - frame_start);
@@ -1612,7 +1630,5 @@ int app_run(const app_config *config)
     if (!a.cfg.headless)
         close_window(&a);
     free(a.script);
-    free(a.start_ids);
-    free(a.start_pos);
     return status;
 }

@@ -126,6 +126,7 @@ void hud_update(hud *h, const hud_frame *frame, float dt_seconds)
     s->awake_count = frame->awake_count;
     s->sleeping_count = frame->sleeping_count;
     s->contact_count = frame->contact_count;
+    s->removed_count = frame->removed_count;
     s->instances = frame->instances;
     s->draw_calls = frame->draw_calls;
 }
@@ -155,11 +156,11 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     char text[1024];
     int n = snprintf(text, sizeof text,
                      "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
-                     "bodies %d: awake %d, asleep %d   contacts %d   calendar events %d/frame\n"
+                     "bodies %d: awake %d, asleep %d, fell off %d   contacts %d   calendar events %d/frame\n"
                      "instances %d  draw calls %d\n",
                      (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0,
                      (double)s->physics_ms, s->steps, (double)s->render_ms, s->body_count, s->awake_count,
-                     s->sleeping_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
+                     s->sleeping_count, s->removed_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
     for (int i = 0; i < PH_STAGE_COUNT && n > 0 && (size_t)n < sizeof text; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, "%s%s %.2f",
                       i == 0 ? "stages ms: " : (i % 4 == 0 ? "\n  " : "  "), ph_stage_name((ph_stage)i),

@@ -23,6 +23,7 @@ typedef struct hud_frame
     int calendar_events;            // summed over this frame's steps
     int body_count, awake_count, sleeping_count;
     int contact_count;         // contact points of the last step
+    int removed_count;         // bodies removed below the world since the level was loaded
     int instances, draw_calls; // renderer statistics of the frame
 } hud_frame;
 

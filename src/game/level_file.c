@@ -161,6 +161,7 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
     // The default ground of an .obj scene is an ordinary static box drawn as it is; the renderer's ground
     // plane stays at y = 0 under it.
     lv->model = model;
+    level_update_ground(lv);
     fit_camera(lv);
     return true;
 }
@@ -179,6 +180,7 @@ bool level_add_scene(level *lv, const scene_desc *desc, renderer *r, char *err, 
         level_set_error(err, err_size, aerr.text);
     ok = ok && adopt_models(lv, &set, LEVEL_TAG_SCENE, r, err, err_size);
     model_set_free(&set);
+    level_update_ground(lv);
     return ok;
 }
 

@@ -213,18 +213,32 @@ bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir)
     return ph_body_destroy(lv->world, id) == PH_OK;
 }
 
-bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
+bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base, char *err,
+                       size_t err_size)
 {
     ph_vec3 point;
     if (PH_ID_IS_NULL(tools_pick(lv, origin, dir, &point)))
     {
-        // Nothing hit: the ground plane y = 0, when the ray goes down to it.
-        if (!(dir.y < -TOOLS_MIN_PLANE_COSINE))
+        // Nothing hit: the ground's plane, when the ray goes down to it.
+        float ground_y = lv->has_ground ? lv->ground.hi.y : 0.0f;
+        if (!(dir.y < -TOOLS_MIN_PLANE_COSINE) || !(origin.y > ground_y))
         {
             snprintf(err, err_size, "point at the ground or a body to spawn a %s", level_layout_name(layout));
             return false;
         }
-        point = glms_vec3_add(origin, glms_vec3_scale(dir, -origin.y / dir.y));
+        point = glms_vec3_add(origin, glms_vec3_scale(dir, (ground_y - origin.y) / dir.y));
     }
-    return level_spawn_layout(lv, layout, point, err, err_size);
+    if (!level_place_layout(lv, layout, point, out_base))
+    {
+        snprintf(err, err_size, "cannot spawn a %s there", level_layout_name(layout));
+        return false;
+    }
+    return true;
+}
+
+bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
+{
+    vec3s base;
+    return tools_spawn_place(lv, layout, origin, dir, &base, err, err_size) &&
+           level_spawn_layout(lv, layout, base, err, err_size);
 }

@@ -80,5 +80,9 @@ void tools_grab_end(tools *t);
 ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out_point);
 // Deletes the non-static body under the ray; false when there is none.
 bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir);
-// Spawns a layout where the ray meets a body or the ground plane y = 0. False with a message.
+// Where a layout spawned along the ray goes: where the ray meets a body (or else the ground's plane),
+// lifted by level_place_layout so that it lands on top of what is there. False with a message.
+bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base, char *err,
+                       size_t err_size);
+// Spawns a layout at tools_spawn_place's base. False with a message.
 bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);
