@@ -228,6 +228,42 @@ reel_errors)
         "$sandbox" --reel "$src/tests/gl/reel_short.json" --record "$out/odd.mp4" --size 321x180
     check_error "needs --frames N" "$sandbox" --record "$out/forever.mp4"
     ;;
+ground_edge)
+    # Issue 21 defect 1. The default scene's floor is 40 x 40 m: the report names it, and the grid covers it
+    # alone. Box rain spawned past its edge (zoomed out, pointer beyond the edge) falls past the world
+    # and every one of its 64 boxes is removed and counted; a thrown box is listed with the scene's bodies.
+    run --frames 300 $common --script "2 wheel -5; 5 move 450 196; 6 key 5; 10 move 240 120; \
+11 down 240 120 left; 12 up 240 120 left" --screenshot "$out/edge.png" --report "$out/edge.txt"
+    "$check" picture "$out/edge.png" "$out/edge.txt"
+    grep -E '^(removed|ground)' "$out/edge.txt"
+    grep -qx "ground -20.0000 -20.0000 20.0000 20.0000 0.0000" "$out/edge.txt" || { echo "FAIL: ground"; exit 1; }
+    grep -qx "removed 64" "$out/edge.txt" || { echo "FAIL: the 64 rain boxes were not removed"; exit 1; }
+    ! grep -q "^body [0-9]* rain " "$out/edge.txt" || { echo "FAIL: rain boxes are still alive"; exit 1; }
+    grep -q "^body [0-9]* projectile " "$out/edge.txt" || { echo "FAIL: the thrown box is not listed"; exit 1; }
+    # Without the rain nothing is removed (the count is not a constant).
+    run --frames 300 $common --report "$out/edge_none.txt"
+    grep -qx "removed 0" "$out/edge_none.txt" || { echo "FAIL: bodies removed from the resting scene"; exit 1; }
+    ;;
+spawn_on_top)
+    # Issue 21 defect 2. A pyramid spawned with the pointer on the scene's pyramid (scenes/default.json,
+    # 0.8 m blocks, 6 rows, top face at 4.8 m) starts on top of it: every new block's bottom (0.5 m
+    # below its centre) is above the highest scene block's top (0.4 m above its centre) under it.
+    # Held, the key shows the blocks' outlines (green lines) before they are made.
+    run --frames 40 $common --script "5 move 280 138; 6 keydown 2" --screenshot "$out/spawn_preview.png" \
+        --report "$out/spawn_preview.txt"
+    "$check" pixels "$out/spawn_preview.png" "$out/spawn_preview.txt" green 200
+    ! grep -q "^body [0-9]* pyramid " "$out/spawn_preview.txt" || { echo "FAIL: spawned while held"; exit 1; }
+    run --frames 40 $common --script "5 move 280 138; 6 key 2" --report "$out/spawn.txt"
+    awk '$1 == "body" && $3 == "pyramid" { n++; if (low == "" || $5 < low) low = $5; sx += $4; sz += $6 }
+         $1 == "body" { x[NR] = $4; y[NR] = $5; z[NR] = $6; t[NR] = $3 }
+         END {
+             if (n == 0) { print "FAIL: no pyramid spawned"; exit 1 }
+             sx /= n; sz /= n; top = -1e9
+             for (i in t) if (t[i] == "scene" && (x[i] - sx)^2 + (z[i] - sz)^2 < 9 && y[i] > top) top = y[i]
+             printf "pyramid blocks %d, lowest bottom %.3f m; highest scene block top under it %.3f m\n", n, low - 0.5, top + 0.4
+             if (low - 0.5 < top + 0.4 - 1e-3) { print "FAIL: the spawn starts inside the pyramid"; exit 1 }
+         }' "$out/spawn.txt"
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
