@@ -128,6 +128,7 @@ typedef struct app
     int mouse_x, mouse_y; // window points
     bool left_down, right_down, middle_down, grabbing_with_left;
     bool held[KEY_HELD_COUNT];
+    bool hint;                // the first-start hint is on screen (until the first click or key)
     int spawn_preview;        // a spawn key (1-5) is held: its layout + 1, shown at the pointer; 0 when none
     SDL_Keycode spawn_key;    // that key: releasing it spawns
     // this frame's measurements
@@ -562,6 +563,7 @@ static bool on_reel_key(app *a, SDL_Keycode key)
 static void on_key(app *a, SDL_Keycode key)
 {
     ph_vec3 o, d;
+    a->hint = false;
     if (a->reel_on && on_reel_key(a, key))
         return;
     switch (key)
@@ -702,6 +704,7 @@ static void handle_pointer(app *a, const SDL_Event *e)
     case SDL_MOUSEBUTTONDOWN:
         a->mouse_x = e->button.x;
         a->mouse_y = e->button.y;
+        a->hint = false;
         if (e->button.button == SDL_BUTTON_LEFT)
         {
             a->left_down = true;
@@ -1047,6 +1050,26 @@ static void draw_spawn_preview(app *a)
         level_draw_layout(&a->lv, a->r, layout, base);
 }
 
+// The throw's path at the speed charged so far, to where it first meets a body, with a dot there.
+#define APP_TRAJECTORY_RGBA 0xffd020ffu
+#define APP_TRAJECTORY_POINT_PX 8.0f
+static void draw_trajectory(app *a)
+{
+    enum
+    {
+        MAX_POINTS = 160
+    };
+    ph_vec3 o, d, start, dir, points[MAX_POINTS];
+    pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
+    float speed = tools_charge_speed(&a->tl);
+    tools_aim(&a->lv, o, d, speed, &start, &dir);
+    int n = tools_trajectory(&a->lv, start, glms_vec3_scale(dir, speed), points, MAX_POINTS);
+    for (int i = 1; i < n; i++)
+        renderer_line(a->r, points[i - 1], points[i], APP_TRAJECTORY_RGBA);
+    if (n > 1)
+        renderer_point(a->r, points[n - 1], APP_TRAJECTORY_POINT_PX, APP_TRAJECTORY_RGBA);
+}
+
 static void draw_frame(app *a, float alpha, bool last_frame)
 {
     double t0 = now_ms();
@@ -1069,6 +1092,8 @@ static void draw_frame(app *a, float alpha, bool last_frame)
     }
     if (a->spawn_preview && !a->reel_on)
         draw_spawn_preview(a);
+    if (a->tl.charging && !a->reel_on)
+        draw_trajectory(a);
     if (a->show_hud && !a->show_help)
     {
         char views[128];
@@ -1086,6 +1111,13 @@ static void draw_frame(app *a, float alpha, bool last_frame)
             .shader_error = renderer_shader_error(a->r),
         };
         hud_draw(&a->hd, a->r, &st, a->width, a->height, a->ui_scale);
+        if (!a->reel_on)
+        {
+            hud_draw_crosshair(a->r, (float)a->mouse_x * a->ui_scale, (float)a->mouse_y * a->ui_scale,
+                               a->ui_scale);
+            if (a->hint)
+                hud_draw_hint(a->r, HUD_FIRST_HINT, a->width, a->height, a->ui_scale);
+        }
     }
     if (a->reel_on && !a->show_help)
     {
@@ -1148,7 +1180,7 @@ static bool write_report(app *a, float alpha)
     if (a->reel_on)
         fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
                 a->reel.segments_started, (double)reel_segment_time(&a->reel));
-    fprintf(f, "removed %d\n", a->lv.removed_count);
+    fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
                 (double)a->lv.ground.hi.x, (double)a->lv.ground.hi.z, (double)a->lv.ground.hi.y);
@@ -1589,6 +1621,7 @@ int app_run(const app_config *config)
     a.time_scale = 1.0f;
     // A recording leaves the HUD out: its wall-clock figures would differ between two recordings.
     a.show_hud = config->hud && !config->record_path;
+    a.hint = !config->reel && !config->record_path;
     tools_init(&a.tl);
     hud_init(&a.hd);
     if (!a.cfg.headless && !display_available() && a.cfg.record_path)

@@ -44,7 +44,7 @@ typedef struct help_row
 
 static const help_row HELP_ROWS[] = {
     {"MOUSE", NULL},
-    {"left click / hold", "throw a projectile; holding charges it up to 100 m/s"},
+    {"left click / hold", "throw onto the point under the crosshair; hold to charge 20 .. 100 m/s"},
     {"Ctrl + left drag", "grab a body and drag it (a spring to the pointer)"},
     {"right drag", "orbit (orbit camera) / look around (fly camera)"},
     {"middle drag", "pan"},
@@ -191,6 +191,47 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     // A shader that fails to reload stays on screen (with file and line) until it compiles again.
     if (status->shader_error && status->shader_error[0])
         panel(r, margin, y, scale, ERROR_RGBA, status->shader_error);
+}
+
+// Crosshair arms: length from the centre, the open gap at the centre, width, outline (unit: px at ui
+// scale 1).
+#define CROSSHAIR_ARM 9.0f
+#define CROSSHAIR_GAP 3.0f
+#define CROSSHAIR_WIDTH 2.0f
+#define CROSSHAIR_OUTLINE 1.0f
+static const uint32_t CROSSHAIR_RGBA = 0xffffffffu;
+static const uint32_t CROSSHAIR_OUTLINE_RGBA = 0x000000c0u;
+
+void hud_draw_crosshair(renderer *r, float x, float y, float ui_scale)
+{
+    float k = ui_scale > 0.0f ? ui_scale : 1.0f;
+    float arm = CROSSHAIR_ARM * k, gap = CROSSHAIR_GAP * k, w = CROSSHAIR_WIDTH * k, o = CROSSHAIR_OUTLINE * k;
+    float len = arm - gap;
+    // Left, right, up, down: (x, y, w, h) of each arm.
+    const float arms[4][4] = {{x - arm, y - 0.5f * w, len, w},
+                              {x + gap, y - 0.5f * w, len, w},
+                              {x - 0.5f * w, y - arm, w, len},
+                              {x - 0.5f * w, y + gap, w, len}};
+    for (int i = 0; i < 4; i++)
+        renderer_rect(r, arms[i][0] - o, arms[i][1] - o, arms[i][2] + 2.0f * o, arms[i][3] + 2.0f * o,
+                      CROSSHAIR_OUTLINE_RGBA);
+    for (int i = 0; i < 4; i++)
+        renderer_rect(r, arms[i][0], arms[i][1], arms[i][2], arms[i][3], CROSSHAIR_RGBA);
+}
+
+void hud_draw_hint(renderer *r, const char *text, int width, int height, float ui_scale)
+{
+    float scale = HUD_TEXT_SCALE * (ui_scale > 0.0f ? ui_scale : 1.0f);
+    float margin = HUD_MARGIN * scale / HUD_TEXT_SCALE;
+    // Shrunk where the window is narrower than the line.
+    float w = renderer_text_width(text, scale) + 2.0f * HUD_PADDING;
+    if (w > (float)width - 2.0f * margin && w > 0.0f)
+    {
+        scale *= ((float)width - 2.0f * margin) / w;
+        w = renderer_text_width(text, scale) + 2.0f * HUD_PADDING;
+    }
+    float h = renderer_text_height(text, scale) + 2.0f * HUD_PADDING;
+    panel(r, 0.5f * ((float)width - w), (float)height - margin - h, scale, TITLE_RGBA, text);
 }
 
 void hud_draw_help(renderer *r, int width, int height, float ui_scale)

@@ -264,6 +264,32 @@ spawn_on_top)
              if (low - 0.5 < top + 0.4 - 1e-3) { print "FAIL: the spawn starts inside the pyramid"; exit 1 }
          }' "$out/spawn.txt"
     ;;
+first_click)
+    # Issue 21 defect 3. On start a one-line hint is on screen (report: hint 1) and a white crosshair sits
+    # at the pointer (F8, hiding the HUD, takes both away: the control). Holding the button draws the
+    # throw's path (yellow). One click (no hold) at the built-in tower's middle block knocks it down: the
+    # throw is aimed onto the point under the pointer at 20 m/s, and the click puts the hint away.
+    run --frames 10 --size $size --no-vsync --script "5 move 200 120" --screenshot "$out/hint.png" \
+        --report "$out/hint.txt"
+    grep -qx "hint 1" "$out/hint.txt" || { echo "FAIL: no first-start hint"; exit 1; }
+    "$check" pixels "$out/hint.png" "$out/hint.txt" white 30
+    run --frames 10 --size $size --no-vsync --script "1 key F8; 5 move 200 120" --screenshot "$out/nohud.png" \
+        --report "$out/nohud.txt"
+    if "$check" pixels "$out/nohud.png" "$out/nohud.txt" white 30; then
+        echo "FAIL: white pixels without the crosshair too: the check proves nothing"
+        exit 1
+    fi
+    run --frames 20 $common --script "5 move 200 120; 6 down 200 120 left" --screenshot "$out/charge.png" \
+        --report "$out/charge.txt"
+    "$check" pixels "$out/charge.png" "$out/charge.txt" yellow 40
+    run --scene default --frames 1 $common --report "$out/click_aim.txt"
+    xy=$("$check" aim "$out/click_aim.txt" tower)
+    set -- $xy
+    run --scene default --frames 150 --size $size --no-vsync --script "2 move $1 $2; 3 down $1 $2 left; \
+4 up $1 $2 left" --report "$out/click.txt"
+    "$check" fallen "$out/click.txt" tower 50
+    grep -qx "hint 0" "$out/click.txt" || { echo "FAIL: the hint stayed after the click"; exit 1; }
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
