@@ -128,6 +128,7 @@ typedef struct app
     int mouse_x, mouse_y; // window points
     bool left_down, right_down, middle_down, grabbing_with_left;
     bool held[KEY_HELD_COUNT];
+    bool pointer_seen;        // the pointer has moved or clicked in the window (the crosshair shows)
     bool hint;                // the first-start hint is on screen (until the first click or key)
     int spawn_preview;        // a spawn key (1-5) is held: its layout + 1, shown at the pointer; 0 when none
     SDL_Keycode spawn_key;    // that key: releasing it spawns
@@ -693,6 +694,7 @@ static void handle_pointer(app *a, const SDL_Event *e)
     case SDL_MOUSEMOTION:
     {
         int dx = e->motion.x - a->mouse_x, dy = e->motion.y - a->mouse_y;
+        a->pointer_seen = true;
         a->mouse_x = e->motion.x;
         a->mouse_y = e->motion.y;
         if (a->right_down)
@@ -705,6 +707,7 @@ static void handle_pointer(app *a, const SDL_Event *e)
         a->mouse_x = e->button.x;
         a->mouse_y = e->button.y;
         a->hint = false;
+        a->pointer_seen = true;
         if (e->button.button == SDL_BUTTON_LEFT)
         {
             a->left_down = true;
@@ -1111,13 +1114,11 @@ static void draw_frame(app *a, float alpha, bool last_frame)
             .shader_error = renderer_shader_error(a->r),
         };
         hud_draw(&a->hd, a->r, &st, a->width, a->height, a->ui_scale);
-        if (!a->reel_on)
-        {
+        if (!a->reel_on && a->pointer_seen)
             hud_draw_crosshair(a->r, (float)a->mouse_x * a->ui_scale, (float)a->mouse_y * a->ui_scale,
                                a->ui_scale);
-            if (a->hint)
-                hud_draw_hint(a->r, HUD_FIRST_HINT, a->width, a->height, a->ui_scale);
-        }
+        if (!a->reel_on && a->hint)
+            hud_draw_hint(a->r, HUD_FIRST_HINT, a->width, a->height, a->ui_scale);
     }
     if (a->reel_on && !a->show_help)
     {
@@ -1185,8 +1186,8 @@ static bool write_report(app *a, float alpha)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
                 (double)a->lv.ground.hi.x, (double)a->lv.ground.hi.z, (double)a->lv.ground.hi.y);
     // One line per body alive at the end (those made during the run included): slot, tag, the position
-    // where it was made, the drawn (interpolated) position of the last frame and where it projects in the
-    // screenshot (-1 -1 when not visible).
+    // where it was made, the drawn (interpolated) position of the last frame, where it projects in the
+    // screenshot (-1 -1 when not visible), and its bounds (lowest x y z, highest x y z) in the last step.
     int n = 0;
     const ph_body_id *ids = level_list_bodies(&a->lv, &n);
     for (int i = 0; i < n; i++)
@@ -1200,9 +1201,11 @@ static bool write_report(app *a, float alpha)
         if (a->r && !renderer_project(a->r, xf.p, &px, &py))
             px = py = -1.0f;
         ph_vec3 s = b->start;
-        fprintf(f, "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f\n", id.index1, level_tag_name(b->tag),
-                (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x, (double)xf.p.y, (double)xf.p.z,
-                (double)px, (double)py);
+        ph_aabb bb = ph_body_get_bounds(a->lv.world, id);
+        fprintf(f, "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f %.4f %.4f %.4f %.4f %.4f %.4f\n", id.index1,
+                level_tag_name(b->tag), (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x, (double)xf.p.y,
+                (double)xf.p.z, (double)px, (double)py, (double)bb.lo.x, (double)bb.lo.y, (double)bb.lo.z,
+                (double)bb.hi.x, (double)bb.hi.y, (double)bb.hi.z);
     }
     fclose(f);
     return true;

@@ -19,8 +19,8 @@
 // away, along this direction (normalised), so the whole scene is in view (unit: radii).
 #define FIT_DISTANCE_RADII 2.2f
 static const vec3s FIT_DIRECTION = {{0.45f, 0.45f, 0.77f}};
-// Smallest radius a fitted view assumes (unit: m), so a single pebble is not filled edge to edge.
-#define FIT_MIN_RADIUS 2.0f
+// Smallest radius a fitted view assumes (unit: m), so a single pebble does not fill the view edge to edge.
+#define FIT_MIN_RADIUS 0.5f
 // sRGB encoding of linear colours (IEC 61966-2-1): linear part below the threshold, power law above.
 #define SRGB_LINEAR_LIMIT 0.0031308f
 #define SRGB_LINEAR_SLOPE 12.92f

@@ -290,6 +290,28 @@ first_click)
     "$check" fallen "$out/click.txt" tower 50
     grep -qx "hint 0" "$out/click.txt" || { echo "FAIL: the hint stayed after the click"; exit 1; }
     ;;
+model_framing)
+    # Issue 21 defect 4. Each small model loaded alone is framed: it projects near the picture's centre and
+    # the eye is within three bounding radii of it (it was about 60 m away). The grid is drawn on the
+    # ground's top face (report: ground ... TOP), the model rests on it whole: its lowest point is the
+    # ground's top, also for models whose vertices go below y = 0.
+    for m in crate rock blob torus t_handle; do
+        run "$src/models/$m.obj" --frames 60 $common --screenshot "$out/model_$m.png" --report "$out/model_$m.txt"
+        "$check" picture "$out/model_$m.png" "$out/model_$m.txt"
+        awk -v name=$m '$1 == "size" { w = $2; h = $3 } $1 == "eye" { ex = $2; ey = $3; ez = $4 }
+            $1 == "ground" { top = $6; has = 1 }
+            $1 == "body" && $3 == "model" { px = $10; py = $11; lo = $13; cx = $7; cy = $8; cz = $9
+                r = sqrt(($15 - $12)^2 + ($16 - $13)^2 + ($17 - $14)^2) / 2; n++ }
+            END {
+                if (n != 1 || !has) { print "FAIL: " name ": expected one model body and a ground"; exit 1 }
+                d = sqrt((cx - ex)^2 + (cy - ey)^2 + (cz - ez)^2)
+                printf "%s: pixel (%.0f, %.0f) of %dx%d, eye %.2f m away (radius %.2f m), lowest point %.3f m, ground top %.3f m\n", name, px, py, w, h, d, r, lo, top
+                if (px < w / 4 || px > 3 * w / 4 || py < h / 4 || py > 3 * h / 4) { print "FAIL: not in the middle of the picture"; exit 1 }
+                if (d > 3 * (r > 0.5 ? r : 0.5)) { print "FAIL: not framed"; exit 1 }
+                if (lo < top - 0.02 || lo > top + 0.02) { print "FAIL: not resting whole on the ground"; exit 1 }
+            }' "$out/model_$m.txt"
+    done
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
