@@ -116,6 +116,7 @@ typedef struct app
     hud hd;
     scene_slot scenes[APP_MAX_SCENES];
     int scene_count, scene_index;
+    scene_slot current; // the scene loaded last: R loads it again
     script_event *script;
     int script_count;
     // time
@@ -259,8 +260,10 @@ static void prepare_projectile_model(app *a)
 
 // Loads the scene in a slot (or the file path), replacing the level only when the new one loaded, so a
 // bad file leaves the game running on the old scene with the error on screen.
-static bool load_scene(app *a, const scene_slot *slot, char *err, size_t err_size)
+static bool load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_size)
 {
+    scene_slot copy = *slot_in; // slot_in may be a->current itself
+    const scene_slot *slot = &copy;
     level next;
     bool ok = slot->path[0]
                   ? level_load_file(&next, slot->path, a->r, a->cfg.seed, err, err_size)
@@ -290,6 +293,7 @@ static bool load_scene(app *a, const scene_slot *slot, char *err, size_t err_siz
     prepare_projectile_model(a);
     if (a->lv.warning[0])
         hud_message(&a->hd, false, a->lv.warning);
+    a->current = copy;
     return true;
 }
 
@@ -311,6 +315,17 @@ static void switch_scene(app *a, int delta)
         if (delta == 0)
             return;
     }
+}
+
+// R: the scene loaded last again (a dropped scene or the one given on the command line included), without
+// what was added to it since.
+static void reset_scene(app *a)
+{
+    char err[1024] = "";
+    if (!load_scene(a, &a->current, err, sizeof err))
+        show_error(a, err);
+    else if (!a->lv.warning[0])
+        hud_message(&a->hd, false, a->lv.name);
 }
 
 // ---- Physics --------------------------------------------------------------------------------------------
@@ -649,7 +664,7 @@ static void on_key(app *a, SDL_Keycode key)
         a->time_scale = a->time_scale < 1.0f ? 1.0f : APP_SLOW_MOTION;
         break;
     case SDLK_r:
-        switch_scene(a, 0);
+        reset_scene(a);
         break;
     case SDLK_PAGEDOWN:
         switch_scene(a, 1);
@@ -662,14 +677,29 @@ static void on_key(app *a, SDL_Keycode key)
     }
 }
 
+// The point under the pointer: the body it meets, else the ground's plane, else the camera's target.
+static ph_vec3 pointer_point(app *a)
+{
+    ph_vec3 o, d, point;
+    pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
+    if (!PH_ID_IS_NULL(tools_pick(&a->lv, o, d, &point)))
+        return point;
+    float ground_y = a->lv.has_ground ? a->lv.ground.hi.y : 0.0f;
+    if (d.y < 0.0f && o.y > ground_y)
+        return glms_vec3_add(o, glms_vec3_scale(d, (ground_y - o.y) / d.y));
+    return a->cam.target;
+}
+
+// A dropped scene (.json) replaces the level; a dropped model (.obj) is added to it at the pointer and
+// becomes the model projectile (Tab).
 static void on_drop(app *a, const char *path)
 {
     char err[1024] = "";
-    scene_slot slot;
-    memset(&slot, 0, sizeof slot);
-    snprintf(slot.path, sizeof slot.path, "%s", path);
-    if (ends_with(path, ".json") || ends_with(path, ".obj"))
+    if (ends_with(path, ".json"))
     {
+        scene_slot slot;
+        memset(&slot, 0, sizeof slot);
+        snprintf(slot.path, sizeof slot.path, "%s", path);
         if (load_scene(a, &slot, err, sizeof err))
         {
             if (!a->lv.warning[0])
@@ -677,6 +707,29 @@ static void on_drop(app *a, const char *path)
         }
         else
             show_error(a, err);
+    }
+    else if (ends_with(path, ".obj"))
+    {
+        obj_model *model = NULL;
+        a->lv.warning[0] = '\0';
+        if (!level_add_model_file(&a->lv, path, a->r, pointer_point(a), &model, err, sizeof err))
+        {
+            show_error(a, err);
+            return;
+        }
+        obj_free(a->projectile_model);
+        a->projectile_model = model;
+        if (a->tl.model_mesh >= 0 && a->r)
+            renderer_remove_mesh(a->r, a->tl.model_mesh);
+        a->tl.model_mesh = -1;
+        prepare_projectile_model(a);
+        if (a->lv.warning[0])
+            hud_message(&a->hd, false, a->lv.warning);
+        else
+        {
+            snprintf(err, sizeof err, "added %s at the pointer (Tab: throw it)", path);
+            hud_message(&a->hd, false, err);
+        }
     }
     else
     {
@@ -1181,6 +1234,7 @@ static bool write_report(app *a, float alpha)
     if (a->reel_on)
         fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
                 a->reel.segments_started, (double)reel_segment_time(&a->reel));
+    fprintf(f, "scene %s\n", a->reel_on ? a->reel.desc->segments[a->reel.segment].name : a->lv.name);
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,

@@ -524,29 +524,16 @@ static bool boxes_overlap(ph_aabb a, ph_aabb b)
 #define PLACE_RAYS_PER_SIDE 48
 #define PLACE_QUERY_CAPACITY 512
 
-bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_base)
+float level_clear_lift(level *lv, const ph_aabb *boxes, int count)
 {
-    *out_base = point;
-    if (!lv->world || (unsigned)layout >= LEVEL_LAYOUT_COUNT || !ph_is_finite_vec3(point))
-        return false;
-    recipe_scene rs;
-    level_tag tag;
-    bool ok = build_layout(lv, layout, point, &rs, &tag);
-    if (!ok || rs.item_count <= 0)
-    {
-        recipe_scene_free(&rs);
-        return false;
-    }
-    // The footprint and the lowest bottom of the layout as made at the point.
-    ph_aabb all = item_bounds(&rs.items[0]);
-    for (int i = 1; i < rs.item_count; i++)
-    {
-        ph_aabb b = item_bounds(&rs.items[i]);
-        all = (ph_aabb){glms_vec3_minv(all.lo, b.lo), glms_vec3_maxv(all.hi, b.hi)};
-    }
+    if (!lv->world || count <= 0)
+        return 0.0f;
+    ph_aabb all = boxes[0];
+    for (int i = 1; i < count; i++)
+        all = (ph_aabb){glms_vec3_minv(all.lo, boxes[i].lo), glms_vec3_maxv(all.hi, boxes[i].hi)};
     float height = all.hi.y - all.lo.y;
-    // A static mesh (a terrain, a room's floor) under the footprint: the layout's bottom goes on its highest
-    // point there, found by rays cast down from above the layout.
+    // A static mesh (a terrain, a room's floor) under the footprint: the bottom goes on its highest point
+    // there, found by rays cast down from above the boxes.
     float lift = 0.0f;
     int nx = (int)ceilf((all.hi.x - all.lo.x) / PLACE_RAY_SPACING) + 1;
     int nz = (int)ceilf((all.hi.z - all.lo.z) / PLACE_RAY_SPACING) + 1;
@@ -556,22 +543,22 @@ bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_
         for (int iz = 0; iz < nz; iz++)
         {
             float fx = nx > 1 ? (float)ix / (float)(nx - 1) : 0.5f, fz = nz > 1 ? (float)iz / (float)(nz - 1) : 0.5f;
-            ph_vec3 o = {{all.lo.x + fx * (all.hi.x - all.lo.x), point.y + height + 1.0f,
+            ph_vec3 o = {{all.lo.x + fx * (all.hi.x - all.lo.x), all.hi.y + 1.0f,
                           all.lo.z + fz * (all.hi.z - all.lo.z)}};
             ph_ray_result hit;
             if (ph_world_cast_ray(lv->world, o, (ph_vec3){{0.0f, -1.0f, 0.0f}}, height + 2.0f, &hit) &&
                 ph_body_get_shape(lv->world, hit.body).type == PH_SHAPE_MESH && hit.point.y - all.lo.y > lift)
                 lift = hit.point.y - all.lo.y;
         }
-    // Every other body whose bounds a block would overlap: lift the layout above it, and again above what
-    // that lift runs into, so no block starts inside a body.
+    // Every other body whose bounds a box would overlap: lift above it, and again above what that lift
+    // runs into, so nothing starts inside a body.
     ph_body_id found[PLACE_QUERY_CAPACITY];
     for (int pass = 0; pass < PLACE_PASSES; pass++)
     {
         float before = lift;
-        for (int i = 0; i < rs.item_count; i++)
+        for (int i = 0; i < count; i++)
         {
-            ph_aabb b = item_bounds(&rs.items[i]);
+            ph_aabb b = boxes[i];
             b.lo.y += lift;
             b.hi.y += lift;
             int n = ph_world_query_box(lv->world, b, found, PLACE_QUERY_CAPACITY);
@@ -581,17 +568,34 @@ bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_
                 if (ph_body_get_shape(lv->world, found[k]).type == PH_SHAPE_MESH)
                     continue;
                 ph_aabb o = ph_body_get_bounds(lv->world, found[k]);
-                if (boxes_overlap(b, o) && o.hi.y + PLACE_GAP - (b.lo.y - lift) > lift)
-                    lift = o.hi.y + PLACE_GAP - (b.lo.y - lift);
+                if (boxes_overlap(b, o) && o.hi.y + PLACE_GAP - boxes[i].lo.y > lift)
+                    lift = o.hi.y + PLACE_GAP - boxes[i].lo.y;
             }
         }
         if (lift == before || lift > PLACE_MAX_LIFT)
             break;
     }
+    return lift < PLACE_MAX_LIFT ? lift : PLACE_MAX_LIFT;
+}
+
+bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_base)
+{
+    *out_base = point;
+    if (!lv->world || (unsigned)layout >= LEVEL_LAYOUT_COUNT || !ph_is_finite_vec3(point))
+        return false;
+    recipe_scene rs;
+    level_tag tag;
+    bool ok = build_layout(lv, layout, point, &rs, &tag);
+    ph_aabb *boxes = ok && rs.item_count > 0 ? malloc((size_t)rs.item_count * sizeof *boxes) : NULL;
+    if (boxes)
+    {
+        for (int i = 0; i < rs.item_count; i++)
+            boxes[i] = item_bounds(&rs.items[i]);
+        out_base->y = point.y + level_clear_lift(lv, boxes, rs.item_count);
+    }
+    free(boxes);
     recipe_scene_free(&rs);
-    lift = lift < PLACE_MAX_LIFT ? lift : PLACE_MAX_LIFT;
-    out_base->y = point.y + lift;
-    return true;
+    return boxes != NULL;
 }
 
 bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, size_t err_size)

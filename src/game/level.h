@@ -159,6 +159,14 @@ bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, s
 // blocks would overlap. *out_base is the base to give level_spawn_layout. False for no world or a bad
 // point (then *out_base = point).
 bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_base);
+// How far boxes (world bounds, unit: m) must rise so that none overlaps a body's bounds and none starts
+// below a static mesh's surface under them; the placing rule of level_place_layout (at most 200 m).
+float level_clear_lift(level *lv, const ph_aabb *boxes, int count);
+// Adds the bodies of an .obj file (see assets/model_physics.h; no default ground) to the level, the
+// bottom centre of its bounds at point, lifted by level_clear_lift. *out_model gets the parsed model
+// (the caller's, for the projectile). False with a message.
+bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, struct obj_model **out_model,
+                          char *err, size_t err_size);
 // Draws the outlines of the blocks a layout would make at base (the spawn preview) as renderer lines.
 void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s base);
 // For the level's own files: starts an empty level around a new world (false with a message), and

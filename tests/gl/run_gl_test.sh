@@ -312,6 +312,33 @@ model_framing)
             }' "$out/model_$m.txt"
     done
     ;;
+drop_files)
+    # Issue 21 defect 5. A model dropped on the window joins the scene at the pointer (open floor at the
+    # lower left): the scene's bodies are all still there and the crate rests where the pointer was. R then
+    # resets to the loaded scene (the crate is gone). A dropped scene replaces the level, and R reloads
+    # the dropped scene, not the one before it.
+    run --frames 90 $common --report "$out/drop_none.txt"
+    run --frames 90 $common --script "5 move 120 200; 10 drop $src/models/crate.obj" \
+        --screenshot "$out/drop_model.png" --report "$out/drop_model.txt"
+    "$check" picture "$out/drop_model.png" "$out/drop_model.txt"
+    before=$(grep -c "^body [0-9]* scene " "$out/drop_none.txt")
+    after=$(grep -c "^body [0-9]* scene " "$out/drop_model.txt")
+    echo "scene bodies without the drop: $before, with it: $after"
+    [ "$before" -gt 0 ] && [ "$before" -eq "$after" ] || { echo "FAIL: the drop replaced the scene"; exit 1; }
+    grep -qx "scene default" "$out/drop_model.txt" || { echo "FAIL: the scene changed"; exit 1; }
+    awk '$1 == "body" && $3 == "model" { n++; px = $10; py = $11 }
+         END { printf "crate bodies %d, drawn at (%.0f, %.0f), pointer at (120, 200)\n", n, px, py
+               if (n != 1 || (px - 120)^2 + (py - 200)^2 > 25^2) { print "FAIL: the crate is not at the pointer"; exit 1 } }' \
+        "$out/drop_model.txt"
+    run --frames 90 $common --script "5 move 120 200; 10 drop $src/models/crate.obj; 60 key R" \
+        --report "$out/drop_reset.txt"
+    ! grep -q "^body [0-9]* model " "$out/drop_reset.txt" || { echo "FAIL: R kept the dropped crate"; exit 1; }
+    [ "$(grep -c '^body' "$out/drop_reset.txt")" -eq "$(grep -c '^body' "$out/drop_none.txt")" ] ||
+        { echo "FAIL: R did not restore the scene"; exit 1; }
+    run --frames 90 $common --script "10 drop $src/scenes/stacking.json; 60 key R" --report "$out/drop_scene.txt"
+    grep '^scene' "$out/drop_scene.txt"
+    grep -qx "scene stacking" "$out/drop_scene.txt" || { echo "FAIL: R did not reload the dropped scene"; exit 1; }
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
