@@ -53,6 +53,8 @@
 #define APP_MAX_SCRIPT_EVENTS 1024
 // The grab spring is drawn as a line of this colour (sRGB 0xRRGGBBAA).
 #define APP_GRAB_LINE_RGBA 0xffff40ffu
+// F7's partner of a sleeping body: bodies whose bounds come within this of its own (unit: m).
+#define APP_PAIR_MARGIN 0.01f
 // Boxes in the "boxes" scene when --boxes is not given.
 #define APP_DEFAULT_BOX_COUNT 1000
 // A recording reports its progress every this many seconds of video (unit: s).
@@ -280,6 +282,7 @@ static bool load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_
     a->accumulator = 0.0;
     a->pair_view = false;
     camera_init(&a->cam, a->lv.camera_eye, a->lv.camera_target, a->lv.camera_fov);
+    camera_set_floor(&a->cam, a->lv.has_ground, a->lv.ground.hi.y);
     if (a->lv.model)
     {
         // A newly loaded model replaces the projectile model (its old render mesh goes with it).
@@ -447,6 +450,31 @@ static void pick_pair(app *a)
     }
     if (PH_ID_IS_NULL(partner))
     {
+        // A sleeping body keeps no contacts in the engine's list: its partner is then the body whose
+        // bounds overlap its own (grown by a few millimetres) the most.
+        ph_aabb box = ph_body_get_bounds(a->lv.world, picked);
+        ph_vec3 grow = {{APP_PAIR_MARGIN, APP_PAIR_MARGIN, APP_PAIR_MARGIN}};
+        box = (ph_aabb){glms_vec3_sub(box.lo, grow), glms_vec3_add(box.hi, grow)};
+        static ph_body_id near[MAX_CONTACTS];
+        int m = ph_world_query_box(a->lv.world, box, near, MAX_CONTACTS);
+        m = m < MAX_CONTACTS ? m : MAX_CONTACTS;
+        float most = 0.0f;
+        for (int i = 0; i < m; i++)
+        {
+            if (PH_ID_EQUALS(near[i], picked))
+                continue;
+            ph_aabb other = ph_body_get_bounds(a->lv.world, near[i]);
+            ph_vec3 lo = glms_vec3_maxv(box.lo, other.lo), hi = glms_vec3_minv(box.hi, other.hi);
+            float v = fmaxf(hi.x - lo.x, 0.0f) * fmaxf(hi.y - lo.y, 0.0f) * fmaxf(hi.z - lo.z, 0.0f);
+            if (v > most)
+            {
+                most = v;
+                partner = near[i];
+            }
+        }
+    }
+    if (PH_ID_IS_NULL(partner))
+    {
         hud_message(&a->hd, false, "GJK/EPA view: that body touches nothing");
         return;
     }
@@ -585,7 +613,11 @@ static void on_key(app *a, SDL_Keycode key)
     switch (key)
     {
     case SDLK_ESCAPE:
-        a->quit = true;
+        // The help overlay closes first; Esc again quits.
+        if (a->show_help)
+            a->show_help = false;
+        else
+            a->quit = true;
         break;
     case SDLK_F1:
         a->show_help = !a->show_help;
@@ -1235,6 +1267,9 @@ static bool write_report(app *a, float alpha)
         fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
                 a->reel.segments_started, (double)reel_segment_time(&a->reel));
     fprintf(f, "scene %s\n", a->reel_on ? a->reel.desc->segments[a->reel.segment].name : a->lv.name);
+    fprintf(f, "hud_bodies %d %d %d\nhelp %d\npair_view %d\nquit %d\n", a->hd.smooth.body_count,
+            a->hd.smooth.awake_count, a->hd.smooth.sleeping_count, a->show_help ? 1 : 0, a->pair_view ? 1 : 0,
+            a->quit ? 1 : 0);
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
@@ -1488,6 +1523,25 @@ static bool end_recording(app *a)
 
 // ---- The loop -------------------------------------------------------------------------------------------
 
+// The HUD's body counts when the world's statistics do not describe it yet (a scene loaded while
+// paused has not stepped): counted through the body queries.
+static void count_bodies(app *a)
+{
+    int n = 0, awake = 0, moving = 0;
+    const ph_body_id *ids = level_list_bodies(&a->lv, &n);
+    for (int i = 0; i < n; i++)
+    {
+        if (ph_body_get_type(a->lv.world, ids[i]) == PH_BODY_STATIC)
+            continue;
+        moving++;
+        awake += ph_body_is_awake(a->lv.world, ids[i]);
+    }
+    a->frame.body_count = n;
+    a->frame.awake_count = awake;
+    a->frame.sleeping_count = moving - awake;
+    a->frame.contact_count = 0;
+}
+
 static int run_window(app *a)
 {
     if (a->cfg.record_path && !begin_recording(a))
@@ -1552,6 +1606,8 @@ static int run_window(app *a)
             a->frame.contact_count = s->contact_point_count;
         }
         a->frame.removed_count = a->lv.removed_count;
+        if (!s || s->body_count != ph_world_get_body_count(a->lv.world))
+            count_bodies(a);
         bool last_frame = a->cfg.frames > 0 && a->frame_index + 1 >= a->cfg.frames;
         draw_frame(a, alpha, last_frame);
         a->frame.frame_ms = (float)(now_ms() - frame_start);

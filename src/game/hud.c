@@ -156,7 +156,7 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     char text[1024];
     int n = snprintf(text, sizeof text,
                      "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
-                     "bodies %d: awake %d, asleep %d, fell off %d   contacts %d   calendar events %d/frame\n"
+                     "bodies %d: awake %d, asleep %d, fell off %d   contacts %d (awake pairs)   calendar events %d/frame\n"
                      "instances %d  draw calls %d\n",
                      (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0,
                      (double)s->physics_ms, s->steps, (double)s->render_ms, s->body_count, s->awake_count,

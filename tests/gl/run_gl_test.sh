@@ -339,6 +339,35 @@ drop_files)
     grep '^scene' "$out/drop_scene.txt"
     grep -qx "scene stacking" "$out/drop_scene.txt" || { echo "FAIL: R did not reload the dropped scene"; exit 1; }
     ;;
+small_fixes)
+    # Issue 21 defect 6, one check each. F7 on the default scene's pyramid, asleep by frame 100, shows the
+    # GJK/EPA view of it and a neighbour (it said "that body touches nothing": the engine lists no contacts of sleeping bodies).
+    run --frames 140 $common --script "100 move 285 128; 101 key F7" --report "$out/f7.txt"
+    grep -qx "pair_view 1" "$out/f7.txt" || { echo "FAIL: F7 on a sleeping body"; exit 1; }
+    # The orbit camera dragged to look up from below and zoomed far out keeps its eye above the ground.
+    run --frames 20 $common --script "5 down 200 150 right; 6 move 200 50; 7 move 200 0; 8 up 200 0 right; \
+9 wheel -10" --report "$out/orbit.txt"
+    grep '^eye' "$out/orbit.txt"
+    awk '$1 == "eye" { y = $3 } $1 == "ground" { top = $6 }
+         END { if (y < top + 0.29) { print "FAIL: the eye went below the ground"; exit 1 } }' "$out/orbit.txt"
+    # Esc closes the help overlay and the game goes on; a second Esc quits.
+    run --frames 40 $common --script "5 key F1; 10 key Escape" --report "$out/esc.txt"
+    grep -qx "help 0" "$out/esc.txt" && grep -qx "quit 0" "$out/esc.txt" && grep -qx "frames 40" "$out/esc.txt" ||
+        { echo "FAIL: Esc with the help open"; exit 1; }
+    run --frames 40 $common --script "5 key F1; 10 key Escape; 15 key Escape" --report "$out/esc2.txt"
+    grep -qx "quit 1" "$out/esc2.txt" || { echo "FAIL: the second Esc did not quit"; exit 1; }
+    # R while paused: the HUD counts the reloaded scene's bodies (it read "bodies 0"), and names the scene
+    # by its name, not its path.
+    run --frames 40 $common --script "5 key P; 10 key R" --report "$out/paused_reset.txt"
+    grep -E '^(hud_bodies|scene)' "$out/paused_reset.txt"
+    bodies=$(grep -c '^body' "$out/paused_reset.txt")
+    grep -qx "hud_bodies $bodies [0-9]* [0-9]*" "$out/paused_reset.txt" || { echo "FAIL: HUD body count"; exit 1; }
+    grep -qx "scene default" "$out/paused_reset.txt" || { echo "FAIL: the scene's name"; exit 1; }
+    # The shipped room loads without a warning about its own curtain.
+    "$sandbox" --headless --frames 5 "$src/scenes/room.json" >/dev/null 2>"$out/room_err.txt"
+    "$sandbox" --headless --frames 5 "$src/models/room.obj" >/dev/null 2>>"$out/room_err.txt"
+    ! grep -i "warning" "$out/room_err.txt" || { echo "FAIL: the room warns"; exit 1; }
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
