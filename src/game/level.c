@@ -423,15 +423,11 @@ int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping)
 #define RAIN_SPACING 1.0f
 #define RAIN_LIFT 6.0f
 #define RAIN_MAX_TILT 0.5f
-// The boxes scene: 1 m cubes 1.1 m apart, lifted 1 m, tilted a little (the recipes' pile scenes), so
-// they fall and settle into a heap.
+// The boxes scene: 1 m cubes in recipe_add_heap's layout of about BOXES_LAYERS layers, lifted 1 m, so
+// they tumble into a heap.
 #define BOXES_HALF 0.5f
-#define BOXES_SPACING 1.1f
 #define BOXES_LIFT 1.0f
-#define BOXES_MAX_TILT 0.02f
-// A pile is s x layers x s; the boxes scene accepts a factorisation only this far from a cube (ratio of
-// layers to side), otherwise it rounds the count up to a near-cube.
-#define BOXES_MAX_ASPECT 4.0
+#define BOXES_LAYERS 10.0
 
 static const float BLOCK_HALF[3] = {0.5f, 0.5f, 0.5f};
 static const float BRICK_HALF[3] = {0.5f, 0.25f, 0.25f};
@@ -717,33 +713,13 @@ bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size)
         set_err(err, err_size, "the boxes scene needs at least one box");
         return false;
     }
-    // The pile is side x layers x side: the exact factorisation of count closest to a cube, else the
-    // near-cube that holds at least count boxes.
-    int best_side = 0, best_layers = 0;
-    double best_aspect = 0.0;
-    for (int s = 1; s * s <= count; s++)
-    {
-        if (count % (s * s) != 0)
-            continue;
-        int layers = count / (s * s);
-        double aspect = layers > s ? (double)layers / s : (double)s / layers;
-        if (best_side == 0 || aspect < best_aspect)
-        {
-            best_side = s;
-            best_layers = layers;
-            best_aspect = aspect;
-        }
-    }
-    if (best_aspect > BOXES_MAX_ASPECT)
-    {
-        best_side = (int)ceil(cbrt((double)count));
-        best_layers = (count + best_side * best_side - 1) / (best_side * best_side);
-    }
+    // About BOXES_LAYERS layers of side x side boxes, turned at random, that fall into a heap.
+    int side = (int)ceil(sqrt((double)count / BOXES_LAYERS));
+    side = side > 0 ? side : 1;
     recipe_scene rs;
     recipe_scene_init(&rs, "boxes");
     const float origin[3] = {0.0f, 0.0f, 0.0f};
     const float half[3] = {BOXES_HALF, BOXES_HALF, BOXES_HALF};
-    bool ok = recipe_add_pile(&rs, origin, best_side, best_layers, best_side, half, BOXES_SPACING, BOXES_LIFT,
-                              BOXES_MAX_TILT, lv->seed, recipe_default_material());
+    bool ok = recipe_add_heap(&rs, origin, count, side, half, BOXES_LIFT, lv->seed, recipe_default_material());
     return spawn_scene(lv, &rs, ok, LEVEL_TAG_BOX, err, err_size);
 }
