@@ -131,10 +131,10 @@ typedef struct app
     int mouse_x, mouse_y; // window points
     bool left_down, right_down, middle_down, grabbing_with_left;
     bool held[KEY_HELD_COUNT];
-    bool pointer_seen;        // the pointer has moved or clicked in the window (the crosshair shows)
-    bool hint;                // the first-start hint is on screen (until the first click or key)
-    int spawn_preview;        // a spawn key (1-5) is held: its layout + 1, shown at the pointer; 0 when none
-    SDL_Keycode spawn_key;    // that key: releasing it spawns
+    bool pointer_seen;     // the pointer has moved or clicked in the window (the crosshair shows)
+    bool hint;             // the first-start hint is on screen (until the first click or key)
+    int spawn_preview;     // a spawn key (1-5) is held: its layout + 1, shown at the pointer; 0 when none
+    SDL_Keycode spawn_key; // that key: releasing it spawns
     // this frame's measurements
     hud_frame frame;
     long long frame_index;
@@ -1291,10 +1291,10 @@ static bool write_report(app *a, float alpha)
             px = py = -1.0f;
         ph_vec3 s = b->start;
         ph_aabb bb = ph_body_get_bounds(a->lv.world, id);
-        fprintf(f, "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f %.4f %.4f %.4f %.4f %.4f %.4f\n", id.index1,
-                level_tag_name(b->tag), (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x, (double)xf.p.y,
-                (double)xf.p.z, (double)px, (double)py, (double)bb.lo.x, (double)bb.lo.y, (double)bb.lo.z,
-                (double)bb.hi.x, (double)bb.hi.y, (double)bb.hi.z);
+        fprintf(f, "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f %.4f %.4f %.4f %.4f %.4f %.4f\n",
+                id.index1, level_tag_name(b->tag), (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x,
+                (double)xf.p.y, (double)xf.p.z, (double)px, (double)py, (double)bb.lo.x, (double)bb.lo.y,
+                (double)bb.lo.z, (double)bb.hi.x, (double)bb.hi.y, (double)bb.hi.z);
     }
     fclose(f);
     return true;

@@ -183,7 +183,8 @@ void level_update_ground(level *lv)
         if (!b || b->mesh >= 0 || shape.type != PH_SHAPE_BOX)
             continue;
         // Measured on the bounds, so a tilted slab (a ramp) does not pass for a floor.
-        float hx = 0.5f * (bb.hi.x - bb.lo.x), hy = 0.5f * (bb.hi.y - bb.lo.y), hz = 0.5f * (bb.hi.z - bb.lo.z);
+        float hx = 0.5f * (bb.hi.x - bb.lo.x), hy = 0.5f * (bb.hi.y - bb.lo.y),
+              hz = 0.5f * (bb.hi.z - bb.lo.z);
         float narrow = hx < hz ? hx : hz;
         if (narrow < LEVEL_GROUND_MIN_HALF_WIDTH || hy > LEVEL_GROUND_MAX_THICKNESS_RATIO * narrow ||
             hy > shape.half_extents.y + LEVEL_GROUND_PLANE_TOLERANCE + 1e-3f * narrow)
@@ -451,7 +452,8 @@ static bool spawn_scene(level *lv, recipe_scene *rs, bool built, level_tag tag, 
 
 // The recipe of a layout with its base centred at base; false when out of memory (rs is then to be freed
 // all the same).
-static bool build_layout(const level *lv, level_layout layout, vec3s base, recipe_scene *rs, level_tag *out_tag)
+static bool build_layout(const level *lv, level_layout layout, vec3s base, recipe_scene *rs,
+                         level_tag *out_tag)
 {
     recipe_scene_init(rs, level_layout_name(layout));
     const float origin[3] = {base.x, base.y, base.z};
@@ -538,7 +540,8 @@ float level_clear_lift(level *lv, const ph_aabb *boxes, int count)
     for (int ix = 0; ix < nx; ix++)
         for (int iz = 0; iz < nz; iz++)
         {
-            float fx = nx > 1 ? (float)ix / (float)(nx - 1) : 0.5f, fz = nz > 1 ? (float)iz / (float)(nz - 1) : 0.5f;
+            float fx = nx > 1 ? (float)ix / (float)(nx - 1) : 0.5f,
+                  fz = nz > 1 ? (float)iz / (float)(nz - 1) : 0.5f;
             ph_vec3 o = {{all.lo.x + fx * (all.hi.x - all.lo.x), all.hi.y + 1.0f,
                           all.lo.z + fz * (all.hi.z - all.lo.z)}};
             ph_ray_result hit;
@@ -720,6 +723,7 @@ bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size)
     recipe_scene_init(&rs, "boxes");
     const float origin[3] = {0.0f, 0.0f, 0.0f};
     const float half[3] = {BOXES_HALF, BOXES_HALF, BOXES_HALF};
-    bool ok = recipe_add_heap(&rs, origin, count, side, half, BOXES_LIFT, lv->seed, recipe_default_material());
+    bool ok =
+        recipe_add_heap(&rs, origin, count, side, half, BOXES_LIFT, lv->seed, recipe_default_material());
     return spawn_scene(lv, &rs, ok, LEVEL_TAG_BOX, err, err_size);
 }

@@ -177,8 +177,8 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
     return true;
 }
 
-bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, obj_model **out_model, char *err,
-                          size_t err_size)
+bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, obj_model **out_model,
+                          char *err, size_t err_size)
 {
     *out_model = NULL;
     asset_error aerr;
@@ -186,7 +186,8 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
     obj_model *model = NULL;
     if (!lv->world || !ph_is_finite_vec3(point) || !obj_load(path, NULL, &model, &aerr))
     {
-        level_set_error(err, err_size, lv->world && ph_is_finite_vec3(point) ? aerr.text : "no world to add to");
+        level_set_error(err, err_size,
+                        lv->world && ph_is_finite_vec3(point) ? aerr.text : "no world to add to");
         return false;
     }
     if (model->position_count <= 0)
@@ -202,7 +203,8 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
         box = (ph_aabb){glms_vec3_minv(box.lo, p), glms_vec3_maxv(box.hi, p)};
     }
     // Its bottom centre goes to the point, then up onto what is there.
-    ph_vec3 offset = {{point.x - 0.5f * (box.lo.x + box.hi.x), point.y - box.lo.y, point.z - 0.5f * (box.lo.z + box.hi.z)}};
+    ph_vec3 offset = {
+        {point.x - 0.5f * (box.lo.x + box.hi.x), point.y - box.lo.y, point.z - 0.5f * (box.lo.z + box.hi.z)}};
     ph_aabb placed = {glms_vec3_add(box.lo, offset), glms_vec3_add(box.hi, offset)};
     offset.y += level_clear_lift(lv, &placed, 1);
     model_scene_options options = model_default_scene_options();

@@ -85,12 +85,14 @@ tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir,
     return def;
 }
 
-void tools_aim(const level *lv, ph_vec3 origin, ph_vec3 dir, float speed, ph_vec3 *out_start, ph_vec3 *out_dir)
+void tools_aim(const level *lv, ph_vec3 origin, ph_vec3 dir, float speed, ph_vec3 *out_start,
+               ph_vec3 *out_dir)
 {
     dir = ph_safe_normalize(dir, (ph_vec3){{0.0f, 0.0f, -1.0f}});
     // From the lower right of the view, as from a hand: the path to the target is then seen from the side
     // and the preview shows its arc instead of a dot under the crosshair.
-    ph_vec3 right = ph_safe_normalize(glms_vec3_cross(dir, (ph_vec3){{0.0f, 1.0f, 0.0f}}), (ph_vec3){{1.0f, 0.0f, 0.0f}});
+    ph_vec3 right =
+        ph_safe_normalize(glms_vec3_cross(dir, (ph_vec3){{0.0f, 1.0f, 0.0f}}), (ph_vec3){{1.0f, 0.0f, 0.0f}});
     ph_vec3 up = glms_vec3_cross(right, dir);
     *out_start = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE));
     *out_start = glms_vec3_add(*out_start, glms_vec3_sub(glms_vec3_scale(right, TOOLS_HAND_OFFSET),
@@ -134,12 +136,13 @@ int tools_trajectory(const level *lv, ph_vec3 start, ph_vec3 velocity, ph_vec3 *
     for (int i = 1; i <= steps && n < capacity; i++)
     {
         float t = (float)i * TOOLS_TRAJECTORY_STEP;
-        ph_vec3 p = glms_vec3_add(start, glms_vec3_add(glms_vec3_scale(velocity, t),
-                                                      glms_vec3_scale(gravity, 0.5f * t * t)));
+        ph_vec3 p = glms_vec3_add(
+            start, glms_vec3_add(glms_vec3_scale(velocity, t), glms_vec3_scale(gravity, 0.5f * t * t)));
         ph_vec3 seg = glms_vec3_sub(p, out_points[n - 1]);
         float len = glms_vec3_norm(seg);
         ph_ray_result hit;
-        if (len > 0.0f && ph_world_cast_ray(lv->world, out_points[n - 1], glms_vec3_scale(seg, 1.0f / len), len, &hit))
+        if (len > 0.0f &&
+            ph_world_cast_ray(lv->world, out_points[n - 1], glms_vec3_scale(seg, 1.0f / len), len, &hit))
         {
             out_points[n++] = hit.point;
             break;
@@ -282,8 +285,8 @@ bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir)
     return ph_body_destroy(lv->world, id) == PH_OK;
 }
 
-bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base, char *err,
-                       size_t err_size)
+bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,
+                       char *err, size_t err_size)
 {
     ph_vec3 point;
     if (PH_ID_IS_NULL(tools_pick(lv, origin, dir, &point)))

@@ -93,7 +93,7 @@ ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out
 bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir);
 // Where a layout spawned along the ray goes: where the ray meets a body (or else the ground's plane),
 // lifted by level_place_layout so that it lands on top of what is there. False with a message.
-bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base, char *err,
-                       size_t err_size);
+bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,
+                       char *err, size_t err_size);
 // Spawns a layout at tools_spawn_place's base. False with a message.
 bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);

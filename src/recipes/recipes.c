@@ -343,9 +343,9 @@ bool recipe_add_heap(recipe_scene *scene, const float origin[3], int count, int 
         float x = origin[0] + ((float)i - 0.5f * (float)(side - 1)) * cell + shift - 0.25f * cell;
         float y = origin[1] + lift + 0.5f * diagonal + (float)layer * layer_height;
         float z = origin[2] + ((float)k - 0.5f * (float)(side - 1)) * cell + shift - 0.25f * cell;
-        recipe_item *it = add_box(scene, half, x + next_float(&rng, -jitter, jitter),
-                                  y + next_float(&rng, -jitter, jitter), z + next_float(&rng, -jitter, jitter),
-                                  material);
+        recipe_item *it =
+            add_box(scene, half, x + next_float(&rng, -jitter, jitter), y + next_float(&rng, -jitter, jitter),
+                    z + next_float(&rng, -jitter, jitter), material);
         if (!it)
             return false;
         next_rotation(&rng, it->orientation);
