@@ -341,6 +341,7 @@ static void step_once(app *a)
     ph_world_step(a->lv.world);
     a->frame.physics_ms += (float)(now_ms() - t0);
     level_remove_fallen(&a->lv);
+    level_update_contacts(&a->lv);
     const ph_step_stats *s = ph_world_get_stats(a->lv.world);
     if (s)
     {
@@ -1267,6 +1268,7 @@ static bool write_report(app *a, float alpha)
         fprintf(f, "reel_segment %d\nreel_segments_started %d\nreel_time %.4f\n", a->reel.segment,
                 a->reel.segments_started, (double)reel_segment_time(&a->reel));
     fprintf(f, "scene %s\n", a->reel_on ? a->reel.desc->segments[a->reel.segment].name : a->lv.name);
+    fprintf(f, "hud_contacts %d\n", a->hd.smooth.contact_count);
     fprintf(f, "hud_bodies %d %d %d\nhelp %d\npair_view %d\nquit %d\n", a->hd.smooth.body_count,
             a->hd.smooth.awake_count, a->hd.smooth.sleeping_count, a->show_help ? 1 : 0, a->pair_view ? 1 : 0,
             a->quit ? 1 : 0);
@@ -1539,7 +1541,6 @@ static void count_bodies(app *a)
     a->frame.body_count = n;
     a->frame.awake_count = awake;
     a->frame.sleeping_count = moving - awake;
-    a->frame.contact_count = 0;
 }
 
 static int run_window(app *a)
@@ -1603,8 +1604,8 @@ static int run_window(app *a)
             a->frame.body_count = s->body_count;
             a->frame.awake_count = s->awake_body_count;
             a->frame.sleeping_count = s->sleeping_body_count;
-            a->frame.contact_count = s->contact_point_count;
         }
+        a->frame.contact_count = a->lv.contact_count;
         a->frame.removed_count = a->lv.removed_count;
         if (!s || s->body_count != ph_world_get_body_count(a->lv.world))
             count_bodies(a);

@@ -156,6 +156,7 @@ void level_adopt_new_bodies(level *lv, level_tag tag)
         b->id = ids[i];
         b->prev = ph_body_get_transform(lv->world, ids[i]);
         b->start = b->prev.p;
+        b->contact_points = 0;
         b->tag = (uint8_t)tag;
         b->mesh = -1;
         b->rgba = TAG_RGBA[tag][(slot + lv->spawn_counter) & 1];
@@ -220,6 +221,48 @@ int level_remove_fallen(level *lv)
     return removed;
 }
 
+void level_update_contacts(level *lv)
+{
+    lv->contact_count = 0;
+    if (!lv->world)
+        return;
+    int n = ph_world_get_contacts(lv->world, NULL, 0);
+    if (n > lv->contacts_capacity)
+    {
+        int cap = n + n / 2;
+        ph_contact_info *c = realloc(lv->contacts, (size_t)cap * sizeof *c);
+        if (!c)
+            return;
+        lv->contacts = c;
+        lv->contacts_capacity = cap;
+    }
+    n = ph_world_get_contacts(lv->world, lv->contacts, lv->contacts_capacity);
+    n = n < lv->contacts_capacity ? n : lv->contacts_capacity;
+    int count = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &count);
+    for (int i = 0; i < count; i++)
+    {
+        level_body *b = level_get_body(lv, ids[i]);
+        if (b && ph_body_is_awake(lv->world, ids[i]))
+            b->contact_points = 0;
+    }
+    for (int i = 0; i < n; i++)
+    {
+        ph_body_id owner = ph_body_get_type(lv->world, lv->contacts[i].a) == PH_BODY_STATIC
+                               ? lv->contacts[i].b
+                               : lv->contacts[i].a;
+        level_body *b = level_get_body(lv, owner);
+        if (b && ph_body_is_awake(lv->world, owner))
+            b->contact_points++;
+    }
+    for (int i = 0; i < count; i++)
+    {
+        level_body *b = level_get_body(lv, ids[i]);
+        if (b && ph_body_get_type(lv->world, ids[i]) != PH_BODY_STATIC)
+            lv->contact_count += b->contact_points;
+    }
+}
+
 void level_begin_step(level *lv)
 {
     int n = 0;
@@ -271,6 +314,7 @@ static void free_level_memory(level *lv)
     free(lv->bodies);
     free(lv->scratch);
     free(lv->meshes);
+    free(lv->contacts);
 }
 
 void level_unload(level *lv, renderer *r)

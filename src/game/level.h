@@ -74,12 +74,13 @@ const char *level_builtin_name(level_builtin which);
 // Per-body game state, indexed by the body's slot (id.index1 - 1).
 typedef struct level_body
 {
-    ph_body_id id;     // null when the slot is not known to the game
-    ph_transform prev; // pose at the start of the last step (interpolation)
-    ph_vec3 start;     // position when the game first saw the body (its creation) (unit: m)
-    uint32_t rgba;     // sRGB colour 0xRRGGBBAA
-    int mesh;          // render mesh handle of a model, -1 to draw the physics shape
-    uint8_t tag;       // level_tag
+    ph_body_id id;      // null when the slot is not known to the game
+    ph_transform prev;  // pose at the start of the last step (interpolation)
+    ph_vec3 start;      // position when the game first saw the body (its creation) (unit: m)
+    int contact_points; // contact points it had in its last awake step (level_update_contacts)
+    uint32_t rgba;      // sRGB colour 0xRRGGBBAA
+    int mesh;           // render mesh handle of a model, -1 to draw the physics shape
+    uint8_t tag;        // level_tag
 } level_body;
 
 struct obj_model;  // assets/obj.h
@@ -98,12 +99,15 @@ typedef struct level
     vec3s camera_eye, camera_target;
     float camera_fov; // (unit: degrees)
     uint32_t seed;
-    int spawn_counter;       // varies colours of successive spawns
-    char warning[700];       // the first warning of loading, "" when none (shown on the HUD)
-    bool has_ground;         // a static box floor was found (level_update_ground)
-    ph_aabb ground;          // its bounds; its top face is ground.hi.y (unit: m)
-    float fall_limit_y;      // dynamic bodies below this height are removed (unit: m)
-    int removed_count;       // bodies removed below fall_limit_y since the level was loaded
+    int spawn_counter;         // varies colours of successive spawns
+    char warning[700];         // the first warning of loading, "" when none (shown on the HUD)
+    bool has_ground;           // a static box floor was found (level_update_ground)
+    ph_aabb ground;            // its bounds; its top face is ground.hi.y (unit: m)
+    float fall_limit_y;        // dynamic bodies below this height are removed (unit: m)
+    int removed_count;         // bodies removed below fall_limit_y since the level was loaded
+    int contact_count;         // contact points, sleeping bodies' included (level_update_contacts)
+    ph_contact_info *contacts; // ph_world_get_contacts buffer
+    int contacts_capacity;
     struct obj_model *model; // the .obj a file level was made from (owned; the game may take it)
 } level;
 
@@ -138,6 +142,12 @@ void level_update_ground(level *lv);
 // Removes the dynamic bodies below fall_limit_y (lost past the ground's edge); returns how many, which
 // are added to removed_count.
 int level_remove_fallen(level *lv);
+
+// Counts the contact points of the last step into contact_count, those of sleeping bodies included: the
+// engine lists only the contacts of awake bodies, so each body keeps the count of its last awake step
+// (a point goes to the dynamic body of its pair, to the first when both are), which holds while it
+// sleeps since nothing of it moves. Call after each ph_world_step.
+void level_update_contacts(level *lv);
 
 // Records every body's current pose as the previous one (call before each ph_world_step).
 void level_begin_step(level *lv);
