@@ -242,7 +242,8 @@ def room():
     o = Obj("An .obj scene: a room with a floor, three walls, a table, a chair, crates, a ball and a curtain.\n"
             "Open it with `sandbox models/room.obj`: every `o` becomes a body where its vertices are.\n"
             "static*/ground* objects are static, compound_* objects are compounds of their `g` parts, the\n"
-            "flat curtain becomes static geometry with a warning, everything else is a dynamic hull.")
+            "flat curtain is named static (a flat object would be made static anyway, with a warning), everything\n"
+            "else is a dynamic hull.")
     o.line("mtllib models.mtl")
     o.line("o ground_floor")
     o.line("usemtl stone")
@@ -273,7 +274,7 @@ def room():
     o.line("s 1")
     o.sphere((-2.5, 2.0, 2.0), 0.3, 8, 12)
     o.line("s off")
-    o.line("o curtain")
+    o.line("o static_curtain")
     o.line("usemtl cloth")
     v = [o.vertex(p) for p in [(-3.5, 0.5, -4.7), (-1.5, 0.5, -4.7), (-1.5, 2.8, -4.7), (-3.5, 2.8, -4.7)]]
     o.face(*v)

@@ -44,15 +44,34 @@ static vec3s camera_right(const camera *cam)
     return (vec3s){{cosf(cam->yaw), 0.0f, sinf(cam->yaw)}};
 }
 
-static void sync_eye(camera *cam)
-{
-    if (cam->mode == CAMERA_ORBIT)
-        cam->eye = glms_vec3_sub(cam->target, glms_vec3_scale(camera_forward(cam), cam->distance));
-}
-
 static float clampf(float x, float lo, float hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
+}
+
+static void sync_eye(camera *cam)
+{
+    if (cam->mode != CAMERA_ORBIT)
+        return;
+    if (cam->has_floor)
+    {
+        // eye.y = target.y - sin(pitch) distance stays above the floor when sin(pitch) <= (target.y -
+        // floor) / distance; a target below the floor is lifted onto it first.
+        float floor = cam->floor_y + CAMERA_FLOOR_CLEARANCE;
+        if (cam->target.y < floor)
+            cam->target.y = floor;
+        float most = clampf((cam->target.y - floor) / cam->distance, -1.0f, 1.0f);
+        if (sinf(cam->pitch) > most)
+            cam->pitch = clampf(asinf(most), -CAMERA_MAX_PITCH, CAMERA_MAX_PITCH);
+    }
+    cam->eye = glms_vec3_sub(cam->target, glms_vec3_scale(camera_forward(cam), cam->distance));
+}
+
+void camera_set_floor(camera *cam, bool has_floor, float floor_y)
+{
+    cam->has_floor = has_floor;
+    cam->floor_y = floor_y;
+    sync_eye(cam);
 }
 
 void camera_init(camera *cam, vec3s eye, vec3s target, float fov_degrees)
@@ -72,6 +91,7 @@ void camera_init(camera *cam, vec3s eye, vec3s target, float fov_degrees)
     cam->pitch = clampf(asinf(clampf(d.y, -1.0f, 1.0f)), -CAMERA_MAX_PITCH, CAMERA_MAX_PITCH);
     cam->fov_y = glm_rad(clampf(fov_degrees, 1.0f, 179.0f));
     cam->eye = eye;
+    cam->has_floor = false;
     sync_eye(cam);
 }
 

@@ -25,10 +25,18 @@ typedef struct camera
     float yaw;      // about +y, 0 looks along -z (unit: rad)
     float pitch;    // above the horizon, clamped to +-CAMERA_MAX_PITCH (unit: rad)
     float fov_y;    // vertical field of view (unit: rad)
+    bool has_floor; // orbit: the eye stays CAMERA_FLOOR_CLEARANCE above floor_y
+    float floor_y;  // (unit: m)
 } camera;
+
+// How far above its floor the orbit camera's eye stays (unit: m).
+#define CAMERA_FLOOR_CLEARANCE 0.3f
 
 // Looks from eye at target with a vertical field of view (unit: degrees); orbit mode.
 void camera_init(camera *cam, vec3s eye, vec3s target, float fov_degrees);
+// Keeps the orbit camera's eye above the ground's top at floor_y (lowering its pitch, or lifting the
+// target onto the floor when it lies below it); has_floor false lets it go anywhere.
+void camera_set_floor(camera *cam, bool has_floor, float floor_y);
 // Unit direction of view.
 vec3s camera_forward(const camera *cam);
 // Right-drag in orbit mode, mouse look in fly mode: turns by a pointer delta (unit: px).

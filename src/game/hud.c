@@ -44,12 +44,12 @@ typedef struct help_row
 
 static const help_row HELP_ROWS[] = {
     {"MOUSE", NULL},
-    {"left click / hold", "throw a projectile; holding charges it up to 100 m/s"},
+    {"left click / hold", "throw onto the point under the crosshair; hold to charge 20 .. 100 m/s"},
     {"Ctrl + left drag", "grab a body and drag it (a spring to the pointer)"},
     {"right drag", "orbit (orbit camera) / look around (fly camera)"},
     {"middle drag", "pan"},
     {"wheel", "zoom (orbit) / move forward (fly)"},
-    {"drop a file", ".obj: load it, and throw it with Tab; .json: load the scene"},
+    {"drop a file", ".obj: add it at the pointer, and throw it with Tab; .json: load the scene"},
     {"KEYBOARD", NULL},
     {"C", "toggle orbit / fly camera"},
     {"W A S D, Q E, Shift", "fly: move, down / up, faster"},
@@ -59,9 +59,9 @@ static const help_row HELP_ROWS[] = {
     {"P or Space", "pause / resume"},
     {"N", "single step (pauses)"},
     {"M", "slow motion 0.1x on / off"},
-    {"R", "reset the scene"},
+    {"R", "reset to the scene loaded last"},
     {"Page Down / Page Up", "next / previous scene"},
-    {"Esc", "quit"},
+    {"Esc", "close this help / quit"},
     {"DEBUG VIEWS", NULL},
     {"F2 / F3 / F4", "contacts / bounding boxes / octree nodes"},
     {"F5 / F6", "sleeping bodies tinted / calendar events of the last step"},
@@ -126,6 +126,7 @@ void hud_update(hud *h, const hud_frame *frame, float dt_seconds)
     s->awake_count = frame->awake_count;
     s->sleeping_count = frame->sleeping_count;
     s->contact_count = frame->contact_count;
+    s->removed_count = frame->removed_count;
     s->instances = frame->instances;
     s->draw_calls = frame->draw_calls;
 }
@@ -155,11 +156,12 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     char text[1024];
     int n = snprintf(text, sizeof text,
                      "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
-                     "bodies %d: awake %d, asleep %d   contacts %d   calendar events %d/frame\n"
+                     "bodies %d: awake %d, asleep %d, fell off %d   contacts %d   calendar events %d/frame\n"
                      "instances %d  draw calls %d\n",
                      (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0,
                      (double)s->physics_ms, s->steps, (double)s->render_ms, s->body_count, s->awake_count,
-                     s->sleeping_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
+                     s->sleeping_count, s->removed_count, s->contact_count, s->calendar_events, s->instances,
+                     s->draw_calls);
     for (int i = 0; i < PH_STAGE_COUNT && n > 0 && (size_t)n < sizeof text; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, "%s%s %.2f",
                       i == 0 ? "stages ms: " : (i % 4 == 0 ? "\n  " : "  "), ph_stage_name((ph_stage)i),
@@ -190,6 +192,48 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     // A shader that fails to reload stays on screen (with file and line) until it compiles again.
     if (status->shader_error && status->shader_error[0])
         panel(r, margin, y, scale, ERROR_RGBA, status->shader_error);
+}
+
+// Crosshair arms: length from the centre, the open gap at the centre, width, outline (unit: px at ui
+// scale 1).
+#define CROSSHAIR_ARM 9.0f
+#define CROSSHAIR_GAP 3.0f
+#define CROSSHAIR_WIDTH 2.0f
+#define CROSSHAIR_OUTLINE 1.0f
+static const uint32_t CROSSHAIR_RGBA = 0xffffffffu;
+static const uint32_t CROSSHAIR_OUTLINE_RGBA = 0x000000c0u;
+
+void hud_draw_crosshair(renderer *r, float x, float y, float ui_scale)
+{
+    float k = ui_scale > 0.0f ? ui_scale : 1.0f;
+    float arm = CROSSHAIR_ARM * k, gap = CROSSHAIR_GAP * k, w = CROSSHAIR_WIDTH * k,
+          o = CROSSHAIR_OUTLINE * k;
+    float len = arm - gap;
+    // Left, right, up, down: (x, y, w, h) of each arm.
+    const float arms[4][4] = {{x - arm, y - 0.5f * w, len, w},
+                              {x + gap, y - 0.5f * w, len, w},
+                              {x - 0.5f * w, y - arm, w, len},
+                              {x - 0.5f * w, y + gap, w, len}};
+    for (int i = 0; i < 4; i++)
+        renderer_rect(r, arms[i][0] - o, arms[i][1] - o, arms[i][2] + 2.0f * o, arms[i][3] + 2.0f * o,
+                      CROSSHAIR_OUTLINE_RGBA);
+    for (int i = 0; i < 4; i++)
+        renderer_rect(r, arms[i][0], arms[i][1], arms[i][2], arms[i][3], CROSSHAIR_RGBA);
+}
+
+void hud_draw_hint(renderer *r, const char *text, int width, int height, float ui_scale)
+{
+    float scale = HUD_TEXT_SCALE * (ui_scale > 0.0f ? ui_scale : 1.0f);
+    float margin = HUD_MARGIN * scale / HUD_TEXT_SCALE;
+    // Shrunk where the window is narrower than the line.
+    float w = renderer_text_width(text, scale) + 2.0f * HUD_PADDING;
+    if (w > (float)width - 2.0f * margin && w > 0.0f)
+    {
+        scale *= ((float)width - 2.0f * margin) / w;
+        w = renderer_text_width(text, scale) + 2.0f * HUD_PADDING;
+    }
+    float h = renderer_text_height(text, scale) + 2.0f * HUD_PADDING;
+    panel(r, 0.5f * ((float)width - w), (float)height - margin - h, scale, TITLE_RGBA, text);
 }
 
 void hud_draw_help(renderer *r, int width, int height, float ui_scale)

@@ -23,6 +23,7 @@ typedef struct hud_frame
     int calendar_events;            // summed over this frame's steps
     int body_count, awake_count, sleeping_count;
     int contact_count;         // contact points of the last step
+    int removed_count;         // bodies removed below the world since the level was loaded
     int instances, draw_calls; // renderer statistics of the frame
 } hud_frame;
 
@@ -57,6 +58,14 @@ void hud_update(hud *h, const hud_frame *frame, float dt_seconds);
 void hud_message(hud *h, bool is_error, const char *text);
 // Draws the stats panel, the state, the charge bar and the message; width, height in drawable px.
 void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, int height, float ui_scale);
+// Draws the crosshair at the pointer (x, y in drawable px): a white cross with a dark outline and an
+// open centre, so what it points at stays visible.
+void hud_draw_crosshair(renderer *r, float x, float y, float ui_scale);
+// The first-start hint: one line at the bottom centre of the frame.
+#define HUD_FIRST_HINT                                                                                       \
+    "Click to throw at the pointer, hold to throw harder  -  right drag: look around  -  1-5: spawn  -  "    \
+    "F1: every key"
+void hud_draw_hint(renderer *r, const char *text, int width, int height, float ui_scale);
 // Draws the help overlay listing every key and mouse action.
 void hud_draw_help(renderer *r, int width, int height, float ui_scale);
 // Draws the demo reel's caption at the bottom of the frame: the title, its line of explanation and a status

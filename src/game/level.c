@@ -155,6 +155,8 @@ void level_adopt_new_bodies(level *lv, level_tag tag)
             continue;
         b->id = ids[i];
         b->prev = ph_body_get_transform(lv->world, ids[i]);
+        b->start = b->prev.p;
+        b->contact_points = 0;
         b->tag = (uint8_t)tag;
         b->mesh = -1;
         b->rgba = TAG_RGBA[tag][(slot + lv->spawn_counter) & 1];
@@ -162,6 +164,103 @@ void level_adopt_new_bodies(level *lv, level_tag tag)
     }
     if (adopted)
         lv->spawn_counter++;
+}
+
+void level_update_ground(level *lv)
+{
+    lv->has_ground = false;
+    int n = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &n);
+    float best_area = 0.0f, lowest = INFINITY;
+    ph_body_id ground = PH_NULL_BODY_ID;
+    for (int i = 0; i < n; i++)
+    {
+        if (ph_body_get_type(lv->world, ids[i]) != PH_BODY_STATIC)
+            continue;
+        ph_aabb bb = ph_body_get_bounds(lv->world, ids[i]);
+        lowest = bb.lo.y < lowest ? bb.lo.y : lowest;
+        level_body *b = level_get_body(lv, ids[i]);
+        ph_shape shape = ph_body_get_shape(lv->world, ids[i]);
+        if (!b || b->mesh >= 0 || shape.type != PH_SHAPE_BOX)
+            continue;
+        // Measured on the bounds, so a tilted slab (a ramp) does not pass for a floor.
+        float hx = 0.5f * (bb.hi.x - bb.lo.x), hy = 0.5f * (bb.hi.y - bb.lo.y),
+              hz = 0.5f * (bb.hi.z - bb.lo.z);
+        float narrow = hx < hz ? hx : hz;
+        if (narrow < LEVEL_GROUND_MIN_HALF_WIDTH || hy > LEVEL_GROUND_MAX_THICKNESS_RATIO * narrow ||
+            hy > shape.half_extents.y + LEVEL_GROUND_PLANE_TOLERANCE + 1e-3f * narrow)
+            continue;
+        if (hx * hz > best_area)
+        {
+            best_area = hx * hz;
+            ground = ids[i];
+            lv->ground = bb;
+        }
+    }
+    lv->fall_limit_y = (lowest < INFINITY ? (lowest < 0.0f ? lowest : 0.0f) : 0.0f) - LEVEL_FALL_DEPTH;
+    level_body *g = level_get_body(lv, ground);
+    if (!g)
+        return;
+    lv->has_ground = true;
+    g->tag = (uint8_t)LEVEL_TAG_GROUND;
+}
+
+int level_remove_fallen(level *lv)
+{
+    int n = 0, removed = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &n);
+    for (int i = 0; i < n; i++)
+    {
+        // The list stays valid while bodies are destroyed: destroying frees a slot and moves no id.
+        if (ph_body_get_type(lv->world, ids[i]) == PH_BODY_DYNAMIC &&
+            ph_body_get_position(lv->world, ids[i]).y < lv->fall_limit_y &&
+            ph_body_destroy(lv->world, ids[i]) == PH_OK)
+            removed++;
+    }
+    lv->removed_count += removed;
+    return removed;
+}
+
+void level_update_contacts(level *lv)
+{
+    lv->contact_count = 0;
+    if (!lv->world)
+        return;
+    int n = ph_world_get_contacts(lv->world, NULL, 0);
+    if (n > lv->contacts_capacity)
+    {
+        int cap = n + n / 2;
+        ph_contact_info *c = realloc(lv->contacts, (size_t)cap * sizeof *c);
+        if (!c)
+            return;
+        lv->contacts = c;
+        lv->contacts_capacity = cap;
+    }
+    n = ph_world_get_contacts(lv->world, lv->contacts, lv->contacts_capacity);
+    n = n < lv->contacts_capacity ? n : lv->contacts_capacity;
+    int count = 0;
+    const ph_body_id *ids = level_list_bodies(lv, &count);
+    for (int i = 0; i < count; i++)
+    {
+        level_body *b = level_get_body(lv, ids[i]);
+        if (b && ph_body_is_awake(lv->world, ids[i]))
+            b->contact_points = 0;
+    }
+    for (int i = 0; i < n; i++)
+    {
+        ph_body_id owner = ph_body_get_type(lv->world, lv->contacts[i].a) == PH_BODY_STATIC
+                               ? lv->contacts[i].b
+                               : lv->contacts[i].a;
+        level_body *b = level_get_body(lv, owner);
+        if (b && ph_body_is_awake(lv->world, owner))
+            b->contact_points++;
+    }
+    for (int i = 0; i < count; i++)
+    {
+        level_body *b = level_get_body(lv, ids[i]);
+        if (b && ph_body_get_type(lv->world, ids[i]) != PH_BODY_STATIC)
+            lv->contact_count += b->contact_points;
+    }
 }
 
 void level_begin_step(level *lv)
@@ -215,6 +314,7 @@ static void free_level_memory(level *lv)
     free(lv->bodies);
     free(lv->scratch);
     free(lv->meshes);
+    free(lv->contacts);
 }
 
 void level_unload(level *lv, renderer *r)
@@ -303,7 +403,9 @@ bool level_load_builtin(level *lv, level_builtin which, int box_count, uint32_t 
         lv->camera_eye = BOXES_EYE;
         break;
     }
-    if (!ok)
+    if (ok)
+        level_update_ground(lv);
+    else
         level_unload(lv, NULL);
     return ok;
 }
@@ -329,8 +431,6 @@ static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint3
         *flags &= ~(uint32_t)RENDER_FLAG_SLEEPING;
     if (!b)
         return true;
-    if (b->tag == LEVEL_TAG_GROUND)
-        return false;
     *out_xf = level_interpolate(sc->lv, id, sc->alpha);
     *rgba = b->rgba;
     if (b->mesh >= 0)
@@ -368,15 +468,11 @@ int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping)
 #define RAIN_SPACING 1.0f
 #define RAIN_LIFT 6.0f
 #define RAIN_MAX_TILT 0.5f
-// The boxes scene: 1 m cubes 1.1 m apart, lifted 1 m, tilted a little (the recipes' pile scenes), so
-// they fall and settle into a heap.
+// The boxes scene: 1 m cubes in recipe_add_heap's layout of about BOXES_LAYERS layers, lifted 1 m, so
+// they tumble into a heap.
 #define BOXES_HALF 0.5f
-#define BOXES_SPACING 1.1f
 #define BOXES_LIFT 1.0f
-#define BOXES_MAX_TILT 0.02f
-// A pile is s x layers x s; the boxes scene accepts a factorisation only this far from a cube (ratio of
-// layers to side), otherwise it rounds the count up to a near-cube.
-#define BOXES_MAX_ASPECT 4.0
+#define BOXES_LAYERS 10.0
 
 static const float BLOCK_HALF[3] = {0.5f, 0.5f, 0.5f};
 static const float BRICK_HALF[3] = {0.5f, 0.25f, 0.25f};
@@ -398,6 +494,153 @@ static bool spawn_scene(level *lv, recipe_scene *rs, bool built, level_tag tag, 
     return true;
 }
 
+// The recipe of a layout with its base centred at base; false when out of memory (rs is then to be freed
+// all the same).
+static bool build_layout(const level *lv, level_layout layout, vec3s base, recipe_scene *rs,
+                         level_tag *out_tag)
+{
+    recipe_scene_init(rs, level_layout_name(layout));
+    const float origin[3] = {base.x, base.y, base.z};
+    recipe_material m = recipe_default_material();
+    switch (layout)
+    {
+    case LEVEL_LAYOUT_TOWER:
+        *out_tag = LEVEL_TAG_TOWER;
+        return recipe_add_tower(rs, origin, TOWER_LAYERS, BLOCK_HALF, 0.0f, m);
+    case LEVEL_LAYOUT_PYRAMID:
+        *out_tag = LEVEL_TAG_PYRAMID;
+        return recipe_add_pyramid(rs, origin, PYRAMID_BASE, BLOCK_HALF, 0.0f, m);
+    case LEVEL_LAYOUT_WALL:
+        *out_tag = LEVEL_TAG_WALL;
+        return recipe_add_wall(rs, origin, WALL_ROWS, WALL_COLUMNS, BRICK_HALF, 0.0f, m);
+    case LEVEL_LAYOUT_DOMINOES:
+        *out_tag = LEVEL_TAG_DOMINOES;
+        return recipe_add_dominoes(rs, origin, DOMINO_COUNT, DOMINO_HALF, DOMINO_SPACING, m);
+    default:
+    {
+        const float half[3] = {RAIN_HALF, RAIN_HALF, RAIN_HALF};
+        *out_tag = LEVEL_TAG_RAIN;
+        return recipe_add_pile(rs, origin, RAIN_SIDE, RAIN_LAYERS, RAIN_SIDE, half, RAIN_SPACING, RAIN_LIFT,
+                               RAIN_MAX_TILT, (uint64_t)lv->seed + (uint64_t)lv->spawn_counter, m);
+    }
+    }
+}
+
+// The bounds of a recipe box item: its centre plus |R| half (the rotated box's extent on each axis).
+static ph_aabb item_bounds(const recipe_item *it)
+{
+    ph_quat q = {{it->orientation[0], it->orientation[1], it->orientation[2], it->orientation[3]}};
+    ph_vec3 c = {{it->position[0], it->position[1], it->position[2]}};
+    ph_vec3 h = {{it->half_extents[0], it->half_extents[1], it->half_extents[2]}};
+    if (it->shape != RECIPE_BOX)
+    {
+        float rad = it->radius + it->half_height;
+        h = (ph_vec3){{rad, rad, rad}};
+    }
+    ph_vec3 e = {{0.0f, 0.0f, 0.0f}};
+    const ph_vec3 axes[3] = {{{1.0f, 0.0f, 0.0f}}, {{0.0f, 1.0f, 0.0f}}, {{0.0f, 0.0f, 1.0f}}};
+    for (int k = 0; k < 3; k++)
+    {
+        ph_vec3 a = glms_quat_rotatev(q, axes[k]);
+        e.x += fabsf(a.x) * h.raw[k];
+        e.y += fabsf(a.y) * h.raw[k];
+        e.z += fabsf(a.z) * h.raw[k];
+    }
+    return (ph_aabb){glms_vec3_sub(c, e), glms_vec3_add(c, e)};
+}
+
+static bool boxes_overlap(ph_aabb a, ph_aabb b)
+{
+    return a.lo.x < b.hi.x && b.lo.x < a.hi.x && a.lo.y < b.hi.y && b.lo.y < a.hi.y && a.lo.z < b.hi.z &&
+           b.lo.z < a.hi.z;
+}
+
+// How far a layout is lifted at most above the point it was asked for (unit: m), how many times the
+// lift is re-checked against what it was lifted onto, the gap it keeps above the highest body under it
+// (unit: m), and the spacing of the downward rays that find a static mesh's surface under the layout's
+// footprint (unit: m; at most PLACE_RAYS_PER_SIDE per side).
+#define PLACE_MAX_LIFT 200.0f
+#define PLACE_PASSES 16
+#define PLACE_GAP 0.02f
+#define PLACE_RAY_SPACING 0.25f
+#define PLACE_RAYS_PER_SIDE 48
+#define PLACE_QUERY_CAPACITY 512
+
+float level_clear_lift(level *lv, const ph_aabb *boxes, int count)
+{
+    if (!lv->world || count <= 0)
+        return 0.0f;
+    ph_aabb all = boxes[0];
+    for (int i = 1; i < count; i++)
+        all = (ph_aabb){glms_vec3_minv(all.lo, boxes[i].lo), glms_vec3_maxv(all.hi, boxes[i].hi)};
+    float height = all.hi.y - all.lo.y;
+    // A static mesh (a terrain, a room's floor) under the footprint: the bottom goes on its highest point
+    // there, found by rays cast down from above the boxes.
+    float lift = 0.0f;
+    int nx = (int)ceilf((all.hi.x - all.lo.x) / PLACE_RAY_SPACING) + 1;
+    int nz = (int)ceilf((all.hi.z - all.lo.z) / PLACE_RAY_SPACING) + 1;
+    nx = nx < PLACE_RAYS_PER_SIDE ? nx : PLACE_RAYS_PER_SIDE;
+    nz = nz < PLACE_RAYS_PER_SIDE ? nz : PLACE_RAYS_PER_SIDE;
+    for (int ix = 0; ix < nx; ix++)
+        for (int iz = 0; iz < nz; iz++)
+        {
+            float fx = nx > 1 ? (float)ix / (float)(nx - 1) : 0.5f,
+                  fz = nz > 1 ? (float)iz / (float)(nz - 1) : 0.5f;
+            ph_vec3 o = {{all.lo.x + fx * (all.hi.x - all.lo.x), all.hi.y + 1.0f,
+                          all.lo.z + fz * (all.hi.z - all.lo.z)}};
+            ph_ray_result hit;
+            if (ph_world_cast_ray(lv->world, o, (ph_vec3){{0.0f, -1.0f, 0.0f}}, height + 2.0f, &hit) &&
+                ph_body_get_shape(lv->world, hit.body).type == PH_SHAPE_MESH && hit.point.y - all.lo.y > lift)
+                lift = hit.point.y - all.lo.y;
+        }
+    // Every other body whose bounds a box would overlap: lift above it, and again above what that lift
+    // runs into, so nothing starts inside a body.
+    ph_body_id found[PLACE_QUERY_CAPACITY];
+    for (int pass = 0; pass < PLACE_PASSES; pass++)
+    {
+        float before = lift;
+        for (int i = 0; i < count; i++)
+        {
+            ph_aabb b = boxes[i];
+            b.lo.y += lift;
+            b.hi.y += lift;
+            int n = ph_world_query_box(lv->world, b, found, PLACE_QUERY_CAPACITY);
+            n = n < PLACE_QUERY_CAPACITY ? n : PLACE_QUERY_CAPACITY;
+            for (int k = 0; k < n; k++)
+            {
+                if (ph_body_get_shape(lv->world, found[k]).type == PH_SHAPE_MESH)
+                    continue;
+                ph_aabb o = ph_body_get_bounds(lv->world, found[k]);
+                if (boxes_overlap(b, o) && o.hi.y + PLACE_GAP - boxes[i].lo.y > lift)
+                    lift = o.hi.y + PLACE_GAP - boxes[i].lo.y;
+            }
+        }
+        if (lift == before || lift > PLACE_MAX_LIFT)
+            break;
+    }
+    return lift < PLACE_MAX_LIFT ? lift : PLACE_MAX_LIFT;
+}
+
+bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_base)
+{
+    *out_base = point;
+    if (!lv->world || (unsigned)layout >= LEVEL_LAYOUT_COUNT || !ph_is_finite_vec3(point))
+        return false;
+    recipe_scene rs;
+    level_tag tag;
+    bool ok = build_layout(lv, layout, point, &rs, &tag);
+    ph_aabb *boxes = ok && rs.item_count > 0 ? malloc((size_t)rs.item_count * sizeof *boxes) : NULL;
+    if (boxes)
+    {
+        for (int i = 0; i < rs.item_count; i++)
+            boxes[i] = item_bounds(&rs.items[i]);
+        out_base->y = point.y + level_clear_lift(lv, boxes, rs.item_count);
+    }
+    free(boxes);
+    recipe_scene_free(&rs);
+    return boxes != NULL;
+}
+
 bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, size_t err_size)
 {
     if (!lv->world || (unsigned)layout >= LEVEL_LAYOUT_COUNT || !ph_is_finite_vec3(base))
@@ -406,38 +649,41 @@ bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, s
         return false;
     }
     recipe_scene rs;
-    recipe_scene_init(&rs, level_layout_name(layout));
-    const float origin[3] = {base.x, base.y, base.z};
-    recipe_material m = recipe_default_material();
-    bool ok = false;
     level_tag tag = LEVEL_TAG_TOWER;
-    switch (layout)
-    {
-    case LEVEL_LAYOUT_TOWER:
-        ok = recipe_add_tower(&rs, origin, TOWER_LAYERS, BLOCK_HALF, 0.0f, m);
-        break;
-    case LEVEL_LAYOUT_PYRAMID:
-        ok = recipe_add_pyramid(&rs, origin, PYRAMID_BASE, BLOCK_HALF, 0.0f, m);
-        tag = LEVEL_TAG_PYRAMID;
-        break;
-    case LEVEL_LAYOUT_WALL:
-        ok = recipe_add_wall(&rs, origin, WALL_ROWS, WALL_COLUMNS, BRICK_HALF, 0.0f, m);
-        tag = LEVEL_TAG_WALL;
-        break;
-    case LEVEL_LAYOUT_DOMINOES:
-        ok = recipe_add_dominoes(&rs, origin, DOMINO_COUNT, DOMINO_HALF, DOMINO_SPACING, m);
-        tag = LEVEL_TAG_DOMINOES;
-        break;
-    default:
-    {
-        const float half[3] = {RAIN_HALF, RAIN_HALF, RAIN_HALF};
-        ok = recipe_add_pile(&rs, origin, RAIN_SIDE, RAIN_LAYERS, RAIN_SIDE, half, RAIN_SPACING, RAIN_LIFT,
-                             RAIN_MAX_TILT, (uint64_t)lv->seed + (uint64_t)lv->spawn_counter, m);
-        tag = LEVEL_TAG_RAIN;
-        break;
-    }
-    }
+    bool ok = build_layout(lv, layout, base, &rs, &tag);
     return spawn_scene(lv, &rs, ok, tag, err, err_size);
+}
+
+// Colour of the spawn preview's outlines (sRGB 0xRRGGBBAA).
+#define PREVIEW_RGBA 0x60ff60ffu
+
+void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s base)
+{
+    if (!lv->world || !r || (unsigned)layout >= LEVEL_LAYOUT_COUNT || !ph_is_finite_vec3(base))
+        return;
+    recipe_scene rs;
+    level_tag tag;
+    if (build_layout(lv, layout, base, &rs, &tag))
+        for (int i = 0; i < rs.item_count; i++)
+        {
+            const recipe_item *it = &rs.items[i];
+            ph_quat q = {{it->orientation[0], it->orientation[1], it->orientation[2], it->orientation[3]}};
+            ph_vec3 c = {{it->position[0], it->position[1], it->position[2]}};
+            ph_vec3 corner[8];
+            for (int k = 0; k < 8; k++)
+            {
+                ph_vec3 l = {{(k & 1 ? 1.0f : -1.0f) * it->half_extents[0],
+                              (k & 2 ? 1.0f : -1.0f) * it->half_extents[1],
+                              (k & 4 ? 1.0f : -1.0f) * it->half_extents[2]}};
+                corner[k] = glms_vec3_add(c, glms_quat_rotatev(q, l));
+            }
+            // The 12 edges: corners differing in one bit.
+            for (int k = 0; k < 8; k++)
+                for (int bit = 1; bit < 8; bit <<= 1)
+                    if (!(k & bit))
+                        renderer_line(r, corner[k], corner[k | bit], PREVIEW_RGBA);
+        }
+    recipe_scene_free(&rs);
 }
 
 // Recipe scenes' dynamic bodies go from the box colour at restitution 0 to this one at restitution 1
@@ -500,7 +746,9 @@ bool level_load_recipe(level *lv, const char *name, uint32_t seed, char *err, si
         snprintf(err, err_size, "recipe scene \"%s\": out of memory", name);
     free(ids);
     recipe_scene_free(&rs);
-    if (!ok)
+    if (ok)
+        level_update_ground(lv);
+    else
         level_unload(lv, NULL);
     return ok;
 }
@@ -512,33 +760,14 @@ bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size)
         set_err(err, err_size, "the boxes scene needs at least one box");
         return false;
     }
-    // The pile is side x layers x side: the exact factorisation of count closest to a cube, else the
-    // near-cube that holds at least count boxes.
-    int best_side = 0, best_layers = 0;
-    double best_aspect = 0.0;
-    for (int s = 1; s * s <= count; s++)
-    {
-        if (count % (s * s) != 0)
-            continue;
-        int layers = count / (s * s);
-        double aspect = layers > s ? (double)layers / s : (double)s / layers;
-        if (best_side == 0 || aspect < best_aspect)
-        {
-            best_side = s;
-            best_layers = layers;
-            best_aspect = aspect;
-        }
-    }
-    if (best_aspect > BOXES_MAX_ASPECT)
-    {
-        best_side = (int)ceil(cbrt((double)count));
-        best_layers = (count + best_side * best_side - 1) / (best_side * best_side);
-    }
+    // About BOXES_LAYERS layers of side x side boxes, turned at random, that fall into a heap.
+    int side = (int)ceil(sqrt((double)count / BOXES_LAYERS));
+    side = side > 0 ? side : 1;
     recipe_scene rs;
     recipe_scene_init(&rs, "boxes");
     const float origin[3] = {0.0f, 0.0f, 0.0f};
     const float half[3] = {BOXES_HALF, BOXES_HALF, BOXES_HALF};
-    bool ok = recipe_add_pile(&rs, origin, best_side, best_layers, best_side, half, BOXES_SPACING, BOXES_LIFT,
-                              BOXES_MAX_TILT, lv->seed, recipe_default_material());
+    bool ok =
+        recipe_add_heap(&rs, origin, count, side, half, BOXES_LIFT, lv->seed, recipe_default_material());
     return spawn_scene(lv, &rs, ok, LEVEL_TAG_BOX, err, err_size);
 }

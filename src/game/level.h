@@ -63,15 +63,24 @@ const char *level_builtin_name(level_builtin which);
 #define LEVEL_STATIC_RGBA 0x8a8d91ffu
 // A static box floor whose top is this close to y = 0 is taken for the ground plane (unit: m).
 #define LEVEL_GROUND_PLANE_TOLERANCE 1e-4f
+// The ground is the widest static box (no render mesh of its own) at least this wide on both horizontal
+// half axes and at most this fraction of that as thick (unit: m; ratio).
+#define LEVEL_GROUND_MIN_HALF_WIDTH 2.0f
+#define LEVEL_GROUND_MAX_THICKNESS_RATIO 0.5f
+// Dynamic bodies whose centre falls this far below the lowest static body (below y = 0 when there is
+// none) are removed from the world and counted (unit: m).
+#define LEVEL_FALL_DEPTH 50.0f
 
 // Per-body game state, indexed by the body's slot (id.index1 - 1).
 typedef struct level_body
 {
-    ph_body_id id;     // null when the slot is not known to the game
-    ph_transform prev; // pose at the start of the last step (interpolation)
-    uint32_t rgba;     // sRGB colour 0xRRGGBBAA
-    int mesh;          // render mesh handle of a model, -1 to draw the physics shape
-    uint8_t tag;       // level_tag
+    ph_body_id id;      // null when the slot is not known to the game
+    ph_transform prev;  // pose at the start of the last step (interpolation)
+    ph_vec3 start;      // position when the game first saw the body (its creation) (unit: m)
+    int contact_points; // contact points it had in its last awake step (level_update_contacts)
+    uint32_t rgba;      // sRGB colour 0xRRGGBBAA
+    int mesh;           // render mesh handle of a model, -1 to draw the physics shape
+    uint8_t tag;        // level_tag
 } level_body;
 
 struct obj_model;  // assets/obj.h
@@ -90,8 +99,15 @@ typedef struct level
     vec3s camera_eye, camera_target;
     float camera_fov; // (unit: degrees)
     uint32_t seed;
-    int spawn_counter;       // varies colours of successive spawns
-    char warning[700];       // the first warning of loading, "" when none (shown on the HUD)
+    int spawn_counter;         // varies colours of successive spawns
+    char warning[700];         // the first warning of loading, "" when none (shown on the HUD)
+    bool has_ground;           // a static box floor was found (level_update_ground)
+    ph_aabb ground;            // its bounds; its top face is ground.hi.y (unit: m)
+    float fall_limit_y;        // dynamic bodies below this height are removed (unit: m)
+    int removed_count;         // bodies removed below fall_limit_y since the level was loaded
+    int contact_count;         // contact points, sleeping bodies' included (level_update_contacts)
+    ph_contact_info *contacts; // ph_world_get_contacts buffer
+    int contacts_capacity;
     struct obj_model *model; // the .obj a file level was made from (owned; the game may take it)
 } level;
 
@@ -120,6 +136,19 @@ bool level_model_projectile(level *lv, const struct obj_model *model, renderer *
 // Destroys the world and frees the renderer meshes of the level (r may be NULL).
 void level_unload(level *lv, renderer *r);
 
+// Finds the ground (the widest static floor box, tagged LEVEL_TAG_GROUND) and the height below which
+// fallen bodies are removed. The loaders call it; call it again after adding static bodies.
+void level_update_ground(level *lv);
+// Removes the dynamic bodies below fall_limit_y (lost past the ground's edge); returns how many, which
+// are added to removed_count.
+int level_remove_fallen(level *lv);
+
+// Counts the contact points of the last step into contact_count, those of sleeping bodies included: the
+// engine lists only the contacts of awake bodies, so each body keeps the count of its last awake step
+// (a point goes to the dynamic body of its pair, to the first when both are), which holds while it
+// sleeps since nothing of it moves. Call after each ph_world_step.
+void level_update_contacts(level *lv);
+
 // Records every body's current pose as the previous one (call before each ph_world_step).
 void level_begin_step(level *lv);
 // Gives bodies the level does not know yet (made since the last call) a tag and a colour.
@@ -135,6 +164,21 @@ const ph_body_id *level_list_bodies(level *lv, int *out_count);
 bool level_spawn_boxes(level *lv, int count, char *err, size_t err_size);
 // Spawns a layout with its base centred at base (unit: m). False with a message on failure.
 bool level_spawn_layout(level *lv, level_layout layout, vec3s base, char *err, size_t err_size);
+// Where a layout asked for at point goes so that none of its blocks starts inside a body: lifted onto
+// the highest surface of a static mesh under its footprint and above the bounds of every other body its
+// blocks would overlap. *out_base is the base to give level_spawn_layout. False for no world or a bad
+// point (then *out_base = point).
+bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_base);
+// How far boxes (world bounds, unit: m) must rise so that none overlaps a body's bounds and none starts
+// below a static mesh's surface under them; the placing rule of level_place_layout (at most 200 m).
+float level_clear_lift(level *lv, const ph_aabb *boxes, int count);
+// Adds the bodies of an .obj file (see assets/model_physics.h; no default ground) to the level, the
+// bottom centre of its bounds at point, lifted by level_clear_lift. *out_model gets the parsed model
+// (the caller's, for the projectile). False with a message.
+bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, struct obj_model **out_model,
+                          char *err, size_t err_size);
+// Draws the outlines of the blocks a layout would make at base (the spawn preview) as renderer lines.
+void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s base);
 // For the level's own files: starts an empty level around a new world (false with a message), and
 // copies a message into err.
 bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size);

@@ -8,6 +8,7 @@
 #include "assets/model_mesh.h"
 #include "assets/model_physics.h"
 #include "assets/obj.h"
+#include "assets/path.h"
 #include "assets/scene.h"
 #include "game/level.h"
 
@@ -19,14 +20,24 @@
 // away, along this direction (normalised), so the whole scene is in view (unit: radii).
 #define FIT_DISTANCE_RADII 2.2f
 static const vec3s FIT_DIRECTION = {{0.45f, 0.45f, 0.77f}};
-// Smallest radius a fitted view assumes (unit: m), so a single pebble is not filled edge to edge.
-#define FIT_MIN_RADIUS 2.0f
+// Smallest radius a fitted view assumes (unit: m), so a single pebble does not fill the view edge to edge.
+#define FIT_MIN_RADIUS 0.5f
 // sRGB encoding of linear colours (IEC 61966-2-1): linear part below the threshold, power law above.
 #define SRGB_LINEAR_LIMIT 0.0031308f
 #define SRGB_LINEAR_SLOPE 12.92f
 #define SRGB_GAMMA (1.0f / 2.4f)
 #define SRGB_SCALE 1.055f
 #define SRGB_OFFSET 0.055f
+
+// The HUD's name of a file level: the file's name without its folder and extension ("stacking").
+static void set_name_from_path(level *lv, const char *path)
+{
+    const char *base = path_basename(path ? path : "");
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    if (snprintf(lv->name, sizeof lv->name, "%.*s", n, base) < 0)
+        lv->name[0] = '\0';
+}
 
 static uint32_t srgb_byte(float linear)
 {
@@ -137,7 +148,7 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
         obj_free(model);
         return false;
     }
-    snprintf(lv->name, sizeof lv->name, "%s", path);
+    set_name_from_path(lv, path);
     for (int i = 0; i < model->kept_warning_count; i++)
         fprintf(stderr, "sandbox: warning: %s\n", model->warnings[i]);
     if (model->kept_warning_count > 0)
@@ -161,7 +172,60 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
     // The default ground of an .obj scene is an ordinary static box drawn as it is; the renderer's ground
     // plane stays at y = 0 under it.
     lv->model = model;
+    level_update_ground(lv);
     fit_camera(lv);
+    return true;
+}
+
+bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, obj_model **out_model,
+                          char *err, size_t err_size)
+{
+    *out_model = NULL;
+    asset_error aerr;
+    memset(&aerr, 0, sizeof aerr);
+    obj_model *model = NULL;
+    if (!lv->world || !ph_is_finite_vec3(point) || !obj_load(path, NULL, &model, &aerr))
+    {
+        level_set_error(err, err_size,
+                        lv->world && ph_is_finite_vec3(point) ? aerr.text : "no world to add to");
+        return false;
+    }
+    if (model->position_count <= 0)
+    {
+        snprintf(err, err_size, "%s: no vertices", path);
+        obj_free(model);
+        return false;
+    }
+    ph_aabb box = {{{INFINITY, INFINITY, INFINITY}}, {{-INFINITY, -INFINITY, -INFINITY}}};
+    for (int i = 0; i < model->position_count; i++)
+    {
+        ph_vec3 p = {{model->positions[3 * i], model->positions[3 * i + 1], model->positions[3 * i + 2]}};
+        box = (ph_aabb){glms_vec3_minv(box.lo, p), glms_vec3_maxv(box.hi, p)};
+    }
+    // Its bottom centre goes to the point, then up onto what is there.
+    ph_vec3 offset = {
+        {point.x - 0.5f * (box.lo.x + box.hi.x), point.y - box.lo.y, point.z - 0.5f * (box.lo.z + box.hi.z)}};
+    ph_aabb placed = {glms_vec3_add(box.lo, offset), glms_vec3_add(box.hi, offset)};
+    offset.y += level_clear_lift(lv, &placed, 1);
+    model_scene_options options = model_default_scene_options();
+    options.offset = offset;
+    options.default_ground = false;
+    model_set set = {0};
+    asset_warnings warnings;
+    memset(&warnings, 0, sizeof warnings);
+    bool ok = model_physics_add_scene(lv->world, model, &options, &set, &warnings, &aerr);
+    report_warnings(lv, &warnings);
+    if (!ok)
+        level_set_error(err, err_size, aerr.text);
+    ok = ok && adopt_models(lv, &set, LEVEL_TAG_MODEL, r, err, err_size);
+    model_set_free(&set);
+    if (!ok)
+    {
+        obj_free(model);
+        return false;
+    }
+    level_update_ground(lv);
+    *out_model = model;
     return true;
 }
 
@@ -179,6 +243,7 @@ bool level_add_scene(level *lv, const scene_desc *desc, renderer *r, char *err, 
         level_set_error(err, err_size, aerr.text);
     ok = ok && adopt_models(lv, &set, LEVEL_TAG_SCENE, r, err, err_size);
     model_set_free(&set);
+    level_update_ground(lv);
     return ok;
 }
 
@@ -188,9 +253,7 @@ bool level_load_scene(level *lv, const scene_desc *desc, renderer *r, uint32_t s
     ph_world_def wdef = scene_world_def(desc);
     if (!level_begin_world(lv, &wdef, seed, err, err_size))
         return false;
-    // A long path is cut short on the HUD (the return value is checked to tell the compiler so).
-    if (snprintf(lv->name, sizeof lv->name, "%s", desc->file) < 0)
-        lv->name[0] = '\0';
+    set_name_from_path(lv, desc->file);
     lv->camera_eye = desc->camera.position;
     lv->camera_target = desc->camera.target;
     lv->camera_fov = desc->camera.fov;

@@ -6,7 +6,7 @@
 
 #include "game/tools.h"
 
-#include <math.h>   // sqrtf, fabsf
+#include <math.h>   // sqrtf, fabsf, atan2f, cosf, sinf
 #include <stdio.h>  // snprintf
 #include <string.h> // memset
 
@@ -14,6 +14,8 @@
 #define TOOLS_REACH 1000.0f
 // Projectiles start this far along the ray, clear of the near plane (unit: m).
 #define TOOLS_LAUNCH_DISTANCE 1.0f
+// The player's throws start this far right of and below the view's centre line (unit: m).
+#define TOOLS_HAND_OFFSET 0.3f
 // Projectile sizes: box half extent, sphere radius (unit: m). Projectiles are steel (unit: kg/m^3): a
 // 0.6 m block of it weighs 1.7 t, enough to knock over the 1 t blocks (1 m^3 of water density) the
 // layouts are built from; a block of the layouts' own density would bounce off them.
@@ -83,9 +85,79 @@ tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir,
     return def;
 }
 
+void tools_aim(const level *lv, ph_vec3 origin, ph_vec3 dir, float speed, ph_vec3 *out_start,
+               ph_vec3 *out_dir)
+{
+    dir = ph_safe_normalize(dir, (ph_vec3){{0.0f, 0.0f, -1.0f}});
+    // From the lower right of the view, as from a hand: the path to the target is then seen from the side
+    // and the preview shows its arc instead of a dot under the crosshair.
+    ph_vec3 right =
+        ph_safe_normalize(glms_vec3_cross(dir, (ph_vec3){{0.0f, 1.0f, 0.0f}}), (ph_vec3){{1.0f, 0.0f, 0.0f}});
+    ph_vec3 up = glms_vec3_cross(right, dir);
+    *out_start = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE));
+    *out_start = glms_vec3_add(*out_start, glms_vec3_sub(glms_vec3_scale(right, TOOLS_HAND_OFFSET),
+                                                         glms_vec3_scale(up, TOOLS_HAND_OFFSET)));
+    *out_dir = dir;
+    ph_vec3 target;
+    if (!lv->world)
+        return;
+    if (PH_ID_IS_NULL(tools_pick(lv, origin, dir, &target)))
+    {
+        float ground_y = lv->has_ground ? lv->ground.hi.y : 0.0f;
+        if (!(dir.y < -TOOLS_MIN_PLANE_COSINE) || !(origin.y > ground_y))
+            return;
+        target = glms_vec3_add(origin, glms_vec3_scale(dir, (ground_y - origin.y) / dir.y));
+    }
+    // Gravity along -y only (a sideways gravity keeps the straight aim). The launch angle theta above the
+    // horizontal that reaches a point h away and y up at speed v: tan theta = (v^2 - sqrt(D)) / (g h) with
+    // D = v^4 - g (g h^2 + 2 y v^2), the lower arc; D < 0: out of reach.
+    ph_vec3 gravity = ph_world_get_gravity(lv->world);
+    float g = -gravity.y;
+    ph_vec3 d = glms_vec3_sub(target, *out_start);
+    float h = sqrtf(d.x * d.x + d.z * d.z), y = d.y, v2 = speed * speed;
+    if (!(g > 0.0f) || fabsf(gravity.x) + fabsf(gravity.z) > 1e-3f * g || !(h > 1e-3f) || !(speed > 0.0f))
+        return;
+    float disc = v2 * v2 - g * (g * h * h + 2.0f * y * v2);
+    if (!(disc >= 0.0f))
+        return;
+    float theta = atan2f(v2 - sqrtf(disc), g * h);
+    float c = cosf(theta);
+    *out_dir = (ph_vec3){{c * d.x / h, sinf(theta), c * d.z / h}};
+}
+
+int tools_trajectory(const level *lv, ph_vec3 start, ph_vec3 velocity, ph_vec3 *out_points, int capacity)
+{
+    if (!lv->world || capacity <= 0)
+        return 0;
+    ph_vec3 gravity = ph_world_get_gravity(lv->world);
+    int n = 0;
+    out_points[n++] = start;
+    int steps = (int)(TOOLS_TRAJECTORY_SECONDS / TOOLS_TRAJECTORY_STEP);
+    for (int i = 1; i <= steps && n < capacity; i++)
+    {
+        float t = (float)i * TOOLS_TRAJECTORY_STEP;
+        ph_vec3 p = glms_vec3_add(
+            start, glms_vec3_add(glms_vec3_scale(velocity, t), glms_vec3_scale(gravity, 0.5f * t * t)));
+        ph_vec3 seg = glms_vec3_sub(p, out_points[n - 1]);
+        float len = glms_vec3_norm(seg);
+        ph_ray_result hit;
+        if (len > 0.0f &&
+            ph_world_cast_ray(lv->world, out_points[n - 1], glms_vec3_scale(seg, 1.0f / len), len, &hit))
+        {
+            out_points[n++] = hit.point;
+            break;
+        }
+        out_points[n++] = p;
+        if (p.y < lv->fall_limit_y)
+            break;
+    }
+    return n;
+}
+
 ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
 {
     tools_throw_def def = tools_default_throw(t, origin, dir, tools_charge_speed(t));
+    tools_aim(lv, origin, dir, def.speed, &def.position, &def.direction);
     t->charging = false;
     t->charge_seconds = 0.0f;
     return tools_throw_body(t, lv, &def, err, err_size);
@@ -213,18 +285,32 @@ bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir)
     return ph_body_destroy(lv->world, id) == PH_OK;
 }
 
-bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
+bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,
+                       char *err, size_t err_size)
 {
     ph_vec3 point;
     if (PH_ID_IS_NULL(tools_pick(lv, origin, dir, &point)))
     {
-        // Nothing hit: the ground plane y = 0, when the ray goes down to it.
-        if (!(dir.y < -TOOLS_MIN_PLANE_COSINE))
+        // Nothing hit: the ground's plane, when the ray goes down to it.
+        float ground_y = lv->has_ground ? lv->ground.hi.y : 0.0f;
+        if (!(dir.y < -TOOLS_MIN_PLANE_COSINE) || !(origin.y > ground_y))
         {
             snprintf(err, err_size, "point at the ground or a body to spawn a %s", level_layout_name(layout));
             return false;
         }
-        point = glms_vec3_add(origin, glms_vec3_scale(dir, -origin.y / dir.y));
+        point = glms_vec3_add(origin, glms_vec3_scale(dir, (ground_y - origin.y) / dir.y));
     }
-    return level_spawn_layout(lv, layout, point, err, err_size);
+    if (!level_place_layout(lv, layout, point, out_base))
+    {
+        snprintf(err, err_size, "cannot spawn a %s there", level_layout_name(layout));
+        return false;
+    }
+    return true;
+}
+
+bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size)
+{
+    vec3s base;
+    return tools_spawn_place(lv, layout, origin, dir, &base, err, err_size) &&
+           level_spawn_layout(lv, layout, base, err, err_size);
 }

@@ -13,7 +13,8 @@
 #include <stdbool.h> // bool
 
 // Throw speeds: a click throws at the minimum, holding charges linearly to the maximum (unit: m/s, s).
-#define TOOLS_MIN_THROW_SPEED 10.0f
+// A click's speed carries a box 40 m on flat ground (v^2 / g), past everything a scene's camera frames.
+#define TOOLS_MIN_THROW_SPEED 20.0f
 #define TOOLS_MAX_THROW_SPEED 100.0f
 #define TOOLS_CHARGE_SECONDS 1.5f
 
@@ -63,6 +64,16 @@ tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir,
 void tools_begin_charge(tools *t);
 void tools_update_charge(tools *t, float dt_seconds);
 float tools_charge_speed(const tools *t);
+// The player's throw along a camera ray at speed: it starts a metre along the ray and is aimed up, on
+// the lower of the two arcs, so that it falls onto the point the ray meets (a body, else the ground's
+// plane); along the ray itself when that point is out of reach at this speed or there is none.
+void tools_aim(const level *lv, ph_vec3 origin, ph_vec3 dir, float speed, ph_vec3 *out_start,
+               ph_vec3 *out_dir);
+// The path of a body thrown from start at velocity: up to capacity points, TOOLS_TRAJECTORY_STEP apart
+// in time, ending where it first meets a body or after TOOLS_TRAJECTORY_SECONDS. Returns the count.
+#define TOOLS_TRAJECTORY_STEP (1.0f / 30.0f)
+#define TOOLS_TRAJECTORY_SECONDS 4.0f
+int tools_trajectory(const level *lv, ph_vec3 start, ph_vec3 velocity, ph_vec3 *out_points, int capacity);
 ph_body_id tools_throw(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);
 // Creates the body of def in the level (tagged as a projectile, or a model). Returns it, or a null id
 // with a message in err; a model projectile without a loaded model throws a box and says so in err.
@@ -80,5 +91,9 @@ void tools_grab_end(tools *t);
 ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out_point);
 // Deletes the non-static body under the ray; false when there is none.
 bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir);
-// Spawns a layout where the ray meets a body or the ground plane y = 0. False with a message.
+// Where a layout spawned along the ray goes: where the ray meets a body (or else the ground's plane),
+// lifted by level_place_layout so that it lands on top of what is there. False with a message.
+bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,
+                       char *err, size_t err_size);
+// Spawns a layout at tools_spawn_place's base. False with a message.
 bool tools_spawn_at(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, char *err, size_t err_size);

@@ -444,6 +444,40 @@ bool recipe_add_pile(recipe_scene *scene, const float origin[3], int nx, int ny,
     return true;
 }
 
+// The heap's cell across and its layer height in box diagonals, and the random shift of a box in each axis
+// (unit: box diagonals). A turned box's bounds are at most one diagonal on each axis, so shifted boxes'
+// bounds stay apart: 1.2 - 2 * 0.05 > 1 across, 1.1 - 2 * 0.05 = 1 between layers.
+#define HEAP_CELL_DIAGONALS 1.2f
+#define HEAP_LAYER_DIAGONALS 1.1f
+#define HEAP_JITTER_DIAGONALS 0.05f
+
+bool recipe_add_heap(recipe_scene *scene, const float origin[3], int count, int side, const float half[3],
+                     float lift, uint64_t seed, recipe_material material)
+{
+    if (count < 0 || side < 1)
+        return false;
+    uint64_t rng = seed;
+    float diagonal = 2.0f * sqrtf(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]);
+    float cell = HEAP_CELL_DIAGONALS * diagonal, layer_height = HEAP_LAYER_DIAGONALS * diagonal;
+    float jitter = HEAP_JITTER_DIAGONALS * diagonal;
+    int per_layer = side * side;
+    for (int n = 0; n < count; n++)
+    {
+        int layer = n / per_layer, i = n % side, k = (n % per_layer) / side;
+        float shift = (layer & 1) ? 0.5f * cell : 0.0f;
+        float x = origin[0] + ((float)i - 0.5f * (float)(side - 1)) * cell + shift - 0.25f * cell;
+        float y = origin[1] + lift + 0.5f * diagonal + (float)layer * layer_height;
+        float z = origin[2] + ((float)k - 0.5f * (float)(side - 1)) * cell + shift - 0.25f * cell;
+        recipe_item *it =
+            add_box(scene, half, x + next_float(&rng, -jitter, jitter), y + next_float(&rng, -jitter, jitter),
+                    z + next_float(&rng, -jitter, jitter), material);
+        if (!it)
+            return false;
+        next_rotation(&rng, it->orientation);
+    }
+    return true;
+}
+
 bool recipe_add_bullet_wall(recipe_scene *scene, int count, const float half[3], float speed, float thickness,
                             float wall_x, recipe_material material)
 {
@@ -591,6 +625,16 @@ static bool build_pile1000(recipe_scene *s, uint64_t seed)
     s->steps = 600;
     return ground(s, 50.0f, 50.0f) && recipe_add_pile(s, ORIGIN, 10, 10, 10, UNIT, PILE_SPACING, PILE_LIFT,
                                                       PILE_TILT, seed, recipe_default_material());
+}
+
+// heap1000: the same 1000 unit boxes in recipe_add_heap's layout (10 x 10 a layer, 10 layers, turned at
+// random), which falls into a heap; the game's 1,000-box scene and the reel's pile segment.
+#define HEAP_SIDE 10
+static bool build_heap1000(recipe_scene *s, uint64_t seed)
+{
+    s->steps = 600;
+    return ground(s, 50.0f, 50.0f) &&
+           recipe_add_heap(s, ORIGIN, 1000, HEAP_SIDE, UNIT, PILE_LIFT, seed, recipe_default_material());
 }
 
 static bool build_pile10k(recipe_scene *s, uint64_t seed)
@@ -1035,6 +1079,7 @@ static const named_scene s_scenes[] = {
     {"pyramid1240", build_pyramid1240},
     {"large_pyramid", build_large_pyramid},
     {"pile1000", build_pile1000},
+    {"heap1000", build_heap1000},
     {"convex_pile", build_convex_pile},
     {"convex_pile5120", build_convex_pile5120},
     {"hypervelocity", build_hypervelocity},

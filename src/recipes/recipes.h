@@ -177,6 +177,13 @@ bool recipe_add_rain(recipe_scene *scene, const float origin[3], int count, floa
 // caller keeps spacing > 2 |half| (1 + 2 max_tilt) so that no two boxes overlap.
 bool recipe_add_pile(recipe_scene *scene, const float origin[3], int nx, int ny, int nz, const float half[3],
                      float spacing, float lift, float max_tilt, uint64_t seed, recipe_material material);
+// count boxes of half extents half dropped into a heap: layers of side x side boxes, every other layer
+// shifted by half a cell in x and z, each box moved at random by a little and turned at random (any
+// orientation), the lowest bottoms lift above origin. Cells hold any orientation's bounds (1.2 box
+// diagonals across, 1.1 high), so no two boxes overlap; the tumbling boxes land on one another as a
+// heap, not as a stacked block.
+bool recipe_add_heap(recipe_scene *scene, const float origin[3], int count, int side, const float half[3],
+                     float lift, uint64_t seed, recipe_material material);
 // count boxes of half extents half in a square grid facing +x, fired at speed along +x from a
 // distance before a static wall of the given thickness whose front face is at x = wall_x - thickness
 // and whose back face is at x = wall_x; adds the tunnel plane x <= wall_x.

@@ -165,6 +165,7 @@ static void get_uniforms(renderer *r)
     get_lit_uniforms(g, &r->grid_prog.u);
     r->grid_prog.center = glGetUniformLocation(g, "u_center");
     r->grid_prog.half_size = glGetUniformLocation(g, "u_half_size");
+    r->grid_prog.bounds = glGetUniformLocation(g, "u_bounds");
     r->grid_prog.ground_color = glGetUniformLocation(g, "u_ground_color");
     r->grid_prog.line_color = glGetUniformLocation(g, "u_line_color");
     r->shadow_prog.light_view_proj = glGetUniformLocation(r->shadow_prog.sp.id, "u_light_view_proj");
@@ -991,6 +992,13 @@ void renderer_draw(renderer *r, const render_options *opts)
         vec3s center = {{r->camera.eye.x, opts->ground_height, r->camera.eye.z}};
         set_vec3(r->grid_prog.center, center);
         glUniform1f(r->grid_prog.half_size, GROUND_HALF_SIZE);
+        // A ground of finite size: the square under the camera is cut to its top face, so the grid ends
+        // where the ground ends.
+        if (opts->ground_bounded)
+            glUniform4f(r->grid_prog.bounds, opts->ground_lo[0], opts->ground_lo[1], opts->ground_hi[0],
+                        opts->ground_hi[1]);
+        else
+            glUniform4f(r->grid_prog.bounds, -1e30f, -1e30f, 1e30f, 1e30f);
         set_vec3(r->grid_prog.ground_color, GROUND_COLOR);
         set_vec3(r->grid_prog.line_color, GRID_LINE_COLOR);
         // Seen from below, the ground is still drawn (a camera can dip under it). Pulled slightly towards

@@ -66,6 +66,9 @@ typedef struct render_options
     bool shadows;        // sun shadow map with PCF
     bool ground;         // infinite-looking ground plane with a 1 m / 10 m grid at ground_height
     float ground_height; // (unit: m)
+    bool ground_bounded; // the ground ends: the grid covers only ground_lo .. ground_hi in x and z
+    float ground_lo[2];  // smallest x and z of the ground's top face (unit: m)
+    float ground_hi[2];  // largest x and z (unit: m)
     bool sky;            // sky gradient behind everything (else clear_rgba)
     uint32_t clear_rgba; // background when sky is off
     int msaa_samples;    // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window;

@@ -83,7 +83,7 @@ typedef struct grid_program
 {
     shader_program sp;
     lit_uniforms u;
-    GLint center, half_size, ground_color, line_color;
+    GLint center, half_size, bounds, ground_color, line_color;
 } grid_program;
 
 typedef struct shadow_program

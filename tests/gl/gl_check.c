@@ -10,6 +10,9 @@
 //   gl_check fallen REPORT TAG MIN     at least MIN percent of TAG bodies moved more than FALL_DISTANCE
 //   gl_check above REPORT TAG Y        every TAG body ends higher than Y (unit: m)
 //   gl_check standing REPORT TAG       no TAG body moved more than STAND_DISTANCE
+//   gl_check pixels SHOT.png REPORT COLOUR MIN
+//                                      at least MIN pixels of COLOUR (green: the spawn preview's lines;
+//                                      yellow: the throw's trajectory; white: the crosshair)
 // Every command also requires gl_errors 0 in the report. Prints what it compared; exits 1 on failure.
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -315,6 +318,32 @@ static int check_above(const char *tag, double y)
     return below == 0 ? 0 : fail("a body is not as high as it should be");
 }
 
+// Pixels whose colour is clearly of the named kind: green and yellow are lines the sandbox draws in
+// saturated colours that nothing in its scenes has; white is near (255, 255, 255).
+static bool is_colour(const char *name, const unsigned char *p)
+{
+    int r = p[0], g = p[1], b = p[2];
+    if (strcmp(name, "green") == 0)
+        return g - r > 80 && g - b > 80;
+    if (strcmp(name, "yellow") == 0)
+        return r > 200 && g > 160 && r - b > 120 && g - b > 100;
+    if (strcmp(name, "white") == 0)
+        return r > 245 && g > 245 && b > 245;
+    return false;
+}
+
+static int check_pixels(const char *png, const char *colour, long min_count)
+{
+    image img;
+    if (read_image(png, &img))
+        return 1;
+    long n = 0;
+    for (long i = 0; i < (long)img.w * img.h; i++)
+        n += is_colour(colour, img.rgb + 3 * i);
+    printf("%s pixels: %ld (need at least %ld)\n", colour, n, min_count);
+    return n >= min_count ? 0 : fail("too few pixels of that colour");
+}
+
 static int aim(const char *tag)
 {
     int idx[MAX_BODIES], n = 0;
@@ -359,6 +388,8 @@ int main(int argc, char **argv)
         }
         return strcmp(cmd, "cube") == 0 ? check_cube(argv[2]) : check_placement(argv[2]);
     }
+    if (strcmp(cmd, "pixels") == 0 && argc == 6)
+        return read_report(argv[3]) || check_pixels(argv[2], argv[4], atol(argv[5]));
     if (read_report(argv[2]))
         return 1;
     if (strcmp(cmd, "fallen") == 0 && argc == 5)
