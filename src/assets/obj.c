@@ -75,8 +75,9 @@ typedef struct parser
     obj_options options;
     asset_error *err;
     bool failed;
-    int line;      // first physical line of the logical line being parsed
-    int next_line; // physical line number of the next unread line
+    int line;         // first physical line of the logical line being parsed
+    int next_line;    // physical line number of the next unread line
+    bool bom_checked; // the start of the input was looked at for a byte-order mark
 
     float *positions;
     int position_count, position_cap;
@@ -549,8 +550,10 @@ static const char *parse_index(parser *ps, const char *p, const char *e, int cou
     int64_t resolved = negative ? (int64_t)count - v : v - 1;
     if (resolved < 0 || resolved >= count)
     {
-        fail(ps, "face: %s index %s%lld out of range (%d defined so far)", kind, negative ? "-" : "",
-             (long long)(v > INT32_MAX ? INT32_MAX : v), count);
+        // The index as written: past the int range a number would have to be clamped.
+        int len = (int)(p - start);
+        fail(ps, "face: %s index %.*s%s out of range (%d defined so far)", kind, len > 40 ? 40 : len, start,
+             len > 40 ? "..." : "", count);
         return NULL;
     }
     *out = (int)resolved;
@@ -690,7 +693,14 @@ static bool parse_usemtl(parser *ps, const char *p, const char *e)
     rest_of_line(p, e, &b, &t);
     size_t n = (size_t)(t - b);
     if (n == 0)
-        return fail(ps, "usemtl without a material name");
+    {
+        // Blender writes a bare `usemtl` for faces without a material: they get none, as when the name
+        // is unknown.
+        asset_error_warn(ps->warnings, ps->name, ps->line,
+                         "usemtl without a material name: faces after it have none");
+        ps->material = -1;
+        return true;
+    }
     for (int i = 0; i < ps->use_count; i++)
     {
         const material_use *u = &ps->uses[i];
@@ -808,9 +818,41 @@ static bool parse_smoothing(parser *ps, const char *p, const char *e)
     return true;
 }
 
+// Bytes a text .obj never holds, named before the statement is read: a NUL byte (a binary file, which
+// would otherwise pass as lines of unknown statements and end as "no faces"), and a carriage return
+// that does not end the line (old Mac line ends, which would glue lines into one statement). [p, e) is
+// the logical line, its CRLF's '\r' included.
+static bool check_line_bytes(parser *ps, const char *p, const char *e)
+{
+    size_t n = (size_t)(e - p);
+    const char *z = memchr(p, '\0', n);
+    if (z)
+    {
+        const char *k = text_skip_space(p, e), *ke = k;
+        while (ke < e && !text_is_space(*ke) && *ke != '\0')
+            ke++;
+        size_t kn = (size_t)(ke - k);
+        bool numbers = z > ke && ((kn == 1 && (*k == 'v' || *k == 'f')) ||
+                                  (kn == 2 && k[0] == 'v' && (k[1] == 't' || k[1] == 'n')));
+        if (numbers)
+            return fail(ps, "%.*s: a NUL byte (0x00) at column %d, inside its numbers (is this a text file?)",
+                        (int)kn, k, (int)(z - p) + 1);
+        return fail(ps, "not a text file: a NUL byte (0x00) at column %d", (int)(z - p) + 1);
+    }
+    const char *cr = memchr(p, '\r', n);
+    if (cr && cr != e - 1)
+        return fail(ps,
+                    "a lone carriage return at column %d (old Mac line ends are not supported: save the file "
+                    "with LF or CRLF line ends)",
+                    (int)(cr - p) + 1);
+    return true;
+}
+
 // One logical line [p, e), continuations already joined.
 static bool parse_line(parser *ps, const char *p, const char *e)
 {
+    if (!check_line_bytes(ps, p, e))
+        return false;
     p = text_skip_space(p, e);
     if (text_at_end(p, e))
         return true;
@@ -877,6 +919,15 @@ static bool continues(const char *s, const char *nl)
 static size_t feed(parser *ps, const char *buf, size_t len, bool final)
 {
     const char *p = buf, *end = buf + len;
+    if (!ps->bom_checked)
+    {
+        // A UTF-8 byte-order mark (Windows editors write one) is not part of the first statement.
+        if (len < 3 && !final)
+            return 0;
+        ps->bom_checked = true;
+        if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+            p += 3;
+    }
     while (p < end && !ps->failed)
     {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -909,9 +960,9 @@ static size_t feed(parser *ps, const char *buf, size_t len, bool final)
             bool more = qnl && continues(q, qe);
             const char *copy_end = qe;
             if (more)
-            {
                 copy_end = qe[-1] == '\r' ? qe - 2 : qe - 1; // drop "\\" or "\\\r"
-            }
+            else if (qe > q && qe[-1] == '\r')
+                copy_end = qe - 1; // the last line's CRLF, which would sit mid-line once joined
             size_t piece = (size_t)(copy_end - q);
             if (joined + (long)piece + 1 > OBJ_MAX_LINE_LENGTH)
             {
