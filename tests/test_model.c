@@ -494,6 +494,78 @@ static int model_obj_scene_static_shapes(void)
     return 0;
 }
 
+// Counts the occurrences of needle in hay.
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+// Issue 22, defect 3: in an .obj scene an object of no volume and no area (a point, a line) is skipped
+// with a warning naming file, line and object, and the rest of the scene loads; a flat sheet of some
+// area still becomes static geometry.
+static int model_obj_scene_zero_volume(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/scene_zero_volume.obj");
+    ENSURE(m && m->object_count == 4);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    bool ok = model_physics_add_scene(world, m, NULL, &set, &warnings, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(ok);
+    ENSURE(set.body_count == 3); // crate, sheet, default ground
+    ENSURE(strcmp(set.bodies[0].name, "crate") == 0 &&
+           ph_body_get_type(world, set.bodies[0].body) == PH_BODY_DYNAMIC);
+    ENSURE(strcmp(set.bodies[1].name, "sheet") == 0 &&
+           ph_body_get_type(world, set.bodies[1].body) == PH_BODY_STATIC);
+    ENSURE(warnings.count == 3);
+    ENSURE(strstr(warnings.text[0], "scene_zero_volume.obj:18: object 'point' has no area and no volume"));
+    ENSURE(strstr(warnings.text[1], "scene_zero_volume.obj:21: object 'line' has no area and no volume"));
+    ENSURE(strstr(warnings.text[2], "scene_zero_volume.obj:25: object 'sheet' is flat"));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// Issue 22, defect 5: finite coordinates so large that the mass overflows are refused with a message
+// that says so (naming the file once), as a model and as an .obj scene; scaled down, the model loads.
+static int model_huge_coordinates(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/huge_coords.obj");
+    ENSURE(m);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    ENSURE(!model_physics_add_body(world, m, NULL, &set, &warnings, &err));
+    ENSURE(strstr(err.text, "huge_coords.obj: it is too large: it spans 1e+30 m"));
+    ENSURE(count_of(err.text, "huge_coords.obj") == 1);
+    ENSURE(!model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
+    ENSURE(strstr(err.text, "huge_coords.obj:6: object '(unnamed)' is too large"));
+    ENSURE(count_of(err.text, "huge_coords.obj") == 1 && set.body_count == 0);
+    model_body_options o = model_default_body_options();
+    o.shape.scale[0] = o.shape.scale[1] = o.shape.scale[2] = 1e-30f;
+    ENSURE(model_physics_add_body(world, m, &o, &set, &warnings, &err));
+    ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 1000.0f / 6.0f, 0.05f);
+    // An engine error inside an .obj scene names the file once too: a hull 3e4 m across.
+    obj_model *big =
+        parse("o big\nv 0 0 0\nv 3e4 0 0\nv 0 3e4 0\nv 0 0 3e4\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+    ENSURE(big);
+    ENSURE(!model_physics_add_scene(world, big, NULL, &set, &warnings, &err));
+    ENSURE(count_of(err.text, "mesh.obj") == 1 && strstr(err.text, "mesh.obj:1: object 'big'"));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    obj_free(big);
+    return 0;
+}
+
 // Shared multi-object files as .obj scenes: test_map01 (7 closed convex objects, none named static)
 // lands on a default ground; the cornell box's flat walls become static with warnings, its empty
 // front wall is skipped with a warning.
@@ -719,6 +791,8 @@ const test_case test_model_cases[] = {
     {"model_obj_scene_room", model_obj_scene_room},
     {"model_obj_scene_static_shapes", model_obj_scene_static_shapes},
     {"model_obj_scene_shared", model_obj_scene_shared},
+    {"model_obj_scene_zero_volume", model_obj_scene_zero_volume},
+    {"model_huge_coordinates", model_huge_coordinates},
     {"model_rests_on_static_mesh", model_rests_on_static_mesh},
     {"model_scene_every_entry", model_scene_every_entry},
     {"model_scenes_shipped", model_scenes_shipped},

@@ -27,6 +27,9 @@
 #define MODEL_PREFIX_COMPOUND "compound_"
 // Most convex parts one compound may have.
 #define MODEL_MAX_PARTS 256
+// An object of an .obj scene whose faces' total area is below this times its bounding-box diagonal
+// squared is a point or a line: skipped with a warning.
+#define MODEL_MIN_AREA_RATIO 1e-10
 
 model_shape_options model_default_shape_options(void)
 {
@@ -274,6 +277,74 @@ static bool options_range(const obj_model *m, const model_shape_options *o, int 
     return *first >= 0 && *first <= m->triangle_count && *count > 0 && *count <= m->triangle_count - *first;
 }
 
+// Bounds of the scaled corners of triangles [first, first + count), in double (float products of huge
+// coordinates would overflow before they are compared).
+static void range_bounds(const obj_model *m, int first, int count, const float scale[3], double lo[3],
+                         double hi[3])
+{
+    for (int k = 0; k < 3; k++)
+    {
+        lo[k] = (double)INFINITY;
+        hi[k] = -(double)INFINITY;
+    }
+    for (int t = first; t < first + count; t++)
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+            {
+                double x =
+                    (double)m->positions[3 * m->triangles[t].corner[c].position + k] * (double)scale[k];
+                lo[k] = fmin(lo[k], x);
+                hi[k] = fmax(hi[k], x);
+            }
+}
+
+// Refuses a model the engine cannot hold before anything is built: finite coordinates of 1e30 give a
+// mass of 1e93 kg, infinite in float, and the hull test calls such a model flat. A body's shape spans
+// at most 2 PH_MAX_SIZE (vertices within PH_MAX_SIZE of its centre) and sits within PH_MAX_COORDINATE of
+// the origin. line and label name the object in an .obj scene (line 0: the whole file).
+static bool check_size(const obj_model *m, int first, int count, const float scale[3], int line,
+                       const char *label, asset_error *err)
+{
+    double lo[3], hi[3];
+    range_bounds(m, first, count, scale, lo, hi);
+    double span = 0.0, reach = 0.0;
+    for (int k = 0; k < 3; k++)
+    {
+        span = fmax(span, hi[k] - lo[k]);
+        reach = fmax(reach, fmax(fabs(lo[k]), fabs(hi[k])));
+    }
+    if (span <= 2.0 * (double)PH_MAX_SIZE && reach < (double)PH_MAX_COORDINATE)
+        return true;
+    asset_error_set(
+        err, m->name, line,
+        "%s%s%stoo large: it spans %g m and reaches %g m from the origin; a body must be at most %g m "
+        "across and within %g m of the origin (scale it down with \"scale\" in a scene entry)",
+        label ? "object '" : "", label ? label : "", label ? "' is " : "it is ", span, reach,
+        2.0 * (double)PH_MAX_SIZE, (double)PH_MAX_COORDINATE);
+    return false;
+}
+
+// Surface area of the scaled triangles [first, first + count) (unit: m^2).
+static double range_area(const obj_model *m, int first, int count, float scale)
+{
+    double area = 0.0;
+    for (int t = first; t < first + count; t++)
+    {
+        const float *a = m->positions + 3 * m->triangles[t].corner[0].position;
+        const float *b = m->positions + 3 * m->triangles[t].corner[1].position;
+        const float *c = m->positions + 3 * m->triangles[t].corner[2].position;
+        double u[3], v[3];
+        for (int k = 0; k < 3; k++)
+        {
+            u[k] = ((double)b[k] - (double)a[k]) * (double)scale;
+            v[k] = ((double)c[k] - (double)a[k]) * (double)scale;
+        }
+        double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2], z = u[0] * v[1] - u[1] * v[0];
+        area += 0.5 * sqrt(x * x + y * y + z * z);
+    }
+    return area;
+}
+
 // ---- Shapes ----------------------------------------------------------------------------------------
 
 // Adds the built part's hull to the world as a hull shape centred on its centre of mass (the part's
@@ -505,6 +576,8 @@ bool model_physics_build_shape(ph_world *world, const obj_model *model, const mo
     }
     if (o.vertex_budget < 4 || o.vertex_budget > PH_HULL_MAX_VERTICES)
         o.vertex_budget = PH_HULL_MAX_VERTICES;
+    if (!check_size(model, first, count, o.scale, 0, NULL, err))
+        return false;
     switch (o.kind)
     {
     case MODEL_SHAPE_HULL:
@@ -599,6 +672,17 @@ bool model_physics_add_body(ph_world *world, const obj_model *model, const model
 static bool has_prefix(const char *name, const char *prefix)
 {
     return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_named_static(const char *name)
+{
+    return has_prefix(name, MODEL_PREFIX_STATIC) || has_prefix(name, MODEL_PREFIX_GROUND);
+}
+
+// An error about the model's own file, wrapped in another about it, names the file once.
+static const char *nested_message(const obj_model *m, const asset_error *inner)
+{
+    return strcmp(inner->file, m->name) == 0 ? asset_error_message(inner) : inner->text;
 }
 
 // Signed volume of a triangle range by the divergence theorem (scaled), to compare with its hull's.
@@ -763,6 +847,26 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
                     lo[k] = fminf(lo[k], x);
                     hi[k] = fmaxf(hi[k], x);
                 }
+        if (!check_size(model, r->first_triangle, r->triangle_count, s3, r->line, label, err))
+        {
+            set_rollback(world, out, mark);
+            return false;
+        }
+        // A point or a line (faces without area) can be neither a body nor static geometry.
+        double diagonal = 0.0;
+        {
+            double blo[3], bhi[3];
+            range_bounds(model, r->first_triangle, r->triangle_count, s3, blo, bhi);
+            for (int k = 0; k < 3; k++)
+                diagonal += (bhi[k] - blo[k]) * (bhi[k] - blo[k]);
+        }
+        if (!(range_area(model, r->first_triangle, r->triangle_count, o.scale) >
+              MODEL_MIN_AREA_RATIO * diagonal))
+        {
+            asset_error_warn(warnings, model->name, r->line,
+                             "object '%s' has no area and no volume (a point or a line): skipped", label);
+            continue;
+        }
         if (has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND))
             named_static = true;
         part hull_part;
@@ -782,9 +886,18 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
             so.density = o.material.density;
             built = model_physics_build_shape(world, model, &so, &shape, warnings, &shape_err);
         }
+        if (!built && plan == PLAN_STATIC_MESH && !is_named_static(r->name))
+        {
+            // A flat object that the engine cannot make a mesh of either (slivers of no area): the rest
+            // of the scene loads without it.
+            asset_error_warn(warnings, model->name, r->line, "object '%s' skipped: %s", label,
+                             nested_message(model, &shape_err));
+            continue;
+        }
         if (!built)
         {
-            asset_error_set(err, model->name, r->line, "object '%s': %s", label, shape_err.text);
+            asset_error_set(err, model->name, r->line, "object '%s': %s", label,
+                            nested_message(model, &shape_err));
             set_rollback(world, out, mark);
             return false;
         }
@@ -800,7 +913,7 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
     }
     if (out->body_count == mark)
     {
-        asset_error_set(err, model->name, 0, "no object with faces: nothing to simulate");
+        asset_error_set(err, model->name, 0, "no object with faces of any area: nothing to simulate");
         return false;
     }
     if (!named_static && o.default_ground)
