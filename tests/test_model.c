@@ -27,6 +27,15 @@ static obj_model *parse(const char *text)
     return m;
 }
 
+static obj_model *load_path(const char *path)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    if (!obj_load(path, NULL, &m, &err))
+        fprintf(stderr, "%s\n", err.text);
+    return m;
+}
+
 // A unit cube [0,1]^3 written as 6 outward quads, with an optional statement before the faces.
 static obj_model *cube(const char *before_faces)
 {
@@ -138,8 +147,12 @@ static int model_mesh_sphere_smooth(void)
     ENSURE(m);
     model_mesh *mesh = model_mesh_build(m, NULL);
     ENSURE(mesh);
+    // The band is open at both ends, so it is drawn from both sides: the second half of the vertices is
+    // the back copy, with flipped normals.
+    ENSURE(mesh->two_sided);
+    int front = mesh->vertex_count / 2;
     float worst = 1.0f;
-    for (int i = 0; i < mesh->vertex_count; i++)
+    for (int i = 0; i < front; i++)
     {
         const float *p = mesh->positions + 3 * i, *n = mesh->normals + 3 * i;
         float radial[3] = {p[0] / 2.0f, p[1] / 2.0f, p[2] / 2.0f};
@@ -149,7 +162,7 @@ static int model_mesh_sphere_smooth(void)
     // rows, whose one-sided normals still lie within half a ring step (3.75 degrees) of radial.
     ENSURE(worst > cosf(4.0f * GLM_PIf / 180.0f));
     // Shared vertices: one per position (no crease, no colour change).
-    ENSURE(mesh->vertex_count == (rings - 1) * segments);
+    ENSURE(front == (rings - 1) * segments);
     model_mesh_free(mesh);
     obj_free(m);
     return 0;
@@ -165,7 +178,7 @@ static int model_mesh_normals_colours_scale(void)
     opt.scale[1] = 2.0f;
     opt.origin[0] = 0.5f;
     model_mesh *mesh = model_mesh_build(m, &opt);
-    ENSURE(mesh && mesh->vertex_count == 3);
+    ENSURE(mesh && mesh->vertex_count == 6 && mesh->two_sided); // one open triangle: front and back
     // The plane y = z scaled by 2 in y becomes y = 2 z: normal (0, -1/2, 1) normalised.
     const float *n = mesh->normals;
     float s = 1.0f / sqrtf(1.25f);
@@ -190,7 +203,7 @@ static int model_mesh_normals_colours_scale(void)
     opt.first_triangle = 1;
     opt.triangle_count = 1;
     mesh = model_mesh_build(m, &opt);
-    ENSURE(mesh && mesh->index_count == 3 && mesh->vertex_count == 3);
+    ENSURE(mesh && mesh->index_count == 6 && mesh->vertex_count == 6);
     n = mesh->normals;
     ENSURE_VEC3_NEAR(ph_v3(n[0], n[1], n[2]), ph_v3(0, -1, 0), 1e-6f);
     model_mesh_free(mesh);
@@ -200,6 +213,57 @@ static int model_mesh_normals_colours_scale(void)
     opt.first_triangle = -1;
     ENSURE(model_mesh_build(m, &opt) == NULL);
     ENSURE(model_mesh_build(NULL, NULL) == NULL);
+    obj_free(m);
+    return 0;
+}
+
+// Issue 22, defect 6: a mesh whose triangles are not closed (two walls of one side each) is drawn from
+// both sides: every triangle also comes reversed, on vertices of flipped normals. Closed meshes (the
+// cube, also with its positions repeated along seams) are drawn once.
+static int model_mesh_open_two_sided(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/open_walls.obj");
+    ENSURE(m && m->triangle_count == 4);
+    ENSURE(!model_mesh_is_closed(m, 0, 4));
+    model_mesh *mesh = model_mesh_build(m, NULL);
+    ENSURE(mesh && mesh->two_sided && mesh->index_count == 24);
+    int half = mesh->vertex_count / 2, tri = mesh->index_count / 2;
+    for (int i = 0; i < tri; i += 3)
+    {
+        const uint32_t *f = mesh->indices + i, *b = mesh->indices + tri + i;
+        // The back triangle has the front's corners in reverse order, on the copies of its vertices.
+        ENSURE(b[0] == f[0] + (uint32_t)half && b[1] == f[2] + (uint32_t)half &&
+               b[2] == f[1] + (uint32_t)half);
+        for (int k = 0; k < 3; k++)
+        {
+            int j = (3 - k) % 3; // back corner k is front corner j
+            const float *nf = mesh->normals + 3 * f[j], *nb = mesh->normals + 3 * b[k];
+            const float *pf = mesh->positions + 3 * f[j], *pb = mesh->positions + 3 * b[k];
+            ENSURE_VEC3_NEAR(ph_v3(nb[0], nb[1], nb[2]), ph_v3(-nf[0], -nf[1], -nf[2]), 0.0f);
+            ENSURE_VEC3_NEAR(ph_v3(pb[0], pb[1], pb[2]), ph_v3(pf[0], pf[1], pf[2]), 0.0f);
+        }
+        // Winding and normal agree on both copies (counter-clockwise seen from where the normal points).
+        const float *p0 = mesh->positions + 3 * b[0], *p1 = mesh->positions + 3 * b[1],
+                    *p2 = mesh->positions + 3 * b[2];
+        float u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        float v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+        float c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+        ENSURE(dot3(c, mesh->normals + 3 * b[0]) > 0.0f);
+    }
+    model_mesh_free(mesh);
+    obj_free(m);
+
+    m = cube("");
+    ENSURE(m && model_mesh_is_closed(m, 0, m->triangle_count));
+    mesh = model_mesh_build(m, NULL);
+    ENSURE(mesh && !mesh->two_sided && mesh->index_count == 36);
+    model_mesh_free(mesh);
+    // Without one face the cube is open.
+    ENSURE(!model_mesh_is_closed(m, 0, m->triangle_count - 2));
+    obj_free(m);
+    // Positions repeated with equal coordinates (a seam) still weld into a closed surface.
+    m = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv -0 0 1\nf 1 3 2\nf 1 2 4\nf 1 5 3\nf 2 3 4\n");
+    ENSURE(m && model_mesh_is_closed(m, 0, 4));
     obj_free(m);
     return 0;
 }
@@ -219,15 +283,6 @@ static int model_mesh_shared_cube(void)
 }
 
 // ---- Physics ---------------------------------------------------------------------------------------
-
-static obj_model *load_path(const char *path)
-{
-    obj_model *m = NULL;
-    asset_error err;
-    if (!obj_load(path, NULL, &m, &err))
-        fprintf(stderr, "%s\n", err.text);
-    return m;
-}
 
 static ph_world *new_world(void)
 {
@@ -785,6 +840,7 @@ const test_case test_model_cases[] = {
     {"model_mesh_sphere_smooth", model_mesh_sphere_smooth},
     {"model_mesh_normals_colours_scale", model_mesh_normals_colours_scale},
     {"model_mesh_shared_cube", model_mesh_shared_cube},
+    {"model_mesh_open_two_sided", model_mesh_open_two_sided},
     {"model_hull_contains_vertices", model_hull_contains_vertices},
     {"model_hull_cube_mass", model_hull_cube_mass},
     {"model_compound_chair", model_compound_chair},
