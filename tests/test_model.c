@@ -621,6 +621,92 @@ static int model_huge_coordinates(void)
     return 0;
 }
 
+// Builds a scene given as JSON text (named tests/data/NAME.json, so that models are found beside it)
+// into world; NULL with the message printed when it fails.
+static scene_desc *build_scene_text(ph_world *world, const char *json, model_set *set, asset_error *err)
+{
+    scene_options so = scene_default_options();
+    scene_desc *d = NULL;
+    if (!scene_parse(json, strlen(json), SANDBOX_SOURCE_DIR "/tests/data/split.json", &so, &d, err))
+        return NULL;
+    asset_warnings warnings = {0};
+    if (!scene_build(world, d, set, &warnings, err))
+    {
+        scene_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+// The compound of a body: its child count, and each child's hull volume and offset (x only).
+static int compound_children(ph_world *world, ph_body_id body, float *volume, float *x, int max)
+{
+    ph_shape shape = ph_body_get_shape(world, body);
+    const ph_compound *c = ph_world_get_compound(world, shape.geom);
+    if (shape.type != PH_SHAPE_COMPOUND || !c)
+        return -1;
+    for (int i = 0; i < c->child_count && i < max; i++)
+    {
+        ph_convex hull = c->children[i].shape;
+        volume[i] = ph_compute_mass(&hull, 1.0f).volume;
+        x[i] = c->children[i].local.p.x;
+    }
+    return c->child_count;
+}
+
+// Issue 22, defect 7: a file that writes each `g` after the faces it names (with one group written in
+// two pieces) splits into its two boxes; "split": "object" makes one part, "split": "material" one per
+// material; "split" without "shape": "compound" is refused.
+static int model_compound_split(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/groups_after_faces.obj");
+    ENSURE(m && m->group_count == 4 && m->triangle_count == 24);
+    const char *names[4] = {"left", "right", "left", "left"};
+    const int lines[4] = {24, 32, 37, 37};
+    for (int g = 0; g < 4; g++)
+        ENSURE(strcmp(m->groups[g].name, names[g]) == 0 && m->groups[g].line == lines[g]);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    model_body_options o = model_default_body_options();
+    o.shape.kind = MODEL_SHAPE_COMPOUND;
+    ENSURE(model_physics_add_body(world, m, &o, &set, &warnings, &err));
+    float volume[8], x[8];
+    ENSURE(compound_children(world, set.bodies[0].body, volume, x, 8) == 2);
+    // The left cube [0,1]^3 and the right one [3,4] x [0,1]^2, about their joint centre x = 2.
+    ENSURE_NEAR(volume[0], 1.0f, 1e-5f);
+    ENSURE_NEAR(volume[1], 1.0f, 1e-5f);
+    ENSURE_NEAR(x[0], -1.5f, 1e-5f);
+    ENSURE_NEAR(x[1], 1.5f, 1e-5f);
+    obj_free(m);
+
+    const char *by_object = "{\"entries\": [{\"model\": \"groups_after_faces.obj\", \"shape\": \"compound\", "
+                            "\"split\": \"object\"}]}";
+    scene_desc *d = build_scene_text(world, by_object, &set, &err);
+    ENSURE(d);
+    ENSURE(compound_children(world, set.bodies[1].body, volume, x, 8) == 1);
+    ENSURE_NEAR(volume[0], 4.0f, 1e-4f); // the hull of both cubes
+    scene_free(d);
+    const char *by_material =
+        "{\"entries\": [{\"model\": \"groups_after_faces.obj\", \"shape\": \"compound\", "
+        "\"split\": \"material\"}]}";
+    d = build_scene_text(world, by_material, &set, &err);
+    ENSURE(d);
+    // wood: the left cube's faces (written in two pieces), steel: the right cube's.
+    ENSURE(compound_children(world, set.bodies[2].body, volume, x, 8) == 2);
+    ENSURE_NEAR(volume[0], 1.0f, 1e-5f);
+    ENSURE_NEAR(x[0], -1.5f, 1e-5f);
+    ENSURE_NEAR(x[1], 1.5f, 1e-5f);
+    scene_free(d);
+    const char *bad = "{\"entries\": [{\"model\": \"groups_after_faces.obj\", \"split\": \"material\"}]}";
+    ENSURE(!build_scene_text(world, bad, &set, &err));
+    ENSURE(strstr(err.text, "entries[0].split: needs \"shape\": \"compound\""));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    return 0;
+}
+
 // Shared multi-object files as .obj scenes: test_map01 (7 closed convex objects, none named static)
 // lands on a default ground; the cornell box's flat walls become static with warnings, its empty
 // front wall is skipped with a warning.
@@ -849,6 +935,7 @@ const test_case test_model_cases[] = {
     {"model_obj_scene_shared", model_obj_scene_shared},
     {"model_obj_scene_zero_volume", model_obj_scene_zero_volume},
     {"model_huge_coordinates", model_huge_coordinates},
+    {"model_compound_split", model_compound_split},
     {"model_rests_on_static_mesh", model_rests_on_static_mesh},
     {"model_scene_every_entry", model_scene_every_entry},
     {"model_scenes_shipped", model_scenes_shipped},

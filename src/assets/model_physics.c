@@ -40,6 +40,7 @@ model_shape_options model_default_shape_options(void)
     o.triangle_count = -1;
     o.vertex_budget = PH_HULL_MAX_VERTICES;
     o.density = ph_default_material().density;
+    o.split = MODEL_SPLIT_GROUP;
     return o;
 }
 
@@ -393,53 +394,147 @@ static bool build_hull_shape(ph_world *world, const obj_model *m, const model_sh
     return part_shape(world, m, &p, out, err);
 }
 
-// The parts of a compound: the `g` groups inside the range, or its `o` objects when it has fewer than
-// two groups with faces.
-static int compound_ranges(const obj_model *m, int first, int count, int (*out)[2], int max)
+// One part of a compound while it is split: what names it, and how many triangles it has.
+typedef struct split_part
+{
+    const char *name;
+    int object;   // the object of a group part (same-named groups of different objects differ), else -1
+    int material; // the material of a material part, else -2
+    int line;     // first statement naming it (0: none, as for materials)
+    int count;
+} split_part;
+
+// The part with this key, added when new; -1 when there would be more than max.
+static int split_find(split_part *parts, int *n, int max, const char *name, int object, int material,
+                      int line)
+{
+    for (int i = 0; i < *n; i++)
+        if (parts[i].object == object && parts[i].material == material && strcmp(parts[i].name, name) == 0)
+            return i;
+    if (*n >= max)
+        return -1;
+    parts[*n] = (split_part){name, object, material, line, 0};
+    return (*n)++;
+}
+
+// Splits triangles [first, first + count) into the parts of a compound (part_of[t - first]); returns the
+// number of parts, or -1 past max. MODEL_SPLIT_GROUP: by `g` group, runs of one name in one object
+// together (a group may be written in pieces), or by object when that gives fewer than two parts;
+// MODEL_SPLIT_OBJECT: by `o` object (of one name); MODEL_SPLIT_MATERIAL: by usemtl material.
+static int split_triangles(const obj_model *m, int first, int count, model_split split, int *part_of,
+                           split_part *parts, int max)
 {
     int n = 0;
-    for (int pass = 0; pass < 2 && n < 2; pass++)
+    for (int pass = split == MODEL_SPLIT_OBJECT ? 1 : 0; pass < 2; pass++)
     {
+        n = 0;
+        for (int t = 0; t < count; t++)
+            part_of[t] = -1;
+        if (split == MODEL_SPLIT_MATERIAL)
+        {
+            for (int t = 0; t < count; t++)
+            {
+                int mat = m->triangles[first + t].material;
+                bool named = mat >= 0 && mat < m->material_count;
+                part_of[t] = split_find(parts, &n, max, named ? m->materials[mat].name : "(no material)", -1,
+                                        named ? mat : -1, 0);
+                if (part_of[t] < 0)
+                    return -1;
+            }
+            break;
+        }
         const obj_range *ranges = pass == 0 ? m->groups : m->objects;
         int range_count = pass == 0 ? m->group_count : m->object_count;
-        n = 0;
-        for (int i = 0; i < range_count && n < max; i++)
+        for (int i = 0; i < range_count; i++)
         {
             const obj_range *r = &ranges[i];
-            if (r->triangle_count > 0 && r->first_triangle >= first &&
-                r->first_triangle + r->triangle_count <= first + count)
-            {
-                out[n][0] = r->first_triangle;
-                out[n][1] = r->triangle_count;
-                n++;
-            }
+            int lo = r->first_triangle > first ? r->first_triangle : first;
+            int hi = r->first_triangle + r->triangle_count;
+            hi = hi < first + count ? hi : first + count;
+            if (lo >= hi)
+                continue;
+            int p = split_find(parts, &n, max, r->name, pass == 0 ? r->object : -1, -2, r->line);
+            if (p < 0)
+                return -1;
+            for (int t = lo; t < hi; t++)
+                part_of[t - first] = p;
         }
+        if (n >= 2)
+            break;
     }
-    if (n == 0 && max > 0)
+    for (int t = 0; t < count; t++)
     {
-        out[0][0] = first;
-        out[0][1] = count;
-        n = 1;
+        if (part_of[t] < 0)
+            part_of[t] = split_find(parts, &n, max, "", -3, -2, 0); // outside every range (none such)
+        if (part_of[t] < 0)
+            return -1;
+        parts[part_of[t]].count++;
     }
     return n;
+}
+
+// The hull of the scaled positions of the listed triangles, measured at density.
+static ph_status list_part(const obj_model *m, const int *tris, int n, const float scale[3], int budget,
+                           float density, part *out)
+{
+    out->hull = NULL;
+    int corners = 3 * n;
+    int *ids = malloc((size_t)corners * sizeof(int));
+    ph_vec3 *pts = malloc((size_t)corners * sizeof(ph_vec3));
+    if (!ids || !pts)
+    {
+        free(ids);
+        free(pts);
+        return PH_ERR_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < corners; i++)
+        ids[i] = m->triangles[tris[i / 3]].corner[i % 3].position;
+    qsort(ids, (size_t)corners, sizeof(int), compare_int);
+    int k = 0;
+    for (int i = 0; i < corners; i++)
+        if (i == 0 || ids[i] != ids[i - 1])
+        {
+            const float *p = m->positions + 3 * ids[i];
+            pts[k++] = ph_v3(p[0] * scale[0], p[1] * scale[1], p[2] * scale[2]);
+        }
+    ph_status s = part_build(pts, k, budget, density, out);
+    free(ids);
+    free(pts);
+    return s;
 }
 
 static bool build_compound_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
                                  int count, model_shape *out, asset_warnings *warnings, asset_error *err)
 {
-    int(*ranges)[2] = malloc(MODEL_MAX_PARTS * sizeof *ranges);
+    split_part *split = malloc(MODEL_MAX_PARTS * sizeof *split);
+    int *part_of = malloc((size_t)count * sizeof(int));
+    int *order = malloc((size_t)count * sizeof(int)); // triangles sorted by part
+    int *start = calloc(MODEL_MAX_PARTS + 1, sizeof(int));
     part *parts = calloc(MODEL_MAX_PARTS, sizeof(part));
     ph_compound_child_def *children = calloc(MODEL_MAX_PARTS, sizeof(ph_compound_child_def));
-    bool ok = ranges && parts && children;
+    bool ok = split && part_of && order && start && parts && children;
     if (!ok)
         asset_error_set(err, m->name, 0, "out of memory");
-    int range_count = ok ? compound_ranges(m, first, count, ranges, MODEL_MAX_PARTS) : 0;
+    int range_count = ok ? split_triangles(m, first, count, o->split, part_of, split, MODEL_MAX_PARTS) : 0;
+    if (ok && range_count < 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a compound of more than %d parts", MODEL_MAX_PARTS);
+        ok = false;
+        range_count = 0;
+    }
+    // The triangles sorted by part (counting sort): part i holds order[start[i], start[i + 1]).
+    for (int i = 0; ok && i < range_count; i++)
+        start[i + 1] = start[i] + split[i].count;
+    for (int i = 0; ok && i < range_count; i++)
+        split[i].count = 0;
+    for (int t = 0; ok && t < count; t++)
+        order[start[part_of[t]] + split[part_of[t]].count++] = first + t;
     int part_count = 0;
     ph_mass_properties total = {0};
     for (int i = 0; ok && i < range_count; i++)
     {
-        ph_status s = range_part(m, ranges[i][0], ranges[i][1], o->scale, o->vertex_budget, o->density,
-                                 &parts[part_count]);
+        ph_status s = list_part(m, order + start[i], split[i].count, o->scale, o->vertex_budget, o->density,
+                                &parts[part_count]);
         if (s == PH_ERR_OUT_OF_MEMORY)
         {
             asset_error_set(err, m->name, 0, "out of memory");
@@ -448,22 +543,8 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
         }
         if (s != PH_OK)
         {
-            // Name the part by its group (or object): the one that spans exactly its triangles.
-            const char *name = "";
-            int line = 0;
-            for (int pass = 0; pass < 2 && !line; pass++)
-            {
-                const obj_range *rs = pass == 0 ? m->groups : m->objects;
-                int rn = pass == 0 ? m->group_count : m->object_count;
-                for (int g = 0; g < rn && !line; g++)
-                    if (rs[g].first_triangle == ranges[i][0] && rs[g].triangle_count == ranges[i][1])
-                    {
-                        name = rs[g].name[0] ? rs[g].name : "(unnamed)";
-                        line = rs[g].line;
-                    }
-            }
-            asset_error_warn(warnings, m->name, line, "compound part '%s' skipped: %s", name,
-                             status_reason(s));
+            asset_error_warn(warnings, m->name, split[i].line, "compound part '%s' skipped: %s",
+                             split[i].name[0] ? split[i].name : "(unnamed)", status_reason(s));
             continue;
         }
         ph_mass_properties pm = parts[part_count].mass;
@@ -510,7 +591,10 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
     }
     for (int i = 0; parts && i < part_count; i++)
         ph_hull_free(parts[i].hull);
-    free(ranges);
+    free(split);
+    free(part_of);
+    free(order);
+    free(start);
     free(parts);
     free(children);
     return ok;

@@ -25,9 +25,17 @@
 typedef enum model_shape_kind
 {
     MODEL_SHAPE_HULL,     // convex hull of all vertices (dynamic default)
-    MODEL_SHAPE_COMPOUND, // one convex hull per `g` group (per `o` object when there is one group)
+    MODEL_SHAPE_COMPOUND, // one convex hull per part (model_shape_options.split)
     MODEL_SHAPE_MESH      // static concave triangle mesh (static bodies only)
 } model_shape_kind;
+
+// How a compound is split into convex parts (scene entries: "split").
+typedef enum model_split
+{
+    MODEL_SPLIT_GROUP,   // by `g` group (runs of one name together), by `o` object when that gives one part
+    MODEL_SPLIT_OBJECT,  // by `o` object
+    MODEL_SPLIT_MATERIAL // by usemtl material
+} model_split;
 
 // An object is flat (and cannot be a dynamic body) when its thinnest extent is below this fraction
 // of its largest extent.
@@ -42,6 +50,7 @@ typedef struct model_shape_options
     int vertex_budget;     // hull vertices at most; default PH_HULL_MAX_VERTICES (the exact hull of
                            // most models: a smaller budget simplifies it and may cut vertices off)
     float density;         // (unit: kg/m^3) for the mass properties; default 1000
+    model_split split;     // the parts of a compound; default MODEL_SPLIT_GROUP
 } model_shape_options;
 
 model_shape_options model_default_shape_options(void);

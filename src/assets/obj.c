@@ -1024,6 +1024,37 @@ static void copy_bytes(void *dst, const void *src, size_t n)
         memcpy(dst, src, n);
 }
 
+// Some exporters write `g name` after the faces it names, so that each `g` closes a run instead of
+// opening one. Read the usual way, such a file's faces before its first `g` fall in an unnamed group,
+// every run takes the name of the group before it, and its last `g` names no faces. That pattern, an
+// object whose first run is unnamed with faces and whose last `g` has no faces, is read the exporter's
+// way: every run takes the name (and line) of the `g` after it.
+static void name_groups_after_faces(parser *ps)
+{
+    for (int o = 0; o < ps->object_count; o++)
+    {
+        int first = -1, last = -1;
+        for (int g = 0; g < ps->group_count; g++)
+            if (ps->groups[g].range.object == o)
+            {
+                first = first < 0 ? g : first;
+                last = g;
+            }
+        if (first < 0 || first == last)
+            continue;
+        const range_build *a = &ps->groups[first], *z = &ps->groups[last];
+        bool leading_unnamed = ps->pool[a->name_offset] == '\0' && a->range.face_count > 0;
+        bool trailing_empty = ps->pool[z->name_offset] != '\0' && z->range.face_count == 0;
+        if (!leading_unnamed || !trailing_empty)
+            continue;
+        for (int g = first; g < last; g++)
+        {
+            ps->groups[g].name_offset = ps->groups[g + 1].name_offset;
+            ps->groups[g].range.line = ps->groups[g + 1].range.line;
+        }
+    }
+}
+
 // Copies everything into one allocation laid out as: model, range and material arrays, warning
 // pointers, float arrays, triangles, then the strings.
 static obj_model *finish(parser *ps)
@@ -1032,6 +1063,7 @@ static obj_model *finish(parser *ps)
         close_range(ps, &ps->groups[ps->group_count - 1]);
     if (ps->object_open)
         close_range(ps, &ps->objects[ps->object_count - 1]);
+    name_groups_after_faces(ps);
     for (int i = 0; i < ps->use_count; i++)
     {
         const char *name = ps->pool + ps->uses[i].name_offset;

@@ -175,6 +175,7 @@ static void default_entry(scene_entry *e)
 {
     memset(e, 0, sizeof *e);
     e->shape = MODEL_SHAPE_HULL;
+    e->split = MODEL_SPLIT_GROUP;
     e->body_type = PH_BODY_DYNAMIC;
     e->orientation = glms_quat_identity();
     for (int k = 0; k < 3; k++)
@@ -338,9 +339,9 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
     if ((model != NULL) + (obj_scene != NULL) + (generator != NULL) != 1)
         return json_fail(&ld->json, path, "needs exactly one of \"model\", \"obj_scene\" or \"generator\"");
 
-    static const char *const model_keys[] = {
-        "name",     "model", "shape", "body", "position", "rotation", "scale", "velocity", "angular_velocity",
-        "material", NULL};
+    static const char *const model_keys[] = {"name",     "model",    "shape", "split",    "body",
+                                             "position", "rotation", "scale", "velocity", "angular_velocity",
+                                             "material", NULL};
     static const char *const obj_scene_keys[] = {"name", "obj_scene", "position", "scale", "material", NULL};
     static const char *const generator_keys[] = {
         "name",     "generator", "body",   "position", "rotation", "velocity", "angular_velocity",
@@ -406,6 +407,18 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
         if (!json_get_choice(&ld->json, c, p, shapes, 3, &s))
             return false;
         e->shape = (model_shape_kind)s;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "split")))
+    {
+        static const char *const splits[] = {"group", "object", "material"};
+        int s = 0;
+        child_path(p, path, "split");
+        if (!json_get_choice(&ld->json, c, p, splits, 3, &s))
+            return false;
+        if (e->shape != MODEL_SHAPE_COMPOUND)
+            return json_fail(&ld->json, p,
+                             "needs \"shape\": \"compound\" (only a compound is split into parts)");
+        e->split = (model_split)s;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "body")))
     {

@@ -81,6 +81,7 @@ typedef struct scene_entry
     char path[PATH_MAX_LENGTH];    // model or obj_scene: joined against the scene file's folder
     obj_model *model;              // loaded by scene_load (NULL when options.load_models is off)
     model_shape_kind shape;        // model: "shape": "hull" (default), "compound", "mesh"
+    model_split split;             // compound model: "split": "group" (default), "object", "material"
     scene_generator generator;     // generator
     scene_generator_params params; // generator
     ph_body_type body_type;        // "body": "dynamic" (default), "static", "kinematic"
