@@ -14,6 +14,7 @@
 
 #include "phys/phys.h"
 
+#include <stdlib.h> // malloc, free
 #include <string.h> // strlen, strcmp, strstr, strncmp, memset
 
 static obj_model *parse(const char *text)
@@ -365,7 +366,13 @@ static int model_hull_contains_vertices(void)
             ENSURE(worst <= tol);
             ENSURE(shape.mass.mass > 0.0f && shape.mass.volume > 0.0f);
             ENSURE(is_positive_definite(shape.mass.inertia));
-            ENSURE_VEC3_NEAR(hull->centroid, ph_v3(0, 0, 0), 1e-4f * sqrtf(glms_vec3_dot(ext, ext)));
+            // A closed model's body origin is its solid's centre of mass, and the solid lies in its hull;
+            // an open one's is its hull's centroid.
+            ph_convex hc = ph_convex_hull(hull);
+            if (shape.mass_from_mesh)
+                ENSURE(shape.mass.volume <= ph_compute_mass(&hc, 1.0f).volume * (1.0f + 1e-5f));
+            else
+                ENSURE_VEC3_NEAR(hull->centroid, ph_v3(0, 0, 0), 1e-4f * sqrtf(glms_vec3_dot(ext, ext)));
         }
         ph_world_destroy(world);
         obj_free(m);
@@ -707,6 +714,283 @@ static int model_compound_split(void)
     return 0;
 }
 
+// A dynamic body of the model text (density 1000) in world; its mass, world centre of mass and inertia.
+static int solid_body(ph_world *world, const char *text, float *mass, ph_vec3 *center, ph_mat3 *inertia,
+                      bool *from_mesh)
+{
+    obj_model *m = parse(text);
+    if (!m)
+        return 1;
+    model_set set = {0};
+    asset_error err;
+    model_body_options o = model_default_body_options();
+    model_shape shape;
+    bool ok = model_physics_build_shape(world, m, &o.shape, &shape, NULL, &err) &&
+              model_physics_add_body(world, m, &o, &set, NULL, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    else
+    {
+        ph_body_id b = set.bodies[0].body;
+        *mass = ph_body_get_mass(world, b);
+        *center = ph_body_get_center_of_mass(world, b);
+        *inertia = ph_body_get_world_inertia(world, b);
+        *from_mesh = shape.mass_from_mesh;
+    }
+    model_set_free(&set);
+    obj_free(m);
+    return ok ? 0 : 1;
+}
+
+static int ensure_inertia(ph_mat3 got, double want[3][3], double tol)
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            ENSURE_NEAR(got.col[c].raw[r], want[r][c], tol);
+    return 0;
+}
+
+// Mass from the mesh (issue 22): a dynamic model whose mesh is closed weighs what its solid does, with
+// the solid's centre of mass and inertia, concave or not; an open one keeps its hull's. Analytic answers:
+// a cube, an L-shaped prism (concave: its hull is 3.5 m^3, the solid 3), a tetrahedron far from the origin.
+static int model_mass_from_mesh(void)
+{
+    ph_world *world = new_world();
+    float mass;
+    ph_vec3 c;
+    ph_mat3 in;
+    bool from_mesh = false;
+    // The unit cube: m = 1000, I = m / 6 on the diagonal.
+    obj_model *cm = cube("");
+    ENSURE(cm);
+    obj_free(cm);
+    ENSURE(solid_body(world,
+                      "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+                      "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 4 8 7 3\nf 1 5 8 4\nf 2 3 7 6\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(from_mesh);
+    ENSURE_NEAR(mass, 1000.0f, 1e-2f);
+    ENSURE_VEC3_NEAR(c, ph_v3(0.5f, 0.5f, 0.5f), 1e-5f);
+    double cube_i[3][3] = {{1000.0 / 6.0, 0, 0}, {0, 1000.0 / 6.0, 0}, {0, 0, 1000.0 / 6.0}};
+    ENSURE(ensure_inertia(in, cube_i, 1e-2) == 0);
+
+    // The L prism: three unit cubes at (0.5, 0.5), (1.5, 0.5), (0.5, 1.5) in x, y, z from 0 to 1. Its
+    // inertia is theirs (m / 6 each about its own centre) moved to the joint centre (parallel axes).
+    ENSURE(solid_body(world,
+                      "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+                      "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+                      "f 6 5 4 3 2 1\nf 7 8 9 10 11 12\nf 1 2 8 7\nf 2 3 9 8\nf 3 4 10 9\nf 4 5 11 10\n"
+                      "f 5 6 12 11\nf 6 1 7 12\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(from_mesh);
+    ENSURE_NEAR(mass, 3000.0f, 0.05f);
+    const double cubes[3][3] = {{0.5, 0.5, 0.5}, {1.5, 0.5, 0.5}, {0.5, 1.5, 0.5}};
+    double cc[3] = {2.5 / 3.0, 2.5 / 3.0, 0.5}, l_i[3][3] = {{0}};
+    for (int k = 0; k < 3; k++)
+    {
+        double d[3] = {cubes[k][0] - cc[0], cubes[k][1] - cc[1], cubes[k][2] - cc[2]};
+        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 3; q++)
+                l_i[r][q] += (r == q ? 1000.0 / 6.0 + 1000.0 * d2 : 0.0) - 1000.0 * d[r] * d[q];
+    }
+    ENSURE_VEC3_NEAR(c, ph_v3((float)cc[0], (float)cc[1], (float)cc[2]), 1e-5f);
+    ENSURE(ensure_inertia(in, l_i, 0.05) == 0);
+
+    // The tetrahedron (0,0,0) (1,0,0) (0,1,0) (0,0,1) moved by (5, -2, 3): volume 1/6, centre at a quarter
+    // along each axis; about it, I_xx = rho / 80 and I_xy = rho / 480 (from int x^2 dV = 1/60, int xy dV
+    // = 1/120 and the parallel-axis theorem).
+    ENSURE(solid_body(world, "v 5 -2 3\nv 6 -2 3\nv 5 -1 3\nv 5 -2 4\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(from_mesh);
+    ENSURE_NEAR(mass, 1000.0f / 6.0f, 1e-3f);
+    ENSURE_VEC3_NEAR(c, ph_v3(5.25f, -1.75f, 3.25f), 1e-5f);
+    double tet_i[3][3] = {{12.5, 1000.0 / 480.0, 1000.0 / 480.0},
+                          {1000.0 / 480.0, 12.5, 1000.0 / 480.0},
+                          {1000.0 / 480.0, 1000.0 / 480.0, 12.5}};
+    ENSURE(ensure_inertia(in, tet_i, 1e-3) == 0);
+
+    // The L prism open (no top face): its hull's mass, 3.5 m^3 of it.
+    ENSURE(solid_body(world,
+                      "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+                      "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+                      "f 6 5 4 3 2 1\nf 1 2 8 7\nf 2 3 9 8\nf 3 4 10 9\nf 4 5 11 10\n"
+                      "f 5 6 12 11\nf 6 1 7 12\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(!from_mesh);
+    ENSURE_NEAR(mass, 3500.0f, 0.05f);
+
+    // The closed L in an .obj scene (a dynamic hull) and as a compound of two groups: the solid's mass.
+    const char *l_text = "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+                         "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+                         "o l_block\ng a\nf 6 5 4 3 2 1\nf 7 8 9 10 11 12\nf 1 2 8 7\nf 2 3 9 8\n"
+                         "g b\nf 3 4 10 9\nf 4 5 11 10\nf 5 6 12 11\nf 6 1 7 12\n";
+    obj_model *l = parse(l_text);
+    ENSURE(l);
+    model_set set = {0};
+    asset_error err;
+    ENSURE(model_physics_add_scene(world, l, NULL, &set, NULL, &err));
+    ENSURE(ph_body_get_type(world, set.bodies[0].body) == PH_BODY_DYNAMIC);
+    ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 3000.0f, 0.05f);
+    ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(world, set.bodies[0].body),
+                     ph_v3((float)cc[0], (float)cc[1], (float)cc[2]), 1e-5f);
+    model_body_options o = model_default_body_options();
+    o.shape.kind = MODEL_SHAPE_COMPOUND;
+    ENSURE(model_physics_add_body(world, l, &o, &set, NULL, &err));
+    ph_body_id compound = set.bodies[set.body_count - 1].body;
+    ENSURE(ph_body_get_shape(world, compound).type == PH_SHAPE_COMPOUND);
+    ENSURE_NEAR(ph_body_get_mass(world, compound), 3000.0f, 0.05f);
+    ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(world, compound),
+                     ph_v3((float)cc[0], (float)cc[1], (float)cc[2]), 1e-5f);
+    ENSURE(ensure_inertia(ph_body_get_world_inertia(world, compound), l_i, 0.05) == 0);
+    model_set_free(&set);
+    obj_free(l);
+    ph_world_destroy(world);
+    return 0;
+}
+
+// Whether p is inside the closed triangle surface: the parity of the crossings of a ray from p along a
+// fixed direction that no edge or vertex of the test meshes lines up with.
+static bool inside_mesh(const float *pos, const int *tri, int tri_count, const double p[3])
+{
+    const double d[3] = {0.8017837, 0.5345225, 0.2672612}; // (3, 2, 1) normalised
+    int crossings = 0;
+    for (int t = 0; t < tri_count; t++)
+    {
+        // Moller and Trumbore's ray-triangle test.
+        const float *a = pos + 3 * tri[3 * t], *b = pos + 3 * tri[3 * t + 1], *c = pos + 3 * tri[3 * t + 2];
+        double e1[3], e2[3], s[3];
+        for (int k = 0; k < 3; k++)
+        {
+            e1[k] = (double)b[k] - (double)a[k];
+            e2[k] = (double)c[k] - (double)a[k];
+            s[k] = p[k] - (double)a[k];
+        }
+        double h[3] = {d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]};
+        double det = e1[0] * h[0] + e1[1] * h[1] + e1[2] * h[2];
+        if (fabs(det) < 1e-15)
+            continue;
+        double u = (s[0] * h[0] + s[1] * h[1] + s[2] * h[2]) / det;
+        if (u < 0.0 || u > 1.0)
+            continue;
+        double q[3] = {s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0]};
+        double v = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) / det;
+        if (v < 0.0 || u + v > 1.0)
+            continue;
+        if ((e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det > 0.0)
+            crossings++;
+    }
+    return crossings % 2 == 1;
+}
+
+// Brute force: a random closed, concave surface (a sphere whose vertices sit at random radii) against
+// Monte Carlo sampling of its inside. Volume, centre of mass and inertia agree within the sampling error.
+static int model_mass_monte_carlo(void)
+{
+    enum
+    {
+        rings = 8,
+        segments = 12,
+        samples = 60000
+    };
+    uint64_t rng = test_seed();
+    static char text[65536];
+    size_t len = 0;
+    len += (size_t)snprintf(text + len, sizeof text - len, "v 0 1.2 0\nv 0 -0.9 0\n");
+    for (int r = 1; r < rings; r++)
+        for (int k = 0; k < segments; k++)
+        {
+            float theta = GLM_PIf * (float)r / rings, phi = 2.0f * GLM_PIf * (float)k / segments;
+            float rad = test_rand_float(&rng, 0.5f, 1.5f);
+            len += (size_t)snprintf(text + len, sizeof text - len, "v %.6f %.6f %.6f\n",
+                                    (double)(rad * sinf(theta) * cosf(phi)), (double)(rad * cosf(theta)),
+                                    (double)(rad * sinf(theta) * sinf(phi)));
+        }
+    // Outward (counter-clockwise seen from outside) triangles: caps, then quads split in two.
+    for (int k = 0; k < segments; k++)
+    {
+        int a = 3 + k, b = 3 + (k + 1) % segments;
+        len += (size_t)snprintf(text + len, sizeof text - len, "f 1 %d %d\n", b, a);
+        int la = 3 + (rings - 2) * segments + k, lb = 3 + (rings - 2) * segments + (k + 1) % segments;
+        len += (size_t)snprintf(text + len, sizeof text - len, "f 2 %d %d\n", la, lb);
+    }
+    for (int r = 0; r + 1 < rings - 1; r++)
+        for (int k = 0; k < segments; k++)
+        {
+            int a = 3 + r * segments + k, b = 3 + r * segments + (k + 1) % segments;
+            len += (size_t)snprintf(text + len, sizeof text - len, "f %d %d %d\nf %d %d %d\n", a, b,
+                                    b + segments, a, b + segments, a + segments);
+        }
+    obj_model *m = parse(text);
+    ENSURE(m && model_mesh_is_closed(m, 0, m->triangle_count));
+    ph_world *world = new_world();
+    float mass;
+    ph_vec3 c;
+    ph_mat3 in;
+    bool from_mesh = false;
+    ENSURE(solid_body(world, text, &mass, &c, &in, &from_mesh) == 0 && from_mesh);
+
+    int *tri = malloc((size_t)m->triangle_count * 3 * sizeof(int));
+    ENSURE(tri);
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            tri[3 * t + k] = m->triangles[t].corner[k].position;
+    double lo[3] = {1e9, 1e9, 1e9}, hi[3] = {-1e9, -1e9, -1e9};
+    for (int i = 0; i < m->position_count; i++)
+        for (int k = 0; k < 3; k++)
+        {
+            lo[k] = fmin(lo[k], (double)m->positions[3 * i + k]);
+            hi[k] = fmax(hi[k], (double)m->positions[3 * i + k]);
+        }
+    double box = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    double n_in = 0.0, sum[3] = {0}, second[3][3] = {{0}};
+    for (int i = 0; i < samples; i++)
+    {
+        double p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = lo[k] + (hi[k] - lo[k]) * (double)test_rand_float(&rng, 0.0f, 1.0f);
+        if (!inside_mesh(m->positions, tri, m->triangle_count, p))
+            continue;
+        n_in += 1.0;
+        for (int k = 0; k < 3; k++)
+        {
+            sum[k] += p[k];
+            for (int j = 0; j < 3; j++)
+                second[k][j] += p[k] * p[j];
+        }
+    }
+    ENSURE(n_in > 1000.0);
+    double volume = box * n_in / samples, mc_mass = 1000.0 * volume;
+    double mc_c[3] = {sum[0] / n_in, sum[1] / n_in, sum[2] / n_in};
+    double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    // Sampling errors (a few standard deviations): the fraction inside is known to about 0.4 %.
+    ENSURE_NEAR(mass, mc_mass, 0.02 * mc_mass);
+    ENSURE_VEC3_NEAR(c, ph_v3((float)mc_c[0], (float)mc_c[1], (float)mc_c[2]), (float)(0.01 * size));
+    // Inertia about the centre: I = m (tr(S) E - S) with S the covariance of the points inside.
+    double cov[3][3], mc_i[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            cov[k][j] = second[k][j] / n_in - mc_c[k] * mc_c[j];
+    double tr = cov[0][0] + cov[1][1] + cov[2][2];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            mc_i[k][j] = mc_mass * ((k == j ? tr : 0.0) - cov[k][j]);
+    double scale = mc_i[0][0] + mc_i[1][1] + mc_i[2][2];
+    ENSURE(ensure_inertia(in, mc_i, 0.02 * scale) == 0);
+    // The hull would have weighed more: the surface is concave.
+    model_shape_options so = model_default_shape_options();
+    model_shape shape;
+    asset_error err;
+    ENSURE(model_physics_build_shape(world, m, &so, &shape, NULL, &err));
+    const ph_hull *hull = ph_world_get_hull(world, shape.shape.geom);
+    ph_convex hc = ph_convex_hull(hull);
+    ENSURE(ph_compute_mass(&hc, 1000.0f).mass > 1.05f * mass);
+    free(tri);
+    obj_free(m);
+    ph_world_destroy(world);
+    return 0;
+}
+
 // Shared multi-object files as .obj scenes: test_map01 (7 closed convex objects, none named static)
 // lands on a default ground; the cornell box's flat walls become static with warnings, its empty
 // front wall is skipped with a warning.
@@ -936,6 +1220,8 @@ const test_case test_model_cases[] = {
     {"model_obj_scene_zero_volume", model_obj_scene_zero_volume},
     {"model_huge_coordinates", model_huge_coordinates},
     {"model_compound_split", model_compound_split},
+    {"model_mass_from_mesh", model_mass_from_mesh},
+    {"model_mass_monte_carlo", model_mass_monte_carlo},
     {"model_rests_on_static_mesh", model_rests_on_static_mesh},
     {"model_scene_every_entry", model_scene_every_entry},
     {"model_scenes_shipped", model_scenes_shipped},

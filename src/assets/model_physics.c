@@ -246,14 +246,15 @@ static ph_status part_build(const ph_vec3 *pts, int n, int budget, float density
     return PH_OK;
 }
 
-// Adds the part's hull to the world, moved so that its centroid is the origin.
-static ph_geom_id part_add(ph_world *world, const part *p)
+// Adds the part's hull to the world, moved so that origin (its centroid, or the centre of mass of the
+// model's mesh) is the origin of its frame.
+static ph_geom_id part_add(ph_world *world, const part *p, ph_vec3 origin)
 {
     ph_vec3 *shifted = malloc((size_t)p->hull->vertex_count * sizeof(ph_vec3));
     if (!shifted)
         return PH_NULL_GEOM_ID;
     for (int i = 0; i < p->hull->vertex_count; i++)
-        shifted[i] = glms_vec3_sub(p->hull->vertices[i], p->mass.center);
+        shifted[i] = glms_vec3_sub(p->hull->vertices[i], origin);
     ph_hull_def def = ph_default_hull_def();
     def.points = shifted;
     def.point_count = p->hull->vertex_count;
@@ -348,11 +349,37 @@ static double range_area(const obj_model *m, int first, int count, float scale)
 
 // ---- Shapes ----------------------------------------------------------------------------------------
 
-// Adds the built part's hull to the world as a hull shape centred on its centre of mass (the part's
-// hull is freed either way).
-static bool part_shape(ph_world *world, const obj_model *m, part *p, model_shape *out, asset_error *err)
+// The mass properties of the closed surface of triangles [first, first + count) (scaled) at density:
+// what a solid model weighs, concave or not, where its hull would count the air in its hollows (a
+// figure 3.67 times too heavy, with its centre of mass off). The engine's exact polyhedral integrals
+// (ph_compute_polyhedron_mass, after Eberly's "Polyhedral Mass Properties") over the welded surface.
+// False when the surface is open or inside out (the hull's mass is then used), or out of memory.
+static bool mesh_mass(const obj_model *m, int first, int count, const float scale[3], float density,
+                      ph_mass_properties *out)
 {
-    ph_geom_id g = part_add(world, p);
+    if (!model_mesh_is_closed(m, first, count))
+        return false;
+    ph_vec3 *pts = NULL;
+    int *remap = NULL;
+    int n = range_points(m, first, count, scale, &pts, &remap);
+    if (n == 0)
+        return false;
+    ph_mass_properties mp = ph_compute_polyhedron_mass(pts, remap, count, density);
+    free(pts);
+    free(remap);
+    if (!(mp.volume > 0.0f) || !(mp.mass > 0.0f) || !isfinite(mp.mass))
+        return false;
+    *out = mp;
+    return true;
+}
+
+// Adds the built part's hull to the world as a hull shape centred on its centre of mass: the mesh's when
+// mesh is not NULL, else the hull's own (the part's hull is freed either way).
+static bool part_shape(ph_world *world, const obj_model *m, part *p, const ph_mass_properties *mesh,
+                       model_shape *out, asset_error *err)
+{
+    ph_mass_properties mp = mesh ? *mesh : p->mass;
+    ph_geom_id g = part_add(world, p, mp.center);
     ph_hull_free(p->hull);
     p->hull = NULL;
     if (PH_ID_IS_NULL(g))
@@ -361,9 +388,10 @@ static bool part_shape(ph_world *world, const obj_model *m, part *p, model_shape
         return false;
     }
     out->shape = ph_make_geom_shape(PH_SHAPE_HULL, g);
-    out->origin = p->mass.center;
-    out->mass = p->mass;
+    out->origin = mp.center;
+    out->mass = mp;
     out->mass.center = glms_vec3_zero();
+    out->mass_from_mesh = mesh != NULL;
     return true;
 }
 
@@ -391,7 +419,9 @@ static bool build_hull_shape(ph_world *world, const obj_model *m, const model_sh
         asset_error_set(err, m->name, 0, "cannot make a convex hull: %s", status_reason(s));
         return false;
     }
-    return part_shape(world, m, &p, out, err);
+    ph_mass_properties solid;
+    bool closed = mesh_mass(m, first, count, o->scale, o->density, &solid);
+    return part_shape(world, m, &p, closed ? &solid : NULL, out, err);
 }
 
 // One part of a compound while it is split: what names it, and how many triangles it has.
@@ -530,7 +560,7 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
     for (int t = 0; ok && t < count; t++)
         order[start[part_of[t]] + split[part_of[t]].count++] = first + t;
     int part_count = 0;
-    ph_mass_properties total = {0};
+    ph_mass_properties total = {0}, solid;
     for (int i = 0; ok && i < range_count; i++)
     {
         ph_status s = list_part(m, order + start[i], split[i].count, o->scale, o->vertex_budget, o->density,
@@ -556,9 +586,13 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
         asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
         ok = false;
     }
+    // A closed model weighs what its solid does; its parts' hulls overlap and fill its hollows.
+    bool closed = ok && part_count > 0 && mesh_mass(m, first, count, o->scale, o->density, &solid);
+    if (closed)
+        total = solid;
     for (int i = 0; ok && i < part_count; i++)
     {
-        ph_geom_id g = part_add(world, &parts[i]);
+        ph_geom_id g = part_add(world, &parts[i], parts[i].mass.center);
         if (PH_ID_IS_NULL(g))
         {
             asset_error_set(err, m->name, 0, "%s", ph_world_last_error(world).message);
@@ -587,6 +621,7 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
             out->origin = total.center;
             out->mass = total;
             out->mass.center = glms_vec3_zero();
+            out->mass_from_mesh = closed;
         }
     }
     for (int i = 0; parts && i < part_count; i++)
@@ -628,6 +663,7 @@ static bool build_mesh_shape(ph_world *world, const obj_model *m, const model_sh
     out->shape = ph_make_geom_shape(PH_SHAPE_MESH, g);
     out->origin = glms_vec3_zero();
     memset(&out->mass, 0, sizeof out->mass);
+    out->mass_from_mesh = false;
     return true;
 }
 
@@ -694,6 +730,9 @@ static bool add_shape_body(ph_world *world, const obj_model *m, const model_shap
     }
     def.shape = shape->shape;
     def.material = material;
+    ph_mass_properties solid = shape->mass; // about the body origin, its centre of mass
+    if (type == PH_BODY_DYNAMIC && shape->mass_from_mesh)
+        def.mass_properties = &solid;
     ph_body_id body = ph_body_create(world, &def);
     if (PH_ID_IS_NULL(body))
     {
@@ -959,7 +998,12 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
         asset_error shape_err;
         bool built;
         if (plan == PLAN_DYNAMIC_HULL || plan == PLAN_STATIC_HULL)
-            built = part_shape(world, model, &hull_part, &shape, &shape_err);
+        {
+            ph_mass_properties solid;
+            bool closed = plan == PLAN_DYNAMIC_HULL && mesh_mass(model, r->first_triangle, r->triangle_count,
+                                                                 s3, o.material.density, &solid);
+            built = part_shape(world, model, &hull_part, closed ? &solid : NULL, &shape, &shape_err);
+        }
         else
         {
             model_shape_options so = model_default_shape_options();

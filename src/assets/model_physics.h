@@ -62,9 +62,14 @@ typedef struct model_shape
     ph_vec3 origin;          // the shape frame's origin in scaled model coordinates: the centre of mass
                              // for hulls and compounds, (0 0 0) for meshes (unit: m)
     ph_mass_properties mass; // at options.density, about origin (zero for meshes)
+    bool mass_from_mesh;     // mass (and origin) are the closed mesh's, not the hulls': a dynamic body
+                             // takes them as ph_body_def.mass_properties
 } model_shape;
 
-// Builds the geometry of the model (or its triangle range) in world. On failure returns false and
+// Builds the geometry of the model (or its triangle range) in world. Where the range is a closed
+// surface (model_mesh_is_closed) enclosing a positive volume, the mass properties are the solid's
+// (exact polyhedral integrals), concave or not, and the origin is its centre of mass; otherwise those
+// of the hull (or of the compound's hulls). On failure returns false and
 // fills err: degenerate (flat) points for a hull, no triangles, engine errors. Parts of a compound
 // that are flat are skipped with a warning in warnings (may be NULL).
 bool model_physics_build_shape(ph_world *world, const obj_model *model, const model_shape_options *options,
