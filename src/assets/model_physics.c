@@ -41,6 +41,7 @@ model_shape_options model_default_shape_options(void)
     o.vertex_budget = PH_HULL_MAX_VERTICES;
     o.density = ph_default_material().density;
     o.split = MODEL_SPLIT_GROUP;
+    o.decompose = decompose_default_options();
     return o;
 }
 
@@ -533,63 +534,24 @@ static ph_status list_part(const obj_model *m, const int *tris, int n, const flo
     return s;
 }
 
-static bool build_compound_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
-                                 int count, model_shape *out, asset_warnings *warnings, asset_error *err)
+// Adds the parts' hulls to the world as a compound whose origin is the centre of mass: the solid's when
+// the model's surface is closed (its parts' hulls may overlap or fill its hollows), else total's (the
+// hulls' summed mass). The parts keep their hulls (the caller frees them).
+static bool assemble_compound(ph_world *world, const obj_model *m, const part *parts, int part_count,
+                              ph_mass_properties total, const model_shape_options *o, int first, int count,
+                              model_shape *out, asset_error *err)
 {
-    split_part *split = malloc(MODEL_MAX_PARTS * sizeof *split);
-    int *part_of = malloc((size_t)count * sizeof(int));
-    int *order = malloc((size_t)count * sizeof(int)); // triangles sorted by part
-    int *start = calloc(MODEL_MAX_PARTS + 1, sizeof(int));
-    part *parts = calloc(MODEL_MAX_PARTS, sizeof(part));
-    ph_compound_child_def *children = calloc(MODEL_MAX_PARTS, sizeof(ph_compound_child_def));
-    bool ok = split && part_of && order && start && parts && children;
-    if (!ok)
-        asset_error_set(err, m->name, 0, "out of memory");
-    int range_count = ok ? split_triangles(m, first, count, o->split, part_of, split, MODEL_MAX_PARTS) : 0;
-    if (ok && range_count < 0)
-    {
-        asset_error_set(err, m->name, 0, "cannot make a compound of more than %d parts", MODEL_MAX_PARTS);
-        ok = false;
-        range_count = 0;
-    }
-    // The triangles sorted by part (counting sort): part i holds order[start[i], start[i + 1]).
-    for (int i = 0; ok && i < range_count; i++)
-        start[i + 1] = start[i] + split[i].count;
-    for (int i = 0; ok && i < range_count; i++)
-        split[i].count = 0;
-    for (int t = 0; ok && t < count; t++)
-        order[start[part_of[t]] + split[part_of[t]].count++] = first + t;
-    int part_count = 0;
-    ph_mass_properties total = {0}, solid;
-    for (int i = 0; ok && i < range_count; i++)
-    {
-        ph_status s = list_part(m, order + start[i], split[i].count, o->scale, o->vertex_budget, o->density,
-                                &parts[part_count]);
-        if (s == PH_ERR_OUT_OF_MEMORY)
-        {
-            asset_error_set(err, m->name, 0, "out of memory");
-            ok = false;
-            break;
-        }
-        if (s != PH_OK)
-        {
-            asset_error_warn(warnings, m->name, split[i].line, "compound part '%s' skipped: %s",
-                             split[i].name[0] ? split[i].name : "(unnamed)", status_reason(s));
-            continue;
-        }
-        ph_mass_properties pm = parts[part_count].mass;
-        total = part_count == 0 ? pm : ph_add_mass(total, pm);
-        part_count++;
-    }
-    if (ok && part_count == 0)
-    {
-        asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
-        ok = false;
-    }
-    // A closed model weighs what its solid does; its parts' hulls overlap and fill its hollows.
-    bool closed = ok && part_count > 0 && mesh_mass(m, first, count, o->scale, o->density, &solid);
+    ph_mass_properties solid;
+    bool closed = mesh_mass(m, first, count, o->scale, o->density, &solid);
     if (closed)
         total = solid;
+    ph_compound_child_def *children = calloc((size_t)part_count, sizeof(ph_compound_child_def));
+    if (!children)
+    {
+        asset_error_set(err, m->name, 0, "out of memory");
+        return false;
+    }
+    bool ok = true;
     for (int i = 0; ok && i < part_count; i++)
     {
         ph_geom_id g = part_add(world, &parts[i], parts[i].mass.center);
@@ -624,6 +586,63 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
             out->mass_from_mesh = closed;
         }
     }
+    free(children);
+    return ok;
+}
+
+static bool build_compound_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
+                                 int count, model_shape *out, asset_warnings *warnings, asset_error *err)
+{
+    split_part *split = malloc(MODEL_MAX_PARTS * sizeof *split);
+    int *part_of = malloc((size_t)count * sizeof(int));
+    int *order = malloc((size_t)count * sizeof(int)); // triangles sorted by part
+    int *start = calloc(MODEL_MAX_PARTS + 1, sizeof(int));
+    part *parts = calloc(MODEL_MAX_PARTS, sizeof(part));
+    bool ok = split && part_of && order && start && parts;
+    if (!ok)
+        asset_error_set(err, m->name, 0, "out of memory");
+    int range_count = ok ? split_triangles(m, first, count, o->split, part_of, split, MODEL_MAX_PARTS) : 0;
+    if (ok && range_count < 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a compound of more than %d parts", MODEL_MAX_PARTS);
+        ok = false;
+        range_count = 0;
+    }
+    // The triangles sorted by part (counting sort): part i holds order[start[i], start[i + 1]).
+    for (int i = 0; ok && i < range_count; i++)
+        start[i + 1] = start[i] + split[i].count;
+    for (int i = 0; ok && i < range_count; i++)
+        split[i].count = 0;
+    for (int t = 0; ok && t < count; t++)
+        order[start[part_of[t]] + split[part_of[t]].count++] = first + t;
+    int part_count = 0;
+    ph_mass_properties total = {0};
+    for (int i = 0; ok && i < range_count; i++)
+    {
+        ph_status s = list_part(m, order + start[i], split[i].count, o->scale, o->vertex_budget, o->density,
+                                &parts[part_count]);
+        if (s == PH_ERR_OUT_OF_MEMORY)
+        {
+            asset_error_set(err, m->name, 0, "out of memory");
+            ok = false;
+            break;
+        }
+        if (s != PH_OK)
+        {
+            asset_error_warn(warnings, m->name, split[i].line, "compound part '%s' skipped: %s",
+                             split[i].name[0] ? split[i].name : "(unnamed)", status_reason(s));
+            continue;
+        }
+        ph_mass_properties pm = parts[part_count].mass;
+        total = part_count == 0 ? pm : ph_add_mass(total, pm);
+        part_count++;
+    }
+    if (ok && part_count == 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
+        ok = false;
+    }
+    ok = ok && assemble_compound(world, m, parts, part_count, total, o, first, count, out, err);
     for (int i = 0; parts && i < part_count; i++)
         ph_hull_free(parts[i].hull);
     free(split);
@@ -631,7 +650,62 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
     free(order);
     free(start);
     free(parts);
-    free(children);
+    return ok;
+}
+
+// A convex decomposition of the model's closed surface (decompose.h) as a compound. An open surface has
+// no inside to decompose: it becomes its convex hull, with a warning.
+static bool build_decomposed_shape(ph_world *world, const obj_model *m, const model_shape_options *o,
+                                   int first, int count, model_shape *out, asset_warnings *warnings,
+                                   asset_error *err)
+{
+    if (!model_mesh_is_closed(m, first, count))
+    {
+        asset_error_warn(warnings, m->name, 0,
+                         "not a closed surface, so it cannot be decomposed: it collides as its convex hull");
+        return build_hull_shape(world, m, o, first, count, out, err);
+    }
+    ph_vec3 *pts = NULL;
+    int *remap = NULL;
+    int n = range_points(m, first, count, o->scale, &pts, &remap);
+    const char *reason = "out of memory";
+    decompose_result *d = n > 0 ? decompose_mesh(pts, n, remap, count, &o->decompose, &reason) : NULL;
+    free(pts);
+    free(remap);
+    if (!d)
+    {
+        asset_error_set(err, m->name, 0, "cannot decompose it: %s", reason);
+        return false;
+    }
+    part *parts = calloc((size_t)d->piece_count + 1, sizeof(part));
+    int part_count = 0;
+    ph_mass_properties total = {0};
+    bool ok = parts != NULL;
+    for (int i = 0; ok && i < d->piece_count; i++)
+    {
+        ph_status s = part_build(d->points + d->first[i], d->count[i], PH_HULL_MAX_VERTICES, o->density,
+                                 &parts[part_count]);
+        if (s == PH_ERR_OUT_OF_MEMORY)
+            ok = false;
+        else if (s == PH_OK)
+        {
+            total = part_count == 0 ? parts[part_count].mass : ph_add_mass(total, parts[part_count].mass);
+            part_count++;
+        }
+        // A sliver piece (flat) is left out: the compound loses nothing of substance.
+    }
+    decompose_free(d);
+    if (!ok)
+        asset_error_set(err, m->name, 0, "out of memory");
+    else if (part_count == 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot decompose it: no piece has volume");
+        ok = false;
+    }
+    ok = ok && assemble_compound(world, m, parts, part_count, total, o, first, count, out, err);
+    for (int i = 0; parts && i < part_count; i++)
+        ph_hull_free(parts[i].hull);
+    free(parts);
     return ok;
 }
 
@@ -706,6 +780,8 @@ bool model_physics_build_shape(ph_world *world, const obj_model *model, const mo
         return build_compound_shape(world, model, &o, first, count, out, warnings, err);
     case MODEL_SHAPE_MESH:
         return build_mesh_shape(world, model, &o, first, count, out, err);
+    case MODEL_SHAPE_DECOMPOSE:
+        return build_decomposed_shape(world, model, &o, first, count, out, warnings, err);
     }
     asset_error_set(err, model->name, 0, "unknown shape kind %d", (int)o.kind);
     return false;

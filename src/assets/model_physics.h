@@ -14,6 +14,7 @@
 #pragma once
 
 #include "assets/asset_error.h"
+#include "assets/decompose.h"
 #include "assets/model_mesh.h"
 #include "assets/obj.h"
 
@@ -26,7 +27,9 @@ typedef enum model_shape_kind
 {
     MODEL_SHAPE_HULL,     // convex hull of all vertices (dynamic default)
     MODEL_SHAPE_COMPOUND, // one convex hull per part (model_shape_options.split)
-    MODEL_SHAPE_MESH      // static concave triangle mesh (static bodies only)
+    MODEL_SHAPE_MESH,     // static concave triangle mesh (static bodies only)
+    MODEL_SHAPE_DECOMPOSE // compound of the pieces of a convex decomposition of its closed surface
+                          // (decompose.h); an open surface becomes its hull, with a warning
 } model_shape_kind;
 
 // How a compound is split into convex parts (scene entries: "split").
@@ -51,6 +54,8 @@ typedef struct model_shape_options
                            // most models: a smaller budget simplifies it and may cut vertices off)
     float density;         // (unit: kg/m^3) for the mass properties; default 1000
     model_split split;     // the parts of a compound; default MODEL_SPLIT_GROUP
+    decompose_options
+        decompose; // MODEL_SHAPE_DECOMPOSE: pieces, tolerance; default decompose_default_options()
 } model_shape_options;
 
 model_shape_options model_default_shape_options(void);
