@@ -15,7 +15,7 @@
 
 #include "phys/phys.h"
 
-#include <math.h>   // fabs, fmin, fmax, ceil
+#include <math.h>   // fabs, fmin, fmax, ceil, floor, sqrt, sin, cos
 #include <stdlib.h> // malloc, realloc, free, qsort
 #include <string.h> // memcpy, memset
 
@@ -23,7 +23,9 @@
 #define DECOMPOSE_HULL_POINTS 250
 // Points of a side's hull when a cut is tried (fewer than for the pieces themselves: the hull builds
 // are most of the work).
-#define DECOMPOSE_TRIAL_POINTS 100
+#define DECOMPOSE_TRIAL_POINTS 250
+// Polygons of a piece clipped when a cut is tried, at most (an even sample of them).
+#define DECOMPOSE_TRIAL_POLYGONS 4000
 // Planes tried along each cut direction of a piece: at i / (DECOMPOSE_CUTS + 1) of its extent along it,
 // i = 1..DECOMPOSE_CUTS. The directions: the axes and the diagonals of the coordinate planes.
 #define DECOMPOSE_CUTS 7
@@ -41,6 +43,8 @@ static const double cut_directions[DECOMPOSE_DIRECTIONS][3] = {{1, 0, 0},
 // exactly through the mesh's vertices or edges on a grid (a crossing would count twice or not at all).
 #define DECOMPOSE_LINE_JITTER_Y 0.0137
 #define DECOMPOSE_LINE_JITTER_Z 0.0071
+// A best cut saving less than this fraction of the piece's hull volume counts as no gain (see best_cut).
+#define DECOMPOSE_SMALL_GAIN 0.02
 // Among cuts that save about the same hull volume, one off the piece's middle by a fraction f of its
 // extent costs this times f of the piece's hull volume more (so halves are preferred to slivers).
 #define DECOMPOSE_OFF_CENTRE_COST 1e-3
@@ -121,8 +125,8 @@ static bool piece_add_poly(piece *p, const double *pts, int n)
     return true;
 }
 
-// Picks at most max of the n points (3 doubles each) into out (floats): the extreme points along the
-// axes and the diagonals first, so the hull keeps its reach, then evenly spread ones.
+// Picks at most max of the n points (3 doubles each) into out (floats), quickly: the extreme points
+// along the axes and the diagonals first, so the hull keeps its reach, then evenly spread ones.
 static int sample_points(const double *pts, int n, ph_vec3 *out, int max)
 {
     static const double dirs[13][3] = {{1, 0, 0},  {0, 1, 0},  {0, 0, 1}, {1, 1, 0},  {1, -1, 0},
@@ -165,12 +169,42 @@ static int sample_points(const double *pts, int n, ph_vec3 *out, int max)
     return k;
 }
 
-// Volume of the hull of (a sample of at most max of) n points; 0 when they span no volume.
-static double hull_volume(const double *pts, int n, ph_vec3 *scratch, int max)
+// Picks at most max of the n points (3 doubles each) into out: the farthest point along each of max
+// directions spread evenly over the sphere (a Fibonacci lattice), so that their hull is close to the
+// hull of all of them (every direction's extent within 1 - cos of about 13 degrees / 2 for 250, in
+// practice well under 1% of the volume) where an even spread would cut off the corners between samples.
+static int extreme_points(const double *pts, int n, ph_vec3 *out, int max)
+{
+    if (n <= max)
+        return sample_points(pts, n, out, max);
+    const double golden = 2.39996322972865332; // pi (3 - sqrt 5)
+    for (int d = 0; d < max; d++)
+    {
+        double y = 1.0 - (2.0 * d + 1.0) / max, r = sqrt(fmax(0.0, 1.0 - y * y)), a = golden * d;
+        double dir[3] = {r * cos(a), y, r * sin(a)};
+        int best = 0;
+        double far = -INFINITY;
+        for (int i = 0; i < n; i++)
+        {
+            double x = dir[0] * pts[3 * i] + dir[1] * pts[3 * i + 1] + dir[2] * pts[3 * i + 2];
+            if (x > far)
+            {
+                far = x;
+                best = i;
+            }
+        }
+        out[d] = ph_v3((float)pts[3 * best], (float)pts[3 * best + 1], (float)pts[3 * best + 2]);
+    }
+    return max;
+}
+
+// Volume of the hull of n points, from the extreme points along max directions (exact) or from an even
+// sample of max of them (quick, for trial cuts); 0 when they span no volume.
+static double hull_volume(const double *pts, int n, ph_vec3 *scratch, int max, bool exact)
 {
     if (n < 4)
         return 0.0;
-    int k = sample_points(pts, n, scratch, max);
+    int k = exact ? extreme_points(pts, n, scratch, max) : sample_points(pts, n, scratch, max);
     ph_hull_def def = ph_default_hull_def();
     def.points = scratch;
     def.point_count = k;
@@ -224,6 +258,7 @@ typedef struct decomposer
     double *clip;     // room for two clipped polygons of the longest polygon
     int clip_cap;
     dlist side[2]; // corners on each side of a candidate plane
+    dlist all;     // a piece's corners and voxel centres
 } decomposer;
 
 static bool ensure_clip(decomposer *dc, int n)
@@ -244,9 +279,16 @@ static bool plane_cost(decomposer *dc, const piece *p, const double nrm[3], doub
 {
     dc->side[0].n = dc->side[1].n = 0;
     const double *poly = p->corners.v;
+    // Only an even sample of the polygons is clipped: the sides' hulls are taken from a sample anyway.
+    int stride = p->poly_count > DECOMPOSE_TRIAL_POLYGONS ? p->poly_count / DECOMPOSE_TRIAL_POLYGONS : 1;
     for (int i = 0; i < p->poly_count; i++)
     {
         int n = p->poly_len[i], nf, nb;
+        if (i % stride != 0)
+        {
+            poly += 3 * n;
+            continue;
+        }
         if (!ensure_clip(dc, n))
             return false;
         double *front = dc->clip, *back = dc->clip + 3 * (n + 2);
@@ -259,15 +301,34 @@ static bool plane_cost(decomposer *dc, const piece *p, const double nrm[3], doub
                 return false;
         poly += 3 * n;
     }
-    *out_cost = hull_volume(dc->side[0].v, dc->side[0].n / 3, dc->scratch, DECOMPOSE_TRIAL_POINTS) +
-                hull_volume(dc->side[1].v, dc->side[1].n / 3, dc->scratch, DECOMPOSE_TRIAL_POINTS);
+    *out_cost = hull_volume(dc->side[0].v, dc->side[0].n / 3, dc->scratch, DECOMPOSE_TRIAL_POINTS, false) +
+                hull_volume(dc->side[1].v, dc->side[1].n / 3, dc->scratch, DECOMPOSE_TRIAL_POINTS, false);
     return true;
 }
 
-static void measure(decomposer *dc, piece *p)
+// The points whose hull is the piece's: its surface corners and its voxel centres. A cell's corner
+// that lies inside the solid (where three cuts meet) is a corner of the piece but of none of its
+// surface polygons (the octants of a cube would each lose a sixth without it); the voxel centres near
+// it stand in for it, to half a voxel. In dc->all; false when out of memory.
+static bool piece_points(decomposer *dc, const piece *p)
 {
-    p->hull = hull_volume(p->corners.v, p->corners.n / 3, dc->scratch, DECOMPOSE_HULL_POINTS);
+    dc->all.n = 0;
+    for (int i = 0; i < p->corners.n; i += 3)
+        if (!dlist_push3(&dc->all, p->corners.v + i))
+            return false;
+    for (int i = 0; i < p->cell_count; i++)
+        if (!dlist_push3(&dc->all, dc->centres + 3 * p->cells[i]))
+            return false;
+    return true;
+}
+
+static bool measure(decomposer *dc, piece *p)
+{
+    if (!piece_points(dc, p))
+        return false;
+    p->hull = hull_volume(dc->all.v, dc->all.n / 3, dc->scratch, DECOMPOSE_HULL_POINTS, true);
     p->excess = fmax(0.0, p->hull - (double)p->cell_count * dc->cell_volume);
+    return true;
 }
 
 // Cuts p by the plane into front and back (p is left as it was).
@@ -297,9 +358,7 @@ static bool cut(decomposer *dc, const piece *p, const double nrm[3], double d, p
         piece *to = nrm[0] * c[0] + nrm[1] * c[1] + nrm[2] * c[2] >= d ? front : back;
         to->cells[to->cell_count++] = p->cells[i];
     }
-    measure(dc, front);
-    measure(dc, back);
-    return true;
+    return measure(dc, front) && measure(dc, back);
 }
 
 // The cut of p that leaves the least hull volume: false in *found when none saves enough.
@@ -343,6 +402,18 @@ static bool best_cut(decomposer *dc, const piece *p, double nrm[3], double *d, b
                 *found = true;
             }
         }
+    if (best > p->hull * (1.0 - DECOMPOSE_SMALL_GAIN))
+    {
+        // No cut gains much (a bowl's first cuts): which one wins is then chance, and a sliver cut off
+        // a curved shell leaves the rest no better. Halve the piece across its longest direction
+        // instead, so that the shell is cut into even sectors whose own cuts then pay.
+        int longest = 0;
+        for (int a = 1; a < DECOMPOSE_DIRECTIONS; a++)
+            if (hi[a] - lo[a] > (hi[longest] - lo[longest]) * (1.0 + 1e-9))
+                longest = a;
+        memcpy(nrm, cut_directions[longest], 3 * sizeof(double));
+        *d = 0.5 * (lo[longest] + hi[longest]);
+    }
     return true;
 }
 
@@ -524,17 +595,18 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
         for (int i = 0; ok && i < cell_count; i++)
             p->cells[i] = i;
         p->cell_count = cell_count;
-        if (ok)
-            measure(&dc, p);
+        ok = ok && measure(&dc, p);
     }
     double budget = (double)o.concavity * (double)solid.volume;
     while (ok && piece_count < o.max_pieces)
     {
-        double total = 0.0;
+        // The hulls' excess over the solid, exactly (the pieces do not overlap); the voxels only rank
+        // the pieces.
+        double total = -(double)solid.volume;
         int worst = -1;
         for (int i = 0; i < piece_count; i++)
         {
-            total += pieces[i].excess;
+            total += pieces[i].hull;
             if (!pieces[i].final && (worst < 0 || pieces[i].excess > pieces[worst].excess))
                 worst = i;
         }
@@ -593,8 +665,12 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
         {
             if (pieces[i].poly_count == 0 || !(pieces[i].hull > 0.0))
                 continue;
-            int n = sample_points(pieces[i].corners.v, pieces[i].corners.n / 3, result->points + at,
-                                  DECOMPOSE_HULL_POINTS);
+            if (!piece_points(&dc, &pieces[i]))
+            {
+                ok = false;
+                break;
+            }
+            int n = extreme_points(dc.all.v, dc.all.n / 3, result->points + at, DECOMPOSE_HULL_POINTS);
             result->first[result->piece_count] = at;
             result->count[result->piece_count] = n;
             result->piece_count++;
@@ -610,6 +686,12 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
     free(dc.clip);
     free(dc.side[0].v);
     free(dc.side[1].v);
+    free(dc.all.v);
+    if (!ok)
+    {
+        free(result);
+        result = NULL;
+    }
     if (!ok && reason)
         *reason = why;
     return ok ? result : NULL;
