@@ -4,6 +4,8 @@
 // models: the pieces' hulls together stay within 5% of the solid's volume, there are at most 32 of
 // them, each is convex (every vertex behind every face plane of its hull), and a ball dropped into a
 // dynamic decomposed bowl stays in it.
+#define _POSIX_C_SOURCE 200809L // mkdtemp, clock_gettime
+
 #include "assets/decompose.h"
 #include "assets/model_physics.h"
 #include "assets/obj.h"
@@ -14,7 +16,9 @@
 #include <math.h>   // sqrtf, acosf, fminf
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // malloc, free
-#include <string.h> // strlen
+#include <string.h> // strlen, memcmp
+#include <time.h>   // clock_gettime
+#include <unistd.h> // unlink, rmdir
 
 // A growable triangle soup for the generated solids.
 typedef struct soup
@@ -261,8 +265,99 @@ static int decompose_ball_stays_in_bowl(void)
     return 0;
 }
 
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Builds the decomposed compound of the model file at path (cache on) in a new world; its child count and
+// child 0's first hull vertex, and the time taken.
+static int build_cached(const char *path, float scale, int *children, ph_vec3 *first_vertex, double *took)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    ENSURE(obj_load(path, NULL, &m, &err));
+    ph_world_def wd = ph_default_world_def();
+    ph_world *world = ph_world_create(&wd);
+    model_shape_options o = model_default_shape_options();
+    o.kind = MODEL_SHAPE_DECOMPOSE;
+    o.cache = true;
+    o.scale[0] = o.scale[1] = o.scale[2] = scale;
+    model_shape shape;
+    double t = seconds();
+    bool ok = model_physics_build_shape(world, m, &o, &shape, NULL, &err);
+    *took = seconds() - t;
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(ok && shape.shape.type == PH_SHAPE_COMPOUND);
+    const ph_compound *c = ph_world_get_compound(world, shape.shape.geom);
+    ENSURE(c);
+    *children = c->child_count;
+    const ph_hull *h = c->children[0].shape.hull;
+    ENSURE(h);
+    *first_vertex = h->vertices[0];
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// The cache: a second load of a decomposed model reads "<model>.hulls" and makes the same compound much
+// faster; a damaged cache file or another scale is not used (the pieces are made again).
+static int decompose_cache(void)
+{
+    static soup s;
+    make_bowl(&s, 1.0f, 0.75f, 16, 32);
+    char dir[] = "/tmp/decompose_cache_XXXXXX";
+    ENSURE(mkdtemp(dir));
+    char path[128], cache[160];
+    snprintf(path, sizeof path, "%s/bowl.obj", dir);
+    snprintf(cache, sizeof cache, "%s.hulls", path);
+    FILE *f = fopen(path, "w");
+    ENSURE(f);
+    for (int i = 0; i < s.nv; i++)
+        fprintf(f, "v %.7g %.7g %.7g\n", (double)s.v[i].x, (double)s.v[i].y, (double)s.v[i].z);
+    for (int i = 0; i < s.nt; i++)
+        fprintf(f, "f %d %d %d\n", s.t[3 * i] + 1, s.t[3 * i + 1] + 1, s.t[3 * i + 2] + 1);
+    fclose(f);
+
+    int n1, n2, n3;
+    ph_vec3 v1, v2, v3;
+    double t1, t2, t3;
+    ENSURE(build_cached(path, 1.0f, &n1, &v1, &t1) == 0);
+    f = fopen(cache, "rb");
+    ENSURE(f);
+    fclose(f);
+    ENSURE(build_cached(path, 1.0f, &n2, &v2, &t2) == 0);
+    fprintf(stderr, "decomposed bowl: %d pieces in %.3f s, from the cache in %.3f s\n", n1, t1, t2);
+    ENSURE(n1 == n2 && memcmp(&v1, &v2, sizeof v1) == 0);
+    ENSURE(t2 < 0.25 * t1);
+    // A damaged cache: garbage of the right magic, then a truncated file.
+    f = fopen(cache, "r+b");
+    ENSURE(f);
+    ENSURE(fseek(f, 24, SEEK_SET) == 0);
+    const char junk[16] = "\xff\xff\xff\x7f garbage";
+    fwrite(junk, sizeof junk, 1, f);
+    fclose(f);
+    ENSURE(build_cached(path, 1.0f, &n3, &v3, &t3) == 0 && n3 == n1);
+    f = fopen(cache, "r+b");
+    ENSURE(f);
+    fclose(f);
+    ENSURE(truncate(cache, 40) == 0);
+    ENSURE(build_cached(path, 1.0f, &n3, &v3, &t3) == 0 && n3 == n1 && memcmp(&v1, &v3, sizeof v1) == 0);
+    // Another scale is another input: the pieces are made for it, twice the size.
+    ENSURE(build_cached(path, 2.0f, &n3, &v3, &t3) == 0);
+    ENSURE(t3 > 2.0 * t2);
+    unlink(cache);
+    unlink(path);
+    rmdir(dir);
+    return 0;
+}
+
 const test_case test_decompose_cases[] = {
     {"decompose_l_and_bowl", decompose_l_and_bowl},
     {"decompose_ball_stays_in_bowl", decompose_ball_stays_in_bowl},
+    {"decompose_cache", decompose_cache},
     {0},
 };

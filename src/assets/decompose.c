@@ -15,9 +15,10 @@
 
 #include "phys/phys.h"
 
-#include <math.h>   // fabs, fmin, fmax, ceil, floor, sqrt, sin, cos
+#include <math.h>   // fabs, fmin, fmax, ceil, floor, sqrt, sin, cos, isfinite
+#include <stdio.h>  // FILE, fopen, fread, fwrite, rename, remove (the cache file)
 #include <stdlib.h> // malloc, realloc, free, qsort
-#include <string.h> // memcpy, memset
+#include <string.h> // memcpy, memset, strlen
 
 // Points a hull is built from (below the engine's vertex limit, so it never simplifies them).
 #define DECOMPOSE_HULL_POINTS 250
@@ -700,4 +701,151 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
 void decompose_free(decompose_result *result)
 {
     free(result);
+}
+
+// ---- Cache -----------------------------------------------------------------------------------------
+
+// The cache file: magic, version, key, piece count, then the pieces' point counts, their points (3
+// floats each) and the two volumes, in this machine's byte order (a file from another machine has
+// another key only by chance; it fails the size and finiteness checks otherwise, or is just wrong
+// hulls, never a crash).
+#define DECOMPOSE_CACHE_MAGIC 0x43445048u // "PHDC"
+// Bumped whenever the algorithm or the format changes, so old files stop matching.
+#define DECOMPOSE_CACHE_VERSION 1u
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+    {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t decompose_key(const ph_vec3 *vertices, int vertex_count, const int *tris, int tri_count,
+                       const decompose_options *options)
+{
+    decompose_options o = options ? *options : decompose_default_options();
+    uint32_t version = DECOMPOSE_CACHE_VERSION;
+    uint64_t h = 14695981039346656037ull;
+    h = fnv(h, &version, sizeof version);
+    h = fnv(h, &o.max_pieces, sizeof o.max_pieces);
+    h = fnv(h, &o.concavity, sizeof o.concavity);
+    h = fnv(h, &o.resolution, sizeof o.resolution);
+    h = fnv(h, &vertex_count, sizeof vertex_count);
+    h = fnv(h, &tri_count, sizeof tri_count);
+    if (vertices && vertex_count > 0)
+        h = fnv(h, vertices, (size_t)vertex_count * sizeof(ph_vec3));
+    if (tris && tri_count > 0)
+        h = fnv(h, tris, (size_t)tri_count * 3 * sizeof(int));
+    return h;
+}
+
+decompose_result *decompose_cache_read(const char *path, uint64_t key)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        return NULL;
+    uint32_t head[2];
+    uint64_t file_key;
+    int32_t pieces;
+    decompose_result *r = NULL;
+    int32_t *counts = NULL;
+    if (fread(head, sizeof head, 1, f) != 1 || head[0] != DECOMPOSE_CACHE_MAGIC ||
+        head[1] != DECOMPOSE_CACHE_VERSION || fread(&file_key, sizeof file_key, 1, f) != 1 ||
+        file_key != key || fread(&pieces, sizeof pieces, 1, f) != 1 || pieces < 1 ||
+        pieces > DECOMPOSE_MAX_PIECES)
+        goto done;
+    counts = malloc((size_t)pieces * sizeof(int32_t));
+    if (!counts || fread(counts, sizeof(int32_t), (size_t)pieces, f) != (size_t)pieces)
+        goto done;
+    int total = 0;
+    for (int i = 0; i < pieces; i++)
+    {
+        if (counts[i] < 4 || counts[i] > DECOMPOSE_HULL_POINTS)
+            goto done;
+        total += counts[i];
+    }
+    size_t head_size =
+        (sizeof(decompose_result) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    size_t ints = ((size_t)pieces * 2 * sizeof(int) + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+                  sizeof(max_align_t);
+    r = malloc(head_size + ints + (size_t)total * sizeof(ph_vec3));
+    if (!r)
+        goto done;
+    r->piece_count = pieces;
+    r->first = (int *)((char *)r + head_size);
+    r->count = r->first + pieces;
+    r->points = (ph_vec3 *)((char *)r + head_size + ints);
+    for (int i = 0, at = 0; i < pieces; i++)
+    {
+        r->first[i] = at;
+        r->count[i] = counts[i];
+        at += counts[i];
+    }
+    float volumes[2];
+    bool ok = true;
+    for (int i = 0; ok && i < total; i++)
+    {
+        float xyz[3];
+        ok = fread(xyz, sizeof xyz, 1, f) == 1 && isfinite(xyz[0]) && isfinite(xyz[1]) && isfinite(xyz[2]);
+        if (ok)
+            r->points[i] = ph_v3(xyz[0], xyz[1], xyz[2]);
+    }
+    char extra;
+    ok = ok && fread(volumes, sizeof volumes, 1, f) == 1 && isfinite(volumes[0]) && isfinite(volumes[1]) &&
+         fread(&extra, 1, 1, f) == 0; // nothing after the volumes
+    if (!ok)
+    {
+        free(r);
+        r = NULL;
+        goto done;
+    }
+    r->hull_volume = volumes[0];
+    r->solid_volume = volumes[1];
+done:
+    free(counts);
+    fclose(f);
+    return r;
+}
+
+bool decompose_cache_write(const char *path, uint64_t key, const decompose_result *r)
+{
+    if (!path || !r || r->piece_count < 1)
+        return false;
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 5);
+    if (!tmp)
+        return false;
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp", 5);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f != NULL;
+    uint32_t head[2] = {DECOMPOSE_CACHE_MAGIC, DECOMPOSE_CACHE_VERSION};
+    int32_t pieces = r->piece_count;
+    ok = ok && fwrite(head, sizeof head, 1, f) == 1 && fwrite(&key, sizeof key, 1, f) == 1 &&
+         fwrite(&pieces, sizeof pieces, 1, f) == 1;
+    for (int i = 0; ok && i < pieces; i++)
+    {
+        int32_t c = r->count[i];
+        ok = fwrite(&c, sizeof c, 1, f) == 1;
+    }
+    for (int i = 0; ok && i < pieces; i++)
+        for (int k = 0; ok && k < r->count[i]; k++)
+        {
+            const ph_vec3 *p = &r->points[r->first[i] + k];
+            float xyz[3] = {p->x, p->y, p->z};
+            ok = fwrite(xyz, sizeof xyz, 1, f) == 1;
+        }
+    float volumes[2] = {r->hull_volume, r->solid_volume};
+    ok = ok && fwrite(volumes, sizeof volumes, 1, f) == 1;
+    if (f && fclose(f) != 0)
+        ok = false;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok && f)
+        remove(tmp);
+    free(tmp);
+    return ok;
 }

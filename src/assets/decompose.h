@@ -9,6 +9,7 @@
 #include "phys/math.h"
 
 #include <stdbool.h> // bool
+#include <stdint.h>  // uint64_t
 
 // Defaults of decompose_options.
 #define DECOMPOSE_DEFAULT_MAX_PIECES 32
@@ -48,3 +49,18 @@ typedef struct decompose_result
 decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, const int *tris, int tri_count,
                                  const decompose_options *options, const char **reason);
 void decompose_free(decompose_result *result);
+
+// ---- Cache -----------------------------------------------------------------------------------------
+// A decomposition takes seconds for a large model, so it is kept in a file beside the model
+// (model_physics.c: "<model>.obj.hulls"), under a key of everything it depends on: the vertices as
+// given (scaled), the triangles, the options and the format's version. A file with another key, or one
+// that is not a well-formed cache file, is simply not used.
+
+// The key of a decomposition's input (64-bit FNV-1a over its bytes).
+uint64_t decompose_key(const ph_vec3 *vertices, int vertex_count, const int *tris, int tri_count,
+                       const decompose_options *options);
+// The cached result for key in the file at path, or NULL (no file, another key, malformed).
+decompose_result *decompose_cache_read(const char *path, uint64_t key);
+// Writes result under key to path (through a temporary file renamed over it, so a reader never sees
+// half a file). False when the file cannot be written.
+bool decompose_cache_write(const char *path, uint64_t key, const decompose_result *result);

@@ -6,6 +6,8 @@
 // centre of mass. The render mesh of each body is built with the same scale and origin.
 #include "assets/model_physics.h"
 
+#include "assets/path.h"
+
 #include <math.h>   // fabsf, sqrtf, isfinite
 #include <stdint.h> // INT32_MAX, int64_t
 #include <stdio.h>  // snprintf
@@ -42,6 +44,7 @@ model_shape_options model_default_shape_options(void)
     o.density = ph_default_material().density;
     o.split = MODEL_SPLIT_GROUP;
     o.decompose = decompose_default_options();
+    o.cache = false;
     return o;
 }
 
@@ -669,7 +672,18 @@ static bool build_decomposed_shape(ph_world *world, const obj_model *m, const mo
     int *remap = NULL;
     int n = range_points(m, first, count, o->scale, &pts, &remap);
     const char *reason = "out of memory";
-    decompose_result *d = n > 0 ? decompose_mesh(pts, n, remap, count, &o->decompose, &reason) : NULL;
+    // The cache beside the model file, under the key of exactly this input (scaled points, options).
+    char cache_path[PATH_MAX_LENGTH];
+    int len = snprintf(cache_path, sizeof cache_path, "%s.hulls", m->name);
+    bool use_cache = o->cache && n > 0 && len > 0 && (size_t)len < sizeof cache_path;
+    uint64_t key = use_cache ? decompose_key(pts, n, remap, count, &o->decompose) : 0;
+    decompose_result *d = use_cache ? decompose_cache_read(cache_path, key) : NULL;
+    if (!d && n > 0)
+    {
+        d = decompose_mesh(pts, n, remap, count, &o->decompose, &reason);
+        if (d && use_cache)
+            decompose_cache_write(cache_path, key, d); // a folder we cannot write to just means no cache
+    }
     free(pts);
     free(remap);
     if (!d)

@@ -54,8 +54,12 @@ typedef struct model_shape_options
                            // most models: a smaller budget simplifies it and may cut vertices off)
     float density;         // (unit: kg/m^3) for the mass properties; default 1000
     model_split split;     // the parts of a compound; default MODEL_SPLIT_GROUP
-    decompose_options
-        decompose; // MODEL_SHAPE_DECOMPOSE: pieces, tolerance; default decompose_default_options()
+    // MODEL_SHAPE_DECOMPOSE: most pieces, tolerance; default decompose_default_options().
+    decompose_options decompose;
+    // MODEL_SHAPE_DECOMPOSE: reuse the pieces kept in "<model file>.hulls" when they were made from the
+    // same input (scaled points, options), else make them and keep them there (a folder that cannot be
+    // written to means no cache); default false (scene entries turn it on).
+    bool cache;
 } model_shape_options;
 
 model_shape_options model_default_shape_options(void);
