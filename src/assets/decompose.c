@@ -143,7 +143,7 @@ static int sample_points(const double *pts, int n, ph_vec3 *out, int max)
     for (int d = 0; d < 13; d++)
     {
         int lo = 0, hi = 0;
-        double dlo = INFINITY, dhi = -INFINITY;
+        double dlo = (double)INFINITY, dhi = -(double)INFINITY;
         for (int i = 0; i < n; i++)
         {
             double x = dirs[d][0] * pts[3 * i] + dirs[d][1] * pts[3 * i + 1] + dirs[d][2] * pts[3 * i + 2];
@@ -184,7 +184,7 @@ static int extreme_points(const double *pts, int n, ph_vec3 *out, int max)
         double y = 1.0 - (2.0 * d + 1.0) / max, r = sqrt(fmax(0.0, 1.0 - y * y)), a = golden * d;
         double dir[3] = {r * cos(a), y, r * sin(a)};
         int best = 0;
-        double far = -INFINITY;
+        double far = -(double)INFINITY;
         for (int i = 0; i < n; i++)
         {
             double x = dir[0] * pts[3 * i] + dir[1] * pts[3 * i + 1] + dir[2] * pts[3 * i + 2];
@@ -368,8 +368,8 @@ static bool best_cut(decomposer *dc, const piece *p, double nrm[3], double *d, b
     double lo[DECOMPOSE_DIRECTIONS], hi[DECOMPOSE_DIRECTIONS];
     for (int a = 0; a < DECOMPOSE_DIRECTIONS; a++)
     {
-        lo[a] = INFINITY;
-        hi[a] = -INFINITY;
+        lo[a] = (double)INFINITY;
+        hi[a] = -(double)INFINITY;
         const double *n = cut_directions[a];
         for (int i = 0; i < p->corners.n; i += 3)
         {
@@ -382,7 +382,7 @@ static bool best_cut(decomposer *dc, const piece *p, double nrm[3], double *d, b
     // single cut of a bowl saves nothing (each half's hull still spans its hollow), but the halves' cuts
     // do: so the best cut is taken even without a gain, preferring planes near the middle, as long as
     // the piece holds some of the solid's volume to cut.
-    double best = INFINITY;
+    double best = (double)INFINITY;
     *found = false;
     if (p->cell_count < 2)
         return true;
@@ -556,7 +556,8 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
             *reason = no_volume;
         return NULL;
     }
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double lo[3] = {(double)INFINITY, (double)INFINITY, (double)INFINITY},
+           hi[3] = {-(double)INFINITY, -(double)INFINITY, -(double)INFINITY};
     for (int i = 0; i < 3 * tri_count; i++)
         for (int k = 0; k < 3; k++)
         {
