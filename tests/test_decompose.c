@@ -168,6 +168,18 @@ static int decompose_l_and_bowl(void)
     ENSURE_NEAR(r->solid_volume, 3.0f, 1e-4f);
     ENSURE(check_pieces(r, 3.0f, 0.05f) == 0);
     decompose_free(r);
+    // Wound inside out, the same solid.
+    for (int i = 0; i < s.nt; i++)
+    {
+        int x = s.t[3 * i + 1];
+        s.t[3 * i + 1] = s.t[3 * i + 2];
+        s.t[3 * i + 2] = x;
+    }
+    r = decompose_mesh(s.v, s.nv, s.t, s.nt, NULL, NULL);
+    ENSURE(r);
+    ENSURE_NEAR(r->solid_volume, 3.0f, 1e-4f);
+    ENSURE(check_pieces(r, 3.0f, 0.05f) == 0);
+    decompose_free(r);
 
     // A bowl 0.25 m thick (1 m outer radius): a thin curved shell needs many pieces, as each one's hull
     // spans the sagitta of its patch; the ball test below uses a thinner one.

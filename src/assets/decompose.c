@@ -552,6 +552,20 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
     ph_mass_properties solid = ph_compute_polyhedron_mass(vertices, tris, tri_count, 1.0f);
     if (!(solid.volume > 0.0f))
     {
+        // Wound inside out (the cuts and the voxels do not care which way): its volume the other way.
+        int *reversed = malloc((size_t)tri_count * 3 * sizeof(int));
+        for (int t = 0; reversed && t < tri_count; t++)
+        {
+            reversed[3 * t] = tris[3 * t];
+            reversed[3 * t + 1] = tris[3 * t + 2];
+            reversed[3 * t + 2] = tris[3 * t + 1];
+        }
+        if (reversed)
+            solid = ph_compute_polyhedron_mass(vertices, reversed, tri_count, 1.0f);
+        free(reversed);
+    }
+    if (!(solid.volume > 0.0f))
+    {
         if (reason)
             *reason = no_volume;
         return NULL;
