@@ -13,8 +13,11 @@
 //      default dynamic hull, which also builds the render mesh), and one ph_world_step; and the same
 //      for the .obj-scene path that `sandbox FILE.obj` takes (model_physics_add_scene). Medians of --runs
 //      (at least 5) after one cold run, which is reported too; the total also in CPU time.
+//   3. Decomposition (issue 22): for each closed model, one convex decomposition from scratch (pieces,
+//      the hulls' excess over the solid's volume, time) and, for the generated blob in /tmp, the best of
+//      --runs loads from its cache file.
 // Options: --mb N (size of the generated file), --runs N, --keep (leave the file in /tmp), --no-parse,
-// --no-models, and model paths instead of the shared folder.
+// --no-models, --no-decompose, and model paths instead of the shared folder.
 #define _POSIX_C_SOURCE 200809L // clock_gettime, getpid, opendir
 
 #include "assets/model_physics.h"
@@ -274,6 +277,66 @@ static int bench_model(const char *path, int runs)
     return 0;
 }
 
+// The model as a decomposed compound ("shape": "decompose", issue 22): one decomposition from scratch,
+// then, for a model in /tmp (where the bench may write its cache beside it: never beside the shared
+// files), the best of runs loads from the cache (cached_ms -1: not measured). Open models are skipped
+// (nothing to decompose); hull_excess is -1 where the solid's volume is unknown (a surface wound
+// inside out, whose mass comes from its hulls).
+static int bench_decompose(const char *path, int runs)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    if (!obj_load(path, NULL, &m, &err))
+        return 0;
+    bool closed = model_mesh_is_closed(m, 0, m->triangle_count);
+    bool in_tmp = strncmp(path, "/tmp/", 5) == 0;
+    double fresh = 0.0, cached = -1.0;
+    int pieces = 0;
+    float hulls = 0.0f, solid = 0.0f;
+    for (int r = -1; closed && r < (in_tmp ? runs : 0); r++)
+    {
+        ph_world_def wdef = ph_default_world_def();
+        ph_world *world = ph_world_create(&wdef);
+        model_shape_options o = model_default_shape_options();
+        o.kind = MODEL_SHAPE_DECOMPOSE;
+        o.cache = in_tmp;
+        model_shape shape;
+        double t = now_s();
+        bool ok = model_physics_build_shape(world, m, &o, &shape, NULL, &err);
+        t = now_s() - t;
+        if (ok && r < 0)
+        {
+            const ph_compound *c = ph_world_get_compound(world, shape.shape.geom);
+            pieces = c ? c->child_count : 0;
+            for (int i = 0; c && i < c->child_count; i++)
+                hulls += ph_compute_mass(&c->children[i].shape, 1.0f).volume;
+            solid = shape.mass_from_mesh ? shape.mass.volume : 0.0f; // inside out: no solid volume
+            fresh = t;
+        }
+        else if (ok)
+            cached = cached < 0.0 || t < cached ? t : cached; // best of the runs
+        ph_world_destroy(world);
+        if (!ok)
+        {
+            fprintf(stderr, "obj_bench: decompose: %s\n", err.text);
+            break;
+        }
+    }
+    if (closed && in_tmp)
+    {
+        char cache[600];
+        snprintf(cache, sizeof cache, "%s.hulls", path);
+        unlink(cache);
+    }
+    if (closed)
+        printf("{\"bench\":\"obj_decompose\",\"file\":\"%s\",\"triangles\":%d,\"pieces\":%d,"
+               "\"hull_excess\":%.4f,\"decompose_ms\":%.3f,\"cached_ms\":%.3f}\n",
+               path, m->triangle_count, pieces, solid > 0.0f ? (double)(hulls / solid) - 1.0 : -1.0,
+               1e3 * fresh, cached < 0.0 ? -1.0 : 1e3 * cached);
+    obj_free(m);
+    return 0;
+}
+
 // A closed organic blob the size of the Stanford bunny (bun_zipper: 35,947 vertices, 69,451 triangles):
 // a 150 x 240 latitude-longitude sphere with bumps, 36,240 vertices and 72,000 triangles in `v//vn`
 // form, written to path. The shared folder holds only a low-poly bunny; this is the full-size case.
@@ -332,7 +395,7 @@ static int list_shared(char paths[][512], int max)
 int main(int argc, char **argv)
 {
     int mb = DEFAULT_MB, runs = DEFAULT_RUNS;
-    bool keep = false, parse = true, models = true;
+    bool keep = false, parse = true, models = true, decompose = true;
     static char paths[MAX_MODELS][512];
     int path_count = 0;
     for (int i = 1; i < argc; i++)
@@ -347,6 +410,8 @@ int main(int argc, char **argv)
             parse = false;
         else if (strcmp(argv[i], "--no-models") == 0)
             models = false;
+        else if (strcmp(argv[i], "--no-decompose") == 0)
+            decompose = false;
         else if (argv[i][0] != '-' && path_count < MAX_MODELS)
             snprintf(paths[path_count++], sizeof paths[0], "%s", argv[i]);
         else
@@ -354,7 +419,7 @@ int main(int argc, char **argv)
             bool help = strcmp(argv[i], "--help") == 0;
             fprintf(help ? stdout : stderr,
                     "usage: obj_bench [--mb N] [--runs N] [--keep] [--no-parse] [--no-models] "
-                    "[MODEL.obj ...]\n");
+                    "[--no-decompose] [MODEL.obj ...]\n");
             return help ? 0 : 1;
         }
     }
@@ -379,6 +444,8 @@ int main(int argc, char **argv)
     int status = 0;
     for (int i = 0; i < path_count && status == 0; i++)
         status = bench_model(paths[i], runs < 5 ? 5 : runs);
+    for (int i = 0; i < path_count && status == 0 && decompose; i++)
+        status = bench_decompose(paths[i], runs < 5 ? 5 : runs);
     if (path_count > 0 && strncmp(paths[path_count - 1], "/tmp/obj_bench_blob_", 20) == 0 && !keep)
         unlink(paths[path_count - 1]);
     return status;

@@ -304,7 +304,55 @@ static int api_defaults_and_names(void)
     return 0;
 }
 
+// def.mass_properties replaces the shape's mass, centre and inertia of a moving body, and is checked.
+static int api_body_mass_properties(void)
+{
+    ph_set_log(count_log, NULL);
+    ph_world *w = make_world();
+    ENSURE(w != NULL);
+    ph_body_def d = ph_default_body_def();
+    d.type = PH_BODY_DYNAMIC;
+    ph_mass_properties mp = {0};
+    mp.mass = 2.0f;
+    mp.center = ph_v3(0.1f, -0.2f, 0.3f);
+    mp.inertia = glms_mat3_identity();
+    mp.inertia.col[0].raw[1] = mp.inertia.col[1].raw[0] = 0.25f;
+    d.mass_properties = &mp;
+    ph_body_id b = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(b));
+    ENSURE_NEAR(ph_body_get_mass(w, b), 2.0f, 0.0f);
+    ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(w, b), mp.center, 1e-6f);
+    ph_mat3 in = ph_body_get_world_inertia(w, b);
+    ENSURE_NEAR(in.col[0].raw[1], 0.25f, 1e-6f);
+    ENSURE_NEAR(in.col[2].raw[2], 1.0f, 1e-6f);
+
+    ph_mass_properties bad = mp;
+    d.mass_properties = &bad;
+    bad.mass = 0.0f;
+    ENSURE(expect_rejected(w, &d, PH_ERR_INVALID_ARG, "def.mass_properties->mass") == 0);
+    bad = mp;
+    bad.center.x = 2e4f;
+    ENSURE(expect_rejected(w, &d, PH_ERR_INVALID_ARG, "def.mass_properties->center") == 0);
+    bad = mp;
+    bad.inertia.col[0].raw[1] = 0.5f; // not symmetric
+    ENSURE(expect_rejected(w, &d, PH_ERR_INVALID_ARG, "def.mass_properties->inertia") == 0);
+    bad = mp;
+    bad.inertia.col[0].raw[1] = bad.inertia.col[1].raw[0] = 2.0f; // indefinite
+    ENSURE(expect_rejected(w, &d, PH_ERR_INVALID_ARG, "def.mass_properties->inertia") == 0);
+    bad = mp;
+    bad.inertia.col[2].raw[2] = NAN;
+    ENSURE(expect_rejected(w, &d, PH_ERR_INVALID_ARG, "def.mass_properties->inertia") == 0);
+    // A static body ignores them.
+    d.type = PH_BODY_STATIC;
+    d.mass_properties = &mp;
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &d)));
+    ph_world_destroy(w);
+    ph_set_log(NULL, NULL);
+    return 0;
+}
+
 const test_case test_api_cases[] = {
+    {"api_body_mass_properties", api_body_mass_properties},
     {"api_rejects_bad_body_defs", api_rejects_bad_body_defs},
     {"api_rejects_bad_world_defs_and_calls", api_rejects_bad_world_defs_and_calls},
     {"api_stale_ids", api_stale_ids},

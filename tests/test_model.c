@@ -14,6 +14,7 @@
 
 #include "phys/phys.h"
 
+#include <stdlib.h> // malloc, free
 #include <string.h> // strlen, strcmp, strstr, strncmp, memset
 
 static obj_model *parse(const char *text)
@@ -23,6 +24,15 @@ static obj_model *parse(const char *text)
     opt.load_materials = false;
     asset_error err;
     if (!obj_parse(text, strlen(text), "mesh.obj", &opt, &m, &err))
+        fprintf(stderr, "%s\n", err.text);
+    return m;
+}
+
+static obj_model *load_path(const char *path)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    if (!obj_load(path, NULL, &m, &err))
         fprintf(stderr, "%s\n", err.text);
     return m;
 }
@@ -138,8 +148,12 @@ static int model_mesh_sphere_smooth(void)
     ENSURE(m);
     model_mesh *mesh = model_mesh_build(m, NULL);
     ENSURE(mesh);
+    // The band is open at both ends, so it is drawn from both sides: the second half of the vertices is
+    // the back copy, with flipped normals.
+    ENSURE(mesh->two_sided);
+    int front = mesh->vertex_count / 2;
     float worst = 1.0f;
-    for (int i = 0; i < mesh->vertex_count; i++)
+    for (int i = 0; i < front; i++)
     {
         const float *p = mesh->positions + 3 * i, *n = mesh->normals + 3 * i;
         float radial[3] = {p[0] / 2.0f, p[1] / 2.0f, p[2] / 2.0f};
@@ -149,7 +163,7 @@ static int model_mesh_sphere_smooth(void)
     // rows, whose one-sided normals still lie within half a ring step (3.75 degrees) of radial.
     ENSURE(worst > cosf(4.0f * GLM_PIf / 180.0f));
     // Shared vertices: one per position (no crease, no colour change).
-    ENSURE(mesh->vertex_count == (rings - 1) * segments);
+    ENSURE(front == (rings - 1) * segments);
     model_mesh_free(mesh);
     obj_free(m);
     return 0;
@@ -165,7 +179,7 @@ static int model_mesh_normals_colours_scale(void)
     opt.scale[1] = 2.0f;
     opt.origin[0] = 0.5f;
     model_mesh *mesh = model_mesh_build(m, &opt);
-    ENSURE(mesh && mesh->vertex_count == 3);
+    ENSURE(mesh && mesh->vertex_count == 6 && mesh->two_sided); // one open triangle: front and back
     // The plane y = z scaled by 2 in y becomes y = 2 z: normal (0, -1/2, 1) normalised.
     const float *n = mesh->normals;
     float s = 1.0f / sqrtf(1.25f);
@@ -190,7 +204,7 @@ static int model_mesh_normals_colours_scale(void)
     opt.first_triangle = 1;
     opt.triangle_count = 1;
     mesh = model_mesh_build(m, &opt);
-    ENSURE(mesh && mesh->index_count == 3 && mesh->vertex_count == 3);
+    ENSURE(mesh && mesh->index_count == 6 && mesh->vertex_count == 6);
     n = mesh->normals;
     ENSURE_VEC3_NEAR(ph_v3(n[0], n[1], n[2]), ph_v3(0, -1, 0), 1e-6f);
     model_mesh_free(mesh);
@@ -200,6 +214,57 @@ static int model_mesh_normals_colours_scale(void)
     opt.first_triangle = -1;
     ENSURE(model_mesh_build(m, &opt) == NULL);
     ENSURE(model_mesh_build(NULL, NULL) == NULL);
+    obj_free(m);
+    return 0;
+}
+
+// Issue 22, defect 6: a mesh whose triangles are not closed (two walls of one side each) is drawn from
+// both sides: every triangle also comes reversed, on vertices of flipped normals. Closed meshes (the
+// cube, also with its positions repeated along seams) are drawn once.
+static int model_mesh_open_two_sided(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/open_walls.obj");
+    ENSURE(m && m->triangle_count == 4);
+    ENSURE(!model_mesh_is_closed(m, 0, 4));
+    model_mesh *mesh = model_mesh_build(m, NULL);
+    ENSURE(mesh && mesh->two_sided && mesh->index_count == 24);
+    int half = mesh->vertex_count / 2, tri = mesh->index_count / 2;
+    for (int i = 0; i < tri; i += 3)
+    {
+        const uint32_t *f = mesh->indices + i, *b = mesh->indices + tri + i;
+        // The back triangle has the front's corners in reverse order, on the copies of its vertices.
+        ENSURE(b[0] == f[0] + (uint32_t)half && b[1] == f[2] + (uint32_t)half &&
+               b[2] == f[1] + (uint32_t)half);
+        for (int k = 0; k < 3; k++)
+        {
+            int j = (3 - k) % 3; // back corner k is front corner j
+            const float *nf = mesh->normals + 3 * f[j], *nb = mesh->normals + 3 * b[k];
+            const float *pf = mesh->positions + 3 * f[j], *pb = mesh->positions + 3 * b[k];
+            ENSURE_VEC3_NEAR(ph_v3(nb[0], nb[1], nb[2]), ph_v3(-nf[0], -nf[1], -nf[2]), 0.0f);
+            ENSURE_VEC3_NEAR(ph_v3(pb[0], pb[1], pb[2]), ph_v3(pf[0], pf[1], pf[2]), 0.0f);
+        }
+        // Winding and normal agree on both copies (counter-clockwise seen from where the normal points).
+        const float *p0 = mesh->positions + 3 * b[0], *p1 = mesh->positions + 3 * b[1],
+                    *p2 = mesh->positions + 3 * b[2];
+        float u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        float v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+        float c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+        ENSURE(dot3(c, mesh->normals + 3 * b[0]) > 0.0f);
+    }
+    model_mesh_free(mesh);
+    obj_free(m);
+
+    m = cube("");
+    ENSURE(m && model_mesh_is_closed(m, 0, m->triangle_count));
+    mesh = model_mesh_build(m, NULL);
+    ENSURE(mesh && !mesh->two_sided && mesh->index_count == 36);
+    model_mesh_free(mesh);
+    // Without one face the cube is open.
+    ENSURE(!model_mesh_is_closed(m, 0, m->triangle_count - 2));
+    obj_free(m);
+    // Positions repeated with equal coordinates (a seam) still weld into a closed surface.
+    m = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv -0 0 1\nf 1 3 2\nf 1 2 4\nf 1 5 3\nf 2 3 4\n");
+    ENSURE(m && model_mesh_is_closed(m, 0, 4));
     obj_free(m);
     return 0;
 }
@@ -219,15 +284,6 @@ static int model_mesh_shared_cube(void)
 }
 
 // ---- Physics ---------------------------------------------------------------------------------------
-
-static obj_model *load_path(const char *path)
-{
-    obj_model *m = NULL;
-    asset_error err;
-    if (!obj_load(path, NULL, &m, &err))
-        fprintf(stderr, "%s\n", err.text);
-    return m;
-}
 
 static ph_world *new_world(void)
 {
@@ -310,7 +366,13 @@ static int model_hull_contains_vertices(void)
             ENSURE(worst <= tol);
             ENSURE(shape.mass.mass > 0.0f && shape.mass.volume > 0.0f);
             ENSURE(is_positive_definite(shape.mass.inertia));
-            ENSURE_VEC3_NEAR(hull->centroid, ph_v3(0, 0, 0), 1e-4f * sqrtf(glms_vec3_dot(ext, ext)));
+            // A closed model's body origin is its solid's centre of mass, and the solid lies in its hull;
+            // an open one's is its hull's centroid.
+            ph_convex hc = ph_convex_hull(hull);
+            if (shape.mass_from_mesh)
+                ENSURE(shape.mass.volume <= ph_compute_mass(&hc, 1.0f).volume * (1.0f + 1e-5f));
+            else
+                ENSURE_VEC3_NEAR(hull->centroid, ph_v3(0, 0, 0), 1e-4f * sqrtf(glms_vec3_dot(ext, ext)));
         }
         ph_world_destroy(world);
         obj_free(m);
@@ -491,6 +553,441 @@ static int model_obj_scene_static_shapes(void)
     ph_world_destroy(world);
     obj_free(m);
     obj_free(bowl);
+    return 0;
+}
+
+// Counts the occurrences of needle in hay.
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+// Issue 22, defect 3: in an .obj scene an object of no volume and no area (a point, a line) is skipped
+// with a warning naming file, line and object, and the rest of the scene loads; a flat sheet of some
+// area still becomes static geometry.
+static int model_obj_scene_zero_volume(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/scene_zero_volume.obj");
+    ENSURE(m && m->object_count == 4);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    bool ok = model_physics_add_scene(world, m, NULL, &set, &warnings, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(ok);
+    ENSURE(set.body_count == 3); // crate, sheet, default ground
+    ENSURE(strcmp(set.bodies[0].name, "crate") == 0 &&
+           ph_body_get_type(world, set.bodies[0].body) == PH_BODY_DYNAMIC);
+    ENSURE(strcmp(set.bodies[1].name, "sheet") == 0 &&
+           ph_body_get_type(world, set.bodies[1].body) == PH_BODY_STATIC);
+    ENSURE(warnings.count == 3);
+    ENSURE(strstr(warnings.text[0], "scene_zero_volume.obj:18: object 'point' has no area and no volume"));
+    ENSURE(strstr(warnings.text[1], "scene_zero_volume.obj:21: object 'line' has no area and no volume"));
+    ENSURE(strstr(warnings.text[2], "scene_zero_volume.obj:25: object 'sheet' is flat"));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// Issue 22, defect 5: finite coordinates so large that the mass overflows are refused with a message
+// that says so (naming the file once), as a model and as an .obj scene; scaled down, the model loads.
+static int model_huge_coordinates(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/huge_coords.obj");
+    ENSURE(m);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    ENSURE(!model_physics_add_body(world, m, NULL, &set, &warnings, &err));
+    ENSURE(strstr(err.text, "huge_coords.obj: it is too large: it spans 1e+30 m"));
+    ENSURE(count_of(err.text, "huge_coords.obj") == 1);
+    ENSURE(!model_physics_add_scene(world, m, NULL, &set, &warnings, &err));
+    ENSURE(strstr(err.text, "huge_coords.obj:6: object '(unnamed)' is too large"));
+    ENSURE(count_of(err.text, "huge_coords.obj") == 1 && set.body_count == 0);
+    model_body_options o = model_default_body_options();
+    o.shape.scale[0] = o.shape.scale[1] = o.shape.scale[2] = 1e-30f;
+    ENSURE(model_physics_add_body(world, m, &o, &set, &warnings, &err));
+    ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 1000.0f / 6.0f, 0.05f);
+    // An engine error inside an .obj scene names the file once too: a hull 3e4 m across.
+    obj_model *big =
+        parse("o big\nv 0 0 0\nv 3e4 0 0\nv 0 3e4 0\nv 0 0 3e4\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+    ENSURE(big);
+    ENSURE(!model_physics_add_scene(world, big, NULL, &set, &warnings, &err));
+    ENSURE(count_of(err.text, "mesh.obj") == 1 && strstr(err.text, "mesh.obj:1: object 'big'"));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    obj_free(m);
+    obj_free(big);
+    return 0;
+}
+
+// Builds a scene given as JSON text (named tests/data/NAME.json, so that models are found beside it)
+// into world; NULL with the message printed when it fails.
+static scene_desc *build_scene_text(ph_world *world, const char *json, model_set *set, asset_error *err)
+{
+    scene_options so = scene_default_options();
+    scene_desc *d = NULL;
+    if (!scene_parse(json, strlen(json), SANDBOX_SOURCE_DIR "/tests/data/split.json", &so, &d, err))
+        return NULL;
+    asset_warnings warnings = {0};
+    if (!scene_build(world, d, set, &warnings, err))
+    {
+        scene_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+// The compound of a body: its child count, and each child's hull volume and offset (x only).
+static int compound_children(ph_world *world, ph_body_id body, float *volume, float *x, int max)
+{
+    ph_shape shape = ph_body_get_shape(world, body);
+    const ph_compound *c = ph_world_get_compound(world, shape.geom);
+    if (shape.type != PH_SHAPE_COMPOUND || !c)
+        return -1;
+    for (int i = 0; i < c->child_count && i < max; i++)
+    {
+        ph_convex hull = c->children[i].shape;
+        volume[i] = ph_compute_mass(&hull, 1.0f).volume;
+        x[i] = c->children[i].local.p.x;
+    }
+    return c->child_count;
+}
+
+// Issue 22, defect 7: a file that writes each `g` after the faces it names (with one group written in
+// two pieces) splits into its two boxes; "split": "object" makes one part, "split": "material" one per
+// material; "split" without "shape": "compound" is refused.
+static int model_compound_split(void)
+{
+    obj_model *m = load_path(SANDBOX_SOURCE_DIR "/tests/data/groups_after_faces.obj");
+    ENSURE(m && m->group_count == 4 && m->triangle_count == 24);
+    const char *names[4] = {"left", "right", "left", "left"};
+    const int lines[4] = {24, 32, 37, 37};
+    for (int g = 0; g < 4; g++)
+        ENSURE(strcmp(m->groups[g].name, names[g]) == 0 && m->groups[g].line == lines[g]);
+    ph_world *world = new_world();
+    model_set set = {0};
+    asset_warnings warnings = {0};
+    asset_error err;
+    model_body_options o = model_default_body_options();
+    o.shape.kind = MODEL_SHAPE_COMPOUND;
+    ENSURE(model_physics_add_body(world, m, &o, &set, &warnings, &err));
+    float volume[8], x[8];
+    ENSURE(compound_children(world, set.bodies[0].body, volume, x, 8) == 2);
+    // The left cube [0,1]^3 and the right one [3,4] x [0,1]^2, about their joint centre x = 2.
+    ENSURE_NEAR(volume[0], 1.0f, 1e-5f);
+    ENSURE_NEAR(volume[1], 1.0f, 1e-5f);
+    ENSURE_NEAR(x[0], -1.5f, 1e-5f);
+    ENSURE_NEAR(x[1], 1.5f, 1e-5f);
+    obj_free(m);
+
+    const char *by_object = "{\"entries\": [{\"model\": \"groups_after_faces.obj\", \"shape\": \"compound\", "
+                            "\"split\": \"object\"}]}";
+    scene_desc *d = build_scene_text(world, by_object, &set, &err);
+    ENSURE(d);
+    ENSURE(compound_children(world, set.bodies[1].body, volume, x, 8) == 1);
+    ENSURE_NEAR(volume[0], 4.0f, 1e-4f); // the hull of both cubes
+    scene_free(d);
+    const char *by_material =
+        "{\"entries\": [{\"model\": \"groups_after_faces.obj\", \"shape\": \"compound\", "
+        "\"split\": \"material\"}]}";
+    d = build_scene_text(world, by_material, &set, &err);
+    ENSURE(d);
+    // wood: the left cube's faces (written in two pieces), steel: the right cube's.
+    ENSURE(compound_children(world, set.bodies[2].body, volume, x, 8) == 2);
+    ENSURE_NEAR(volume[0], 1.0f, 1e-5f);
+    ENSURE_NEAR(x[0], -1.5f, 1e-5f);
+    ENSURE_NEAR(x[1], 1.5f, 1e-5f);
+    scene_free(d);
+    const char *bad = "{\"entries\": [{\"model\": \"groups_after_faces.obj\", \"split\": \"material\"}]}";
+    ENSURE(!build_scene_text(world, bad, &set, &err));
+    ENSURE(strstr(err.text, "entries[0].split: needs \"shape\": \"compound\""));
+    model_set_free(&set);
+    ph_world_destroy(world);
+    return 0;
+}
+
+// A dynamic body of the model text (density 1000) in world; its mass, world centre of mass and inertia.
+static int solid_body(ph_world *world, const char *text, float *mass, ph_vec3 *center, ph_mat3 *inertia,
+                      bool *from_mesh)
+{
+    obj_model *m = parse(text);
+    if (!m)
+        return 1;
+    model_set set = {0};
+    asset_error err;
+    model_body_options o = model_default_body_options();
+    model_shape shape;
+    bool ok = model_physics_build_shape(world, m, &o.shape, &shape, NULL, &err) &&
+              model_physics_add_body(world, m, &o, &set, NULL, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    else
+    {
+        ph_body_id b = set.bodies[0].body;
+        *mass = ph_body_get_mass(world, b);
+        *center = ph_body_get_center_of_mass(world, b);
+        *inertia = ph_body_get_world_inertia(world, b);
+        *from_mesh = shape.mass_from_mesh;
+    }
+    model_set_free(&set);
+    obj_free(m);
+    return ok ? 0 : 1;
+}
+
+static int ensure_inertia(ph_mat3 got, double want[3][3], double tol)
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            ENSURE_NEAR(got.col[c].raw[r], want[r][c], tol);
+    return 0;
+}
+
+// Mass from the mesh (issue 22): a dynamic model whose mesh is closed weighs what its solid does, with
+// the solid's centre of mass and inertia, concave or not; an open one keeps its hull's. Analytic answers:
+// a cube, an L-shaped prism (concave: its hull is 3.5 m^3, the solid 3), a tetrahedron far from the origin.
+static int model_mass_from_mesh(void)
+{
+    ph_world *world = new_world();
+    float mass;
+    ph_vec3 c;
+    ph_mat3 in;
+    bool from_mesh = false;
+    // The unit cube: m = 1000, I = m / 6 on the diagonal.
+    obj_model *cm = cube("");
+    ENSURE(cm);
+    obj_free(cm);
+    ENSURE(solid_body(world,
+                      "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+                      "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 4 8 7 3\nf 1 5 8 4\nf 2 3 7 6\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(from_mesh);
+    ENSURE_NEAR(mass, 1000.0f, 1e-2f);
+    ENSURE_VEC3_NEAR(c, ph_v3(0.5f, 0.5f, 0.5f), 1e-5f);
+    double cube_i[3][3] = {{1000.0 / 6.0, 0, 0}, {0, 1000.0 / 6.0, 0}, {0, 0, 1000.0 / 6.0}};
+    ENSURE(ensure_inertia(in, cube_i, 1e-2) == 0);
+
+    // The L prism: three unit cubes at (0.5, 0.5), (1.5, 0.5), (0.5, 1.5) in x, y, z from 0 to 1. Its
+    // inertia is theirs (m / 6 each about its own centre) moved to the joint centre (parallel axes).
+    ENSURE(solid_body(world,
+                      "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+                      "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+                      "f 6 5 4 3 2 1\nf 7 8 9 10 11 12\nf 1 2 8 7\nf 2 3 9 8\nf 3 4 10 9\nf 4 5 11 10\n"
+                      "f 5 6 12 11\nf 6 1 7 12\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(from_mesh);
+    ENSURE_NEAR(mass, 3000.0f, 0.05f);
+    const double cubes[3][3] = {{0.5, 0.5, 0.5}, {1.5, 0.5, 0.5}, {0.5, 1.5, 0.5}};
+    double cc[3] = {2.5 / 3.0, 2.5 / 3.0, 0.5}, l_i[3][3] = {{0}};
+    for (int k = 0; k < 3; k++)
+    {
+        double d[3] = {cubes[k][0] - cc[0], cubes[k][1] - cc[1], cubes[k][2] - cc[2]};
+        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 3; q++)
+                l_i[r][q] += (r == q ? 1000.0 / 6.0 + 1000.0 * d2 : 0.0) - 1000.0 * d[r] * d[q];
+    }
+    ENSURE_VEC3_NEAR(c, ph_v3((float)cc[0], (float)cc[1], (float)cc[2]), 1e-5f);
+    ENSURE(ensure_inertia(in, l_i, 0.05) == 0);
+
+    // The tetrahedron (0,0,0) (1,0,0) (0,1,0) (0,0,1) moved by (5, -2, 3): volume 1/6, centre at a quarter
+    // along each axis; about it, I_xx = rho / 80 and I_xy = rho / 480 (from int x^2 dV = 1/60, int xy dV
+    // = 1/120 and the parallel-axis theorem).
+    ENSURE(solid_body(world, "v 5 -2 3\nv 6 -2 3\nv 5 -1 3\nv 5 -2 4\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(from_mesh);
+    ENSURE_NEAR(mass, 1000.0f / 6.0f, 1e-3f);
+    ENSURE_VEC3_NEAR(c, ph_v3(5.25f, -1.75f, 3.25f), 1e-5f);
+    double tet_i[3][3] = {{12.5, 1000.0 / 480.0, 1000.0 / 480.0},
+                          {1000.0 / 480.0, 12.5, 1000.0 / 480.0},
+                          {1000.0 / 480.0, 1000.0 / 480.0, 12.5}};
+    ENSURE(ensure_inertia(in, tet_i, 1e-3) == 0);
+
+    // The L prism open (no top face): its hull's mass, 3.5 m^3 of it.
+    ENSURE(solid_body(world,
+                      "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+                      "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+                      "f 6 5 4 3 2 1\nf 1 2 8 7\nf 2 3 9 8\nf 3 4 10 9\nf 4 5 11 10\n"
+                      "f 5 6 12 11\nf 6 1 7 12\n",
+                      &mass, &c, &in, &from_mesh) == 0);
+    ENSURE(!from_mesh);
+    ENSURE_NEAR(mass, 3500.0f, 0.05f);
+
+    // The closed L in an .obj scene (a dynamic hull) and as a compound of two groups: the solid's mass.
+    const char *l_text = "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\n"
+                         "v 0 0 1\nv 2 0 1\nv 2 1 1\nv 1 1 1\nv 1 2 1\nv 0 2 1\n"
+                         "o l_block\ng a\nf 6 5 4 3 2 1\nf 7 8 9 10 11 12\nf 1 2 8 7\nf 2 3 9 8\n"
+                         "g b\nf 3 4 10 9\nf 4 5 11 10\nf 5 6 12 11\nf 6 1 7 12\n";
+    obj_model *l = parse(l_text);
+    ENSURE(l);
+    model_set set = {0};
+    asset_error err;
+    ENSURE(model_physics_add_scene(world, l, NULL, &set, NULL, &err));
+    ENSURE(ph_body_get_type(world, set.bodies[0].body) == PH_BODY_DYNAMIC);
+    ENSURE_NEAR(ph_body_get_mass(world, set.bodies[0].body), 3000.0f, 0.05f);
+    ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(world, set.bodies[0].body),
+                     ph_v3((float)cc[0], (float)cc[1], (float)cc[2]), 1e-5f);
+    model_body_options o = model_default_body_options();
+    o.shape.kind = MODEL_SHAPE_COMPOUND;
+    ENSURE(model_physics_add_body(world, l, &o, &set, NULL, &err));
+    ph_body_id compound = set.bodies[set.body_count - 1].body;
+    ENSURE(ph_body_get_shape(world, compound).type == PH_SHAPE_COMPOUND);
+    ENSURE_NEAR(ph_body_get_mass(world, compound), 3000.0f, 0.05f);
+    ENSURE_VEC3_NEAR(ph_body_get_center_of_mass(world, compound),
+                     ph_v3((float)cc[0], (float)cc[1], (float)cc[2]), 1e-5f);
+    ENSURE(ensure_inertia(ph_body_get_world_inertia(world, compound), l_i, 0.05) == 0);
+    model_set_free(&set);
+    obj_free(l);
+    ph_world_destroy(world);
+    return 0;
+}
+
+// Whether p is inside the closed triangle surface: the parity of the crossings of a ray from p along a
+// fixed direction that no edge or vertex of the test meshes lines up with.
+static bool inside_mesh(const float *pos, const int *tri, int tri_count, const double p[3])
+{
+    const double d[3] = {0.8017837, 0.5345225, 0.2672612}; // (3, 2, 1) normalised
+    int crossings = 0;
+    for (int t = 0; t < tri_count; t++)
+    {
+        // Moller and Trumbore's ray-triangle test.
+        const float *a = pos + 3 * tri[3 * t], *b = pos + 3 * tri[3 * t + 1], *c = pos + 3 * tri[3 * t + 2];
+        double e1[3], e2[3], s[3];
+        for (int k = 0; k < 3; k++)
+        {
+            e1[k] = (double)b[k] - (double)a[k];
+            e2[k] = (double)c[k] - (double)a[k];
+            s[k] = p[k] - (double)a[k];
+        }
+        double h[3] = {d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]};
+        double det = e1[0] * h[0] + e1[1] * h[1] + e1[2] * h[2];
+        if (fabs(det) < 1e-15)
+            continue;
+        double u = (s[0] * h[0] + s[1] * h[1] + s[2] * h[2]) / det;
+        if (u < 0.0 || u > 1.0)
+            continue;
+        double q[3] = {s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0]};
+        double v = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) / det;
+        if (v < 0.0 || u + v > 1.0)
+            continue;
+        if ((e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det > 0.0)
+            crossings++;
+    }
+    return crossings % 2 == 1;
+}
+
+// Brute force: a random closed, concave surface (a sphere whose vertices sit at random radii) against
+// Monte Carlo sampling of its inside. Volume, centre of mass and inertia agree within the sampling error.
+static int model_mass_monte_carlo(void)
+{
+    enum
+    {
+        rings = 8,
+        segments = 12,
+        samples = 60000
+    };
+    uint64_t rng = test_seed();
+    static char text[65536];
+    size_t len = 0;
+    len += (size_t)snprintf(text + len, sizeof text - len, "v 0 1.2 0\nv 0 -0.9 0\n");
+    for (int r = 1; r < rings; r++)
+        for (int k = 0; k < segments; k++)
+        {
+            float theta = GLM_PIf * (float)r / rings, phi = 2.0f * GLM_PIf * (float)k / segments;
+            float rad = test_rand_float(&rng, 0.5f, 1.5f);
+            len += (size_t)snprintf(text + len, sizeof text - len, "v %.6f %.6f %.6f\n",
+                                    (double)(rad * sinf(theta) * cosf(phi)), (double)(rad * cosf(theta)),
+                                    (double)(rad * sinf(theta) * sinf(phi)));
+        }
+    // Outward (counter-clockwise seen from outside) triangles: caps, then quads split in two.
+    for (int k = 0; k < segments; k++)
+    {
+        int a = 3 + k, b = 3 + (k + 1) % segments;
+        len += (size_t)snprintf(text + len, sizeof text - len, "f 1 %d %d\n", b, a);
+        int la = 3 + (rings - 2) * segments + k, lb = 3 + (rings - 2) * segments + (k + 1) % segments;
+        len += (size_t)snprintf(text + len, sizeof text - len, "f 2 %d %d\n", la, lb);
+    }
+    for (int r = 0; r + 1 < rings - 1; r++)
+        for (int k = 0; k < segments; k++)
+        {
+            int a = 3 + r * segments + k, b = 3 + r * segments + (k + 1) % segments;
+            len += (size_t)snprintf(text + len, sizeof text - len, "f %d %d %d\nf %d %d %d\n", a, b,
+                                    b + segments, a, b + segments, a + segments);
+        }
+    obj_model *m = parse(text);
+    ENSURE(m && model_mesh_is_closed(m, 0, m->triangle_count));
+    ph_world *world = new_world();
+    float mass;
+    ph_vec3 c;
+    ph_mat3 in;
+    bool from_mesh = false;
+    ENSURE(solid_body(world, text, &mass, &c, &in, &from_mesh) == 0 && from_mesh);
+
+    int *tri = malloc((size_t)m->triangle_count * 3 * sizeof(int));
+    ENSURE(tri);
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            tri[3 * t + k] = m->triangles[t].corner[k].position;
+    double lo[3] = {1e9, 1e9, 1e9}, hi[3] = {-1e9, -1e9, -1e9};
+    for (int i = 0; i < m->position_count; i++)
+        for (int k = 0; k < 3; k++)
+        {
+            lo[k] = fmin(lo[k], (double)m->positions[3 * i + k]);
+            hi[k] = fmax(hi[k], (double)m->positions[3 * i + k]);
+        }
+    double box = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    double n_in = 0.0, sum[3] = {0}, second[3][3] = {{0}};
+    for (int i = 0; i < samples; i++)
+    {
+        double p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = lo[k] + (hi[k] - lo[k]) * (double)test_rand_float(&rng, 0.0f, 1.0f);
+        if (!inside_mesh(m->positions, tri, m->triangle_count, p))
+            continue;
+        n_in += 1.0;
+        for (int k = 0; k < 3; k++)
+        {
+            sum[k] += p[k];
+            for (int j = 0; j < 3; j++)
+                second[k][j] += p[k] * p[j];
+        }
+    }
+    ENSURE(n_in > 1000.0);
+    double volume = box * n_in / samples, mc_mass = 1000.0 * volume;
+    double mc_c[3] = {sum[0] / n_in, sum[1] / n_in, sum[2] / n_in};
+    double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    // Sampling errors (a few standard deviations): the fraction inside is known to about 0.4 %.
+    ENSURE_NEAR(mass, mc_mass, 0.02 * mc_mass);
+    ENSURE_VEC3_NEAR(c, ph_v3((float)mc_c[0], (float)mc_c[1], (float)mc_c[2]), (float)(0.01 * size));
+    // Inertia about the centre: I = m (tr(S) E - S) with S the covariance of the points inside.
+    double cov[3][3], mc_i[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            cov[k][j] = second[k][j] / n_in - mc_c[k] * mc_c[j];
+    double tr = cov[0][0] + cov[1][1] + cov[2][2];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            mc_i[k][j] = mc_mass * ((k == j ? tr : 0.0) - cov[k][j]);
+    double scale = mc_i[0][0] + mc_i[1][1] + mc_i[2][2];
+    ENSURE(ensure_inertia(in, mc_i, 0.02 * scale) == 0);
+    // The hull would have weighed more: the surface is concave.
+    model_shape_options so = model_default_shape_options();
+    model_shape shape;
+    asset_error err;
+    ENSURE(model_physics_build_shape(world, m, &so, &shape, NULL, &err));
+    const ph_hull *hull = ph_world_get_hull(world, shape.shape.geom);
+    ph_convex hc = ph_convex_hull(hull);
+    ENSURE(ph_compute_mass(&hc, 1000.0f).mass > 1.05f * mass);
+    free(tri);
+    obj_free(m);
+    ph_world_destroy(world);
     return 0;
 }
 
@@ -713,12 +1210,18 @@ const test_case test_model_cases[] = {
     {"model_mesh_sphere_smooth", model_mesh_sphere_smooth},
     {"model_mesh_normals_colours_scale", model_mesh_normals_colours_scale},
     {"model_mesh_shared_cube", model_mesh_shared_cube},
+    {"model_mesh_open_two_sided", model_mesh_open_two_sided},
     {"model_hull_contains_vertices", model_hull_contains_vertices},
     {"model_hull_cube_mass", model_hull_cube_mass},
     {"model_compound_chair", model_compound_chair},
     {"model_obj_scene_room", model_obj_scene_room},
     {"model_obj_scene_static_shapes", model_obj_scene_static_shapes},
     {"model_obj_scene_shared", model_obj_scene_shared},
+    {"model_obj_scene_zero_volume", model_obj_scene_zero_volume},
+    {"model_huge_coordinates", model_huge_coordinates},
+    {"model_compound_split", model_compound_split},
+    {"model_mass_from_mesh", model_mass_from_mesh},
+    {"model_mass_monte_carlo", model_mass_monte_carlo},
     {"model_rests_on_static_mesh", model_rests_on_static_mesh},
     {"model_scene_every_entry", model_scene_every_entry},
     {"model_scenes_shipped", model_scenes_shipped},

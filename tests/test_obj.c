@@ -343,7 +343,6 @@ static int obj_malformed(void)
         {"vt\n", "vt: expected u"},
         {"vt 0 0 0 0\n", "too many numbers"},
         {"s maybe\n", "smoothing group"},
-        {"usemtl\n", "usemtl without"},
         {"f 99999999999 2 3\n", "out of range"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -740,6 +739,84 @@ static int obj_data_files(void)
     return 0;
 }
 
+static double model_volume(const obj_model *m, int first, int count);
+
+// Loads tests/data/<file>; returns the model or NULL with err filled, and the path in path.
+static obj_model *load_data(const char *file, char *path, size_t path_size, asset_error *err)
+{
+    snprintf(path, path_size, "%s/tests/data/%s", SANDBOX_SOURCE_DIR, file);
+    obj_model *m = NULL;
+    if (!obj_load(path, NULL, &m, err))
+        return NULL;
+    return m;
+}
+
+// Issue 22, defects 1 and 2: an empty usemtl is a warning (Blender writes it for an unassigned
+// material), and a UTF-8 byte-order mark before a first `v` line does not drop that vertex.
+static int obj_usemtl_empty_and_bom(void)
+{
+    char path[512];
+    asset_error err;
+    obj_model *m = load_data("usemtl_empty.obj", path, sizeof path, &err);
+    if (!m)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(m);
+    ENSURE(m->triangle_count == 4 && m->warning_count == 2);
+    ENSURE(strstr(m->warnings[0], "usemtl_empty.obj:6: usemtl without a material name"));
+    ENSURE(strstr(m->warnings[1], "usemtl_empty.obj:9: usemtl without a material name"));
+    for (int t = 0; t < m->triangle_count; t++)
+        ENSURE(m->triangles[t].material == -1);
+    obj_free(m);
+
+    m = load_data("bom_tetra.obj", path, sizeof path, &err);
+    ENSURE(m);
+    ENSURE(m->position_count == 4 && m->triangle_count == 4 && m->warning_count == 0);
+    ENSURE_NEAR(model_volume(m, 0, 4), 1.0 / 6.0, 1e-9);
+    obj_free(m);
+    // The same from memory, and a BOM alone or before a comment.
+    const char *bom = "\xef\xbb\xbf# comment\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    m = parse_text(bom, &err);
+    ENSURE(m && m->position_count == 3 && m->triangle_count == 1);
+    obj_free(m);
+    m = parse_text("\xef\xbb\xbf", &err);
+    ENSURE(m && m->position_count == 0);
+    obj_free(m);
+    return 0;
+}
+
+// Issue 22, defect 5: messages name what is wrong as written in the file.
+static int obj_messages(void)
+{
+    struct
+    {
+        const char *file;
+        int line;
+        const char *what;
+    } cases[] = {
+        {"bad_index_huge.obj", 5, "vertex index 99999999999999999999 out of range (3 defined so far)"},
+        {"bad_nul_number.obj", 3, "v: a NUL byte (0x00) at column 4"},
+        {"bad_lone_cr.obj", 3, "a lone carriage return at column 8"},
+        {"bad_binary.obj", 3, "not a text file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        char path[512], prefix[600];
+        asset_error err;
+        obj_model *m = load_data(cases[i].file, path, sizeof path, &err);
+        ENSURE(!m);
+        snprintf(prefix, sizeof prefix, "%s:%d: ", path, cases[i].line);
+        if (strncmp(err.text, prefix, strlen(prefix)) != 0 || !strstr(err.text, cases[i].what))
+        {
+            fprintf(stderr, "got '%s', want '%s%s'\n", err.text, prefix, cases[i].what);
+            ENSURE(0);
+        }
+    }
+    // The same in memory: a NUL in a face index and a negative index past the range.
+    ENSURE(expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -99999999999\n", 4,
+                        "index -99999999999 out of range") == 0);
+    return 0;
+}
+
 // ---- Shared real-world files -----------------------------------------------------------------------
 
 static obj_model *load_shared(const char *file)
@@ -944,6 +1021,8 @@ const test_case test_obj_cases[] = {
     {"obj_materials_and_warnings", obj_materials_and_warnings},
     {"obj_streaming_matches_memory", obj_streaming_matches_memory},
     {"obj_data_files", obj_data_files},
+    {"obj_usemtl_empty_and_bom", obj_usemtl_empty_and_bom},
+    {"obj_messages", obj_messages},
     {"obj_shared_counts", obj_shared_counts},
     {"obj_shared_geometry", obj_shared_geometry},
     {"obj_shared_materials", obj_shared_materials},

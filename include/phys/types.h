@@ -67,6 +67,11 @@ typedef struct ph_body_def
     ph_shape shape;           // default: box of half extents 0.5 m
     ph_material material;     // default ph_default_material()
     void *user_data;          // returned by ph_body_get_user_data; default NULL
+    // Moving bodies: when not NULL, their mass (kg), centre of mass in the shape frame (m) and inertia
+    // about it, shape axes (kg m^2), used instead of the shape's (a hull standing in for a concave solid);
+    // mass in [PH_MIN_MASS, PH_MAX_MASS], |centre| <= PH_MAX_SIZE, inertia finite, symmetric, positive
+    // definite; def.mass > 0 still scales it; volume unused; read at creation only; default NULL.
+    const ph_mass_properties *mass_properties;
     uint32_t internal_cookie;
 } ph_body_def;
 

@@ -8,7 +8,7 @@
 #include <stdbool.h> // bool
 #include <stdio.h>   // FILE, fopen, fread, snprintf, vsnprintf
 #include <stdlib.h>  // malloc, free
-#include <string.h>  // strlen, strerror
+#include <string.h>  // strlen, strncmp, strerror
 
 // "file:line: " (or "file: ") + the message, truncated to size.
 static void format(char *out, size_t size, const char *file, int line, const char *fmt, va_list args)
@@ -35,6 +35,25 @@ void asset_error_set(asset_error *err, const char *file, int line, const char *f
     va_start(args, fmt);
     format(err->text, sizeof err->text, file, line, fmt, args);
     va_end(args);
+}
+
+const char *asset_error_message(const asset_error *err)
+{
+    if (!err)
+        return "";
+    const char *t = err->text;
+    size_t n = strlen(err->file);
+    if (n == 0 || strncmp(t, err->file, n) != 0 || t[n] != ':')
+        return t;
+    t += n + 1;
+    if (err->line > 0)
+    {
+        while (*t >= '0' && *t <= '9')
+            t++;
+        if (*t == ':')
+            t++;
+    }
+    return *t == ' ' ? t + 1 : t;
 }
 
 void asset_error_warn(asset_warnings *list, const char *file, int line, const char *fmt, ...)

@@ -35,6 +35,10 @@ typedef struct asset_warnings
 void asset_error_set(asset_error *err, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+// The message of err without its "file:line: " (or "file: ") prefix, for wrapping it in an error about
+// the same file without naming the file twice. Never NULL.
+const char *asset_error_message(const asset_error *err);
+
 // Appends a warning formatted like asset_error_set to list (when not NULL).
 void asset_error_warn(asset_warnings *list, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -10,7 +10,8 @@
 #include "assets/model_mesh.h"
 
 #include <math.h>   // sqrtf, cosf, atan2f
-#include <stdlib.h> // malloc, calloc, free
+#include <stdint.h> // int64_t, INT32_MAX, uint64_t
+#include <stdlib.h> // malloc, calloc, free, qsort
 #include <string.h> // memcpy, memcmp, memset
 
 // Normal of a triangle without area (all corners on a line), so that shading stays finite.
@@ -277,25 +278,43 @@ model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *o
         indices[i] = (uint32_t)found;
     }
 
+    // An open surface is seen from behind too: its back copy doubles the vertices and the triangles.
+    bool two_sided = !model_mesh_is_closed(model, opt.first_triangle, count);
+    int copies = two_sided ? 2 : 1;
+    if ((int64_t)vertex_count * copies > INT32_MAX / 3 || (int64_t)corners * copies > INT32_MAX)
+        goto done;
+
     // One allocation: the struct, then positions, normals, colours, indices.
     size_t head = (sizeof(model_mesh) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    size_t floats = (size_t)vertex_count * 3;
-    mesh = malloc(head + 3 * floats * sizeof(float) + (size_t)corners * sizeof(uint32_t));
+    size_t floats = (size_t)vertex_count * 3 * (size_t)copies;
+    mesh = malloc(head + 3 * floats * sizeof(float) + (size_t)corners * (size_t)copies * sizeof(uint32_t));
     if (!mesh)
         goto done;
-    mesh->vertex_count = vertex_count;
+    mesh->vertex_count = vertex_count * copies;
     mesh->positions = (float *)((char *)mesh + head);
     mesh->normals = mesh->positions + floats;
     mesh->colors = mesh->normals + floats;
-    mesh->index_count = corners;
+    mesh->index_count = corners * copies;
     mesh->indices = (uint32_t *)(mesh->colors + floats);
-    for (int i = 0; i < vertex_count; i++)
+    mesh->two_sided = two_sided;
+    for (int i = 0; i < vertex_count * copies; i++)
     {
-        memcpy(mesh->positions + 3 * i, verts[i].p, sizeof verts[i].p);
-        memcpy(mesh->normals + 3 * i, verts[i].n, sizeof verts[i].n);
-        memcpy(mesh->colors + 3 * i, verts[i].c, sizeof verts[i].c);
+        const mesh_vertex *v = &verts[i % vertex_count];
+        float sign = i < vertex_count ? 1.0f : -1.0f;
+        memcpy(mesh->positions + 3 * i, v->p, sizeof v->p);
+        for (int k = 0; k < 3; k++)
+            mesh->normals[3 * i + k] = sign * v->n[k];
+        memcpy(mesh->colors + 3 * i, v->c, sizeof v->c);
     }
     memcpy(mesh->indices, indices, (size_t)corners * sizeof(uint32_t));
+    for (int i = 0; two_sided && i < corners; i += 3)
+    {
+        // The back copy: corners 0, 2, 1 (reversed winding) of the flipped vertices.
+        uint32_t *dst = mesh->indices + corners + i;
+        dst[0] = indices[i] + (uint32_t)vertex_count;
+        dst[1] = indices[i + 2] + (uint32_t)vertex_count;
+        dst[2] = indices[i + 1] + (uint32_t)vertex_count;
+    }
     memcpy(mesh->bounds_lo, lo, sizeof lo);
     memcpy(mesh->bounds_hi, hi, sizeof hi);
 
@@ -317,4 +336,81 @@ done:
 void model_mesh_free(model_mesh *mesh)
 {
     free(mesh);
+}
+
+// A directed edge between welded positions, keyed by its ends in increasing order; sign +1 when it
+// runs from the smaller to the larger.
+typedef struct edge_key
+{
+    uint64_t ends;
+    int sign;
+} edge_key;
+
+static int compare_edge(const void *a, const void *b)
+{
+    uint64_t x = ((const edge_key *)a)->ends, y = ((const edge_key *)b)->ends;
+    return (x > y) - (x < y);
+}
+
+static bool same_position(const float *a, const float *b)
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+bool model_mesh_is_closed(const obj_model *model, int first, int count)
+{
+    if (!model || first < 0 || count <= 0 || count > model->triangle_count - first)
+        return false;
+    const obj_triangle *tris = model->triangles + first;
+    int corners = 3 * count;
+    // Weld: the first position of the range with the same coordinates (bitwise) stands for all of them,
+    // since exporters repeat positions along seams of texture coordinates or normals.
+    index_map welded = {0};
+    int *canon = malloc((size_t)corners * sizeof(int));
+    edge_key *edges = malloc((size_t)corners * sizeof(edge_key));
+    bool closed = false;
+    if (!canon || !edges || !map_init(&welded, corners))
+        goto done;
+    for (int i = 0; i < corners; i++)
+    {
+        int pos = tris[i / 3].corner[i % 3].position;
+        uint32_t words[3];
+        memcpy(words, model->positions + 3 * pos, sizeof words);
+        for (int k = 0; k < 3; k++)
+            words[k] = words[k] == 0x80000000u ? 0u : words[k]; // -0 is 0
+        unsigned h = hash_u32(hash_u32(hash_u32(words[0]) ^ words[1]) ^ words[2]) & welded.mask;
+        while (welded.keys[h] != -1 &&
+               !same_position(model->positions + 3 * welded.keys[h], model->positions + 3 * pos))
+            h = (h + 1) & welded.mask;
+        if (welded.keys[h] == -1)
+            welded.keys[h] = pos;
+        canon[i] = welded.keys[h];
+    }
+    int n = 0;
+    for (int t = 0; t < count; t++)
+        for (int k = 0; k < 3; k++)
+        {
+            int a = canon[3 * t + k], b = canon[3 * t + (k + 1) % 3];
+            if (a == b)
+                continue;
+            uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+            edges[n].ends = (uint64_t)lo << 32 | hi;
+            edges[n].sign = a < b ? 1 : -1;
+            n++;
+        }
+    qsort(edges, (size_t)n, sizeof *edges, compare_edge);
+    closed = n > 0;
+    for (int i = 0; i < n && closed;)
+    {
+        int j = i, sum = 0;
+        while (j < n && edges[j].ends == edges[i].ends)
+            sum += edges[j++].sign;
+        closed = sum == 0;
+        i = j;
+    }
+done:
+    free(canon);
+    free(edges);
+    map_free(&welded);
+    return closed;
 }

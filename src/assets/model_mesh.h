@@ -8,7 +8,8 @@
 
 #include "assets/obj.h"
 
-#include <stdint.h> // uint32_t
+#include <stdbool.h> // bool
+#include <stdint.h>  // uint32_t
 
 // Faces that meet at less than this angle share a smooth normal when the file has no smoothing
 // groups (unit: rad; 40 degrees keeps a cube faceted and a sphere smooth).
@@ -25,6 +26,9 @@ typedef struct model_mesh
     float *colors;    // 3 per vertex, linear RGB in [0, 1]
     int index_count;  // 3 per triangle
     uint32_t *indices;
+    bool two_sided; // the range is not a closed surface (walls of one side, an open box): every triangle
+                    // comes twice, the second reversed with its own vertices of flipped normals, so
+                    // back-face culling draws it from both sides
     float bounds_lo[3], bounds_hi[3]; // of positions
 } model_mesh;
 
@@ -43,3 +47,9 @@ model_mesh_options model_mesh_default_options(void);
 // out of bounds. Vertices are shared where position, normal and colour agree.
 model_mesh *model_mesh_build(const obj_model *model, const model_mesh_options *options);
 void model_mesh_free(model_mesh *mesh);
+
+// True when triangles [first, first + count) of the model form closed surfaces: with positions of equal
+// coordinates welded, every edge is crossed as often in one direction as in the other (each edge of a
+// closed, consistently wound surface has exactly one twin). Triangles with a repeated corner are
+// ignored. False for an empty or invalid range, or when out of memory.
+bool model_mesh_is_closed(const obj_model *model, int first, int count);

@@ -6,6 +6,8 @@
 // centre of mass. The render mesh of each body is built with the same scale and origin.
 #include "assets/model_physics.h"
 
+#include "assets/path.h"
+
 #include <math.h>   // fabsf, sqrtf, isfinite
 #include <stdint.h> // INT32_MAX, int64_t
 #include <stdio.h>  // snprintf
@@ -27,6 +29,9 @@
 #define MODEL_PREFIX_COMPOUND "compound_"
 // Most convex parts one compound may have.
 #define MODEL_MAX_PARTS 256
+// An object of an .obj scene whose faces' total area is below this times its bounding-box diagonal
+// squared is a point or a line: skipped with a warning.
+#define MODEL_MIN_AREA_RATIO 1e-10
 
 model_shape_options model_default_shape_options(void)
 {
@@ -37,6 +42,9 @@ model_shape_options model_default_shape_options(void)
     o.triangle_count = -1;
     o.vertex_budget = PH_HULL_MAX_VERTICES;
     o.density = ph_default_material().density;
+    o.split = MODEL_SPLIT_GROUP;
+    o.decompose = decompose_default_options();
+    o.cache = false;
     return o;
 }
 
@@ -242,14 +250,15 @@ static ph_status part_build(const ph_vec3 *pts, int n, int budget, float density
     return PH_OK;
 }
 
-// Adds the part's hull to the world, moved so that its centroid is the origin.
-static ph_geom_id part_add(ph_world *world, const part *p)
+// Adds the part's hull to the world, moved so that origin (its centroid, or the centre of mass of the
+// model's mesh) is the origin of its frame.
+static ph_geom_id part_add(ph_world *world, const part *p, ph_vec3 origin)
 {
     ph_vec3 *shifted = malloc((size_t)p->hull->vertex_count * sizeof(ph_vec3));
     if (!shifted)
         return PH_NULL_GEOM_ID;
     for (int i = 0; i < p->hull->vertex_count; i++)
-        shifted[i] = glms_vec3_sub(p->hull->vertices[i], p->mass.center);
+        shifted[i] = glms_vec3_sub(p->hull->vertices[i], origin);
     ph_hull_def def = ph_default_hull_def();
     def.points = shifted;
     def.point_count = p->hull->vertex_count;
@@ -274,13 +283,107 @@ static bool options_range(const obj_model *m, const model_shape_options *o, int 
     return *first >= 0 && *first <= m->triangle_count && *count > 0 && *count <= m->triangle_count - *first;
 }
 
+// Bounds of the scaled corners of triangles [first, first + count), in double (float products of huge
+// coordinates would overflow before they are compared).
+static void range_bounds(const obj_model *m, int first, int count, const float scale[3], double lo[3],
+                         double hi[3])
+{
+    for (int k = 0; k < 3; k++)
+    {
+        lo[k] = (double)INFINITY;
+        hi[k] = -(double)INFINITY;
+    }
+    for (int t = first; t < first + count; t++)
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+            {
+                double x =
+                    (double)m->positions[3 * m->triangles[t].corner[c].position + k] * (double)scale[k];
+                lo[k] = fmin(lo[k], x);
+                hi[k] = fmax(hi[k], x);
+            }
+}
+
+// Refuses a model the engine cannot hold before anything is built: finite coordinates of 1e30 give a
+// mass of 1e93 kg, infinite in float, and the hull test calls such a model flat. A body's shape spans
+// at most 2 PH_MAX_SIZE (vertices within PH_MAX_SIZE of its centre) and sits within PH_MAX_COORDINATE of
+// the origin. line and label name the object in an .obj scene (line 0: the whole file).
+static bool check_size(const obj_model *m, int first, int count, const float scale[3], int line,
+                       const char *label, asset_error *err)
+{
+    double lo[3], hi[3];
+    range_bounds(m, first, count, scale, lo, hi);
+    double span = 0.0, reach = 0.0;
+    for (int k = 0; k < 3; k++)
+    {
+        span = fmax(span, hi[k] - lo[k]);
+        reach = fmax(reach, fmax(fabs(lo[k]), fabs(hi[k])));
+    }
+    if (span <= 2.0 * (double)PH_MAX_SIZE && reach < (double)PH_MAX_COORDINATE)
+        return true;
+    asset_error_set(
+        err, m->name, line,
+        "%s%s%stoo large: it spans %g m and reaches %g m from the origin; a body must be at most %g m "
+        "across and within %g m of the origin (scale it down with \"scale\" in a scene entry)",
+        label ? "object '" : "", label ? label : "", label ? "' is " : "it is ", span, reach,
+        2.0 * (double)PH_MAX_SIZE, (double)PH_MAX_COORDINATE);
+    return false;
+}
+
+// Surface area of the scaled triangles [first, first + count) (unit: m^2).
+static double range_area(const obj_model *m, int first, int count, float scale)
+{
+    double area = 0.0;
+    for (int t = first; t < first + count; t++)
+    {
+        const float *a = m->positions + 3 * m->triangles[t].corner[0].position;
+        const float *b = m->positions + 3 * m->triangles[t].corner[1].position;
+        const float *c = m->positions + 3 * m->triangles[t].corner[2].position;
+        double u[3], v[3];
+        for (int k = 0; k < 3; k++)
+        {
+            u[k] = ((double)b[k] - (double)a[k]) * (double)scale;
+            v[k] = ((double)c[k] - (double)a[k]) * (double)scale;
+        }
+        double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2], z = u[0] * v[1] - u[1] * v[0];
+        area += 0.5 * sqrt(x * x + y * y + z * z);
+    }
+    return area;
+}
+
 // ---- Shapes ----------------------------------------------------------------------------------------
 
-// Adds the built part's hull to the world as a hull shape centred on its centre of mass (the part's
-// hull is freed either way).
-static bool part_shape(ph_world *world, const obj_model *m, part *p, model_shape *out, asset_error *err)
+// The mass properties of the closed surface of triangles [first, first + count) (scaled) at density:
+// what a solid model weighs, concave or not, where its hull would count the air in its hollows (a
+// figure 3.67 times too heavy, with its centre of mass off). The engine's exact polyhedral integrals
+// (ph_compute_polyhedron_mass, after Eberly's "Polyhedral Mass Properties") over the welded surface.
+// False when the surface is open or inside out (the hull's mass is then used), or out of memory.
+static bool mesh_mass(const obj_model *m, int first, int count, const float scale[3], float density,
+                      ph_mass_properties *out)
 {
-    ph_geom_id g = part_add(world, p);
+    if (!model_mesh_is_closed(m, first, count))
+        return false;
+    ph_vec3 *pts = NULL;
+    int *remap = NULL;
+    int n = range_points(m, first, count, scale, &pts, &remap);
+    if (n == 0)
+        return false;
+    ph_mass_properties mp = ph_compute_polyhedron_mass(pts, remap, count, density);
+    free(pts);
+    free(remap);
+    if (!(mp.volume > 0.0f) || !(mp.mass > 0.0f) || !isfinite(mp.mass))
+        return false;
+    *out = mp;
+    return true;
+}
+
+// Adds the built part's hull to the world as a hull shape centred on its centre of mass: the mesh's when
+// mesh is not NULL, else the hull's own (the part's hull is freed either way).
+static bool part_shape(ph_world *world, const obj_model *m, part *p, const ph_mass_properties *mesh,
+                       model_shape *out, asset_error *err)
+{
+    ph_mass_properties mp = mesh ? *mesh : p->mass;
+    ph_geom_id g = part_add(world, p, mp.center);
     ph_hull_free(p->hull);
     p->hull = NULL;
     if (PH_ID_IS_NULL(g))
@@ -289,9 +392,10 @@ static bool part_shape(ph_world *world, const obj_model *m, part *p, model_shape
         return false;
     }
     out->shape = ph_make_geom_shape(PH_SHAPE_HULL, g);
-    out->origin = p->mass.center;
-    out->mass = p->mass;
+    out->origin = mp.center;
+    out->mass = mp;
     out->mass.center = glms_vec3_zero();
+    out->mass_from_mesh = mesh != NULL;
     return true;
 }
 
@@ -319,94 +423,141 @@ static bool build_hull_shape(ph_world *world, const obj_model *m, const model_sh
         asset_error_set(err, m->name, 0, "cannot make a convex hull: %s", status_reason(s));
         return false;
     }
-    return part_shape(world, m, &p, out, err);
+    ph_mass_properties solid;
+    bool closed = mesh_mass(m, first, count, o->scale, o->density, &solid);
+    return part_shape(world, m, &p, closed ? &solid : NULL, out, err);
 }
 
-// The parts of a compound: the `g` groups inside the range, or its `o` objects when it has fewer than
-// two groups with faces.
-static int compound_ranges(const obj_model *m, int first, int count, int (*out)[2], int max)
+// One part of a compound while it is split: what names it, and how many triangles it has.
+typedef struct split_part
+{
+    const char *name;
+    int object;   // the object of a group part (same-named groups of different objects differ), else -1
+    int material; // the material of a material part, else -2
+    int line;     // first statement naming it (0: none, as for materials)
+    int count;
+} split_part;
+
+// The part with this key, added when new; -1 when there would be more than max.
+static int split_find(split_part *parts, int *n, int max, const char *name, int object, int material,
+                      int line)
+{
+    for (int i = 0; i < *n; i++)
+        if (parts[i].object == object && parts[i].material == material && strcmp(parts[i].name, name) == 0)
+            return i;
+    if (*n >= max)
+        return -1;
+    parts[*n] = (split_part){name, object, material, line, 0};
+    return (*n)++;
+}
+
+// Splits triangles [first, first + count) into the parts of a compound (part_of[t - first]); returns the
+// number of parts, or -1 past max. MODEL_SPLIT_GROUP: by `g` group, runs of one name in one object
+// together (a group may be written in pieces), or by object when that gives fewer than two parts;
+// MODEL_SPLIT_OBJECT: by `o` object (of one name); MODEL_SPLIT_MATERIAL: by usemtl material.
+static int split_triangles(const obj_model *m, int first, int count, model_split split, int *part_of,
+                           split_part *parts, int max)
 {
     int n = 0;
-    for (int pass = 0; pass < 2 && n < 2; pass++)
+    for (int pass = split == MODEL_SPLIT_OBJECT ? 1 : 0; pass < 2; pass++)
     {
+        n = 0;
+        for (int t = 0; t < count; t++)
+            part_of[t] = -1;
+        if (split == MODEL_SPLIT_MATERIAL)
+        {
+            for (int t = 0; t < count; t++)
+            {
+                int mat = m->triangles[first + t].material;
+                bool named = mat >= 0 && mat < m->material_count;
+                part_of[t] = split_find(parts, &n, max, named ? m->materials[mat].name : "(no material)", -1,
+                                        named ? mat : -1, 0);
+                if (part_of[t] < 0)
+                    return -1;
+            }
+            break;
+        }
         const obj_range *ranges = pass == 0 ? m->groups : m->objects;
         int range_count = pass == 0 ? m->group_count : m->object_count;
-        n = 0;
-        for (int i = 0; i < range_count && n < max; i++)
+        for (int i = 0; i < range_count; i++)
         {
             const obj_range *r = &ranges[i];
-            if (r->triangle_count > 0 && r->first_triangle >= first &&
-                r->first_triangle + r->triangle_count <= first + count)
-            {
-                out[n][0] = r->first_triangle;
-                out[n][1] = r->triangle_count;
-                n++;
-            }
+            int lo = r->first_triangle > first ? r->first_triangle : first;
+            int hi = r->first_triangle + r->triangle_count;
+            hi = hi < first + count ? hi : first + count;
+            if (lo >= hi)
+                continue;
+            int p = split_find(parts, &n, max, r->name, pass == 0 ? r->object : -1, -2, r->line);
+            if (p < 0)
+                return -1;
+            for (int t = lo; t < hi; t++)
+                part_of[t - first] = p;
         }
+        if (n >= 2)
+            break;
     }
-    if (n == 0 && max > 0)
+    for (int t = 0; t < count; t++)
     {
-        out[0][0] = first;
-        out[0][1] = count;
-        n = 1;
+        if (part_of[t] < 0)
+            part_of[t] = split_find(parts, &n, max, "", -3, -2, 0); // outside every range (none such)
+        if (part_of[t] < 0)
+            return -1;
+        parts[part_of[t]].count++;
     }
     return n;
 }
 
-static bool build_compound_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
-                                 int count, model_shape *out, asset_warnings *warnings, asset_error *err)
+// The hull of the scaled positions of the listed triangles, measured at density.
+static ph_status list_part(const obj_model *m, const int *tris, int n, const float scale[3], int budget,
+                           float density, part *out)
 {
-    int(*ranges)[2] = malloc(MODEL_MAX_PARTS * sizeof *ranges);
-    part *parts = calloc(MODEL_MAX_PARTS, sizeof(part));
-    ph_compound_child_def *children = calloc(MODEL_MAX_PARTS, sizeof(ph_compound_child_def));
-    bool ok = ranges && parts && children;
-    if (!ok)
+    out->hull = NULL;
+    int corners = 3 * n;
+    int *ids = malloc((size_t)corners * sizeof(int));
+    ph_vec3 *pts = malloc((size_t)corners * sizeof(ph_vec3));
+    if (!ids || !pts)
+    {
+        free(ids);
+        free(pts);
+        return PH_ERR_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < corners; i++)
+        ids[i] = m->triangles[tris[i / 3]].corner[i % 3].position;
+    qsort(ids, (size_t)corners, sizeof(int), compare_int);
+    int k = 0;
+    for (int i = 0; i < corners; i++)
+        if (i == 0 || ids[i] != ids[i - 1])
+        {
+            const float *p = m->positions + 3 * ids[i];
+            pts[k++] = ph_v3(p[0] * scale[0], p[1] * scale[1], p[2] * scale[2]);
+        }
+    ph_status s = part_build(pts, k, budget, density, out);
+    free(ids);
+    free(pts);
+    return s;
+}
+
+// Adds the parts' hulls to the world as a compound whose origin is the centre of mass: the solid's when
+// the model's surface is closed (its parts' hulls may overlap or fill its hollows), else total's (the
+// hulls' summed mass). The parts keep their hulls (the caller frees them).
+static bool assemble_compound(ph_world *world, const obj_model *m, const part *parts, int part_count,
+                              ph_mass_properties total, const model_shape_options *o, int first, int count,
+                              model_shape *out, asset_error *err)
+{
+    ph_mass_properties solid;
+    bool closed = mesh_mass(m, first, count, o->scale, o->density, &solid);
+    if (closed)
+        total = solid;
+    ph_compound_child_def *children = calloc((size_t)part_count, sizeof(ph_compound_child_def));
+    if (!children)
+    {
         asset_error_set(err, m->name, 0, "out of memory");
-    int range_count = ok ? compound_ranges(m, first, count, ranges, MODEL_MAX_PARTS) : 0;
-    int part_count = 0;
-    ph_mass_properties total = {0};
-    for (int i = 0; ok && i < range_count; i++)
-    {
-        ph_status s = range_part(m, ranges[i][0], ranges[i][1], o->scale, o->vertex_budget, o->density,
-                                 &parts[part_count]);
-        if (s == PH_ERR_OUT_OF_MEMORY)
-        {
-            asset_error_set(err, m->name, 0, "out of memory");
-            ok = false;
-            break;
-        }
-        if (s != PH_OK)
-        {
-            // Name the part by its group (or object): the one that spans exactly its triangles.
-            const char *name = "";
-            int line = 0;
-            for (int pass = 0; pass < 2 && !line; pass++)
-            {
-                const obj_range *rs = pass == 0 ? m->groups : m->objects;
-                int rn = pass == 0 ? m->group_count : m->object_count;
-                for (int g = 0; g < rn && !line; g++)
-                    if (rs[g].first_triangle == ranges[i][0] && rs[g].triangle_count == ranges[i][1])
-                    {
-                        name = rs[g].name[0] ? rs[g].name : "(unnamed)";
-                        line = rs[g].line;
-                    }
-            }
-            asset_error_warn(warnings, m->name, line, "compound part '%s' skipped: %s", name,
-                             status_reason(s));
-            continue;
-        }
-        ph_mass_properties pm = parts[part_count].mass;
-        total = part_count == 0 ? pm : ph_add_mass(total, pm);
-        part_count++;
+        return false;
     }
-    if (ok && part_count == 0)
-    {
-        asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
-        ok = false;
-    }
+    bool ok = true;
     for (int i = 0; ok && i < part_count; i++)
     {
-        ph_geom_id g = part_add(world, &parts[i]);
+        ph_geom_id g = part_add(world, &parts[i], parts[i].mass.center);
         if (PH_ID_IS_NULL(g))
         {
             asset_error_set(err, m->name, 0, "%s", ph_world_last_error(world).message);
@@ -435,13 +586,140 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
             out->origin = total.center;
             out->mass = total;
             out->mass.center = glms_vec3_zero();
+            out->mass_from_mesh = closed;
         }
     }
+    free(children);
+    return ok;
+}
+
+static bool build_compound_shape(ph_world *world, const obj_model *m, const model_shape_options *o, int first,
+                                 int count, model_shape *out, asset_warnings *warnings, asset_error *err)
+{
+    split_part *split = malloc(MODEL_MAX_PARTS * sizeof *split);
+    int *part_of = malloc((size_t)count * sizeof(int));
+    int *order = malloc((size_t)count * sizeof(int)); // triangles sorted by part
+    int *start = calloc(MODEL_MAX_PARTS + 1, sizeof(int));
+    part *parts = calloc(MODEL_MAX_PARTS, sizeof(part));
+    bool ok = split && part_of && order && start && parts;
+    if (!ok)
+        asset_error_set(err, m->name, 0, "out of memory");
+    int range_count = ok ? split_triangles(m, first, count, o->split, part_of, split, MODEL_MAX_PARTS) : 0;
+    if (ok && range_count < 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a compound of more than %d parts", MODEL_MAX_PARTS);
+        ok = false;
+        range_count = 0;
+    }
+    // The triangles sorted by part (counting sort): part i holds order[start[i], start[i + 1]).
+    for (int i = 0; ok && i < range_count; i++)
+        start[i + 1] = start[i] + split[i].count;
+    for (int i = 0; ok && i < range_count; i++)
+        split[i].count = 0;
+    for (int t = 0; ok && t < count; t++)
+        order[start[part_of[t]] + split[part_of[t]].count++] = first + t;
+    int part_count = 0;
+    ph_mass_properties total = {0};
+    for (int i = 0; ok && i < range_count; i++)
+    {
+        ph_status s = list_part(m, order + start[i], split[i].count, o->scale, o->vertex_budget, o->density,
+                                &parts[part_count]);
+        if (s == PH_ERR_OUT_OF_MEMORY)
+        {
+            asset_error_set(err, m->name, 0, "out of memory");
+            ok = false;
+            break;
+        }
+        if (s != PH_OK)
+        {
+            asset_error_warn(warnings, m->name, split[i].line, "compound part '%s' skipped: %s",
+                             split[i].name[0] ? split[i].name : "(unnamed)", status_reason(s));
+            continue;
+        }
+        ph_mass_properties pm = parts[part_count].mass;
+        total = part_count == 0 ? pm : ph_add_mass(total, pm);
+        part_count++;
+    }
+    if (ok && part_count == 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
+        ok = false;
+    }
+    ok = ok && assemble_compound(world, m, parts, part_count, total, o, first, count, out, err);
     for (int i = 0; parts && i < part_count; i++)
         ph_hull_free(parts[i].hull);
-    free(ranges);
+    free(split);
+    free(part_of);
+    free(order);
+    free(start);
     free(parts);
-    free(children);
+    return ok;
+}
+
+// A convex decomposition of the model's closed surface (decompose.h) as a compound. An open surface has
+// no inside to decompose: it becomes its convex hull, with a warning.
+static bool build_decomposed_shape(ph_world *world, const obj_model *m, const model_shape_options *o,
+                                   int first, int count, model_shape *out, asset_warnings *warnings,
+                                   asset_error *err)
+{
+    if (!model_mesh_is_closed(m, first, count))
+    {
+        asset_error_warn(warnings, m->name, 0,
+                         "not a closed surface, so it cannot be decomposed: it collides as its convex hull");
+        return build_hull_shape(world, m, o, first, count, out, err);
+    }
+    ph_vec3 *pts = NULL;
+    int *remap = NULL;
+    int n = range_points(m, first, count, o->scale, &pts, &remap);
+    const char *reason = "out of memory";
+    // The cache beside the model file, under the key of exactly this input (scaled points, options).
+    char cache_path[PATH_MAX_LENGTH];
+    int len = snprintf(cache_path, sizeof cache_path, "%s.hulls", m->name);
+    bool use_cache = o->cache && n > 0 && len > 0 && (size_t)len < sizeof cache_path;
+    uint64_t key = use_cache ? decompose_key(pts, n, remap, count, &o->decompose) : 0;
+    decompose_result *d = use_cache ? decompose_cache_read(cache_path, key) : NULL;
+    if (!d && n > 0)
+    {
+        d = decompose_mesh(pts, n, remap, count, &o->decompose, &reason);
+        if (d && use_cache)
+            decompose_cache_write(cache_path, key, d); // a folder we cannot write to just means no cache
+    }
+    free(pts);
+    free(remap);
+    if (!d)
+    {
+        asset_error_set(err, m->name, 0, "cannot decompose it: %s", reason);
+        return false;
+    }
+    part *parts = calloc((size_t)d->piece_count + 1, sizeof(part));
+    int part_count = 0;
+    ph_mass_properties total = {0};
+    bool ok = parts != NULL;
+    for (int i = 0; ok && i < d->piece_count; i++)
+    {
+        ph_status s = part_build(d->points + d->first[i], d->count[i], PH_HULL_MAX_VERTICES, o->density,
+                                 &parts[part_count]);
+        if (s == PH_ERR_OUT_OF_MEMORY)
+            ok = false;
+        else if (s == PH_OK)
+        {
+            total = part_count == 0 ? parts[part_count].mass : ph_add_mass(total, parts[part_count].mass);
+            part_count++;
+        }
+        // A sliver piece (flat) is left out: the compound loses nothing of substance.
+    }
+    decompose_free(d);
+    if (!ok)
+        asset_error_set(err, m->name, 0, "out of memory");
+    else if (part_count == 0)
+    {
+        asset_error_set(err, m->name, 0, "cannot decompose it: no piece has volume");
+        ok = false;
+    }
+    ok = ok && assemble_compound(world, m, parts, part_count, total, o, first, count, out, err);
+    for (int i = 0; parts && i < part_count; i++)
+        ph_hull_free(parts[i].hull);
+    free(parts);
     return ok;
 }
 
@@ -473,6 +751,7 @@ static bool build_mesh_shape(ph_world *world, const obj_model *m, const model_sh
     out->shape = ph_make_geom_shape(PH_SHAPE_MESH, g);
     out->origin = glms_vec3_zero();
     memset(&out->mass, 0, sizeof out->mass);
+    out->mass_from_mesh = false;
     return true;
 }
 
@@ -505,6 +784,8 @@ bool model_physics_build_shape(ph_world *world, const obj_model *model, const mo
     }
     if (o.vertex_budget < 4 || o.vertex_budget > PH_HULL_MAX_VERTICES)
         o.vertex_budget = PH_HULL_MAX_VERTICES;
+    if (!check_size(model, first, count, o.scale, 0, NULL, err))
+        return false;
     switch (o.kind)
     {
     case MODEL_SHAPE_HULL:
@@ -513,6 +794,8 @@ bool model_physics_build_shape(ph_world *world, const obj_model *model, const mo
         return build_compound_shape(world, model, &o, first, count, out, warnings, err);
     case MODEL_SHAPE_MESH:
         return build_mesh_shape(world, model, &o, first, count, out, err);
+    case MODEL_SHAPE_DECOMPOSE:
+        return build_decomposed_shape(world, model, &o, first, count, out, warnings, err);
     }
     asset_error_set(err, model->name, 0, "unknown shape kind %d", (int)o.kind);
     return false;
@@ -537,6 +820,9 @@ static bool add_shape_body(ph_world *world, const obj_model *m, const model_shap
     }
     def.shape = shape->shape;
     def.material = material;
+    ph_mass_properties solid = shape->mass; // about the body origin, its centre of mass
+    if (type == PH_BODY_DYNAMIC && shape->mass_from_mesh)
+        def.mass_properties = &solid;
     ph_body_id body = ph_body_create(world, &def);
     if (PH_ID_IS_NULL(body))
     {
@@ -599,6 +885,17 @@ bool model_physics_add_body(ph_world *world, const obj_model *model, const model
 static bool has_prefix(const char *name, const char *prefix)
 {
     return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_named_static(const char *name)
+{
+    return has_prefix(name, MODEL_PREFIX_STATIC) || has_prefix(name, MODEL_PREFIX_GROUND);
+}
+
+// An error about the model's own file, wrapped in another about it, names the file once.
+static const char *nested_message(const obj_model *m, const asset_error *inner)
+{
+    return strcmp(inner->file, m->name) == 0 ? asset_error_message(inner) : inner->text;
 }
 
 // Signed volume of a triangle range by the divergence theorem (scaled), to compare with its hull's.
@@ -763,6 +1060,26 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
                     lo[k] = fminf(lo[k], x);
                     hi[k] = fmaxf(hi[k], x);
                 }
+        if (!check_size(model, r->first_triangle, r->triangle_count, s3, r->line, label, err))
+        {
+            set_rollback(world, out, mark);
+            return false;
+        }
+        // A point or a line (faces without area) can be neither a body nor static geometry.
+        double diagonal = 0.0;
+        {
+            double blo[3], bhi[3];
+            range_bounds(model, r->first_triangle, r->triangle_count, s3, blo, bhi);
+            for (int k = 0; k < 3; k++)
+                diagonal += (bhi[k] - blo[k]) * (bhi[k] - blo[k]);
+        }
+        if (!(range_area(model, r->first_triangle, r->triangle_count, o.scale) >
+              MODEL_MIN_AREA_RATIO * diagonal))
+        {
+            asset_error_warn(warnings, model->name, r->line,
+                             "object '%s' has no area and no volume (a point or a line): skipped", label);
+            continue;
+        }
         if (has_prefix(r->name, MODEL_PREFIX_STATIC) || has_prefix(r->name, MODEL_PREFIX_GROUND))
             named_static = true;
         part hull_part;
@@ -771,7 +1088,12 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
         asset_error shape_err;
         bool built;
         if (plan == PLAN_DYNAMIC_HULL || plan == PLAN_STATIC_HULL)
-            built = part_shape(world, model, &hull_part, &shape, &shape_err);
+        {
+            ph_mass_properties solid;
+            bool closed = plan == PLAN_DYNAMIC_HULL && mesh_mass(model, r->first_triangle, r->triangle_count,
+                                                                 s3, o.material.density, &solid);
+            built = part_shape(world, model, &hull_part, closed ? &solid : NULL, &shape, &shape_err);
+        }
         else
         {
             model_shape_options so = model_default_shape_options();
@@ -782,9 +1104,18 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
             so.density = o.material.density;
             built = model_physics_build_shape(world, model, &so, &shape, warnings, &shape_err);
         }
+        if (!built && plan == PLAN_STATIC_MESH && !is_named_static(r->name))
+        {
+            // A flat object that the engine cannot make a mesh of either (slivers of no area): the rest
+            // of the scene loads without it.
+            asset_error_warn(warnings, model->name, r->line, "object '%s' skipped: %s", label,
+                             nested_message(model, &shape_err));
+            continue;
+        }
         if (!built)
         {
-            asset_error_set(err, model->name, r->line, "object '%s': %s", label, shape_err.text);
+            asset_error_set(err, model->name, r->line, "object '%s': %s", label,
+                            nested_message(model, &shape_err));
             set_rollback(world, out, mark);
             return false;
         }
@@ -800,7 +1131,7 @@ bool model_physics_add_scene(ph_world *world, const obj_model *model, const mode
     }
     if (out->body_count == mark)
     {
-        asset_error_set(err, model->name, 0, "no object with faces: nothing to simulate");
+        asset_error_set(err, model->name, 0, "no object with faces of any area: nothing to simulate");
         return false;
     }
     if (!named_static && o.default_ground)

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "assets/asset_error.h"
+#include "assets/decompose.h"
 #include "assets/model_mesh.h"
 #include "assets/obj.h"
 
@@ -25,9 +26,19 @@
 typedef enum model_shape_kind
 {
     MODEL_SHAPE_HULL,     // convex hull of all vertices (dynamic default)
-    MODEL_SHAPE_COMPOUND, // one convex hull per `g` group (per `o` object when there is one group)
-    MODEL_SHAPE_MESH      // static concave triangle mesh (static bodies only)
+    MODEL_SHAPE_COMPOUND, // one convex hull per part (model_shape_options.split)
+    MODEL_SHAPE_MESH,     // static concave triangle mesh (static bodies only)
+    MODEL_SHAPE_DECOMPOSE // compound of the pieces of a convex decomposition of its closed surface
+                          // (decompose.h); an open surface becomes its hull, with a warning
 } model_shape_kind;
+
+// How a compound is split into convex parts (scene entries: "split").
+typedef enum model_split
+{
+    MODEL_SPLIT_GROUP,   // by `g` group (runs of one name together), by `o` object when that gives one part
+    MODEL_SPLIT_OBJECT,  // by `o` object
+    MODEL_SPLIT_MATERIAL // by usemtl material
+} model_split;
 
 // An object is flat (and cannot be a dynamic body) when its thinnest extent is below this fraction
 // of its largest extent.
@@ -42,6 +53,13 @@ typedef struct model_shape_options
     int vertex_budget;     // hull vertices at most; default PH_HULL_MAX_VERTICES (the exact hull of
                            // most models: a smaller budget simplifies it and may cut vertices off)
     float density;         // (unit: kg/m^3) for the mass properties; default 1000
+    model_split split;     // the parts of a compound; default MODEL_SPLIT_GROUP
+    // MODEL_SHAPE_DECOMPOSE: most pieces, tolerance; default decompose_default_options().
+    decompose_options decompose;
+    // MODEL_SHAPE_DECOMPOSE: reuse the pieces kept in "<model file>.hulls" when they were made from the
+    // same input (scaled points, options), else make them and keep them there (a folder that cannot be
+    // written to means no cache); default false (scene entries turn it on).
+    bool cache;
 } model_shape_options;
 
 model_shape_options model_default_shape_options(void);
@@ -53,9 +71,14 @@ typedef struct model_shape
     ph_vec3 origin;          // the shape frame's origin in scaled model coordinates: the centre of mass
                              // for hulls and compounds, (0 0 0) for meshes (unit: m)
     ph_mass_properties mass; // at options.density, about origin (zero for meshes)
+    bool mass_from_mesh;     // mass (and origin) are the closed mesh's, not the hulls': a dynamic body
+                             // takes them as ph_body_def.mass_properties
 } model_shape;
 
-// Builds the geometry of the model (or its triangle range) in world. On failure returns false and
+// Builds the geometry of the model (or its triangle range) in world. Where the range is a closed
+// surface (model_mesh_is_closed) enclosing a positive volume, the mass properties are the solid's
+// (exact polyhedral integrals), concave or not, and the origin is its centre of mass; otherwise those
+// of the hull (or of the compound's hulls). On failure returns false and
 // fills err: degenerate (flat) points for a hull, no triangles, engine errors. Parts of a compound
 // that are flat are skipped with a warning in warnings (may be NULL).
 bool model_physics_build_shape(ph_world *world, const obj_model *model, const model_shape_options *options,

@@ -75,8 +75,9 @@ typedef struct parser
     obj_options options;
     asset_error *err;
     bool failed;
-    int line;      // first physical line of the logical line being parsed
-    int next_line; // physical line number of the next unread line
+    int line;         // first physical line of the logical line being parsed
+    int next_line;    // physical line number of the next unread line
+    bool bom_checked; // the start of the input was looked at for a byte-order mark
 
     float *positions;
     int position_count, position_cap;
@@ -549,8 +550,10 @@ static const char *parse_index(parser *ps, const char *p, const char *e, int cou
     int64_t resolved = negative ? (int64_t)count - v : v - 1;
     if (resolved < 0 || resolved >= count)
     {
-        fail(ps, "face: %s index %s%lld out of range (%d defined so far)", kind, negative ? "-" : "",
-             (long long)(v > INT32_MAX ? INT32_MAX : v), count);
+        // The index as written: past the int range a number would have to be clamped.
+        int len = (int)(p - start);
+        fail(ps, "face: %s index %.*s%s out of range (%d defined so far)", kind, len > 40 ? 40 : len, start,
+             len > 40 ? "..." : "", count);
         return NULL;
     }
     *out = (int)resolved;
@@ -690,7 +693,14 @@ static bool parse_usemtl(parser *ps, const char *p, const char *e)
     rest_of_line(p, e, &b, &t);
     size_t n = (size_t)(t - b);
     if (n == 0)
-        return fail(ps, "usemtl without a material name");
+    {
+        // Blender writes a bare `usemtl` for faces without a material: they get none, as when the name
+        // is unknown.
+        asset_error_warn(ps->warnings, ps->name, ps->line,
+                         "usemtl without a material name: faces after it have none");
+        ps->material = -1;
+        return true;
+    }
     for (int i = 0; i < ps->use_count; i++)
     {
         const material_use *u = &ps->uses[i];
@@ -808,6 +818,51 @@ static bool parse_smoothing(parser *ps, const char *p, const char *e)
     return true;
 }
 
+// Bytes a text .obj never holds, named before the statement is read: a NUL byte (a binary file, which
+// would otherwise pass as lines of unknown statements and end as "no faces"), and a carriage return
+// that does not end the line (old Mac line ends, which would glue lines into one statement). [p, e) is
+// the logical line, its CRLF's '\r' included.
+static bool check_line_bytes(parser *ps, const char *p, const char *e)
+{
+    size_t n = (size_t)(e - p);
+    const char *z = memchr(p, '\0', n);
+    if (z)
+    {
+        const char *k = text_skip_space(p, e), *ke = k;
+        while (ke < e && !text_is_space(*ke) && *ke != '\0')
+            ke++;
+        size_t kn = (size_t)(ke - k);
+        bool numbers = z > ke && ((kn == 1 && (*k == 'v' || *k == 'f')) ||
+                                  (kn == 2 && k[0] == 'v' && (k[1] == 't' || k[1] == 'n')));
+        if (numbers)
+            return fail(ps, "%.*s: a NUL byte (0x00) at column %d, inside its numbers (is this a text file?)",
+                        (int)kn, k, (int)(z - p) + 1);
+        return fail(ps, "not a text file: a NUL byte (0x00) at column %d", (int)(z - p) + 1);
+    }
+    const char *cr = memchr(p, '\r', n);
+    if (cr && cr != e - 1)
+        return fail(ps,
+                    "a lone carriage return at column %d (old Mac line ends are not supported: save the file "
+                    "with LF or CRLF line ends)",
+                    (int)(cr - p) + 1);
+    return true;
+}
+
+// The first byte of [p, end) that check_line_bytes refuses, or NULL: a NUL, or a carriage return not
+// followed by a line feed (one at the end of the input, or of a chunk, is looked at with what follows).
+// One scan per chunk, so that the common lines pay nothing for the check (two memchr calls per line
+// cost a fifth of the parser's speed).
+static const char *first_suspect(const char *p, const char *end)
+{
+    const char *z = memchr(p, '\0', (size_t)(end - p));
+    const char *limit = z ? z : end;
+    for (const char *c = memchr(p, '\r', (size_t)(limit - p)); c;
+         c = c + 1 < limit ? memchr(c + 1, '\r', (size_t)(limit - (c + 1))) : NULL)
+        if (c + 1 < end && c[1] != '\n')
+            return c;
+    return z;
+}
+
 // One logical line [p, e), continuations already joined.
 static bool parse_line(parser *ps, const char *p, const char *e)
 {
@@ -877,6 +932,16 @@ static bool continues(const char *s, const char *nl)
 static size_t feed(parser *ps, const char *buf, size_t len, bool final)
 {
     const char *p = buf, *end = buf + len;
+    const char *suspect = first_suspect(buf, end);
+    if (!ps->bom_checked)
+    {
+        // A UTF-8 byte-order mark (Windows editors write one) is not part of the first statement.
+        if (len < 3 && !final)
+            return 0;
+        ps->bom_checked = true;
+        if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+            p += 3;
+    }
     while (p < end && !ps->failed)
     {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -891,7 +956,8 @@ static size_t feed(parser *ps, const char *buf, size_t len, bool final)
                 fail(ps, "line longer than %d bytes", OBJ_MAX_LINE_LENGTH);
                 break;
             }
-            parse_line(ps, p, line_end);
+            if (!suspect || suspect >= line_end || check_line_bytes(ps, p, line_end))
+                parse_line(ps, p, line_end);
             p = nl ? nl + 1 : end;
             continue;
         }
@@ -909,9 +975,9 @@ static size_t feed(parser *ps, const char *buf, size_t len, bool final)
             bool more = qnl && continues(q, qe);
             const char *copy_end = qe;
             if (more)
-            {
                 copy_end = qe[-1] == '\r' ? qe - 2 : qe - 1; // drop "\\" or "\\\r"
-            }
+            else if (qe > q && qe[-1] == '\r')
+                copy_end = qe - 1; // the last line's CRLF, which would sit mid-line once joined
             size_t piece = (size_t)(copy_end - q);
             if (joined + (long)piece + 1 > OBJ_MAX_LINE_LENGTH)
             {
@@ -939,7 +1005,8 @@ static size_t feed(parser *ps, const char *buf, size_t len, bool final)
             break;
         ps->line = ps->next_line;
         ps->next_line += physical;
-        parse_line(ps, ps->join, ps->join + joined);
+        if (!suspect || suspect >= q || check_line_bytes(ps, ps->join, ps->join + joined))
+            parse_line(ps, ps->join, ps->join + joined);
         p = q;
     }
     return (size_t)(p - buf);
@@ -973,6 +1040,37 @@ static void copy_bytes(void *dst, const void *src, size_t n)
         memcpy(dst, src, n);
 }
 
+// Some exporters write `g name` after the faces it names, so that each `g` closes a run instead of
+// opening one. Read the usual way, such a file's faces before its first `g` fall in an unnamed group,
+// every run takes the name of the group before it, and its last `g` names no faces. That pattern, an
+// object whose first run is unnamed with faces and whose last `g` has no faces, is read the exporter's
+// way: every run takes the name (and line) of the `g` after it.
+static void name_groups_after_faces(parser *ps)
+{
+    for (int o = 0; o < ps->object_count; o++)
+    {
+        int first = -1, last = -1;
+        for (int g = 0; g < ps->group_count; g++)
+            if (ps->groups[g].range.object == o)
+            {
+                first = first < 0 ? g : first;
+                last = g;
+            }
+        if (first < 0 || first == last)
+            continue;
+        const range_build *a = &ps->groups[first], *z = &ps->groups[last];
+        bool leading_unnamed = ps->pool[a->name_offset] == '\0' && a->range.face_count > 0;
+        bool trailing_empty = ps->pool[z->name_offset] != '\0' && z->range.face_count == 0;
+        if (!leading_unnamed || !trailing_empty)
+            continue;
+        for (int g = first; g < last; g++)
+        {
+            ps->groups[g].name_offset = ps->groups[g + 1].name_offset;
+            ps->groups[g].range.line = ps->groups[g + 1].range.line;
+        }
+    }
+}
+
 // Copies everything into one allocation laid out as: model, range and material arrays, warning
 // pointers, float arrays, triangles, then the strings.
 static obj_model *finish(parser *ps)
@@ -981,6 +1079,7 @@ static obj_model *finish(parser *ps)
         close_range(ps, &ps->groups[ps->group_count - 1]);
     if (ps->object_open)
         close_range(ps, &ps->objects[ps->object_count - 1]);
+    name_groups_after_faces(ps);
     for (int i = 0; i < ps->use_count; i++)
     {
         const char *name = ps->pool + ps->uses[i].name_offset;

@@ -39,7 +39,10 @@ typedef struct obj_triangle
 
 // An `o` object or a `g` group: a contiguous run of faces (and of their triangles) in file order.
 // A new run starts at every `o` and every `g` statement. Faces before the first `o` belong to an
-// object named "" (created only when there are such faces); likewise for groups.
+// object named "" (created only when there are such faces); likewise for groups. Several runs may share
+// a name (a group written in pieces). A file that writes each `g` after the faces it names is
+// recognised (an object whose first run is unnamed with faces and whose last `g` names no faces): its
+// runs then take the name and line of the `g` that follows them.
 typedef struct obj_range
 {
     const char *name; // never NULL

@@ -175,6 +175,8 @@ static void default_entry(scene_entry *e)
 {
     memset(e, 0, sizeof *e);
     e->shape = MODEL_SHAPE_HULL;
+    e->split = MODEL_SPLIT_GROUP;
+    e->decompose = decompose_default_options();
     e->body_type = PH_BODY_DYNAMIC;
     e->orientation = glms_quat_identity();
     for (int k = 0; k < 3; k++)
@@ -339,8 +341,8 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
         return json_fail(&ld->json, path, "needs exactly one of \"model\", \"obj_scene\" or \"generator\"");
 
     static const char *const model_keys[] = {
-        "name",     "model", "shape", "body", "position", "rotation", "scale", "velocity", "angular_velocity",
-        "material", NULL};
+        "name",     "model",    "shape", "split",    "max_pieces",       "concavity", "body",
+        "position", "rotation", "scale", "velocity", "angular_velocity", "material",  NULL};
     static const char *const obj_scene_keys[] = {"name", "obj_scene", "position", "scale", "material", NULL};
     static const char *const generator_keys[] = {
         "name",     "generator", "body",   "position", "rotation", "velocity", "angular_velocity",
@@ -400,12 +402,40 @@ static bool parse_entry(loader *ld, const cJSON *item, int index, scene_entry *e
         snprintf(e->name, sizeof e->name, "%s %d", generator_names[e->generator], index);
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "shape")))
     {
-        static const char *const shapes[] = {"hull", "compound", "mesh"};
+        static const char *const shapes[] = {"hull", "compound", "mesh", "decompose"};
         int s = 0;
         child_path(p, path, "shape");
-        if (!json_get_choice(&ld->json, c, p, shapes, 3, &s))
+        if (!json_get_choice(&ld->json, c, p, shapes, 4, &s))
             return false;
         e->shape = (model_shape_kind)s;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "split")))
+    {
+        static const char *const splits[] = {"group", "object", "material"};
+        int s = 0;
+        child_path(p, path, "split");
+        if (!json_get_choice(&ld->json, c, p, splits, 3, &s))
+            return false;
+        if (e->shape != MODEL_SHAPE_COMPOUND)
+            return json_fail(&ld->json, p,
+                             "needs \"shape\": \"compound\" (only a compound is split into parts)");
+        e->split = (model_split)s;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "max_pieces")))
+    {
+        child_path(p, path, "max_pieces");
+        if (e->shape != MODEL_SHAPE_DECOMPOSE)
+            return json_fail(&ld->json, p, "needs \"shape\": \"decompose\"");
+        if (!get_int(ld, c, p, 1, DECOMPOSE_MAX_PIECES, &e->decompose.max_pieces))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "concavity")))
+    {
+        child_path(p, path, "concavity");
+        if (e->shape != MODEL_SHAPE_DECOMPOSE)
+            return json_fail(&ld->json, p, "needs \"shape\": \"decompose\"");
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, 1.0f, &e->decompose.concavity))
+            return false;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "body")))
     {

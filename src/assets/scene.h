@@ -80,7 +80,9 @@ typedef struct scene_entry
     char name[64];                 // "name" or made from the kind and index
     char path[PATH_MAX_LENGTH];    // model or obj_scene: joined against the scene file's folder
     obj_model *model;              // loaded by scene_load (NULL when options.load_models is off)
-    model_shape_kind shape;        // model: "shape": "hull" (default), "compound", "mesh"
+    model_shape_kind shape;        // model: "shape": "hull" (default), "compound", "mesh", "decompose"
+    model_split split;             // compound model: "split": "group" (default), "object", "material"
+    decompose_options decompose;   // "shape": "decompose": "max_pieces" (default 32), "concavity" (0.03)
     scene_generator generator;     // generator
     scene_generator_params params; // generator
     ph_body_type body_type;        // "body": "dynamic" (default), "static", "kinematic"

@@ -146,6 +146,9 @@ bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_
         {
             model_body_options o = model_default_body_options();
             o.shape.kind = e->shape;
+            o.shape.split = e->split;
+            o.shape.decompose = e->decompose;
+            o.shape.cache = true;
             for (int k = 0; k < 3; k++)
             {
                 o.shape.scale[k] = e->scale[k];

@@ -37,6 +37,8 @@ static void throw_at_pointer(app *a)
     ph_vec3 o, d;
     app_pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
     char err[512] = "";
+    if (a->tl.projectile == TOOLS_PROJECTILE_MODEL)
+        app_prepare_projectile_model(a);
     ph_body_id id = tools_throw(&a->tl, &a->lv, o, d, err, sizeof err);
     if (err[0])
         app_show_error(a, err);
@@ -352,7 +354,7 @@ static void on_drop(app *a, const char *path)
         if (a->tl.model_mesh >= 0 && a->r)
             renderer_remove_mesh(a->r, a->tl.model_mesh);
         a->tl.model_mesh = -1;
-        app_prepare_projectile_model(a);
+        a->projectile_prepared = false; // made at its first throw
         if (a->lv.warning[0])
             hud_message(&a->hd, false, a->lv.warning);
         else

@@ -58,6 +58,7 @@ ph_body_def ph_default_body_def(void)
     d.angular_damping = PH_DEFAULT_ANGULAR_DAMPING;
     d.gravity_scale = 1.0f;
     d.mass = 0.0f;
+    d.mass_properties = NULL;
     d.enable_sleep = true;
     d.is_awake = true;
     d.shape = ph_make_box(ph_v3(PH_DEFAULT_BOX_HALF, PH_DEFAULT_BOX_HALF, PH_DEFAULT_BOX_HALF));

@@ -761,6 +761,8 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
         body->local_center = glms_vec3_zero();
         return true;
     }
+    if (def->mass_properties)
+        mp = *def->mass_properties; // checked by check_mass_properties
     if (!(mp.mass > 0.0f) || !ph_is_finite_float(mp.mass))
     {
         ph_world_error(world, PH_ERR_DEGENERATE, "%s: the shape's mass is %g; it needs a positive volume.",
@@ -805,6 +807,9 @@ static bool setup_shape(ph_world *world, ph_body *body, const ph_body_def *def, 
     return true;
 }
 
+// Relative asymmetry of def.mass_properties->inertia tolerated (float rounding of a computed tensor).
+#define PH_INERTIA_SYMMETRY_TOLERANCE 1e-4
+
 static bool check_mass(ph_world *world, const char *fn, float mass)
 {
     if (mass == 0.0f || (mass >= PH_MIN_MASS && mass <= PH_MAX_MASS))
@@ -814,6 +819,57 @@ static bool check_mass(ph_world *world, const char *fn, float mass)
         "%s: def.mass is %g; it must be 0 (the mass then comes from the density) or in [%g, %g] kg.", fn,
         (double)mass, (double)PH_MIN_MASS, (double)PH_MAX_MASS);
     return false;
+}
+
+// def.mass_properties, when given: a mass in range, a centre inside the shape's reach, and an inertia
+// tensor that is symmetric and positive definite (Sylvester's criterion: the leading minors are > 0).
+static bool check_mass_properties(ph_world *world, const char *fn, const ph_mass_properties *mp)
+{
+    if (!mp)
+        return true;
+    if (!(mp->mass >= PH_MIN_MASS && mp->mass <= PH_MAX_MASS))
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.mass_properties->mass is %g; it must be in [%g, %g] kg.", fn,
+                       (double)mp->mass, (double)PH_MIN_MASS, (double)PH_MAX_MASS);
+        return false;
+    }
+    ph_vec3 c = mp->center;
+    if (!ph_is_finite_vec3(c) || fabsf(c.x) > PH_MAX_SIZE || fabsf(c.y) > PH_MAX_SIZE ||
+        fabsf(c.z) > PH_MAX_SIZE)
+    {
+        ph_world_error(world, PH_ERR_INVALID_ARG,
+                       "%s: def.mass_properties->center is (%g, %g, %g); each coordinate must be finite and "
+                       "within %g m.",
+                       fn, (double)c.x, (double)c.y, (double)c.z, (double)PH_MAX_SIZE);
+        return false;
+    }
+    double a[3][3], scale = 0.0;
+    bool finite = true;
+    for (int col = 0; col < 3; col++)
+        for (int row = 0; row < 3; row++)
+        {
+            a[row][col] = (double)mp->inertia.col[col].raw[row];
+            finite = finite && isfinite(a[row][col]);
+            scale = fmax(scale, fabs(a[row][col]));
+        }
+    bool symmetric = finite && fabs(a[0][1] - a[1][0]) <= PH_INERTIA_SYMMETRY_TOLERANCE * scale &&
+                     fabs(a[0][2] - a[2][0]) <= PH_INERTIA_SYMMETRY_TOLERANCE * scale &&
+                     fabs(a[1][2] - a[2][1]) <= PH_INERTIA_SYMMETRY_TOLERANCE * scale;
+    double m1 = a[0][0], m2 = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+    double m3 = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    if (!symmetric || !(m1 > 0.0 && m2 > 0.0 && m3 > 0.0))
+    {
+        ph_world_error(
+            world, PH_ERR_INVALID_ARG,
+            "%s: def.mass_properties->inertia (diagonal %g, %g, %g) is not a finite, symmetric, positive "
+            "definite tensor.",
+            fn, a[0][0], a[1][1], a[2][2]);
+        return false;
+    }
+    return true;
 }
 
 static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def *out)
@@ -853,7 +909,7 @@ static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def 
            check_float(world, fn, "def.angular_damping", def->angular_damping, 0.0f, false) &&
            check_range(world, fn, "def.gravity_scale", def->gravity_scale, -PH_MAX_GRAVITY_SCALE,
                        PH_MAX_GRAVITY_SCALE) &&
-           check_mass(world, fn, def->mass) &&
+           check_mass(world, fn, def->mass) && check_mass_properties(world, fn, def->mass_properties) &&
            check_float(world, fn, "def.material.density", def->material.density, 0.0f, true) &&
            check_range(world, fn, "def.material.density", def->material.density, 0.0f, PH_MAX_DENSITY) &&
            check_float(world, fn, "def.material.friction", def->material.friction, 0.0f, false) &&

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Tests of the approximate convex decomposition (src/assets/decompose.c) and of "shape": "decompose"
+// models: the pieces' hulls together stay within 5% of the solid's volume, there are at most 32 of
+// them, each is convex (every vertex behind every face plane of its hull), and a ball dropped into a
+// dynamic decomposed bowl stays in it.
+#define _POSIX_C_SOURCE 200809L // mkdtemp, clock_gettime
+
+#include "assets/decompose.h"
+#include "assets/model_physics.h"
+#include "assets/obj.h"
+#include "test.h"
+
+#include "phys/phys.h"
+
+#include <math.h>   // sqrtf, acosf, fminf
+#include <stdio.h>  // snprintf
+#include <stdlib.h> // malloc, free
+#include <string.h> // strlen, memcmp
+#include <time.h>   // clock_gettime
+#include <unistd.h> // unlink, rmdir
+
+// A growable triangle soup for the generated solids.
+typedef struct soup
+{
+    ph_vec3 v[8192];
+    int t[3 * 16384];
+    int nv, nt;
+} soup;
+
+static int soup_vertex(soup *s, float x, float y, float z)
+{
+    s->v[s->nv] = ph_v3(x, y, z);
+    return s->nv++;
+}
+
+static void soup_tri(soup *s, int a, int b, int c)
+{
+    s->t[3 * s->nt] = a;
+    s->t[3 * s->nt + 1] = b;
+    s->t[3 * s->nt + 2] = c;
+    s->nt++;
+}
+
+static void soup_quad(soup *s, int a, int b, int c, int d)
+{
+    soup_tri(s, a, b, c);
+    soup_tri(s, a, c, d);
+}
+
+// Reverses every triangle when the surface came out inside out (negative volume).
+static void soup_orient(soup *s)
+{
+    ph_mass_properties m = ph_compute_polyhedron_mass(s->v, s->t, s->nt, 1.0f);
+    if (m.volume > 0.0f)
+        return;
+    for (int i = 0; i < s->nt; i++)
+    {
+        int x = s->t[3 * i + 1];
+        s->t[3 * i + 1] = s->t[3 * i + 2];
+        s->t[3 * i + 2] = x;
+    }
+}
+
+// A bowl: the shell between hemispheres of radius outer and inner below y = 0, closed by a flat rim.
+// Volume 2/3 pi (outer^3 - inner^3) less the faceting.
+static void make_bowl(soup *s, float outer, float inner, int rings, int segments)
+{
+    s->nv = s->nt = 0;
+    int pole[2];
+    int first[2];
+    for (int side = 0; side < 2; side++)
+    {
+        float r = side == 0 ? outer : inner;
+        pole[side] = soup_vertex(s, 0.0f, -r, 0.0f);
+        first[side] = s->nv;
+        for (int i = 1; i <= rings; i++)
+            for (int k = 0; k < segments; k++)
+            {
+                float th = 0.5f * GLM_PIf * (float)i / rings, ph = 2.0f * GLM_PIf * (float)k / segments;
+                soup_vertex(s, r * sinf(th) * cosf(ph), -r * cosf(th), r * sinf(th) * sinf(ph));
+            }
+    }
+    for (int side = 0; side < 2; side++)
+    {
+        int f = first[side];
+        for (int k = 0; k < segments; k++)
+        {
+            int a = f + k, b = f + (k + 1) % segments;
+            if (side == 0)
+                soup_tri(s, pole[0], a, b);
+            else
+                soup_tri(s, pole[1], b, a);
+        }
+        for (int i = 0; i + 1 < rings; i++)
+            for (int k = 0; k < segments; k++)
+            {
+                int a = f + i * segments + k, b = f + i * segments + (k + 1) % segments;
+                if (side == 0)
+                    soup_quad(s, a, a + segments, b + segments, b);
+                else
+                    soup_quad(s, a, b, b + segments, a + segments);
+            }
+    }
+    // The rim: outer top ring to inner top ring.
+    int ot = first[0] + (rings - 1) * segments, it = first[1] + (rings - 1) * segments;
+    for (int k = 0; k < segments; k++)
+        soup_quad(s, ot + k, it + k, it + (k + 1) % segments, ot + (k + 1) % segments);
+    soup_orient(s);
+}
+
+// The L prism of test_model (three unit cubes), volume 3.
+static void make_l(soup *s)
+{
+    s->nv = s->nt = 0;
+    const float xy[6][2] = {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
+    for (int z = 0; z < 2; z++)
+        for (int i = 0; i < 6; i++)
+            soup_vertex(s, xy[i][0], xy[i][1], (float)z);
+    // Bottom and top as fans from the corner (0, 0) (the L is star-shaped from it), sides as quads.
+    for (int i = 1; i + 1 < 6; i++)
+    {
+        soup_tri(s, 0, i + 1, i);
+        soup_tri(s, 6, 6 + i, 6 + i + 1);
+    }
+    for (int i = 0; i < 6; i++)
+        soup_quad(s, i, (i + 1) % 6, 6 + (i + 1) % 6, 6 + i);
+    soup_orient(s);
+}
+
+// Checks the pieces of a decomposition: count, convexity of each hull, volume against the solid's.
+static int check_pieces(const decompose_result *r, float solid, float volume_tol)
+{
+    ENSURE(r && r->piece_count >= 1 && r->piece_count <= 32);
+    double sum = 0.0;
+    for (int i = 0; i < r->piece_count; i++)
+    {
+        ph_hull_def def = ph_default_hull_def();
+        def.points = r->points + r->first[i];
+        def.point_count = r->count[i];
+        def.vertex_budget = PH_HULL_MAX_VERTICES;
+        ph_status st;
+        ph_hull *hull = ph_hull_build(&def, &st);
+        ENSURE(hull);
+        ENSURE(hull->vertex_count <= PH_HULL_MAX_VERTICES);
+        ph_vec3 ext = glms_vec3_sub(hull->bounds.hi, hull->bounds.lo);
+        float tol = 1e-4f * sqrtf(glms_vec3_dot(ext, ext));
+        for (int f = 0; f < hull->face_count; f++)
+            for (int v = 0; v < hull->vertex_count; v++)
+                ENSURE(glms_vec3_dot(hull->faces[f].normal, hull->vertices[v]) - hull->faces[f].offset <=
+                       tol);
+        ph_convex c = ph_convex_hull(hull);
+        sum += (double)ph_compute_mass(&c, 1.0f).volume;
+        ph_hull_free(hull);
+    }
+    ENSURE_NEAR(sum, solid, volume_tol * solid);
+    return 0;
+}
+
+static int decompose_l_and_bowl(void)
+{
+    static soup s;
+    make_l(&s);
+    decompose_result *r = decompose_mesh(s.v, s.nv, s.t, s.nt, NULL, NULL);
+    ENSURE(r);
+    fprintf(stderr, "L prism: %d pieces, hulls %.4f m^3, solid %.4f m^3\n", r->piece_count,
+            (double)r->hull_volume, (double)r->solid_volume);
+    ENSURE_NEAR(r->solid_volume, 3.0f, 1e-4f);
+    ENSURE(check_pieces(r, 3.0f, 0.05f) == 0);
+    decompose_free(r);
+    // Wound inside out, the same solid.
+    for (int i = 0; i < s.nt; i++)
+    {
+        int x = s.t[3 * i + 1];
+        s.t[3 * i + 1] = s.t[3 * i + 2];
+        s.t[3 * i + 2] = x;
+    }
+    r = decompose_mesh(s.v, s.nv, s.t, s.nt, NULL, NULL);
+    ENSURE(r);
+    ENSURE_NEAR(r->solid_volume, 3.0f, 1e-4f);
+    ENSURE(check_pieces(r, 3.0f, 0.05f) == 0);
+    decompose_free(r);
+
+    // A bowl 0.25 m thick (1 m outer radius): a thin curved shell needs many pieces, as each one's hull
+    // spans the sagitta of its patch; the ball test below uses a thinner one.
+    make_bowl(&s, 1.0f, 0.75f, 16, 32);
+    ph_mass_properties m = ph_compute_polyhedron_mass(s.v, s.t, s.nt, 1.0f);
+    r = decompose_mesh(s.v, s.nv, s.t, s.nt, NULL, NULL);
+    ENSURE(r);
+    fprintf(stderr, "bowl: %d pieces, hulls %.4f m^3, solid %.4f m^3 (its hull %.4f)\n", r->piece_count,
+            (double)r->hull_volume, (double)r->solid_volume, 2.0 / 3.0 * 3.14159265);
+    ENSURE(check_pieces(r, m.volume, 0.05f) == 0);
+    decompose_free(r);
+    return 0;
+}
+
+// The soup as .obj text (malloc'd), parsed into a model.
+static obj_model *soup_model(const soup *s)
+{
+    size_t cap = (size_t)(s->nv * 48 + s->nt * 40 + 64), len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    for (int i = 0; i < s->nv; i++)
+        len += (size_t)snprintf(text + len, cap - len, "v %.7g %.7g %.7g\n", (double)s->v[i].x,
+                                (double)s->v[i].y, (double)s->v[i].z);
+    for (int i = 0; i < s->nt; i++)
+        len += (size_t)snprintf(text + len, cap - len, "f %d %d %d\n", s->t[3 * i] + 1, s->t[3 * i + 1] + 1,
+                                s->t[3 * i + 2] + 1);
+    obj_model *m = NULL;
+    obj_options opt = obj_default_options();
+    opt.load_materials = false;
+    asset_error err;
+    if (!obj_parse(text, len, "bowl.obj", &opt, &m, &err))
+        fprintf(stderr, "%s\n", err.text);
+    free(text);
+    return m;
+}
+
+// Drops a ball into a dynamic bowl (outer radius 1, inner 0.8, resting on the ground) made as kind;
+// returns the ball's height after 4 s and its distance from the bowl's axis through *out_off_axis.
+static int drop_ball(obj_model *bowl, model_shape_kind kind, float *out_height, float *out_off_axis,
+                     float *out_tilt)
+{
+    ph_world_def wd = ph_default_world_def();
+    ph_world *world = ph_world_create(&wd);
+    ENSURE(world);
+    ph_body_def ground = ph_default_body_def();
+    ground.shape = ph_make_box(ph_v3(10.0f, 0.5f, 10.0f));
+    ground.position = ph_v3(0.0f, -0.5f, 0.0f);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(world, &ground)));
+    model_set set = {0};
+    asset_error err;
+    model_body_options o = model_default_body_options();
+    o.shape.kind = kind;
+    o.position = ph_v3(0.0f, 1.0f, 0.0f); // the outer bottom at y = 0
+    bool ok = model_physics_add_body(world, bowl, &o, &set, NULL, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(ok);
+    ph_body_id b = set.bodies[0].body;
+    ph_body_def ball = ph_default_body_def();
+    ball.type = PH_BODY_DYNAMIC;
+    ball.shape = ph_make_sphere(0.15f);
+    ball.position = ph_v3(0.12f, 2.0f, 0.05f);
+    ph_body_id s = ph_body_create(world, &ball);
+    ENSURE(!PH_ID_IS_NULL(s));
+    for (int i = 0; i < 240; i++)
+        ph_world_step(world);
+    ph_vec3 p = ph_body_get_position(world, s), c = ph_body_get_position(world, b);
+    ph_vec3 up = glms_quat_rotatev(ph_body_get_orientation(world, b), ph_v3(0, 1, 0));
+    *out_height = p.y;
+    *out_off_axis = sqrtf((p.x - c.x) * (p.x - c.x) + (p.z - c.z) * (p.z - c.z));
+    *out_tilt = acosf(fminf(1.0f, up.y)) * 180.0f / GLM_PIf;
+    model_set_free(&set);
+    ph_world_destroy(world);
+    return 0;
+}
+
+// The bowl scenario of issue 22: a ball dropped into a dynamic decomposed bowl ends inside it (below the
+// rim at y = 1, near the axis), where with the bowl's convex hull it rests on the hull's lid.
+static int decompose_ball_stays_in_bowl(void)
+{
+    static soup s;
+    make_bowl(&s, 1.0f, 0.8f, 16, 32);
+    obj_model *m = soup_model(&s);
+    ENSURE(m);
+    float height, off, tilt;
+    ENSURE(drop_ball(m, MODEL_SHAPE_DECOMPOSE, &height, &off, &tilt) == 0);
+    fprintf(stderr, "decomposed bowl: ball at height %.3f m, %.3f m off the axis; bowl tilted %.2f degrees\n",
+            (double)height, (double)off, (double)tilt);
+    ENSURE(height < 0.6f && off < 0.5f && tilt < 5.0f); // the inner bottom is at y = 0.2
+    ENSURE(drop_ball(m, MODEL_SHAPE_HULL, &height, &off, &tilt) == 0);
+    fprintf(stderr, "hull of the bowl: ball at height %.3f m\n", (double)height);
+    ENSURE(height > 1.1f);
+    obj_free(m);
+    return 0;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Builds the decomposed compound of the model file at path (cache on) in a new world; its child count and
+// child 0's first hull vertex, and the time taken.
+static int build_cached(const char *path, float scale, int *children, ph_vec3 *first_vertex, double *took)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    ENSURE(obj_load(path, NULL, &m, &err));
+    ph_world_def wd = ph_default_world_def();
+    ph_world *world = ph_world_create(&wd);
+    model_shape_options o = model_default_shape_options();
+    o.kind = MODEL_SHAPE_DECOMPOSE;
+    o.cache = true;
+    o.scale[0] = o.scale[1] = o.scale[2] = scale;
+    model_shape shape;
+    double t = seconds();
+    bool ok = model_physics_build_shape(world, m, &o, &shape, NULL, &err);
+    *took = seconds() - t;
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(ok && shape.shape.type == PH_SHAPE_COMPOUND);
+    const ph_compound *c = ph_world_get_compound(world, shape.shape.geom);
+    ENSURE(c);
+    *children = c->child_count;
+    const ph_hull *h = c->children[0].shape.hull;
+    ENSURE(h);
+    *first_vertex = h->vertices[0];
+    ph_world_destroy(world);
+    obj_free(m);
+    return 0;
+}
+
+// The cache: a second load of a decomposed model reads "<model>.hulls" and makes the same compound much
+// faster; a damaged cache file or another scale is not used (the pieces are made again).
+static int decompose_cache(void)
+{
+    static soup s;
+    make_bowl(&s, 1.0f, 0.75f, 16, 32);
+    char dir[] = "/tmp/decompose_cache_XXXXXX";
+    ENSURE(mkdtemp(dir));
+    char path[128], cache[160];
+    snprintf(path, sizeof path, "%s/bowl.obj", dir);
+    snprintf(cache, sizeof cache, "%s.hulls", path);
+    FILE *f = fopen(path, "w");
+    ENSURE(f);
+    for (int i = 0; i < s.nv; i++)
+        fprintf(f, "v %.7g %.7g %.7g\n", (double)s.v[i].x, (double)s.v[i].y, (double)s.v[i].z);
+    for (int i = 0; i < s.nt; i++)
+        fprintf(f, "f %d %d %d\n", s.t[3 * i] + 1, s.t[3 * i + 1] + 1, s.t[3 * i + 2] + 1);
+    fclose(f);
+
+    int n1, n2, n3;
+    ph_vec3 v1, v2, v3;
+    double t1, t2, t3;
+    ENSURE(build_cached(path, 1.0f, &n1, &v1, &t1) == 0);
+    f = fopen(cache, "rb");
+    ENSURE(f);
+    fclose(f);
+    ENSURE(build_cached(path, 1.0f, &n2, &v2, &t2) == 0);
+    fprintf(stderr, "decomposed bowl: %d pieces in %.3f s, from the cache in %.3f s\n", n1, t1, t2);
+    ENSURE(n1 == n2 && memcmp(&v1, &v2, sizeof v1) == 0);
+    ENSURE(t2 < 0.25 * t1);
+    // A damaged cache: garbage of the right magic, then a truncated file.
+    f = fopen(cache, "r+b");
+    ENSURE(f);
+    ENSURE(fseek(f, 24, SEEK_SET) == 0);
+    const char junk[16] = "\xff\xff\xff\x7f garbage";
+    fwrite(junk, sizeof junk, 1, f);
+    fclose(f);
+    ENSURE(build_cached(path, 1.0f, &n3, &v3, &t3) == 0 && n3 == n1);
+    f = fopen(cache, "r+b");
+    ENSURE(f);
+    fclose(f);
+    ENSURE(truncate(cache, 40) == 0);
+    ENSURE(build_cached(path, 1.0f, &n3, &v3, &t3) == 0 && n3 == n1 && memcmp(&v1, &v3, sizeof v1) == 0);
+    // Another scale is another input: the pieces are made for it, twice the size.
+    ENSURE(build_cached(path, 2.0f, &n3, &v3, &t3) == 0);
+    ENSURE(t3 > 2.0 * t2);
+    unlink(cache);
+    unlink(path);
+    rmdir(dir);
+    return 0;
+}
+
+const test_case test_decompose_cases[] = {
+    {"decompose_l_and_bowl", decompose_l_and_bowl},
+    {"decompose_ball_stays_in_bowl", decompose_ball_stays_in_bowl},
+    {"decompose_cache", decompose_cache},
+    {0},
+};
