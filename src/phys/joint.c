@@ -933,7 +933,9 @@ static void solve_lock(ph_joint *j, pair *p, const joint_geometry *g, row_soft s
     apply_angular(p, impulse);
 }
 
-// The revolute joint's two rows keeping z axes aligned (2x2 block, impulses in angular_impulse.x, y).
+// The revolute joint's two rows keeping z axes aligned (2x2 block). Their accumulated impulse is kept as a
+// world vector across za, not as two numbers on the axes across it: those axes (across()) jump when za
+// turns past the choice of reference, and numbers kept on the old ones would be applied on the new.
 static void solve_hinge_lock(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
 {
     ph_vec3 e = v_cross(g->za, g->zb);
@@ -948,14 +950,14 @@ static void solve_hinge_lock(ph_joint *j, pair *p, const joint_geometry *g, row_
     float k22 = v_dot(g->u2, iu2a) + v_dot(g->u2, iu2b);
     float x1, x2;
     solve2(k11, k12, k22, b1, b2, &x1, &x2);
-    float i1 = -x1 - s.impulse_scale * j->angular_impulse.x,
-          i2 = -x2 - s.impulse_scale * j->angular_impulse.y;
-    j->angular_impulse.x += i1;
-    j->angular_impulse.y += i2;
+    float a1 = v_dot(j->angular_impulse, g->u1), a2 = v_dot(j->angular_impulse, g->u2);
+    float i1 = -x1 - s.impulse_scale * a1, i2 = -x2 - s.impulse_scale * a2;
+    j->angular_impulse = v_add(v_scale(g->u1, a1 + i1), v_scale(g->u2, a2 + i2));
     apply_angular(p, v_add(v_scale(g->u1, i1), v_scale(g->u2, i2)));
 }
 
-// The prismatic joint's two rows keeping b's anchor on a's axis (impulses in point_impulse.x, y).
+// The prismatic joint's two rows keeping b's anchor on a's axis; their impulse kept as a world vector across
+// za (solve_hinge_lock says why).
 static void solve_across(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
 {
     ph_vec3 arm_a = g->arm_a, arm_b = g->rb;
@@ -970,9 +972,9 @@ static void solve_across(ph_joint *j, pair *p, const joint_geometry *g, row_soft
     float k22 = m + v_dot(a2, m_mul(p->ia, a2)) + v_dot(b2v, m_mul(p->ib, b2v));
     float x1, x2;
     solve2(k11, k12, k22, b1, b2, &x1, &x2);
-    float i1 = -x1 - s.impulse_scale * j->point_impulse.x, i2 = -x2 - s.impulse_scale * j->point_impulse.y;
-    j->point_impulse.x += i1;
-    j->point_impulse.y += i2;
+    float acc1 = v_dot(j->point_impulse, g->u1), acc2 = v_dot(j->point_impulse, g->u2);
+    float i1 = -x1 - s.impulse_scale * acc1, i2 = -x2 - s.impulse_scale * acc2;
+    j->point_impulse = v_add(v_scale(g->u1, acc1 + i1), v_scale(g->u2, acc2 + i2));
     apply_linear(p, v_add(v_scale(g->u1, i1), v_scale(g->u2, i2)), arm_a, arm_b);
 }
 
@@ -1075,7 +1077,9 @@ static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
 {
     if (!use_bias)
         return RIGID;
-    float hertz = fminf(fmaxf(JOINT_HERTZ, world->joint_need_hertz), JOINT_MAX_HERTZ_FRACTION / h);
+    float need = world->joint_need_hertz;
+    float hertz = need > JOINT_HERTZ ? fminf(need, PH_JOINT_LOADED_HERTZ_FRACTION / h)
+                                     : fminf(JOINT_HERTZ, JOINT_MAX_HERTZ_FRACTION / h);
     return soft_of(hertz, JOINT_DAMPING_RATIO, h);
 }
 
@@ -1156,12 +1160,10 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
     }
     case PH_JOINT_REVOLUTE:
         lin = j->point_impulse;
-        ang = v_add(v_add(v_scale(g->u1, j->angular_impulse.x), v_scale(g->u2, j->angular_impulse.y)),
-                    v_scale(g->za, axial));
+        ang = v_add(j->angular_impulse, v_scale(g->za, axial));
         break;
     case PH_JOINT_PRISMATIC:
-        lin = v_add(v_add(v_scale(g->u1, j->point_impulse.x), v_scale(g->u2, j->point_impulse.y)),
-                    v_scale(g->za, axial));
+        lin = v_add(j->point_impulse, v_scale(g->za, axial));
         ang = j->angular_impulse;
         break;
     case PH_JOINT_WELD:

@@ -9,6 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+// A joint whose load asks for a stiffer spring than JOINT_HERTZ (joint.c) gets at most this fraction of the
+// sub-step rate (w h = 0.94): past about w h = 1.1 the Gauss-Seidel sweep feeds energy into a long chain of
+// stiff springs (a 40-plank bridge at 240 Hz and 16 sub-steps flew apart), as solver.c says of contacts.
+#define PH_JOINT_LOADED_HERTZ_FRACTION 0.15f
+
 typedef struct ph_world ph_world;
 typedef struct ph_body_state ph_body_state;
 
@@ -25,8 +30,8 @@ typedef struct ph_joint
     bool active;            // solved this step (one of its bodies awake and dynamic)
     ph_body_state *sa, *sb; // the states the step reads (world->joint_still for the world, a static body)
     // Accumulated impulses of the last sub-step (warm started; unit: N s, N m s).
-    ph_vec3 point_impulse;   // the anchors' meeting (prismatic: the two rows across its axis in x, y)
-    ph_vec3 angular_impulse; // the orientation lock (revolute: the two rows across its axis in x, y)
+    ph_vec3 point_impulse;   // the anchors' meeting (prismatic: the two rows across its axis), world
+    ph_vec3 angular_impulse; // the orientation lock (revolute: the two rows across its axis), world
     float axial_impulse;     // distance: the rigid length; spring rows of every kind
     float motor_impulse, lower_impulse, upper_impulse;
     float cone_impulse, twist_lower_impulse, twist_upper_impulse;

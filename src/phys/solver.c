@@ -856,7 +856,7 @@ static float plan_substeps(ph_step_context *ctx)
     // (joint.c, JOINT_MAX_GIVE), from the last step's forces.
     if (world->joint_ids.live_count > 0 && world->joint_need_hertz > 0.0f)
     {
-        int substeps = (int)ceilf(world->joint_need_hertz * ctx->dt / SOLVER_MAX_HERTZ_FRACTION);
+        int substeps = (int)ceilf(world->joint_need_hertz * ctx->dt / PH_JOINT_LOADED_HERTZ_FRACTION);
         substeps = substeps > world->def.max_substeps ? world->def.max_substeps : substeps;
         if (substeps > ctx->substeps)
         {

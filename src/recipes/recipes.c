@@ -270,6 +270,7 @@ static recipe_joint *hinge_joint(recipe_scene *s, int a, int b, float x, float y
     return j;
 }
 
+#define RAGDOLL_ANGULAR_DAMPING 2.0f // (unit: 1/s)
 bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, recipe_material m)
 {
     const float k = height / 1.8f, x0 = feet[0], y0 = feet[1], z0 = feet[2];
@@ -302,6 +303,10 @@ bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, reci
              NULL;
     if (!ok)
         return false;
+    // A body's joints have friction (muscle tone): here as angular damping of its parts, or a limb hanging
+    // from a step swings as an undamped pendulum for ever and its heap never sleeps.
+    for (int i = first; i < s->item_count; i++)
+        s->items[i].angular_damping = RAGDOLL_ANGULAR_DAMPING;
     int p = first, c = first + 1, h = first + 2;
     // Spine and neck: cones about the body's up axis; hips and shoulders about the limb's line (down).
     ok = ball_joint(s, p, c, x0, y0 + 1.09f * k, z0, 0, 1, 0, 30.0f * deg, 30.0f * deg) &&
@@ -894,9 +899,9 @@ static bool build_joint_grid(recipe_scene *s, uint64_t seed)
     return true;
 }
 
-// wrecking_ball: a 500 kg ball of radius 0.75 m on a chain of 10 capsule links of 1 m held out level from a
-// fixed point 12 m up, let go above a wall of 50 boxes of 0.5 m (5 wide, 10 high) that stands under the
-// fixed point across the ball's swing. 5 s.
+// wrecking_ball: a 200 kg ball of radius 0.75 m on a chain of 10 capsule links of 1 m (58 kg each) held out
+// level from a fixed point 12 m up, let go above a wall of 50 boxes of 0.5 m (5 wide, 10 high, 37.5 kg
+// each) that stands under the fixed point across the ball's swing. 5 s.
 static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
@@ -905,9 +910,11 @@ static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
     if (!ground(s, 30.0f, 30.0f))
         return false;
     const float half[3] = {0.25f, 0.25f, 0.25f};
+    recipe_material brick = m;
+    brick.density = 300.0f;
     for (int row = 0; row < 10; row++)
         for (int col = 0; col < 5; col++)
-            if (!add_box(s, half, 0.5f, 0.25f + 0.5f * (float)row, -1.0f + 0.5f * (float)col, m))
+            if (!add_box(s, half, 0.5f, 0.25f + 0.5f * (float)row, -1.0f + 0.5f * (float)col, brick))
                 return false;
     const float top = 12.0f;
     int prev = -1;
@@ -929,12 +936,21 @@ static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
     ball->shape = RECIPE_SPHERE;
     ball->radius = 0.75f;
     set3(ball->position, -10.75f, top, 0.0f);
-    ball->material.density = 500.0f / (4.0f / 3.0f * 3.14159265f * 0.75f * 0.75f * 0.75f);
+    ball->material.density = 200.0f / (4.0f / 3.0f * 3.14159265f * 0.75f * 0.75f * 0.75f);
     return ball_joint(s, prev, b, -10.0f, top, 0.0f, 0, 0, 1, 0.0f, 0.0f) != NULL;
 }
 
 // bridge: 40 planks (0.5 m long, 1.6 m wide, 0.1 m thick, 10 kg each) hinged end to end between two
-// static posts 20 m apart, a 100 kg box of 0.8 m dropped on the middle. 10 s.
+// static posts 19 m apart: 20 m of planks over a 19 m gap, laid in the shallow parabola of that length
+// (sag about 2.7 m; a taut deck would need an unbounded tension to carry anything), a 100 kg box of 0.8 m
+// dropped on the middle. 10 s.
+#define BRIDGE_PLANKS 40
+static float bridge_y(float x, float deck, float sag, float half_span)
+{
+    float u = x / half_span;
+    return deck - sag * (1.0f - u * u);
+}
+
 static bool build_bridge(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
@@ -942,40 +958,61 @@ static bool build_bridge(recipe_scene *s, uint64_t seed)
     recipe_material m = recipe_default_material();
     if (!ground(s, 30.0f, 30.0f))
         return false;
-    const float deck = 6.0f, plank = 0.5f;
-    const int count = 40;
-    float x0 = -0.5f * plank * (float)count;
+    const float deck = 6.0f, plank = 0.5f, half_span = 9.5f, sag = 2.67f;
+    // The hinge points: each the next point of the curve a plank's length (a chord) from the last.
+    float px[BRIDGE_PLANKS + 1], py[BRIDGE_PLANKS + 1];
+    px[0] = -half_span;
+    py[0] = deck;
+    for (int i = 1; i <= BRIDGE_PLANKS; i++)
+    {
+        float lo = px[i - 1], hi = px[i - 1] + plank;
+        for (int it = 0; it < 40; it++)
+        {
+            float mid = 0.5f * (lo + hi), dy = bridge_y(mid, deck, sag, half_span) - py[i - 1];
+            if ((mid - px[i - 1]) * (mid - px[i - 1]) + dy * dy < plank * plank)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        px[i] = 0.5f * (lo + hi);
+        py[i] = bridge_y(px[i], deck, sag, half_span);
+    }
     const float post_half[3] = {0.3f, 0.5f * deck, 1.0f};
     int posts[2];
     for (int side = 0; side < 2; side++)
     {
         posts[side] = s->item_count;
-        recipe_item *p = add_box(s, post_half, side ? -x0 + 0.3f : x0 - 0.3f, 0.5f * deck, 0.0f, m);
+        float x = side ? px[BRIDGE_PLANKS] + 0.3f : px[0] - 0.3f;
+        recipe_item *p = add_box(s, post_half, x, 0.5f * deck, 0.0f, m);
         if (!p)
             return false;
         p->type = RECIPE_STATIC;
     }
     const float plank_half[3] = {0.5f * plank, 0.05f, 0.8f};
     int prev = posts[0];
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < BRIDGE_PLANKS; i++)
     {
         int at = s->item_count;
-        recipe_item *it = add_box(s, plank_half, x0 + plank * ((float)i + 0.5f), deck - 0.05f, 0.0f, m);
+        recipe_item *it =
+            add_box(s, plank_half, 0.5f * (px[i] + px[i + 1]), 0.5f * (py[i] + py[i + 1]), 0.0f, m);
         if (!it)
             return false;
+        float a = atan2f(py[i + 1] - py[i], px[i + 1] - px[i]);
+        it->orientation[2] = sinf(0.5f * a);
+        it->orientation[3] = cosf(0.5f * a);
         it->material.density = 10.0f / (plank * 0.1f * 1.6f);
         recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, at);
         if (!j)
             return false;
-        set3(j->anchor, x0 + plank * (float)i, deck - 0.05f, 0.0f);
+        set3(j->anchor, px[i], py[i], 0.0f);
         prev = at;
     }
     recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, posts[1]);
     if (!j)
         return false;
-    set3(j->anchor, -x0, deck - 0.05f, 0.0f);
+    set3(j->anchor, px[BRIDGE_PLANKS], py[BRIDGE_PLANKS], 0.0f);
     const float load_half[3] = {0.4f, 0.4f, 0.4f};
-    recipe_item *load = add_box(s, load_half, 0.0f, deck + 1.0f, 0.0f, m);
+    recipe_item *load = add_box(s, load_half, 0.0f, deck - sag + 1.0f, 0.0f, m);
     if (!load)
         return false;
     load->material.density = 100.0f / (0.8f * 0.8f * 0.8f);
