@@ -98,6 +98,8 @@ typedef struct fuzz_api_state
     int body_count;
     ph_geom_id geoms[8];
     int geom_count;
+    ph_joint_id joints[16];
+    int joint_count;
     int meddles;  // changes the debug-draw callbacks tried during the current draw
     bool changed; // one of them went through (the contract broken)
 } fuzz_api_state;
@@ -173,6 +175,15 @@ static inline void fuzz_meddle(fuzz_api_state *s)
     ph_body_def d = ph_default_body_def();
     d.type = PH_BODY_DYNAMIC;
     if (!PH_ID_IS_NULL(ph_body_create(s->world, &d)))
+        s->changed = true;
+    if (s->body_count > 0)
+    {
+        ph_joint_def jd = ph_default_joint_def(PH_JOINT_SPHERICAL);
+        jd.body_b = s->bodies[0];
+        if (!PH_ID_IS_NULL(ph_joint_create(s->world, &jd)))
+            s->changed = true;
+    }
+    if (s->joint_count > 0 && ph_joint_destroy(s->world, s->joints[0]) == PH_OK)
         s->changed = true;
     if (s->body_count > 0 && ph_body_destroy(s->world, s->bodies[0]) == PH_OK)
         s->changed = true;
@@ -250,7 +261,7 @@ static inline int fuzz_api_input(const uint8_t *data, size_t size)
         logs = s_fuzz_api_logs;
         bool failed = false;
         uint8_t op = fuzz_byte(&r);
-        switch (op % 20)
+        switch (op % 24)
         {
         case 0:
         case 1:
@@ -424,6 +435,86 @@ static inline int fuzz_api_input(const uint8_t *data, size_t size)
             ph_pair_trace trace;
             ph_body_id a = fuzz_pick_body(&r, &s);
             ph_world_trace_pair(w, a, fuzz_pick_body(&r, &s), &trace);
+            break;
+        }
+        case 19:
+        case 20:
+        {
+            // A joint of any type between two bodies (or a body and the world) with fuzzed settings.
+            ph_joint_def jd = ph_default_joint_def((ph_joint_type)(fuzz_byte(&r) % 6));
+            uint8_t what = fuzz_byte(&r);
+            jd.body_a = (what & 1) ? PH_NULL_BODY_ID : fuzz_pick_body(&r, &s);
+            jd.body_b = fuzz_pick_body(&r, &s);
+            jd.frame_a.p = fuzz_vec3(&r);
+            jd.frame_b.p = fuzz_vec3(&r);
+            if (what & 2)
+                jd.frame_a.q = fuzz_quat(&r);
+            if (what & 4)
+            {
+                jd.enable_limit = true;
+                jd.lower = fuzz_float(&r);
+                jd.upper = fuzz_float(&r);
+            }
+            if (what & 8)
+            {
+                jd.enable_motor = true;
+                jd.motor_speed = fuzz_float(&r);
+                jd.max_motor_force = fuzz_float(&r);
+            }
+            if (what & 16)
+            {
+                jd.enable_spring = true;
+                jd.spring_hertz = fuzz_float(&r);
+                jd.spring_damping_ratio = fuzz_float(&r);
+                jd.angular_hertz = fuzz_float(&r);
+            }
+            if (what & 32)
+            {
+                jd.enable_cone = jd.enable_twist = true;
+                jd.cone_angle = fuzz_float(&r);
+                jd.twist_lower = fuzz_float(&r);
+                jd.twist_upper = fuzz_float(&r);
+            }
+            if (what & 64)
+            {
+                jd.min_length = fuzz_float(&r);
+                jd.max_length = fuzz_float(&r);
+                jd.length = fuzz_float(&r);
+                jd.break_force = fuzz_float(&r);
+            }
+            jd.collide_connected = (what & 128) != 0;
+            ph_joint_id id = ph_joint_create(w, &jd);
+            failed = PH_ID_IS_NULL(id);
+            if (!failed && s.joint_count < 16)
+                s.joints[s.joint_count++] = id;
+            break;
+        }
+        case 21:
+        {
+            uint8_t k = fuzz_byte(&r);
+            ph_joint_id id = s.joint_count > 0 ? s.joints[k % s.joint_count] : PH_NULL_JOINT_ID;
+            if (k & 0x80)
+                failed = ph_joint_destroy(w, id) != PH_OK;
+            else if (k & 0x40)
+                failed = ph_joint_set_motor(w, id, true, fuzz_float(&r), fuzz_float(&r)) != PH_OK;
+            else
+                failed =
+                    ph_joint_set_spring(w, id, true, fuzz_float(&r), fuzz_float(&r), fuzz_float(&r)) != PH_OK;
+            break;
+        }
+        case 22:
+        {
+            ph_joint_id ids[16];
+            int n = ph_world_get_joints(w, ids, 16);
+            for (int i = 0; i < n && i < 16; i++)
+            {
+                ph_joint_info info;
+                if (ph_joint_get_info(w, ids[i], &info) == PH_OK &&
+                    (!ph_is_finite_vec3(info.anchor_a) || !ph_is_finite_vec3(info.force)))
+                    result = FUZZ_API_NOT_FINITE;
+            }
+            int breaks = 0;
+            ph_world_get_joint_breaks(w, &breaks);
             break;
         }
         default:
