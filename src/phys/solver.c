@@ -830,6 +830,16 @@ static int longest_column(ph_step_context *ctx, float *out_height)
 // block) buckles below SOLVER_COLUMN_HERTZ n^1.5 / sqrt(a / 1 m); the step asks for SOLVER_COLUMN_MARGIN
 // times that, and since the frequency is capped at a quarter of the sub-step rate it takes the sub-steps
 // that allows, up to def.max_substeps. Scenes without a tall column keep def.substeps and def.contact_hertz.
+// The sub-steps in [lo, hi] that let a spring of `hertz` be `fraction` of the sub-step rate, worked out in
+// float and clamped before the conversion (a fuzzed joint load asked for 2e15 Hz, past an int).
+static int substeps_for(float hertz, float dt, float fraction, int lo, int hi)
+{
+    float want = ceilf(hertz * dt / fraction);
+    if (!(want > (float)lo))
+        return lo;
+    return want >= (float)hi ? hi : (int)want;
+}
+
 static float plan_substeps(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -843,10 +853,8 @@ static float plan_substeps(ph_step_context *ctx)
         float need = SOLVER_COLUMN_MARGIN * SOLVER_COLUMN_HERTZ * powf((float)n, 1.5f) / sqrtf(block);
         if (need > hertz)
         {
-            int substeps = (int)ceilf(need * ctx->dt / SOLVER_MAX_HERTZ_FRACTION);
-            substeps = substeps < world->def.substeps       ? world->def.substeps
-                       : substeps > world->def.max_substeps ? world->def.max_substeps
-                                                            : substeps;
+            int substeps = substeps_for(need, ctx->dt, SOLVER_MAX_HERTZ_FRACTION, world->def.substeps,
+                                        world->def.max_substeps);
             ctx->substeps = substeps;
             ctx->h = ctx->dt / (float)substeps;
             hertz = need;
@@ -856,8 +864,8 @@ static float plan_substeps(ph_step_context *ctx)
     // (joint.c, JOINT_MAX_GIVE), from the last step's forces.
     if (world->joint_ids.live_count > 0 && world->joint_need_hertz > 0.0f)
     {
-        int substeps = (int)ceilf(world->joint_need_hertz * ctx->dt / PH_JOINT_LOADED_HERTZ_FRACTION);
-        substeps = substeps > world->def.max_substeps ? world->def.max_substeps : substeps;
+        int substeps = substeps_for(world->joint_need_hertz, ctx->dt, PH_JOINT_LOADED_HERTZ_FRACTION,
+                                    world->def.substeps, world->def.max_substeps);
         if (substeps > ctx->substeps)
         {
             ctx->substeps = substeps;
