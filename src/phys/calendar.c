@@ -159,13 +159,14 @@ static ph_cal_event heap_pop(cal_state *cs)
 
 // ---- Bodies and their sweeps ------------------------------------------------------------------------
 
-// A jointed body is held by its joints, which an event moving it alone would tear open (a ragdoll's forearm
-// struck on the ground: its elbow opened by 30 cm): the calendar leaves it where the solver put it, as a
-// still body that fast bodies meet at its end pose. Its own motion is the solver's, speculative contacts
-// included (so a fast chain link can pass a thin wall; issue 20 asks otherwise, not done).
 static bool moving(const ph_body *b)
 {
-    return b->awake && b->type != PH_BODY_STATIC && b->joint_head < 0;
+    return b->awake && b->type != PH_BODY_STATIC;
+}
+
+static bool jointed(const ph_body *b)
+{
+    return b->joint_head >= 0 && moving(b);
 }
 
 // A turn of more than a quarter revolution over a sweep is given to it as a rotation vector (ph_sweep's
@@ -1163,11 +1164,66 @@ static void respond_at(cal_state *cs, const ph_cal_event *e, bool clamp, ph_mani
         respond(world, e->a, e->b, out_m, e->t, clamp);
 }
 
+static void freeze_all(cal_state *cs, float t);
+
+// Stops every body jointed, through any chain of joints, to body `slot` where it is at step fraction t (those
+// whose sweep starts later keep it), and looks again for what may meet them. A jointed body is held by its
+// joints: an event that moved it alone would tear them open (a ragdoll's forearm struck on the ground
+// opened its elbow by 30 cm). Stopped together at one instant, the group keeps its joints as its sweeps
+// had them, and the next step's solver takes it on from there.
+static void hold_jointed_group(cal_state *cs, int slot, float t)
+{
+    ph_world *world = cs->world;
+    ph_step_context *ctx = cs->ctx;
+    int slots = world->body_ids.slot_count;
+    // The searches' tables first: predict_body would otherwise take them from the arena above these two
+    // (the arena frees in reverse order only).
+    prepare_searches(cs);
+    uint8_t *seen = ph_arena_alloc(ctx->arena, (size_t)slots);
+    int *stack = seen ? ph_arena_alloc(ctx->arena, (size_t)slots * sizeof *stack) : NULL;
+    if (!stack)
+    {
+        if (seen)
+            ph_arena_free(ctx->arena, seen);
+        freeze_all(cs, t); // no memory to walk the group: everything stops, which is safe
+        return;
+    }
+    memset(seen, 0, (size_t)slots);
+    int top = 0;
+    stack[top++] = slot;
+    seen[slot] = 1;
+    while (top > 0)
+    {
+        int at = stack[--top];
+        ph_body *b = &world->bodies[at];
+        if (moving(b) && b->toi_t0 <= t)
+        {
+            restart_sweep(cs, at, t, true);
+            predict_body(cs, at, -1, t, false);
+        }
+        for (int k = b->joint_head; k >= 0;)
+        {
+            const ph_joint *j = &world->joints[k];
+            int other = j->a == at ? j->b : j->a;
+            if (other >= 0 && !seen[other] && moving(&world->bodies[other]))
+            {
+                seen[other] = 1;
+                stack[top++] = other;
+            }
+            k = j->a == at ? j->next_a : j->next_b;
+        }
+    }
+    ph_arena_free(ctx->arena, stack);
+    ph_arena_free(ctx->arena, seen);
+}
+
 static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
 {
     ph_world *world = cs->world;
     ph_manifold m;
-    respond_at(cs, e, clamp, &m);
+    // An event of a jointed body is inelastic and stops its group (hold_jointed_group).
+    bool hold = jointed(&world->bodies[e->a]) || jointed(&world->bodies[e->b]);
+    respond_at(cs, e, clamp || hold, &m);
     // Sleeping bodies take the hit as static ones and wake for the next step.
     for (int k = 0; k < 2; k++)
     {
@@ -1175,8 +1231,14 @@ static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
         if (!world->bodies[slot].awake && world->bodies[slot].type != PH_BODY_STATIC)
             ph_world_wake_island(world, slot);
     }
-    restart_sweep(cs, e->a, e->t, clamp || m.point_count == 0);
-    restart_sweep(cs, e->b, e->t, clamp || m.point_count == 0);
+    restart_sweep(cs, e->a, e->t, clamp || hold || m.point_count == 0);
+    restart_sweep(cs, e->b, e->t, clamp || hold || m.point_count == 0);
+    for (int k = 0; k < 2; k++)
+    {
+        int slot = k ? e->b : e->a;
+        if (jointed(&world->bodies[slot]))
+            hold_jointed_group(cs, slot, e->t);
+    }
     if (m.point_count == 0)
     {
         // No contact at the reported time (a numerical corner case): stopping both keeps them apart.

@@ -943,7 +943,7 @@ static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
 // bridge: 40 planks (0.5 m long, 1.6 m wide, 0.1 m thick, 10 kg each) hinged end to end between two
 // static posts 19 m apart: 20 m of planks over a 19 m gap, laid in the shallow parabola of that length
 // (sag about 2.7 m; a taut deck would need an unbounded tension to carry anything), a 100 kg box of 0.8 m
-// dropped on the middle. 10 s.
+// let down onto the middle from 0.1 m. 10 s.
 #define BRIDGE_PLANKS 40
 static float bridge_y(float x, float deck, float sag, float half_span)
 {
@@ -1012,7 +1012,7 @@ static bool build_bridge(recipe_scene *s, uint64_t seed)
         return false;
     set3(j->anchor, px[BRIDGE_PLANKS], py[BRIDGE_PLANKS], 0.0f);
     const float load_half[3] = {0.4f, 0.4f, 0.4f};
-    recipe_item *load = add_box(s, load_half, 0.0f, deck - sag + 1.0f, 0.0f, m);
+    recipe_item *load = add_box(s, load_half, 0.0f, deck - sag + 0.6f, 0.0f, m); // 0.1 m above the deck
     if (!load)
         return false;
     load->material.density = 100.0f / (0.8f * 0.8f * 0.8f);
