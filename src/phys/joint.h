@@ -54,7 +54,7 @@ void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int
 // The solver's part. prepare marks the joints to solve and their bodies in `constrained` (by slot, may be
 // NULL) and returns how many; warm_scale scales the stored impulses (this sub-step over the last).
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
-void ph_joints_warm_start(ph_world *world);
+void ph_joints_warm_start(ph_world *world, float h);
 void ph_joints_solve(ph_world *world, float h, bool use_bias);
 // After the sub-steps: forces and torques from the last sub-step's impulses.
 void ph_joints_finish(ph_world *world, float h, float dt);
