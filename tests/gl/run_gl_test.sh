@@ -394,6 +394,31 @@ heap)
     echo "reel pile: distinct start heights $heights (need > 100)"
     [ "$heights" -gt 100 ] || { echo "FAIL: the reel's boxes start on a grid"; exit 1; }
     ;;
+playground)
+    # Issue 20: scenes/playground.json loads with its 37 joints, is drawn (a picture with the scene in it) and
+    # after 8 s of play the bodies are where the joints hold them: no joint broke, nothing fell off or is
+    # NaN, the 14 bridge planks (start z = -5, under 2.1 m, between the posts) still hang above the ground
+    # with the ragdoll on them, the door (start (-2.95, 1.06, 4)) turned about its hinge at (-3.48, 4) and
+    # kept its 0.53 m from it, and the wrecking ball knocked a block of the target tower (x = 8.2) over.
+    run "$src/scenes/playground.json" --frames 480 $common --screenshot "$out/playground.png" \
+        --report "$out/playground.txt"
+    "$check" picture "$out/playground.png" "$out/playground.txt"
+    grep -qx "joints 37" "$out/playground.txt" || { echo "FAIL: not 37 joints"; grep '^joints' "$out/playground.txt"; exit 1; }
+    if grep -qi nan "$out/playground.txt"; then echo "FAIL: NaN in the report"; exit 1; fi
+    awk 'function abs(v) { return v < 0 ? -v : v }
+         $1 == "removed" { removed = $2 }
+         $1 == "body" && abs($6 + 5) < 0.01 && $5 < 2.1 && abs($4) < 3.3 {
+             planks++; if (lowest == "" || $13 < lowest) lowest = $13 }
+         $1 == "body" && abs($4 + 2.95) < 0.01 && abs($5 - 1.06) < 0.01 && abs($6 - 4) < 0.01 {
+             door = 1; dx = $7 + 3.48; dz = $9 - 4; reach = sqrt(dx * dx + dz * dz); swing = abs(dz) }
+         $1 == "body" && abs($4 - 8.2) < 0.01 && $5 < 2 {
+             d = sqrt(($7 - $4) ^ 2 + ($8 - $5) ^ 2 + ($9 - $6) ^ 2); if (d > moved) moved = d }
+         END { printf "planks %d, lowest plank bottom %.3f m; door %d: %.3f m from the hinge (0.53), %.3f m off its\n", planks, lowest, door, reach, swing
+               printf "closed line; tower block moved at most %.2f m; removed %d\n", moved, removed
+               if (planks != 14 || lowest < 0.3 || !door || abs(reach - 0.53) > 0.03 || swing < 0.3 ||
+                   moved < 0.5 || removed != 0) { print "FAIL: the playground is not where its joints hold it"; exit 1 } }' \
+        "$out/playground.txt"
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
