@@ -82,8 +82,8 @@ static int scene_joints_parse_every_type(void)
     ENSURE_NEAR(j[4].spring_target, 0.5f, 0.0f);
     ENSURE_NEAR(j[4].spring_damping_ratio, 1.0f, 0.0f); // the default
     ENSURE(j[5].type == SCENE_JOINT_WELD && j[5].enable_spring && !j[5].collide);
-    ENSURE_VEC3_NEAR(j[5].axis, ph_v3(0, 0, 1), 0.0f); // the default
-    ENSURE(j[6].type == SCENE_JOINT_ROPE && j[6].b == 7);  // a tower of one block is one body
+    ENSURE_VEC3_NEAR(j[5].axis, ph_v3(0, 0, 1), 0.0f);    // the default
+    ENSURE(j[6].type == SCENE_JOINT_ROPE && j[6].b == 7); // a tower of one block is one body
     scene_free(d);
     return 0;
 }
@@ -101,29 +101,30 @@ static int scene_joints_errors(void)
         {"[{\"type\": \"glue\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]", "joints[0].type: ", "glue"},
         {"[{\"type\": \"weld\", \"anchor\": [0, 0, 0]}]", "joints[0]: ", "needs \"b\""},
         {"[{\"type\": \"weld\", \"b\": \"p\"}]", "joints[0]: ", "needs \"anchor\""},
-        {"[{\"type\": \"weld\", \"b\": \"nobody\", \"anchor\": [0, 0, 0]}]", "joints[0].b: ",
-         "no entry is named 'nobody'"},
-        {"[{\"type\": \"weld\", \"a\": \"p\", \"b\": \"world\", \"anchor\": [0, 0, 0]}]", "joints[0].b: ",
-         "no entry is named 'world'"},
+        {"[{\"type\": \"weld\", \"b\": \"nobody\", \"anchor\": [0, 0, 0]}]",
+         "joints[0].b: ", "no entry is named 'nobody'"},
+        {"[{\"type\": \"weld\", \"a\": \"p\", \"b\": \"world\", \"anchor\": [0, 0, 0]}]",
+         "joints[0].b: ", "no entry is named 'world'"},
         {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0]}, {\"type\": \"weld\", \"a\": \"pp\", "
          "\"b\": \"p\", \"anchor\": [0, 0, 0]}]",
          "joints[1].a: ", "no entry is named 'pp'"},
         {"[{\"type\": \"weld\", \"a\": \"t\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]", "joints[0].a: ",
          "entry 't' (generator 'tower') makes 3 bodies: a joint end must be an entry that makes one body"},
-        {"[{\"type\": \"weld\", \"a\": \"o\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]", "joints[0].a: ",
-         "obj_scene"},
-        {"[{\"type\": \"weld\", \"a\": \"twin\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]", "joints[0].a: ",
-         "2 entries are named 'twin'"},
-        {"[{\"type\": \"weld\", \"a\": \"p\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]", "joints[0].b: ",
-         "to itself"},
-        {"[{\"type\": \"weld\", \"a\": \"p\", \"b\": \"post\", \"anchor\": [0, 0, 0]}]", "joints[0].b: ",
-         "entry 'post' is not dynamic"},
+        {"[{\"type\": \"weld\", \"a\": \"o\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]",
+         "joints[0].a: ", "obj_scene"},
+        {"[{\"type\": \"weld\", \"a\": \"twin\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]",
+         "joints[0].a: ", "2 entries are named 'twin'"},
+        {"[{\"type\": \"weld\", \"a\": \"p\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]",
+         "joints[0].b: ", "to itself"},
+        {"[{\"type\": \"weld\", \"a\": \"p\", \"b\": \"post\", \"anchor\": [0, 0, 0]}]",
+         "joints[0].b: ", "entry 'post' is not dynamic"},
         {"[{\"type\": \"rope\", \"b\": \"p\", \"anchor\": [0, 0, 0]}]", "joints[0]: ", "needs \"anchor_b\""},
         {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"limits\": [0, 1]}]",
          "joints[0].limits: ", "a weld joint has no 'limits'"},
         {"[{\"type\": \"spherical\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"anchor_b\": [0, 1, 0]}]",
          "joints[0].anchor_b: ", "a spherical joint has no 'anchor_b'"},
-        {"[{\"type\": \"rope\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"anchor_b\": [0, 1, 0], \"axis\": [1, 0, "
+        {"[{\"type\": \"rope\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"anchor_b\": [0, 1, 0], \"axis\": [1, "
+         "0, "
          "0]}]",
          "joints[0].axis: ", "a rope joint has no 'axis'"},
         {"[{\"type\": \"revolute\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"axis\": [0, 0, 0]}]",
@@ -132,10 +133,10 @@ static int scene_joints_errors(void)
          "joints[0].limits: ", "lower (30) is above upper (-30)"},
         {"[{\"type\": \"revolute\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"limits\": [-190, 0]}]",
          "joints[0].limits[0]: ", "must be >= -179"},
-        {"[{\"type\": \"revolute\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"limits\": [1]}]", "joints[0].limits: ",
-         "array of 2 numbers"},
-        {"[{\"type\": \"spherical\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"cone\": 200}]", "joints[0].cone: ",
-         "must be "},
+        {"[{\"type\": \"revolute\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"limits\": [1]}]",
+         "joints[0].limits: ", "array of 2 numbers"},
+        {"[{\"type\": \"spherical\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"cone\": 200}]",
+         "joints[0].cone: ", "must be "},
         {"[{\"type\": \"revolute\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"motor\": {\"speed\": 1}}]",
          "joints[0].motor: ", "needs \"max_force\""},
         {"[{\"type\": \"revolute\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"motor\": {\"speed\": 1, "
@@ -147,11 +148,12 @@ static int scene_joints_errors(void)
          "1}}]",
          "joints[0].spring.target: ", "has no target"},
         {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"speed\": 1}]", "joints[0]: ", "speed"},
-        {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"collide\": 1}]", "joints[0].collide: ",
-         "true or false"},
+        {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"collide\": 1}]",
+         "joints[0].collide: ", "true or false"},
         {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"break_force\": -5}]",
          "joints[0].break_force: ", "must be "},
-        {"[{\"type\": \"distance\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"anchor_b\": [2, 0, 0], \"limits\": [0, "
+        {"[{\"type\": \"distance\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"anchor_b\": [2, 0, 0], "
+         "\"limits\": [0, "
          "1]}]",
          "joints[0].limits: ", "must hold the anchors' distance 2 m"},
     };
@@ -198,8 +200,8 @@ static int scene_joints_build_and_hold(void)
     ph_joint_id ids[8];
     ENSURE(ph_world_get_joints(world, ids, 8) == 7);
     // Joints come in file order: types and bodies as the file says.
-    static const ph_joint_type want[7] = {PH_JOINT_DISTANCE,  PH_JOINT_DISTANCE, PH_JOINT_SPHERICAL,
-                                          PH_JOINT_REVOLUTE,  PH_JOINT_PRISMATIC, PH_JOINT_WELD,
+    static const ph_joint_type want[7] = {PH_JOINT_DISTANCE, PH_JOINT_DISTANCE,  PH_JOINT_SPHERICAL,
+                                          PH_JOINT_REVOLUTE, PH_JOINT_PRISMATIC, PH_JOINT_WELD,
                                           PH_JOINT_DISTANCE};
     for (int k = 0; k < 7; k++)
     {

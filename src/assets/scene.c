@@ -533,15 +533,15 @@ static bool load_entry_model(loader *ld, scene_desc *desc, scene_entry *e, int i
 
 // ---- Joints -----------------------------------------------------------------------------------------------
 
-#define SCENE_MAX_HINGE_DEGREES 179.0f   // revolute limits and twist inside (-180, 180) (the engine's range)
-#define SCENE_MAX_CONE_DEGREES 179.0f    // spherical cone in [0, 180)
-#define SCENE_MAX_JOINT_FORCE 1e30f      // motor, break force and torque (unit: N, N m)
-#define SCENE_MAX_JOINT_HERTZ 1000.0f    // spring frequency (unit: Hz)
-#define SCENE_MAX_DAMPING_RATIO 1000.0f  // spring damping ratio
-#define SCENE_MIN_AXIS_LENGTH 1e-6f      // shorter axes have no direction
-#define SCENE_MAX_MOTOR_SPEED 1e5f       // (unit: deg/s, m/s)
+#define SCENE_MAX_HINGE_DEGREES 179.0f  // revolute limits and twist inside (-180, 180) (the engine's range)
+#define SCENE_MAX_CONE_DEGREES 179.0f   // spherical cone in [0, 180)
+#define SCENE_MAX_JOINT_FORCE 1e30f     // motor, break force and torque (unit: N, N m)
+#define SCENE_MAX_JOINT_HERTZ 1000.0f   // spring frequency (unit: Hz)
+#define SCENE_MAX_DAMPING_RATIO 1000.0f // spring damping ratio
+#define SCENE_MIN_AXIS_LENGTH 1e-6f     // shorter axes have no direction
+#define SCENE_MAX_MOTOR_SPEED 1e5f      // (unit: deg/s, m/s)
 
-static const char *const joint_type_names[SCENE_JOINT_TYPE_COUNT] = {"distance",  "rope",      "spherical",
+static const char *const joint_type_names[SCENE_JOINT_TYPE_COUNT] = {"distance", "rope",      "spherical",
                                                                      "revolute", "prismatic", "weld"};
 
 const char *scene_joint_type_name(scene_joint_type type)
@@ -618,17 +618,19 @@ static bool get_joint_end(loader *ld, const scene_desc *desc, const cJSON *item,
         return json_fail(&ld->json, path, "no entry is named '%.64s'%s", name,
                          world_ok ? " (\"world\" holds a body to the world)" : "");
     if (matches > 1)
-        return json_fail(&ld->json, path, "%d entries are named '%.64s'; give the joint's entries unique names",
-                         matches, name);
+        return json_fail(&ld->json, path,
+                         "%d entries are named '%.64s'; give the joint's entries unique names", matches,
+                         name);
     const scene_entry *e = &desc->entries[found];
     long bodies = entry_body_count(e);
     if (bodies != 1)
     {
         if (e->kind == SCENE_ENTRY_OBJ_SCENE)
-            return json_fail(&ld->json, path,
-                             "entry '%.64s' is an obj_scene (a body per object): a joint end must be an entry "
-                             "that makes one body",
-                             name);
+            return json_fail(
+                &ld->json, path,
+                "entry '%.64s' is an obj_scene (a body per object): a joint end must be an entry "
+                "that makes one body",
+                name);
         return json_fail(&ld->json, path,
                          "entry '%.64s' (generator '%s') makes %ld bodies: a joint end must be an entry that "
                          "makes one body (a box, a sphere, a model, or a layout of one block)",
@@ -661,9 +663,9 @@ static bool get_range(loader *ld, const cJSON *item, const char *path, float lo,
 
 static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, int index, scene_joint *j)
 {
-    static const char *const keys[] = {"type",  "a",      "b",     "anchor", "anchor_b",    "axis",
-                                       "limits", "cone",  "twist", "motor",  "spring",      "break_force",
-                                       "break_torque", "collide", "name", NULL};
+    static const char *const keys[] = {
+        "type",  "a",     "b",      "anchor",      "anchor_b",     "axis",    "limits", "cone",
+        "twist", "motor", "spring", "break_force", "break_torque", "collide", "name",   NULL};
     char path[SCENE_PATH_TEXT], p[SCENE_PATH_TEXT];
     snprintf(path, sizeof path, "joints[%d]", index);
     memset(j, 0, sizeof *j);
@@ -736,7 +738,8 @@ static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, i
     {
         child_path(p, path, "anchor_b");
         if (!(c = cJSON_GetObjectItemCaseSensitive(item, "anchor_b")))
-            return json_fail(&ld->json, path, "a %s joint needs \"anchor_b\": [x, y, z], the point on b", tname);
+            return json_fail(&ld->json, path, "a %s joint needs \"anchor_b\": [x, y, z], the point on b",
+                             tname);
         if (!get_vec3(ld, c, p, -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
             return false;
         j->anchor_b = to_vec3(v);
@@ -757,7 +760,8 @@ static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, i
     {
         child_path(p, path, "limits");
         bool angle = j->type == SCENE_JOINT_REVOLUTE;
-        float lo = angle ? -SCENE_MAX_HINGE_DEGREES : (j->type == SCENE_JOINT_DISTANCE ? 0.0f : -SCENE_MAX_COORDINATE);
+        float lo = angle ? -SCENE_MAX_HINGE_DEGREES
+                         : (j->type == SCENE_JOINT_DISTANCE ? 0.0f : -SCENE_MAX_COORDINATE);
         float hi = angle ? SCENE_MAX_HINGE_DEGREES : SCENE_MAX_COORDINATE;
         if (!get_range(ld, c, p, lo, hi, angle ? deg : 1.0f, &j->lower, &j->upper))
             return false;
@@ -810,7 +814,8 @@ static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, i
         static const char *const spring_keys[] = {"hertz", "damping_ratio", "target", NULL};
         child_path(p, path, "spring");
         if (!cJSON_IsObject(c))
-            return json_fail(&ld->json, p, "must be an object {\"hertz\", \"damping_ratio\", \"target\"}, got %s",
+            return json_fail(&ld->json, p,
+                             "must be an object {\"hertz\", \"damping_ratio\", \"target\"}, got %s",
                              json_type_name(c));
         if (!json_check_keys(&ld->json, c, p, spring_keys))
             return false;
@@ -824,7 +829,8 @@ static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, i
         if ((k = cJSON_GetObjectItemCaseSensitive(c, "damping_ratio")))
         {
             child_path(q, p, "damping_ratio");
-            if (!json_get_float(&ld->json, k, q, 0.0f, false, SCENE_MAX_DAMPING_RATIO, &j->spring_damping_ratio))
+            if (!json_get_float(&ld->json, k, q, 0.0f, false, SCENE_MAX_DAMPING_RATIO,
+                                &j->spring_damping_ratio))
                 return false;
         }
         if ((k = cJSON_GetObjectItemCaseSensitive(c, "target")))
@@ -897,7 +903,8 @@ static bool parse_joints(loader *ld, const cJSON *joints, scene_desc *desc)
 
 static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
 {
-    static const char *const keys[] = {"gravity", "time_step", "camera", "entries", "joints", "description", NULL};
+    static const char *const keys[] = {"gravity", "time_step",   "camera", "entries",
+                                       "joints",  "description", NULL};
     if (!cJSON_IsObject(root))
         return json_fail(&ld->json, "", "the top level must be a JSON object, got %s", json_type_name(root));
     if (!json_check_keys(&ld->json, root, "", keys))

@@ -116,21 +116,21 @@ const char *scene_joint_type_name(scene_joint_type type);
 typedef struct scene_joint
 {
     scene_joint_type type;
-    int a, b;                  // entry indices; a = -1: the world ("a" left out or "world")
-    ph_vec3 anchor, anchor_b;  // world (unit: m); anchor_b = anchor unless distance or rope
-    ph_vec3 axis;              // unit, world; default (0, 0, 1)
-    bool enable_limit;         // "limits": distance (m), revolute (rad), prismatic (m)
-    float lower, upper;        //
-    bool enable_cone;          // spherical "cone" (rad)
-    float cone;                //
-    bool enable_twist;         // spherical "twist" (rad)
+    int a, b;                 // entry indices; a = -1: the world ("a" left out or "world")
+    ph_vec3 anchor, anchor_b; // world (unit: m); anchor_b = anchor unless distance or rope
+    ph_vec3 axis;             // unit, world; default (0, 0, 1)
+    bool enable_limit;        // "limits": distance (m), revolute (rad), prismatic (m)
+    float lower, upper;       //
+    bool enable_cone;         // spherical "cone" (rad)
+    float cone;               //
+    bool enable_twist;        // spherical "twist" (rad)
     float twist_lower, twist_upper;
-    bool enable_motor;         // "motor": {"speed" (deg/s or m/s in the file), "max_force" (N m or N)}
+    bool enable_motor; // "motor": {"speed" (deg/s or m/s in the file), "max_force" (N m or N)}
     float motor_speed, max_motor_force;
-    bool enable_spring;        // "spring": {"hertz", "damping_ratio" (default 1), "target"}
+    bool enable_spring; // "spring": {"hertz", "damping_ratio" (default 1), "target"}
     float spring_hertz, spring_damping_ratio, spring_target;
     float break_force, break_torque; // (unit: N, N m) 0: never
-    bool collide;              // "collide": the two bodies still collide; default false
+    bool collide;                    // "collide": the two bodies still collide; default false
 } scene_joint;
 
 typedef struct scene_camera

@@ -183,15 +183,15 @@ static bool build_joints(ph_world *world, const scene_desc *desc, const model_se
     for (int k = 0; k < desc->joint_count; k++)
     {
         const scene_joint *j = &desc->joints[k];
-        bool ends_ok = j->b >= 0 && j->b < desc->entry_count && j->a < desc->entry_count && first[j->b] >= 0 &&
-                       (j->a < 0 || first[j->a] >= 0);
+        bool ends_ok = j->b >= 0 && j->b < desc->entry_count && j->a < desc->entry_count &&
+                       first[j->b] >= 0 && (j->a < 0 || first[j->a] >= 0);
         ph_body_id a = ends_ok && j->a >= 0 ? out->bodies[first[j->a]].body : PH_NULL_BODY_ID;
         ph_body_id b = ends_ok ? out->bodies[first[j->b]].body : PH_NULL_BODY_ID;
         ph_joint_def d = joint_def(world, j, a, b);
         if (!ends_ok || PH_ID_IS_NULL(ph_joint_create(world, &d)))
         {
-            asset_error_set(err, desc->file, 0, "joints[%d] (%s, b = %s): %s", k, scene_joint_type_name(j->type),
-                            ends_ok ? desc->entries[j->b].name : "?",
+            asset_error_set(err, desc->file, 0, "joints[%d] (%s, b = %s): %s", k,
+                            scene_joint_type_name(j->type), ends_ok ? desc->entries[j->b].name : "?",
                             ends_ok ? ph_world_last_error(world).message : "its entries made no body");
             return false;
         }

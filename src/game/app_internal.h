@@ -118,7 +118,7 @@ typedef struct app
     uint8_t *readback; // --timing: one frame of RGB, read back to wait for the GL
     size_t readback_size;
     struct obj_model *projectile_model; // the last .obj loaded: thrown as the "model" projectile
-    bool projectile_prepared; // its hull is in the current world (made at the first throw of it)
+    bool projectile_prepared;           // its hull is in the current world (made at the first throw of it)
     // --reel
     bool reel_on;
     reel_desc *reel_data; // the loaded reel file (owned)

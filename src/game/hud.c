@@ -162,14 +162,14 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     float margin = HUD_MARGIN * scale / HUD_TEXT_SCALE;
     const hud_frame *s = &h->smooth;
     char text[1024];
-    int n = snprintf(text, sizeof text,
-                     "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
-                     "bodies %d: awake %d, asleep %d, fell off %d   joints %d   contacts %d   calendar events %d/frame\n"
-                     "instances %d  draw calls %d\n",
-                     (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0,
-                     (double)s->physics_ms, s->steps, (double)s->render_ms, s->body_count, s->awake_count,
-                     s->sleeping_count, s->removed_count, s->joint_count, s->contact_count, s->calendar_events, s->instances,
-                     s->draw_calls);
+    int n = snprintf(
+        text, sizeof text,
+        "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
+        "bodies %d: awake %d, asleep %d, fell off %d   joints %d   contacts %d   calendar events %d/frame\n"
+        "instances %d  draw calls %d\n",
+        (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0, (double)s->physics_ms,
+        s->steps, (double)s->render_ms, s->body_count, s->awake_count, s->sleeping_count, s->removed_count,
+        s->joint_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
     for (int i = 0; i < PH_STAGE_COUNT && n > 0 && (size_t)n < sizeof text; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, "%s%s %.2f",
                       i == 0 ? "stages ms: " : (i % 4 == 0 ? "\n  " : "  "), ph_stage_name((ph_stage)i),

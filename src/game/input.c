@@ -286,7 +286,8 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_9:
     case SDLK_0:
         // The jointed layouts: 6 ragdoll, 7 wrecking ball, 8 rope bridge, 9 swing, 0 Newton's cradle.
-        a->spawn_preview = (key == SDLK_0 ? LEVEL_LAYOUT_CRADLE : LEVEL_LAYOUT_RAGDOLL + (int)(key - SDLK_6)) + 1;
+        a->spawn_preview =
+            (key == SDLK_0 ? LEVEL_LAYOUT_CRADLE : LEVEL_LAYOUT_RAGDOLL + (int)(key - SDLK_6)) + 1;
         a->spawn_key = key;
         break;
     case SDLK_g:

@@ -5,6 +5,7 @@
 // ground is the world's side of a joint (body_a null): the engine moves only body b, which must be dynamic.
 
 #include "game/joint_tools.h"
+
 #include "game/tools.h"
 #include "recipes/spawn.h"
 
@@ -33,14 +34,16 @@ const char *joint_tools_prompt(const joint_tools *t)
     switch (t->mode)
     {
     case JOINT_TOOLS_WELD:
-        return t->clicks ? "weld: click the second body (G again: off)" : "weld: click the first body (G again: off)";
+        return t->clicks ? "weld: click the second body (G again: off)"
+                         : "weld: click the first body (G again: off)";
     case JOINT_TOOLS_ROPE:
         return t->clicks ? "rope: click the other end on a body or the ground (T again: off)"
                          : "rope: click one end on a body or the ground (T again: off)";
     case JOINT_TOOLS_HINGE:
-        return t->clicks ? "hinge: click the hinge point, on this body (pinned to the world) or another one; the "
-                           "axis is the view direction (H again: off)"
-                         : "hinge: click the body to hinge (H again: off)";
+        return t->clicks
+                   ? "hinge: click the hinge point, on this body (pinned to the world) or another one; the "
+                     "axis is the view direction (H again: off)"
+                   : "hinge: click the body to hinge (H again: off)";
     case JOINT_TOOLS_BREAK:
         return "break: click near a joint to remove it (B again: off)";
     default:
@@ -137,8 +140,8 @@ static bool finish(joint_tools *t, level *lv, ph_body_id b, ph_vec3 pb, ph_vec3 
     float length = glms_vec3_distance(pa, pb);
     if (!(length >= JOINT_TOOLS_MIN_ROPE))
     {
-        snprintf(msg, msg_size, "rope: the ends are %.0f mm apart (at least %.0f mm)", (double)(length * 1000.0f),
-                 (double)(JOINT_TOOLS_MIN_ROPE * 1000.0f));
+        snprintf(msg, msg_size, "rope: the ends are %.0f mm apart (at least %.0f mm)",
+                 (double)(length * 1000.0f), (double)(JOINT_TOOLS_MIN_ROPE * 1000.0f));
         return false;
     }
     ph_joint_def d = ph_default_joint_def(PH_JOINT_DISTANCE);
@@ -187,7 +190,9 @@ bool joint_tools_click(joint_tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, p
         t->clicks = 1;
         t->body = body;
         t->point = point;
-        t->local = PH_ID_IS_NULL(body) ? point : ph_inv_transform_point(ph_body_get_transform(lv->world, body), point);
+        t->local = PH_ID_IS_NULL(body)
+                       ? point
+                       : ph_inv_transform_point(ph_body_get_transform(lv->world, body), point);
         return true;
     }
     bool ok = finish(t, lv, body, point, ph_safe_normalize(view_dir, (ph_vec3){{0.0f, 0.0f, -1.0f}}), msg,

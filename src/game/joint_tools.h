@@ -34,10 +34,10 @@ typedef enum joint_tools_mode
 typedef struct joint_tools
 {
     joint_tools_mode mode;
-    int clicks;        // clicks taken towards the current joint (0 or 1)
-    ph_body_id body;   // the first click's body (null: the ground or the world)
-    ph_vec3 local;     // the first click's point in that body's frame (the world point when null)
-    ph_vec3 point;     // the first click's point in the world (unit: m)
+    int clicks;      // clicks taken towards the current joint (0 or 1)
+    ph_body_id body; // the first click's body (null: the ground or the world)
+    ph_vec3 local;   // the first click's point in that body's frame (the world point when null)
+    ph_vec3 point;   // the first click's point in the world (unit: m)
 } joint_tools;
 
 // "off", "weld", "rope", "hinge", "break".

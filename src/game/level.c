@@ -28,14 +28,14 @@ static const vec3s DEFAULT_EYE = {{5.0f, 5.0f, 17.0f}};
 static const vec3s DEFAULT_TARGET = {{0.0f, 3.0f, 0.0f}};
 
 static const char *const TAG_NAMES[LEVEL_TAG_COUNT] = {
-    "none", "ground", "scene", "box",   "tower", "pyramid", "wall",   "dominoes",
+    "none", "ground",     "scene", "box",     "tower", "pyramid", "wall",  "dominoes",
     "rain", "projectile", "model", "ragdoll", "chain", "bridge",  "swing", "cradle"};
 static const char *const BUILTIN_NAMES[LEVEL_BUILTIN_COUNT] = {"default", "first", "boxes"};
 static const char *const BUILTIN_TITLES[LEVEL_BUILTIN_COUNT] = {"default: a tower and a pyramid",
                                                                 "first window: one cube", "boxes"};
 static const char *const LAYOUT_NAMES[LEVEL_LAYOUT_COUNT] = {
-    "tower", "pyramid", "wall", "domino line", "box rain", "ragdoll", "wrecking ball", "rope bridge", "swing",
-    "Newton's cradle"};
+    "tower",   "pyramid",       "wall",        "domino line", "box rain",
+    "ragdoll", "wrecking ball", "rope bridge", "swing",       "Newton's cradle"};
 
 // Colours per tag (sRGB). Two shades alternate by slot so neighbouring blocks can be told apart. The
 // tower is saturated red on purpose: the GL tests find its boxes in screenshots by hue.
@@ -542,7 +542,8 @@ static bool build_layout(const level *lv, level_layout layout, vec3s base, recip
         return recipe_add_wrecking_chain(rs, origin, CHAIN_LINKS, m);
     case LEVEL_LAYOUT_BRIDGE:
         *out_tag = LEVEL_TAG_BRIDGE;
-        return recipe_add_rope_bridge(rs, origin, BRIDGE_PLANKS, BRIDGE_PLANK_LENGTH, BRIDGE_SPAN, BRIDGE_DECK, m);
+        return recipe_add_rope_bridge(rs, origin, BRIDGE_PLANKS, BRIDGE_PLANK_LENGTH, BRIDGE_SPAN,
+                                      BRIDGE_DECK, m);
     case LEVEL_LAYOUT_SWING:
         *out_tag = LEVEL_TAG_SWING;
         return recipe_add_swing(rs, origin, SWING_PUSH, m);

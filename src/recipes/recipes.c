@@ -1019,9 +1019,11 @@ static bool build_bridge(recipe_scene *s, uint64_t seed)
     return true;
 }
 
-// ---- Jointed layouts ---------------------------------------------------------------------------------------
+// ---- Jointed layouts
+// ---------------------------------------------------------------------------------------
 
-static recipe_item *add_static_box(recipe_scene *s, const float half[3], float x, float y, float z, recipe_material m)
+static recipe_item *add_static_box(recipe_scene *s, const float half[3], float x, float y, float z,
+                                   recipe_material m)
 {
     recipe_item *it = add_box(s, half, x, y, z, m);
     if (it)
@@ -1030,7 +1032,8 @@ static recipe_item *add_static_box(recipe_scene *s, const float half[3], float x
 }
 
 // A distance joint between the point pa on item a and pb on item b (a rope when rope is set).
-static recipe_joint *distance_joint(recipe_scene *s, int a, int b, const float pa[3], const float pb[3], bool rope)
+static recipe_joint *distance_joint(recipe_scene *s, int a, int b, const float pa[3], const float pb[3],
+                                    bool rope)
 {
     recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_DISTANCE, a, b);
     if (!j)
@@ -1062,8 +1065,8 @@ bool recipe_add_wrecking_chain(recipe_scene *s, const float origin[3], int links
     {
         int link = s->item_count;
         // Capsules along z: a quarter turn about x takes local y onto z.
-        recipe_item *it = add_capsule(s, CHAIN_LINK_RADIUS, 0.5f * CHAIN_LINK_LENGTH - CHAIN_LINK_RADIUS, 1, ax, ay,
-                                      z0 + CHAIN_LINK_LENGTH * ((float)i + 0.5f), m);
+        recipe_item *it = add_capsule(s, CHAIN_LINK_RADIUS, 0.5f * CHAIN_LINK_LENGTH - CHAIN_LINK_RADIUS, 1,
+                                      ax, ay, z0 + CHAIN_LINK_LENGTH * ((float)i + 0.5f), m);
         if (!it)
             return false;
         it->orientation[0] = 0.70710678f;
@@ -1112,8 +1115,8 @@ static float bridge_chords(int n, float chord, float half_span, float deck, floa
 
 #define ROPE_BRIDGE_MAX_PLANKS 200
 #define ROPE_BRIDGE_PLANK_MASS 8.0f // (unit: kg)
-bool recipe_add_rope_bridge(recipe_scene *s, const float origin[3], int planks, float plank, float span, float deck,
-                            recipe_material m)
+bool recipe_add_rope_bridge(recipe_scene *s, const float origin[3], int planks, float plank, float span,
+                            float deck, recipe_material m)
 {
     if (planks < 2 || planks > ROPE_BRIDGE_MAX_PLANKS || !((float)planks * plank > span))
         return false;
@@ -1138,7 +1141,8 @@ bool recipe_add_rope_bridge(recipe_scene *s, const float origin[3], int planks, 
     for (int side = 0; side < 2; side++)
     {
         posts[side] = s->item_count;
-        if (!add_static_box(s, post_half, ox + (side ? half_span + 0.2f : -half_span - 0.2f), oy + 0.5f * deck, oz, m))
+        if (!add_static_box(s, post_half, ox + (side ? half_span + 0.2f : -half_span - 0.2f),
+                            oy + 0.5f * deck, oz, m))
             return false;
     }
     const float plank_half[3] = {0.5f * plank, 0.04f, 0.6f};
@@ -1146,8 +1150,8 @@ bool recipe_add_rope_bridge(recipe_scene *s, const float origin[3], int planks, 
     for (int i = 0; i < planks; i++)
     {
         int at = s->item_count;
-        recipe_item *it = add_box(s, plank_half, ox + 0.5f * (px[i] + px[i + 1]), oy + 0.5f * (py[i] + py[i + 1]),
-                                  oz, m);
+        recipe_item *it =
+            add_box(s, plank_half, ox + 0.5f * (px[i] + px[i + 1]), oy + 0.5f * (py[i] + py[i + 1]), oz, m);
         if (!it)
             return false;
         float a = atan2f(py[i + 1] - py[i], px[i + 1] - px[i]);
@@ -1167,7 +1171,7 @@ bool recipe_add_rope_bridge(recipe_scene *s, const float origin[3], int planks, 
     return true;
 }
 
-#define SWING_HEIGHT 3.0f     // the top bar (unit: m)
+#define SWING_HEIGHT 3.0f // the top bar (unit: m)
 #define SWING_SEAT_HEIGHT 0.7f
 bool recipe_add_swing(recipe_scene *s, const float origin[3], float speed, recipe_material m)
 {
@@ -1207,11 +1211,13 @@ bool recipe_add_cradle(recipe_scene *s, const float origin[3], int balls, float 
     recipe_material frame = recipe_default_material();
     int bars = s->item_count;
     for (int side = -1; side <= 1; side += 2)
-        if (!add_static_box(s, bar_half, ox, oy + CRADLE_HEIGHT + 0.04f, oz + CRADLE_HALF_DEPTH * (float)side, frame))
+        if (!add_static_box(s, bar_half, ox, oy + CRADLE_HEIGHT + 0.04f, oz + CRADLE_HALF_DEPTH * (float)side,
+                            frame))
             return false;
     for (int i = 0; i < 4; i++)
-        if (!add_static_box(s, post_half, ox + (i & 1 ? 1.0f : -1.0f) * (0.5f * width + 0.3f), oy + 0.5f * CRADLE_HEIGHT,
-                            oz + (i & 2 ? CRADLE_HALF_DEPTH : -CRADLE_HALF_DEPTH), frame))
+        if (!add_static_box(s, post_half, ox + (i & 1 ? 1.0f : -1.0f) * (0.5f * width + 0.3f),
+                            oy + 0.5f * CRADLE_HEIGHT, oz + (i & 2 ? CRADLE_HALF_DEPTH : -CRADLE_HALF_DEPTH),
+                            frame))
             return false;
     const float length = CRADLE_HEIGHT - CRADLE_BALL_HEIGHT;
     for (int i = 0; i < balls; i++)
@@ -1232,7 +1238,8 @@ bool recipe_add_cradle(recipe_scene *s, const float origin[3], int balls, float 
         it->material.restitution = 1.0f;
         for (int side = 0; side < 2; side++)
         {
-            const float top[3] = {x, oy + CRADLE_HEIGHT, oz + (side ? CRADLE_HALF_DEPTH : -CRADLE_HALF_DEPTH)};
+            const float top[3] = {x, oy + CRADLE_HEIGHT,
+                                  oz + (side ? CRADLE_HALF_DEPTH : -CRADLE_HALF_DEPTH)};
             const float at[3] = {bx, by, oz};
             if (!distance_joint(s, bars + side, ball, top, at, false))
                 return false;

@@ -154,12 +154,13 @@ bool recipe_add_ragdoll(recipe_scene *scene, const float feet[3], float height, 
 // A gantry (a static post 6 m high at x - 2 with an arm along +x) and a chain of `links` capsule links of
 // 0.6 m ending in a steel ball of radius 0.4 m, hung from the arm's end at (x + 2, y + 5.9, z) and laid out
 // level along +z, so that it swings down through the plane x = origin x. Spherical joints.
-bool recipe_add_wrecking_chain(recipe_scene *scene, const float origin[3], int links, recipe_material material);
+bool recipe_add_wrecking_chain(recipe_scene *scene, const float origin[3], int links,
+                               recipe_material material);
 // A rope bridge: planks of plank_length (1.2 m wide, 0.08 m thick, 8 kg) hinged end to end about z between
 // two static posts span apart along x with the deck at deck above origin, laid in the parabola whose chords
 // of plank_length reach the far post (planks * plank_length > span; more planks, more sag).
-bool recipe_add_rope_bridge(recipe_scene *scene, const float origin[3], int planks, float plank_length, float span,
-                            float deck, recipe_material material);
+bool recipe_add_rope_bridge(recipe_scene *scene, const float origin[3], int planks, float plank_length,
+                            float span, float deck, recipe_material material);
 // A swing: a static frame (two posts 3 m high, a top bar along x) and a seat 0.7 m above the ground on two
 // ropes (distance joints with min 0), given a push along +z of speed (unit: m/s).
 bool recipe_add_swing(recipe_scene *scene, const float origin[3], float speed, recipe_material material);

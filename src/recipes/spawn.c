@@ -122,7 +122,8 @@ ph_transform spawn_body_frame(const ph_world *world, ph_body_id body, ph_vec3 p,
         return (ph_transform){p, q};
     ph_transform xf = ph_body_get_transform(world, body);
     ph_quat inv = glms_quat_conjugate(xf.q);
-    return (ph_transform){glms_quat_rotatev(inv, glms_vec3_sub(p, xf.p)), glms_quat_normalize(glms_quat_mul(inv, q))};
+    return (ph_transform){glms_quat_rotatev(inv, glms_vec3_sub(p, xf.p)),
+                          glms_quat_normalize(glms_quat_mul(inv, q))};
 }
 
 ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, const ph_body_id *ids)
