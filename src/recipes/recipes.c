@@ -1295,6 +1295,28 @@ static bool build_ragdoll_stairs(recipe_scene *s, uint64_t seed)
     return true;
 }
 
+// cradle: a Newton's cradle of 5 steel balls on V rods, the first lifted by 0.8 rad, on the ground. 8 s.
+static bool build_cradle(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->steps = 480;
+    return ground(s, 10.0f, 10.0f) && recipe_add_cradle(s, ORIGIN, 5, 0.8f);
+}
+
+// playthings: the game's jointed spawn layouts side by side on one ground: a ragdoll, a wrecking ball on a
+// chain of 7 links, a rope bridge of 16 planks, a pushed swing and a Newton's cradle. 10 s.
+static bool build_playthings(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->steps = 600;
+    recipe_material m = recipe_default_material();
+    const float ragdoll[3] = {-10.0f, 0.0f, 0.0f}, chain[3] = {-5.0f, 0.0f, -3.0f}, bridge[3] = {3.0f, 0.0f, -6.0f},
+                swing[3] = {3.0f, 0.0f, 2.0f}, cradle[3] = {9.0f, 0.0f, 2.0f};
+    return ground(s, 30.0f, 30.0f) && recipe_add_ragdoll(s, ragdoll, 1.8f, m) &&
+           recipe_add_wrecking_chain(s, chain, 7, m) && recipe_add_rope_bridge(s, bridge, 16, 0.5f, 7.6f, 2.0f, m) &&
+           recipe_add_swing(s, swing, 2.5f, m) && recipe_add_cradle(s, cradle, 5, 0.8f);
+}
+
 // Demos for the game and the scenario tests.
 static bool build_tower10(recipe_scene *s, uint64_t seed)
 {
@@ -1355,6 +1377,8 @@ static const named_scene s_scenes[] = {
     {"joint_grid", build_joint_grid},
     {"wrecking_ball", build_wrecking_ball},
     {"bridge", build_bridge},
+    {"cradle", build_cradle},
+    {"playthings", build_playthings},
     {"ragdolls", build_ragdolls},
     {"ragdoll_stairs", build_ragdoll_stairs},
     {"restitution_ladder", build_restitution_ladder},
