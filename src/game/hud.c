@@ -68,7 +68,7 @@ static const help_row HELP_ROWS[] = {
     {"M", "slow motion 0.1x on / off"},
     {"R", "reset to the scene loaded last"},
     {"Page Down / Page Up", "next / previous scene"},
-    {"Esc", "close this help / quit"},
+    {"Esc", "close this help / turn a joint tool off / quit"},
     {"DEBUG VIEWS", NULL},
     {"F2 / F3 / F4", "contacts / bounding boxes / octree nodes"},
     {"F5 / F6", "sleeping bodies tinted / calendar events of the last step"},
