@@ -499,7 +499,8 @@ static int recipes_jointed_layouts(void)
 {
     recipe_scene s;
     ENSURE(recipe_build("playthings", RECIPE_DEFAULT_SEED, &s));
-    // ground 1, ragdoll 11, gantry 2 + 7 links + ball, bridge 2 posts + 16 planks, swing 3 + seat, cradle 6 + 5.
+    // ground 1, ragdoll 11, gantry 2 + 7 links + ball, bridge 2 posts + 16 planks, swing 3 + seat, cradle 6
+    // + 5.
     ENSURE(s.item_count == 1 + 11 + 10 + 18 + 4 + 11);
     ENSURE(s.joint_count == 10 + 8 + 17 + 2 + 10);
     ph_world_def def = spawn_world_def(&s);
@@ -515,7 +516,8 @@ static int recipes_jointed_layouts(void)
     for (int step = 0; step < s.steps; step++)
     {
         ph_world_step(world);
-        ball_moved = fmaxf(ball_moved, glms_vec3_distance(ph_body_get_position(world, ids[last_ball]), ball_start));
+        ball_moved =
+            fmaxf(ball_moved, glms_vec3_distance(ph_body_get_position(world, ids[last_ball]), ball_start));
         if (step % 30 != 29)
             continue;
         int n = ph_world_get_joints(world, joints, 64);
@@ -526,8 +528,7 @@ static int recipes_jointed_layouts(void)
             ENSURE(ph_joint_get_info(world, joints[k], &info) == PH_OK);
             ph_joint_def d = ph_joint_get_def(world, joints[k]);
             float len = glms_vec3_distance(info.anchor_a, info.anchor_b);
-            float gap = info.type != PH_JOINT_DISTANCE ? len
-                                                       : fmaxf(d.min_length - len, len - d.max_length);
+            float gap = info.type != PH_JOINT_DISTANCE ? len : fmaxf(d.min_length - len, len - d.max_length);
             worst_gap = fmaxf(worst_gap, gap);
         }
     }
@@ -537,9 +538,11 @@ static int recipes_jointed_layouts(void)
     bool finite = true;
     for (int i = 0; i < s.item_count; i++)
         finite = finite && ph_is_finite_vec3(ph_body_get_position(world, ids[i]));
-    fprintf(stderr, "playthings after %d steps: worst joint error %.4f m (at most %.2f), lowest plank %.3f m, "
-                    "cradle's last ball moved %.3f m\n",
-            s.steps, (double)worst_gap, (double)PLAYTHINGS_JOINT_SLACK, (double)lowest_plank, (double)ball_moved);
+    fprintf(stderr,
+            "playthings after %d steps: worst joint error %.4f m (at most %.2f), lowest plank %.3f m, "
+            "cradle's last ball moved %.3f m\n",
+            s.steps, (double)worst_gap, (double)PLAYTHINGS_JOINT_SLACK, (double)lowest_plank,
+            (double)ball_moved);
     ENSURE(finite);
     ENSURE(worst_gap < PLAYTHINGS_JOINT_SLACK);
     ENSURE(lowest_plank > 0.5f);
