@@ -1310,10 +1310,12 @@ static bool build_playthings(recipe_scene *s, uint64_t seed)
     (void)seed;
     s->steps = 600;
     recipe_material m = recipe_default_material();
-    const float ragdoll[3] = {-10.0f, 0.0f, 0.0f}, chain[3] = {-5.0f, 0.0f, -3.0f}, bridge[3] = {3.0f, 0.0f, -6.0f},
-                swing[3] = {3.0f, 0.0f, 2.0f}, cradle[3] = {9.0f, 0.0f, 2.0f};
+    const float ragdoll[3] = {-10.0f, 0.0f, 0.0f}, chain[3] = {-5.0f, 0.0f, -3.0f},
+                bridge[3] = {3.0f, 0.0f, -6.0f}, swing[3] = {3.0f, 0.0f, 2.0f},
+                cradle[3] = {9.0f, 0.0f, 2.0f};
     return ground(s, 30.0f, 30.0f) && recipe_add_ragdoll(s, ragdoll, 1.8f, m) &&
-           recipe_add_wrecking_chain(s, chain, 7, m) && recipe_add_rope_bridge(s, bridge, 16, 0.5f, 7.6f, 2.0f, m) &&
+           recipe_add_wrecking_chain(s, chain, 7, m) &&
+           recipe_add_rope_bridge(s, bridge, 16, 0.5f, 7.6f, 2.0f, m) &&
            recipe_add_swing(s, swing, 2.5f, m) && recipe_add_cradle(s, cradle, 5, 0.8f);
 }
 
