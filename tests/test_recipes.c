@@ -491,6 +491,68 @@ static int recipes_spawn_into_world(void)
     return 0;
 }
 
+// The game's jointed layouts (the "playthings" scene) stepped 10 s: every joint holds what it says (a ball
+// joint's or a hinge's anchors meet, a rod keeps its length, a rope is never longer than its length), the
+// rope bridge's planks stay up, the cradle's last ball is knocked out by the first, and nothing is NaN.
+#define PLAYTHINGS_JOINT_SLACK 0.03f // (unit: m)
+static int recipes_jointed_layouts(void)
+{
+    recipe_scene s;
+    ENSURE(recipe_build("playthings", RECIPE_DEFAULT_SEED, &s));
+    // ground 1, ragdoll 11, gantry 2 + 7 links + ball, bridge 2 posts + 16 planks, swing 3 + seat, cradle 6
+    // + 5.
+    ENSURE(s.item_count == 1 + 11 + 10 + 18 + 4 + 11);
+    ENSURE(s.joint_count == 10 + 8 + 17 + 2 + 10);
+    ph_world_def def = spawn_world_def(&s);
+    ph_world *world = ph_world_create(&def);
+    ENSURE(world);
+    ph_body_id *ids = malloc((size_t)s.item_count * sizeof *ids);
+    ENSURE(ids && spawn_recipe(world, &s, ids) == PH_OK);
+    ENSURE(ph_world_get_joint_count(world) == s.joint_count);
+    const int bridge_first = 1 + 11 + 10 + 2, bridge_planks = 16, last_ball = s.item_count - 1;
+    ph_vec3 ball_start = ph_body_get_position(world, ids[last_ball]);
+    float ball_moved = 0.0f, worst_gap = 0.0f;
+    ph_joint_id joints[64];
+    for (int step = 0; step < s.steps; step++)
+    {
+        ph_world_step(world);
+        ball_moved =
+            fmaxf(ball_moved, glms_vec3_distance(ph_body_get_position(world, ids[last_ball]), ball_start));
+        if (step % 30 != 29)
+            continue;
+        int n = ph_world_get_joints(world, joints, 64);
+        ENSURE(n == s.joint_count);
+        for (int k = 0; k < n; k++)
+        {
+            ph_joint_info info;
+            ENSURE(ph_joint_get_info(world, joints[k], &info) == PH_OK);
+            ph_joint_def d = ph_joint_get_def(world, joints[k]);
+            float len = glms_vec3_distance(info.anchor_a, info.anchor_b);
+            float gap = info.type != PH_JOINT_DISTANCE ? len : fmaxf(d.min_length - len, len - d.max_length);
+            worst_gap = fmaxf(worst_gap, gap);
+        }
+    }
+    float lowest_plank = 1e9f;
+    for (int i = 0; i < bridge_planks; i++)
+        lowest_plank = fminf(lowest_plank, ph_body_get_bounds(world, ids[bridge_first + i]).lo.y);
+    bool finite = true;
+    for (int i = 0; i < s.item_count; i++)
+        finite = finite && ph_is_finite_vec3(ph_body_get_position(world, ids[i]));
+    fprintf(stderr,
+            "playthings after %d steps: worst joint error %.4f m (at most %.2f), lowest plank %.3f m, "
+            "cradle's last ball moved %.3f m\n",
+            s.steps, (double)worst_gap, (double)PLAYTHINGS_JOINT_SLACK, (double)lowest_plank,
+            (double)ball_moved);
+    ENSURE(finite);
+    ENSURE(worst_gap < PLAYTHINGS_JOINT_SLACK);
+    ENSURE(lowest_plank > 0.5f);
+    ENSURE(ball_moved > 0.1f);
+    free(ids);
+    ph_world_destroy(world);
+    recipe_scene_free(&s);
+    return 0;
+}
+
 const test_case test_recipes_cases[] = {
     {"recipes_named_scene_counts", recipes_named_scene_counts},
     {"recipes_no_overlap_at_spawn", recipes_no_overlap_at_spawn},
@@ -500,5 +562,6 @@ const test_case test_recipes_cases[] = {
     {"recipes_seeded_layouts_repeat", recipes_seeded_layouts_repeat},
     {"recipes_generators", recipes_generators},
     {"recipes_spawn_into_world", recipes_spawn_into_world},
+    {"recipes_jointed_layouts", recipes_jointed_layouts},
     {0},
 };

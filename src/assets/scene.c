@@ -531,9 +531,380 @@ static bool load_entry_model(loader *ld, scene_desc *desc, scene_entry *e, int i
     return true;
 }
 
+// ---- Joints -----------------------------------------------------------------------------------------------
+
+#define SCENE_MAX_HINGE_DEGREES 179.0f  // revolute limits and twist inside (-180, 180) (the engine's range)
+#define SCENE_MAX_CONE_DEGREES 179.0f   // spherical cone in [0, 180)
+#define SCENE_MAX_JOINT_FORCE 1e30f     // motor, break force and torque (unit: N, N m)
+#define SCENE_MAX_JOINT_HERTZ 1000.0f   // spring frequency (unit: Hz)
+#define SCENE_MAX_DAMPING_RATIO 1000.0f // spring damping ratio
+#define SCENE_MIN_AXIS_LENGTH 1e-6f     // shorter axes have no direction
+#define SCENE_MAX_MOTOR_SPEED 1e5f      // (unit: deg/s, m/s)
+
+static const char *const joint_type_names[SCENE_JOINT_TYPE_COUNT] = {"distance", "rope",      "spherical",
+                                                                     "revolute", "prismatic", "weld"};
+
+const char *scene_joint_type_name(scene_joint_type type)
+{
+    return (unsigned)type < SCENE_JOINT_TYPE_COUNT ? joint_type_names[type] : "unknown";
+}
+
+// Keys each joint type reads, beyond "type", "a", "b", "anchor", "break_force", "break_torque", "collide".
+enum
+{
+    JKEY_ANCHOR_B = 1 << 0,
+    JKEY_AXIS = 1 << 1,
+    JKEY_LIMITS = 1 << 2,
+    JKEY_CONE = 1 << 3,
+    JKEY_TWIST = 1 << 4,
+    JKEY_MOTOR = 1 << 5,
+    JKEY_SPRING = 1 << 6,
+};
+
+static const unsigned joint_keys[SCENE_JOINT_TYPE_COUNT] = {
+    [SCENE_JOINT_DISTANCE] = JKEY_ANCHOR_B | JKEY_LIMITS | JKEY_SPRING,
+    [SCENE_JOINT_ROPE] = JKEY_ANCHOR_B,
+    [SCENE_JOINT_SPHERICAL] = JKEY_AXIS | JKEY_CONE | JKEY_TWIST,
+    [SCENE_JOINT_REVOLUTE] = JKEY_AXIS | JKEY_LIMITS | JKEY_MOTOR | JKEY_SPRING,
+    [SCENE_JOINT_PRISMATIC] = JKEY_AXIS | JKEY_LIMITS | JKEY_MOTOR | JKEY_SPRING,
+    [SCENE_JOINT_WELD] = JKEY_AXIS | JKEY_SPRING,
+};
+
+// Bodies an entry makes (a generator's layout count; a model one; an obj_scene one per object, unknown
+// here: -1).
+static long entry_body_count(const scene_entry *e)
+{
+    if (e->kind == SCENE_ENTRY_MODEL)
+        return 1;
+    if (e->kind == SCENE_ENTRY_OBJ_SCENE)
+        return -1;
+    const scene_generator_params *g = &e->params;
+    switch (e->generator)
+    {
+    case SCENE_GENERATOR_TOWER:
+        return g->rows;
+    case SCENE_GENERATOR_PYRAMID:
+        return (long)g->rows * (g->rows + 1) / 2;
+    case SCENE_GENERATOR_WALL:
+        return (long)g->rows * g->columns;
+    case SCENE_GENERATOR_DOMINOES:
+    case SCENE_GENERATOR_RAIN:
+        return g->count;
+    default:
+        return 1;
+    }
+}
+
+// "a" or "b": an entry name (one entry of that name, making one body) or, for "a" only, "world".
+static bool get_joint_end(loader *ld, const scene_desc *desc, const cJSON *item, const char *path,
+                          bool world_ok, int *out)
+{
+    const char *name = NULL;
+    if (!json_get_string(&ld->json, item, path, &name))
+        return false;
+    if (world_ok && strcmp(name, "world") == 0)
+    {
+        *out = -1;
+        return true;
+    }
+    int found = -1, matches = 0;
+    for (int i = 0; i < desc->entry_count; i++)
+        if (strcmp(desc->entries[i].name, name) == 0)
+        {
+            found = found < 0 ? i : found;
+            matches++;
+        }
+    if (matches == 0)
+        return json_fail(&ld->json, path, "no entry is named '%.64s'%s", name,
+                         world_ok ? " (\"world\" holds a body to the world)" : "");
+    if (matches > 1)
+        return json_fail(&ld->json, path,
+                         "%d entries are named '%.64s'; give the joint's entries unique names", matches,
+                         name);
+    const scene_entry *e = &desc->entries[found];
+    long bodies = entry_body_count(e);
+    if (bodies != 1)
+    {
+        if (e->kind == SCENE_ENTRY_OBJ_SCENE)
+            return json_fail(
+                &ld->json, path,
+                "entry '%.64s' is an obj_scene (a body per object): a joint end must be an entry "
+                "that makes one body",
+                name);
+        return json_fail(&ld->json, path,
+                         "entry '%.64s' (generator '%s') makes %ld bodies: a joint end must be an entry that "
+                         "makes one body (a box, a sphere, a model, or a layout of one block)",
+                         name, generator_names[e->generator], bodies);
+    }
+    *out = found;
+    return true;
+}
+
+static bool get_range(loader *ld, const cJSON *item, const char *path, float lo, float hi, float scale,
+                      float *out_lo, float *out_hi)
+{
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
+        return json_fail(&ld->json, path, "must be an array of 2 numbers [lower, upper], got %s%s",
+                         json_type_name(item), cJSON_IsArray(item) ? " of another length" : "");
+    float v[2];
+    char p[SCENE_PATH_TEXT];
+    for (int i = 0; i < 2; i++)
+    {
+        snprintf(p, sizeof p, "%s[%d]", path, i);
+        if (!json_get_float(&ld->json, cJSON_GetArrayItem(item, i), p, lo, false, hi, &v[i]))
+            return false;
+    }
+    if (v[0] > v[1])
+        return json_fail(&ld->json, path, "lower (%g) is above upper (%g)", (double)v[0], (double)v[1]);
+    *out_lo = v[0] * scale;
+    *out_hi = v[1] * scale;
+    return true;
+}
+
+static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, int index, scene_joint *j)
+{
+    static const char *const keys[] = {
+        "type",  "a",     "b",      "anchor",      "anchor_b",     "axis",    "limits", "cone",
+        "twist", "motor", "spring", "break_force", "break_torque", "collide", "name",   NULL};
+    char path[SCENE_PATH_TEXT], p[SCENE_PATH_TEXT];
+    snprintf(path, sizeof path, "joints[%d]", index);
+    memset(j, 0, sizeof *j);
+    j->axis = ph_v3(0.0f, 0.0f, 1.0f);
+    j->spring_damping_ratio = 1.0f;
+    if (!cJSON_IsObject(item))
+        return json_fail(&ld->json, path, "must be an object, got %s", json_type_name(item));
+    if (!json_check_keys(&ld->json, item, path, keys))
+        return false;
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(item, "type");
+    child_path(p, path, "type");
+    int type = 0;
+    if (!c)
+        return json_fail(&ld->json, path,
+                         "needs \"type\": distance, rope, spherical, revolute, prismatic or weld");
+    if (!json_get_choice(&ld->json, c, p, joint_type_names, SCENE_JOINT_TYPE_COUNT, &type))
+        return false;
+    j->type = (scene_joint_type)type;
+    const char *tname = joint_type_names[type];
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "name")))
+    {
+        const char *name;
+        child_path(p, path, "name");
+        if (!json_get_string(&ld->json, c, p, &name))
+            return false;
+    }
+    // Keys the type does not read are errors, as a generator's unknown parameters are.
+    static const struct
+    {
+        const char *key;
+        unsigned bit;
+    } optional[] = {{"anchor_b", JKEY_ANCHOR_B}, {"axis", JKEY_AXIS},   {"limits", JKEY_LIMITS},
+                    {"cone", JKEY_CONE},         {"twist", JKEY_TWIST}, {"motor", JKEY_MOTOR},
+                    {"spring", JKEY_SPRING}};
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (cJSON_GetObjectItemCaseSensitive(item, optional[i].key) && !(joint_keys[type] & optional[i].bit))
+        {
+            child_path(p, path, optional[i].key);
+            return json_fail(&ld->json, p, "a %s joint has no '%s'", tname, optional[i].key);
+        }
+    j->a = -1;
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "a")))
+    {
+        child_path(p, path, "a");
+        if (!get_joint_end(ld, desc, c, p, true, &j->a))
+            return false;
+    }
+    child_path(p, path, "b");
+    if (!(c = cJSON_GetObjectItemCaseSensitive(item, "b")))
+        return json_fail(&ld->json, path, "needs \"b\": the name of the entry it holds");
+    if (!get_joint_end(ld, desc, c, p, false, &j->b))
+        return false;
+    if (j->a == j->b)
+        return json_fail(&ld->json, p, "joins entry '%.64s' to itself", desc->entries[j->b].name);
+    // The engine moves body b: it must be dynamic (or kinematic, when a is dynamic).
+    ph_body_type ta = j->a >= 0 ? desc->entries[j->a].body_type : PH_BODY_STATIC;
+    ph_body_type tb = desc->entries[j->b].body_type;
+    if (!(tb == PH_BODY_DYNAMIC || (tb == PH_BODY_KINEMATIC && ta == PH_BODY_DYNAMIC)))
+        return json_fail(&ld->json, p,
+                         "entry '%.64s' is not dynamic: \"b\" must be a dynamic body (swap \"a\" and \"b\")",
+                         desc->entries[j->b].name);
+    float v[3];
+    child_path(p, path, "anchor");
+    if (!(c = cJSON_GetObjectItemCaseSensitive(item, "anchor")))
+        return json_fail(&ld->json, path, "needs \"anchor\": [x, y, z], a world point (unit: m)");
+    if (!get_vec3(ld, c, p, -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+        return false;
+    j->anchor = j->anchor_b = to_vec3(v);
+    if (joint_keys[type] & JKEY_ANCHOR_B)
+    {
+        child_path(p, path, "anchor_b");
+        if (!(c = cJSON_GetObjectItemCaseSensitive(item, "anchor_b")))
+            return json_fail(&ld->json, path, "a %s joint needs \"anchor_b\": [x, y, z], the point on b",
+                             tname);
+        if (!get_vec3(ld, c, p, -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+            return false;
+        j->anchor_b = to_vec3(v);
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "axis")))
+    {
+        child_path(p, path, "axis");
+        if (!get_vec3(ld, c, p, -SCENE_MAX_COORDINATE, false, SCENE_MAX_COORDINATE, v))
+            return false;
+        ph_vec3 axis = to_vec3(v);
+        float len = glms_vec3_norm(axis);
+        if (!(len > SCENE_MIN_AXIS_LENGTH))
+            return json_fail(&ld->json, p, "must not be zero");
+        j->axis = glms_vec3_scale(axis, 1.0f / len);
+    }
+    const float deg = SCENE_DEGREES_TO_RADIANS;
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "limits")))
+    {
+        child_path(p, path, "limits");
+        bool angle = j->type == SCENE_JOINT_REVOLUTE;
+        float lo = angle ? -SCENE_MAX_HINGE_DEGREES
+                         : (j->type == SCENE_JOINT_DISTANCE ? 0.0f : -SCENE_MAX_COORDINATE);
+        float hi = angle ? SCENE_MAX_HINGE_DEGREES : SCENE_MAX_COORDINATE;
+        if (!get_range(ld, c, p, lo, hi, angle ? deg : 1.0f, &j->lower, &j->upper))
+            return false;
+        j->enable_limit = true;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "cone")))
+    {
+        child_path(p, path, "cone");
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_CONE_DEGREES, &j->cone))
+            return false;
+        j->cone *= deg;
+        j->enable_cone = true;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "twist")))
+    {
+        child_path(p, path, "twist");
+        if (!get_range(ld, c, p, -SCENE_MAX_HINGE_DEGREES, SCENE_MAX_HINGE_DEGREES, deg, &j->twist_lower,
+                       &j->twist_upper))
+            return false;
+        j->enable_twist = true;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "motor")))
+    {
+        static const char *const motor_keys[] = {"speed", "max_force", NULL};
+        child_path(p, path, "motor");
+        if (!cJSON_IsObject(c))
+            return json_fail(&ld->json, p, "must be an object {\"speed\", \"max_force\"}, got %s",
+                             json_type_name(c));
+        if (!json_check_keys(&ld->json, c, p, motor_keys))
+            return false;
+        char q[SCENE_PATH_TEXT];
+        const cJSON *k;
+        child_path(q, p, "speed");
+        if (!(k = cJSON_GetObjectItemCaseSensitive(c, "speed")))
+            return json_fail(&ld->json, p, "needs \"speed\" (deg/s for a hinge, m/s for a slider)");
+        if (!json_get_float(&ld->json, k, q, -SCENE_MAX_MOTOR_SPEED, false, SCENE_MAX_MOTOR_SPEED,
+                            &j->motor_speed))
+            return false;
+        child_path(q, p, "max_force");
+        if (!(k = cJSON_GetObjectItemCaseSensitive(c, "max_force")))
+            return json_fail(&ld->json, p, "needs \"max_force\" (N m for a hinge, N for a slider)");
+        if (!json_get_float(&ld->json, k, q, 0.0f, false, SCENE_MAX_JOINT_FORCE, &j->max_motor_force))
+            return false;
+        if (j->type == SCENE_JOINT_REVOLUTE)
+            j->motor_speed *= deg;
+        j->enable_motor = true;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "spring")))
+    {
+        static const char *const spring_keys[] = {"hertz", "damping_ratio", "target", NULL};
+        child_path(p, path, "spring");
+        if (!cJSON_IsObject(c))
+            return json_fail(&ld->json, p,
+                             "must be an object {\"hertz\", \"damping_ratio\", \"target\"}, got %s",
+                             json_type_name(c));
+        if (!json_check_keys(&ld->json, c, p, spring_keys))
+            return false;
+        char q[SCENE_PATH_TEXT];
+        const cJSON *k;
+        child_path(q, p, "hertz");
+        if (!(k = cJSON_GetObjectItemCaseSensitive(c, "hertz")))
+            return json_fail(&ld->json, p, "needs \"hertz\" (the spring's frequency, unit: Hz)");
+        if (!json_get_float(&ld->json, k, q, 0.0f, true, SCENE_MAX_JOINT_HERTZ, &j->spring_hertz))
+            return false;
+        if ((k = cJSON_GetObjectItemCaseSensitive(c, "damping_ratio")))
+        {
+            child_path(q, p, "damping_ratio");
+            if (!json_get_float(&ld->json, k, q, 0.0f, false, SCENE_MAX_DAMPING_RATIO,
+                                &j->spring_damping_ratio))
+                return false;
+        }
+        if ((k = cJSON_GetObjectItemCaseSensitive(c, "target")))
+        {
+            child_path(q, p, "target");
+            if (j->type == SCENE_JOINT_WELD || j->type == SCENE_JOINT_DISTANCE)
+                return json_fail(&ld->json, q, "a %s joint's spring has no target (%s)", tname,
+                                 j->type == SCENE_JOINT_WELD ? "it pulls towards the pose at the start"
+                                                             : "it pulls towards the anchors' distance");
+            bool angle = j->type == SCENE_JOINT_REVOLUTE;
+            float lim = angle ? SCENE_MAX_HINGE_DEGREES : SCENE_MAX_COORDINATE;
+            if (!json_get_float(&ld->json, k, q, -lim, false, lim, &j->spring_target))
+                return false;
+            if (angle)
+                j->spring_target *= deg;
+        }
+        j->enable_spring = true;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "break_force")))
+    {
+        child_path(p, path, "break_force");
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_JOINT_FORCE, &j->break_force))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "break_torque")))
+    {
+        child_path(p, path, "break_torque");
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_JOINT_FORCE, &j->break_torque))
+            return false;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "collide")))
+    {
+        child_path(p, path, "collide");
+        if (!cJSON_IsBool(c))
+            return json_fail(&ld->json, p, "must be true or false, got %s", json_type_name(c));
+        j->collide = cJSON_IsTrue(c);
+    }
+    if (j->type == SCENE_JOINT_DISTANCE && j->enable_limit)
+    {
+        float length = glms_vec3_distance(j->anchor, j->anchor_b);
+        if (!(j->lower <= length && length <= j->upper))
+        {
+            child_path(p, path, "limits");
+            return json_fail(&ld->json, p, "[%g, %g] must hold the anchors' distance %g m", (double)j->lower,
+                             (double)j->upper, (double)length);
+        }
+    }
+    return true;
+}
+
+static bool parse_joints(loader *ld, const cJSON *joints, scene_desc *desc)
+{
+    if (!cJSON_IsArray(joints))
+        return json_fail(&ld->json, "joints", "must be an array, got %s", json_type_name(joints));
+    int n = cJSON_GetArraySize(joints);
+    if (n > SCENE_MAX_JOINTS)
+        return json_fail(&ld->json, "joints", "has %d joints (at most %d)", n, SCENE_MAX_JOINTS);
+    desc->joints = calloc((size_t)(n > 0 ? n : 1), sizeof(scene_joint));
+    if (!desc->joints)
+        return json_fail(&ld->json, "", "out of memory");
+    int i = 0;
+    for (const cJSON *j = joints->child; j; j = j->next, i++)
+    {
+        if (!parse_joint(ld, desc, j, i, &desc->joints[i]))
+            return false;
+        desc->joint_count = i + 1;
+    }
+    return true;
+}
+
 static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
 {
-    static const char *const keys[] = {"gravity", "time_step", "camera", "entries", "description", NULL};
+    static const char *const keys[] = {"gravity", "time_step",   "camera", "entries",
+                                       "joints",  "description", NULL};
     if (!cJSON_IsObject(root))
         return json_fail(&ld->json, "", "the top level must be a JSON object, got %s", json_type_name(root));
     if (!json_check_keys(&ld->json, root, "", keys))
@@ -604,7 +975,8 @@ static bool parse_root(loader *ld, const cJSON *root, scene_desc *desc)
             !load_entry_model(ld, desc, entry, i))
             return false;
     }
-    return true;
+    const cJSON *joints = cJSON_GetObjectItemCaseSensitive(root, "joints");
+    return !joints || parse_joints(ld, joints, desc);
 }
 
 scene_options scene_default_options(void)
@@ -679,5 +1051,6 @@ void scene_free(scene_desc *desc)
             obj_free(desc->entries[i].model);
     }
     free(desc->entries);
+    free(desc->joints);
     free(desc);
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>  // size_t
 
 #define SCENE_MAX_ENTRIES 1024          // entries in one file
+#define SCENE_MAX_JOINTS 4096           // joints in one file
 #define SCENE_MAX_FILE_BYTES (4 << 20)  // larger scene files are rejected
 #define SCENE_MAX_GENERATED_BODIES 5000 // bodies one generator entry may make (count, rows x columns, ...)
 #define SCENE_MAX_COORDINATE 10000.0f   // |position|, |size| and such (unit: m)
@@ -94,6 +95,44 @@ typedef struct scene_entry
     scene_material material;       // "material": {density, friction, restitution, color}
 } scene_entry;
 
+// A joint between two entries, each of which makes one body ("joints" in the file). Positions and axes are
+// world terms at the scene's start; both bodies' frames are put at "anchor" (b's at "anchor_b" for
+// distance and rope) with their z axes along "axis". Angles in the file are degrees (as "rotation"),
+// here radians.
+typedef enum scene_joint_type
+{
+    SCENE_JOINT_DISTANCE,  // a rod: the anchors keep their distance (or "limits" [min, max] in m)
+    SCENE_JOINT_ROPE,      // at most the anchors' distance apart, slack below it
+    SCENE_JOINT_SPHERICAL, // ball and socket; "cone" (swing, degrees) and "twist" [lo, hi] (degrees)
+    SCENE_JOINT_REVOLUTE,  // hinge about axis; "limits" [lo, hi] (degrees), motor, spring
+    SCENE_JOINT_PRISMATIC, // slider along axis; "limits" [lo, hi] (m), motor, spring
+    SCENE_JOINT_WELD,      // glued; "spring" softens it
+    SCENE_JOINT_TYPE_COUNT
+} scene_joint_type;
+
+// The type's name in JSON ("distance", "rope", "spherical", "revolute", "prismatic", "weld").
+const char *scene_joint_type_name(scene_joint_type type);
+
+typedef struct scene_joint
+{
+    scene_joint_type type;
+    int a, b;                 // entry indices; a = -1: the world ("a" left out or "world")
+    ph_vec3 anchor, anchor_b; // world (unit: m); anchor_b = anchor unless distance or rope
+    ph_vec3 axis;             // unit, world; default (0, 0, 1)
+    bool enable_limit;        // "limits": distance (m), revolute (rad), prismatic (m)
+    float lower, upper;       //
+    bool enable_cone;         // spherical "cone" (rad)
+    float cone;               //
+    bool enable_twist;        // spherical "twist" (rad)
+    float twist_lower, twist_upper;
+    bool enable_motor; // "motor": {"speed" (deg/s or m/s in the file), "max_force" (N m or N)}
+    float motor_speed, max_motor_force;
+    bool enable_spring; // "spring": {"hertz", "damping_ratio" (default 1), "target"}
+    float spring_hertz, spring_damping_ratio, spring_target;
+    float break_force, break_torque; // (unit: N, N m) 0: never
+    bool collide;                    // "collide": the two bodies still collide; default false
+} scene_joint;
+
 typedef struct scene_camera
 {
     ph_vec3 position; // (unit: m) default (8, 6, 12)
@@ -110,6 +149,8 @@ typedef struct scene_desc
     scene_camera camera;
     int entry_count;
     scene_entry *entries;
+    int joint_count;
+    scene_joint *joints;
     asset_warnings warnings; // from the models' loading (missing .mtl, ...)
 } scene_desc;
 

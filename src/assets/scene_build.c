@@ -7,6 +7,7 @@
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
 
+#include <stdlib.h> // malloc, free
 #include <string.h> // memset
 
 ph_world_def scene_world_def(const scene_desc *desc)
@@ -121,6 +122,83 @@ static bool build_generator(ph_world *world, const scene_entry *e, model_set *ou
     return true;
 }
 
+// The joint def of scene joint j between bodies a (null: the world) and b at their current poses.
+static ph_joint_def joint_def(const ph_world *world, const scene_joint *j, ph_body_id a, ph_body_id b)
+{
+    static const ph_joint_type types[SCENE_JOINT_TYPE_COUNT] = {
+        [SCENE_JOINT_DISTANCE] = PH_JOINT_DISTANCE,   [SCENE_JOINT_ROPE] = PH_JOINT_DISTANCE,
+        [SCENE_JOINT_SPHERICAL] = PH_JOINT_SPHERICAL, [SCENE_JOINT_REVOLUTE] = PH_JOINT_REVOLUTE,
+        [SCENE_JOINT_PRISMATIC] = PH_JOINT_PRISMATIC, [SCENE_JOINT_WELD] = PH_JOINT_WELD};
+    ph_joint_def d = ph_default_joint_def(types[j->type]);
+    d.body_a = a;
+    d.body_b = b;
+    d.frame_a = spawn_body_frame(world, a, j->anchor, j->axis);
+    d.frame_b = spawn_body_frame(world, b, j->anchor_b, j->axis);
+    d.collide_connected = j->collide;
+    d.break_force = j->break_force;
+    d.break_torque = j->break_torque;
+    float length = glms_vec3_distance(j->anchor, j->anchor_b);
+    d.length = d.min_length = d.max_length = length;
+    if (j->type == SCENE_JOINT_ROPE)
+        d.min_length = 0.0f;
+    d.enable_spring = j->enable_spring;
+    d.spring_hertz = j->spring_hertz;
+    d.spring_damping_ratio = j->spring_damping_ratio;
+    d.spring_target = j->spring_target;
+    if (j->type == SCENE_JOINT_WELD && j->enable_spring)
+    {
+        d.angular_hertz = j->spring_hertz;
+        d.angular_damping_ratio = j->spring_damping_ratio;
+    }
+    if (j->type == SCENE_JOINT_DISTANCE)
+    {
+        if (j->enable_limit)
+        {
+            d.min_length = j->lower;
+            d.max_length = j->upper;
+        }
+    }
+    else
+    {
+        d.enable_limit = j->enable_limit;
+        d.lower = j->lower;
+        d.upper = j->upper;
+    }
+    d.enable_motor = j->enable_motor;
+    d.motor_speed = j->motor_speed;
+    d.max_motor_force = j->max_motor_force;
+    d.enable_cone = j->enable_cone;
+    d.cone_angle = j->cone;
+    d.enable_twist = j->enable_twist;
+    d.twist_lower = j->twist_lower;
+    d.twist_upper = j->twist_upper;
+    return d;
+}
+
+// Makes the scene's joints between the entries' bodies (first[i]: entry i's first body in out). False
+// with the joint named in err.
+static bool build_joints(ph_world *world, const scene_desc *desc, const model_set *out, const int *first,
+                         asset_error *err)
+{
+    for (int k = 0; k < desc->joint_count; k++)
+    {
+        const scene_joint *j = &desc->joints[k];
+        bool ends_ok = j->b >= 0 && j->b < desc->entry_count && j->a < desc->entry_count &&
+                       first[j->b] >= 0 && (j->a < 0 || first[j->a] >= 0);
+        ph_body_id a = ends_ok && j->a >= 0 ? out->bodies[first[j->a]].body : PH_NULL_BODY_ID;
+        ph_body_id b = ends_ok ? out->bodies[first[j->b]].body : PH_NULL_BODY_ID;
+        ph_joint_def d = joint_def(world, j, a, b);
+        if (!ends_ok || PH_ID_IS_NULL(ph_joint_create(world, &d)))
+        {
+            asset_error_set(err, desc->file, 0, "joints[%d] (%s, b = %s): %s", k,
+                            scene_joint_type_name(j->type), ends_ok ? desc->entries[j->b].name : "?",
+                            ends_ok ? ph_world_last_error(world).message : "its entries made no body");
+            return false;
+        }
+    }
+    return true;
+}
+
 bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_warnings *warnings,
                  asset_error *err)
 {
@@ -130,11 +208,18 @@ bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_
         return false;
     }
     int mark = out->body_count;
-    for (int i = 0; i < desc->entry_count; i++)
+    int *first = malloc((size_t)(desc->entry_count > 0 ? desc->entry_count : 1) * sizeof *first);
+    if (!first)
+    {
+        asset_error_set(err, desc->file, 0, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < desc->entry_count; i++)
     {
         const scene_entry *e = &desc->entries[i];
+        first[i] = out->body_count;
         asset_error entry_err;
-        bool ok = true;
         if (e->kind == SCENE_ENTRY_GENERATOR)
             ok = build_generator(world, e, out, err, desc->file, i);
         else if (!e->model)
@@ -173,17 +258,22 @@ bool scene_build(ph_world *world, const scene_desc *desc, model_set *out, asset_
         }
         if (!ok && e->kind != SCENE_ENTRY_GENERATOR)
             asset_error_set(err, desc->file, 0, "entries[%d] (%s): %s", i, e->name, entry_err.text);
-        if (!ok)
+        if (first[i] >= out->body_count)
+            first[i] = -1; // made no body
+    }
+    ok = ok && build_joints(world, desc, out, first, err);
+    free(first);
+    if (!ok)
+    {
+        // Undo this call's bodies (and with them the joints made so far): a scene is built whole or not
+        // at all.
+        for (int b = mark; b < out->body_count; b++)
         {
-            // Undo this call's bodies: a scene is built whole or not at all.
-            for (int b = mark; b < out->body_count; b++)
-            {
-                ph_body_destroy(world, out->bodies[b].body);
-                model_mesh_free(out->bodies[b].mesh);
-            }
-            out->body_count = mark;
-            return false;
+            ph_body_destroy(world, out->bodies[b].body);
+            model_mesh_free(out->bodies[b].mesh);
         }
+        out->body_count = mark;
+        return false;
     }
     return true;
 }

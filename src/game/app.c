@@ -159,6 +159,8 @@ bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_siz
     if (!ok)
         return false;
     tools_grab_end(&a->tl);
+    a->jt.clicks = 0; // a half-made joint's first body was in the old world
+    a->jt.body = PH_NULL_BODY_ID;
     a->tl.charging = false;
     level_unload(&a->lv, a->r);
     a->lv = next;
@@ -465,6 +467,7 @@ static bool open_window(app *a)
     a->ropts.msaa_samples = RENDER_MSAA_AUTO;
     a->ropts.ground = true;
     a->ropts.ground_height = 0.0f;
+    a->debug.draw_joints = true; // joints are part of what the player builds: drawn unless J hides them
     return true;
 }
 
@@ -607,6 +610,7 @@ static int run_window(app *a)
         }
         a->frame.contact_count = a->lv.contact_count;
         a->frame.removed_count = a->lv.removed_count;
+        a->frame.joint_count = ph_world_get_joint_count(a->lv.world);
         if (!s || s->body_count != ph_world_get_body_count(a->lv.world))
             count_bodies(a);
         bool last_frame = a->cfg.frames > 0 && a->frame_index + 1 >= a->cfg.frames;

@@ -11,6 +11,7 @@
 #include "game/app.h"
 #include "game/camera.h"
 #include "game/hud.h"
+#include "game/joint_tools.h"
 #include "game/level.h"
 #include "game/record.h"
 #include "game/reel.h"
@@ -86,6 +87,7 @@ typedef struct app
     level lv;
     camera cam;
     tools tl;
+    joint_tools jt; // weld, rope, hinge, break (G T H B)
     hud hd;
     scene_slot scenes[APP_MAX_SCENES];
     int scene_count, scene_index;

@@ -31,6 +31,19 @@ static void draw_spawn_preview(app *a)
         level_draw_layout(&a->lv, a->r, layout, base);
 }
 
+// A joint tool's first click: a line from it to what is under the pointer, and a dot on it.
+#define APP_PENDING_JOINT_RGBA 0x80e0ffffu
+#define APP_PENDING_JOINT_POINT_PX 10.0f
+static void draw_pending_joint(app *a, ph_vec3 from)
+{
+    ph_vec3 o, d, to;
+    app_pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
+    if (PH_ID_IS_NULL(tools_pick(&a->lv, o, d, &to)))
+        to = glms_vec3_add(o, glms_vec3_scale(d, glms_vec3_distance(o, from)));
+    renderer_point(a->r, from, APP_PENDING_JOINT_POINT_PX, APP_PENDING_JOINT_RGBA);
+    renderer_line(a->r, from, to, APP_PENDING_JOINT_RGBA);
+}
+
 // The throw's path at the speed charged so far, to where it first meets a body, with a dot there.
 #define APP_TRAJECTORY_RGBA 0xffd020ffu
 #define APP_TRAJECTORY_POINT_PX 8.0f
@@ -57,7 +70,8 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     render_camera rc = camera_render_camera(&a->cam, app_aspect(a));
     renderer_begin_frame(a->r, &rc);
     level_submit(&a->lv, a->r, alpha, a->tint_sleeping);
-    if (a->debug.draw_contacts || a->debug.draw_bounds || a->debug.draw_octree || a->debug.draw_calendar)
+    if (a->debug.draw_contacts || a->debug.draw_bounds || a->debug.draw_octree || a->debug.draw_calendar ||
+        a->debug.draw_joints)
         renderer_debug_world(a->r, a->lv.world, &a->debug);
     if (a->pair_view)
     {
@@ -71,6 +85,9 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
         ph_transform xf = level_interpolate(&a->lv, a->tl.grabbed, alpha);
         renderer_line(a->r, ph_transform_point(xf, a->tl.grab_local), a->tl.grab_target, APP_GRAB_LINE_RGBA);
     }
+    ph_vec3 pending;
+    if (!a->reel_on && joint_tools_pending_point(&a->jt, &a->lv, &pending))
+        draw_pending_joint(a, pending);
     if (a->spawn_preview && !a->reel_on)
         draw_spawn_preview(a);
     if (a->tl.charging && !a->reel_on)
@@ -90,6 +107,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
             .charge_max_speed = TOOLS_MAX_THROW_SPEED,
             .debug_views = views,
             .shader_error = renderer_shader_error(a->r),
+            .tool_prompt = a->reel_on ? "" : joint_tools_prompt(&a->jt),
         };
         hud_draw(&a->hd, a->r, &st, a->width, a->height, a->ui_scale);
         if (!a->reel_on && a->pointer_seen)

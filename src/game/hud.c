@@ -30,6 +30,7 @@
 static const uint32_t PANEL_RGBA = 0x000000a0u;
 static const uint32_t TEXT_RGBA = 0xf0f0f0ffu;
 static const uint32_t ERROR_RGBA = 0xff6050ffu;
+static const uint32_t TOOL_RGBA = 0x80e0ffffu; // the joint tool's prompt
 static const uint32_t BAR_BACK_RGBA = 0x303030c0u;
 static const uint32_t BAR_RGBA = 0xffb020ffu;
 static const uint32_t TITLE_RGBA = 0xffd060ffu;
@@ -55,13 +56,19 @@ static const help_row HELP_ROWS[] = {
     {"W A S D, Q E, Shift", "fly: move, down / up, faster"},
     {"Tab", "cycle the projectile: box, sphere, model"},
     {"1 2 3 4 5", "spawn at the pointer: tower, pyramid, wall, domino line, box rain"},
+    {"6 7 8 9 0", "spawn at the pointer: ragdoll, wrecking ball, rope bridge, swing, Newton's cradle"},
+    {"G", "weld tool: click two bodies"},
+    {"T", "rope tool: click two points on bodies or the ground"},
+    {"H", "hinge tool: click a body, then the hinge point (axis: the view direction)"},
+    {"B", "break tool: click near a joint to remove it"},
+    {"J", "joints drawn on / off"},
     {"X or Delete", "delete the body under the pointer"},
     {"P or Space", "pause / resume"},
     {"N", "single step (pauses)"},
     {"M", "slow motion 0.1x on / off"},
     {"R", "reset to the scene loaded last"},
     {"Page Down / Page Up", "next / previous scene"},
-    {"Esc", "close this help / quit"},
+    {"Esc", "close this help / turn a joint tool off / quit"},
     {"DEBUG VIEWS", NULL},
     {"F2 / F3 / F4", "contacts / bounding boxes / octree nodes"},
     {"F5 / F6", "sleeping bodies tinted / calendar events of the last step"},
@@ -127,6 +134,7 @@ void hud_update(hud *h, const hud_frame *frame, float dt_seconds)
     s->sleeping_count = frame->sleeping_count;
     s->contact_count = frame->contact_count;
     s->removed_count = frame->removed_count;
+    s->joint_count = frame->joint_count;
     s->instances = frame->instances;
     s->draw_calls = frame->draw_calls;
 }
@@ -154,14 +162,14 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
     float margin = HUD_MARGIN * scale / HUD_TEXT_SCALE;
     const hud_frame *s = &h->smooth;
     char text[1024];
-    int n = snprintf(text, sizeof text,
-                     "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
-                     "bodies %d: awake %d, asleep %d, fell off %d   contacts %d   calendar events %d/frame\n"
-                     "instances %d  draw calls %d\n",
-                     (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0,
-                     (double)s->physics_ms, s->steps, (double)s->render_ms, s->body_count, s->awake_count,
-                     s->sleeping_count, s->removed_count, s->contact_count, s->calendar_events, s->instances,
-                     s->draw_calls);
+    int n = snprintf(
+        text, sizeof text,
+        "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
+        "bodies %d: awake %d, asleep %d, fell off %d   joints %d   contacts %d   calendar events %d/frame\n"
+        "instances %d  draw calls %d\n",
+        (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0, (double)s->physics_ms,
+        s->steps, (double)s->render_ms, s->body_count, s->awake_count, s->sleeping_count, s->removed_count,
+        s->joint_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
     for (int i = 0; i < PH_STAGE_COUNT && n > 0 && (size_t)n < sizeof text; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, "%s%s %.2f",
                       i == 0 ? "stages ms: " : (i % 4 == 0 ? "\n  " : "  "), ph_stage_name((ph_stage)i),
@@ -187,6 +195,8 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
         snprintf(text, sizeof text, "charge %.0f m/s", (double)status->charge_speed);
         renderer_text(r, bx, by - renderer_text_height(text, scale) - HUD_PADDING, scale, TEXT_RGBA, text);
     }
+    if (status->tool_prompt && status->tool_prompt[0])
+        y += panel(r, margin, y, scale, TOOL_RGBA, status->tool_prompt) + margin;
     if (h->message_seconds > 0.0f && h->message[0])
         y += panel(r, margin, y, scale, h->message_is_error ? ERROR_RGBA : TEXT_RGBA, h->message) + margin;
     // A shader that fails to reload stays on screen (with file and line) until it compiles again.

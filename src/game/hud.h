@@ -24,6 +24,7 @@ typedef struct hud_frame
     int body_count, awake_count, sleeping_count;
     int contact_count;         // contact points of the last step
     int removed_count;         // bodies removed below the world since the level was loaded
+    int joint_count;           // joints in the world
     int instances, draw_calls; // renderer statistics of the frame
 } hud_frame;
 
@@ -40,6 +41,7 @@ typedef struct hud_status
     float charge_max_speed;   // (unit: m/s)
     const char *debug_views;  // list of the debug views on, "" when none
     const char *shader_error; // the renderer's last shader reload error, "" or NULL when none
+    const char *tool_prompt;  // what the joint tool's next click does, "" or NULL when none
 } hud_status;
 
 typedef struct hud

@@ -213,9 +213,11 @@ static void on_key(app *a, SDL_Keycode key)
     switch (key)
     {
     case SDLK_ESCAPE:
-        // The help overlay closes first; Esc again quits.
+        // The help overlay closes first, then a joint tool; Esc again quits.
         if (a->show_help)
             a->show_help = false;
+        else if (a->jt.mode != JOINT_TOOLS_OFF)
+            joint_tools_select(&a->jt, a->jt.mode);
         else
             a->quit = true;
         break;
@@ -277,6 +279,31 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_5:
         a->spawn_preview = LEVEL_LAYOUT_RAIN + 1;
         a->spawn_key = key;
+        break;
+    case SDLK_6:
+    case SDLK_7:
+    case SDLK_8:
+    case SDLK_9:
+    case SDLK_0:
+        // The jointed layouts: 6 ragdoll, 7 wrecking ball, 8 rope bridge, 9 swing, 0 Newton's cradle.
+        a->spawn_preview =
+            (key == SDLK_0 ? LEVEL_LAYOUT_CRADLE : LEVEL_LAYOUT_RAGDOLL + (int)(key - SDLK_6)) + 1;
+        a->spawn_key = key;
+        break;
+    case SDLK_g:
+        joint_tools_select(&a->jt, JOINT_TOOLS_WELD);
+        break;
+    case SDLK_t:
+        joint_tools_select(&a->jt, JOINT_TOOLS_ROPE);
+        break;
+    case SDLK_h:
+        joint_tools_select(&a->jt, JOINT_TOOLS_HINGE);
+        break;
+    case SDLK_b:
+        joint_tools_select(&a->jt, JOINT_TOOLS_BREAK);
+        break;
+    case SDLK_j:
+        a->debug.draw_joints = !a->debug.draw_joints;
         break;
     case SDLK_x:
     case SDLK_DELETE:
@@ -398,7 +425,14 @@ static void handle_pointer(app *a, const SDL_Event *e)
             a->left_down = true;
             app_pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
             // Ctrl as seen in the events (not SDL_GetModState), so scripted input can grab too.
-            if (a->held[KEY_CTRL] && tools_grab_begin(&a->tl, &a->lv, o, d, camera_forward(&a->cam)))
+            if (a->jt.mode != JOINT_TOOLS_OFF && !a->held[KEY_CTRL])
+            {
+                char msg[512];
+                bool ok = joint_tools_click(&a->jt, &a->lv, o, d, camera_forward(&a->cam), msg, sizeof msg);
+                if (msg[0])
+                    hud_message(&a->hd, !ok, msg);
+            }
+            else if (a->held[KEY_CTRL] && tools_grab_begin(&a->tl, &a->lv, o, d, camera_forward(&a->cam)))
                 a->grabbing_with_left = true;
             else
                 tools_begin_charge(&a->tl);

@@ -28,12 +28,14 @@ static const vec3s DEFAULT_EYE = {{5.0f, 5.0f, 17.0f}};
 static const vec3s DEFAULT_TARGET = {{0.0f, 3.0f, 0.0f}};
 
 static const char *const TAG_NAMES[LEVEL_TAG_COUNT] = {
-    "none", "ground", "scene", "box", "tower", "pyramid", "wall", "dominoes", "rain", "projectile", "model"};
+    "none", "ground",     "scene", "box",     "tower", "pyramid", "wall",  "dominoes",
+    "rain", "projectile", "model", "ragdoll", "chain", "bridge",  "swing", "cradle"};
 static const char *const BUILTIN_NAMES[LEVEL_BUILTIN_COUNT] = {"default", "first", "boxes"};
 static const char *const BUILTIN_TITLES[LEVEL_BUILTIN_COUNT] = {"default: a tower and a pyramid",
                                                                 "first window: one cube", "boxes"};
-static const char *const LAYOUT_NAMES[LEVEL_LAYOUT_COUNT] = {"tower", "pyramid", "wall", "domino line",
-                                                             "box rain"};
+static const char *const LAYOUT_NAMES[LEVEL_LAYOUT_COUNT] = {
+    "tower",   "pyramid",       "wall",        "domino line", "box rain",
+    "ragdoll", "wrecking ball", "rope bridge", "swing",       "Newton's cradle"};
 
 // Colours per tag (sRGB). Two shades alternate by slot so neighbouring blocks can be told apart. The
 // tower is saturated red on purpose: the GL tests find its boxes in screenshots by hue.
@@ -49,6 +51,11 @@ static const uint32_t TAG_RGBA[LEVEL_TAG_COUNT][2] = {
     {0x4a9fe0ffu, 0x6cbf5affu}, // rain
     {0x30d0e8ffu, 0x30d0e8ffu}, // projectile
     {0xffffffffu, 0xffffffffu}, // model (mesh colours)
+    {0xe0a878ffu, 0xc89064ffu}, // ragdoll
+    {0x707880ffu, 0x5c646cffu}, // chain (steel)
+    {0xa07040ffu, 0x8c6034ffu}, // bridge (wood)
+    {0x58a058ffu, 0x4c8c4cffu}, // swing
+    {0xc0c8d0ffu, 0xb0b8c0ffu}, // cradle (steel)
 };
 
 const char *level_tag_name(level_tag tag)
@@ -468,6 +475,17 @@ int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping)
 #define RAIN_SPACING 1.0f
 #define RAIN_LIFT 6.0f
 #define RAIN_MAX_TILT 0.5f
+// Jointed layouts: a person's height, chain links, the bridge's planks, span and deck height (unit: m),
+// the swing's push (unit: m/s), the cradle's balls and the first one's lift (unit: rad).
+#define RAGDOLL_HEIGHT 1.8f
+#define CHAIN_LINKS 7
+#define BRIDGE_PLANKS 16
+#define BRIDGE_PLANK_LENGTH 0.5f
+#define BRIDGE_SPAN 7.6f
+#define BRIDGE_DECK 2.0f
+#define SWING_PUSH 2.5f
+#define CRADLE_BALLS 5
+#define CRADLE_LIFT 0.8f
 // The boxes scene: 1 m cubes in recipe_add_heap's layout of about BOXES_LAYERS layers, lifted 1 m, so
 // they tumble into a heap.
 #define BOXES_HALF 0.5f
@@ -516,6 +534,22 @@ static bool build_layout(const level *lv, level_layout layout, vec3s base, recip
     case LEVEL_LAYOUT_DOMINOES:
         *out_tag = LEVEL_TAG_DOMINOES;
         return recipe_add_dominoes(rs, origin, DOMINO_COUNT, DOMINO_HALF, DOMINO_SPACING, m);
+    case LEVEL_LAYOUT_RAGDOLL:
+        *out_tag = LEVEL_TAG_RAGDOLL;
+        return recipe_add_ragdoll(rs, origin, RAGDOLL_HEIGHT, m);
+    case LEVEL_LAYOUT_CHAIN:
+        *out_tag = LEVEL_TAG_CHAIN;
+        return recipe_add_wrecking_chain(rs, origin, CHAIN_LINKS, m);
+    case LEVEL_LAYOUT_BRIDGE:
+        *out_tag = LEVEL_TAG_BRIDGE;
+        return recipe_add_rope_bridge(rs, origin, BRIDGE_PLANKS, BRIDGE_PLANK_LENGTH, BRIDGE_SPAN,
+                                      BRIDGE_DECK, m);
+    case LEVEL_LAYOUT_SWING:
+        *out_tag = LEVEL_TAG_SWING;
+        return recipe_add_swing(rs, origin, SWING_PUSH, m);
+    case LEVEL_LAYOUT_CRADLE:
+        *out_tag = LEVEL_TAG_CRADLE;
+        return recipe_add_cradle(rs, origin, CRADLE_BALLS, CRADLE_LIFT);
     default:
     {
         const float half[3] = {RAIN_HALF, RAIN_HALF, RAIN_HALF};
@@ -669,12 +703,18 @@ void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s 
             const recipe_item *it = &rs.items[i];
             ph_quat q = {{it->orientation[0], it->orientation[1], it->orientation[2], it->orientation[3]}};
             ph_vec3 c = {{it->position[0], it->position[1], it->position[2]}};
+            // Spheres and capsules as the box around them in their own frame.
+            float h[3] = {it->half_extents[0], it->half_extents[1], it->half_extents[2]};
+            if (it->shape == RECIPE_SPHERE || it->shape == RECIPE_CAPSULE)
+            {
+                h[0] = h[2] = it->radius;
+                h[1] = it->radius + (it->shape == RECIPE_CAPSULE ? it->half_height : 0.0f);
+            }
             ph_vec3 corner[8];
             for (int k = 0; k < 8; k++)
             {
-                ph_vec3 l = {{(k & 1 ? 1.0f : -1.0f) * it->half_extents[0],
-                              (k & 2 ? 1.0f : -1.0f) * it->half_extents[1],
-                              (k & 4 ? 1.0f : -1.0f) * it->half_extents[2]}};
+                ph_vec3 l = {{(k & 1 ? 1.0f : -1.0f) * h[0], (k & 2 ? 1.0f : -1.0f) * h[1],
+                              (k & 4 ? 1.0f : -1.0f) * h[2]}};
                 corner[k] = glms_vec3_add(c, glms_quat_rotatev(q, l));
             }
             // The 12 edges: corners differing in one bit.

@@ -29,6 +29,11 @@ typedef enum level_tag
     LEVEL_TAG_RAIN,
     LEVEL_TAG_PROJECTILE,
     LEVEL_TAG_MODEL,
+    LEVEL_TAG_RAGDOLL,
+    LEVEL_TAG_CHAIN, // a wrecking ball on a chain and its gantry
+    LEVEL_TAG_BRIDGE,
+    LEVEL_TAG_SWING,
+    LEVEL_TAG_CRADLE,
     LEVEL_TAG_COUNT
 } level_tag;
 
@@ -42,6 +47,11 @@ typedef enum level_layout
     LEVEL_LAYOUT_WALL,
     LEVEL_LAYOUT_DOMINOES,
     LEVEL_LAYOUT_RAIN,
+    LEVEL_LAYOUT_RAGDOLL, // jointed layouts (recipes.h): a ragdoll standing at the point
+    LEVEL_LAYOUT_CHAIN,   // a gantry with a wrecking ball on a chain, let go level
+    LEVEL_LAYOUT_BRIDGE,  // a rope bridge of hinged planks between two posts
+    LEVEL_LAYOUT_SWING,   // a swing on two ropes, pushed
+    LEVEL_LAYOUT_CRADLE,  // a Newton's cradle, its first ball lifted
     LEVEL_LAYOUT_COUNT
 } level_layout;
 

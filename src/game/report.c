@@ -29,6 +29,8 @@ bool app_write_report(app *a, float alpha)
     fprintf(f, "hud_bodies %d %d %d\nhelp %d\npair_view %d\nquit %d\n", a->hd.smooth.body_count,
             a->hd.smooth.awake_count, a->hd.smooth.sleeping_count, a->show_help ? 1 : 0, a->pair_view ? 1 : 0,
             a->quit ? 1 : 0);
+    fprintf(f, "joints %d\nhud_joints %d\n", a->lv.world ? ph_world_get_joint_count(a->lv.world) : 0,
+            a->hd.smooth.joint_count);
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,

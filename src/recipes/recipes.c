@@ -1019,6 +1019,235 @@ static bool build_bridge(recipe_scene *s, uint64_t seed)
     return true;
 }
 
+// ---- Jointed layouts
+// ---------------------------------------------------------------------------------------
+
+static recipe_item *add_static_box(recipe_scene *s, const float half[3], float x, float y, float z,
+                                   recipe_material m)
+{
+    recipe_item *it = add_box(s, half, x, y, z, m);
+    if (it)
+        it->type = RECIPE_STATIC;
+    return it;
+}
+
+// A distance joint between the point pa on item a and pb on item b (a rope when rope is set).
+static recipe_joint *distance_joint(recipe_scene *s, int a, int b, const float pa[3], const float pb[3],
+                                    bool rope)
+{
+    recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_DISTANCE, a, b);
+    if (!j)
+        return NULL;
+    memcpy(j->anchor, pa, sizeof j->anchor);
+    memcpy(j->anchor_b, pb, sizeof j->anchor_b);
+    j->rope = rope;
+    return j;
+}
+
+#define CHAIN_LINK_LENGTH 0.6f  // (unit: m) joint to joint
+#define CHAIN_LINK_RADIUS 0.07f // (unit: m)
+#define CHAIN_BALL_RADIUS 0.4f  // (unit: m)
+#define CHAIN_HEIGHT 6.0f       // the gantry's arm (unit: m)
+#define CHAIN_REACH 4.0f        // from the post to the chain's anchor along x (unit: m)
+#define STEEL_DENSITY 7800.0f   // (unit: kg/m^3)
+bool recipe_add_wrecking_chain(recipe_scene *s, const float origin[3], int links, recipe_material m)
+{
+    const float x0 = origin[0] - 0.5f * CHAIN_REACH, y0 = origin[1], z0 = origin[2];
+    const float post_half[3] = {0.15f, 0.5f * CHAIN_HEIGHT, 0.15f};
+    const float arm_half[3] = {0.5f * CHAIN_REACH + 0.15f, 0.1f, 0.1f};
+    int post = s->item_count;
+    if (!add_static_box(s, post_half, x0, y0 + 0.5f * CHAIN_HEIGHT, z0, m) ||
+        !add_static_box(s, arm_half, x0 + 0.5f * CHAIN_REACH, y0 + CHAIN_HEIGHT + 0.1f, z0, m))
+        return false;
+    const float ax = x0 + CHAIN_REACH, ay = y0 + CHAIN_HEIGHT - 0.1f;
+    int prev = post + 1;
+    for (int i = 0; i < links; i++)
+    {
+        int link = s->item_count;
+        // Capsules along z: a quarter turn about x takes local y onto z.
+        recipe_item *it = add_capsule(s, CHAIN_LINK_RADIUS, 0.5f * CHAIN_LINK_LENGTH - CHAIN_LINK_RADIUS, 1,
+                                      ax, ay, z0 + CHAIN_LINK_LENGTH * ((float)i + 0.5f), m);
+        if (!it)
+            return false;
+        it->orientation[0] = 0.70710678f;
+        it->orientation[3] = 0.70710678f;
+        it->material.density = STEEL_DENSITY * 0.25f;
+        if (!ball_joint(s, prev, link, ax, ay, z0 + CHAIN_LINK_LENGTH * (float)i, 0, 0, 1, 0.0f, 0.0f))
+            return false;
+        prev = link;
+    }
+    float end = z0 + CHAIN_LINK_LENGTH * (float)links;
+    recipe_item *ball = recipe_add_item(s);
+    if (!ball)
+        return false;
+    int b = s->item_count - 1;
+    ball->shape = RECIPE_SPHERE;
+    ball->radius = CHAIN_BALL_RADIUS;
+    set3(ball->position, ax, ay, end + CHAIN_BALL_RADIUS);
+    ball->material = m;
+    ball->material.density = STEEL_DENSITY;
+    return ball_joint(s, prev, b, ax, ay, end, 0, 0, 1, 0.0f, 0.0f) != NULL;
+}
+
+// The hinge points of a bridge: chords of `chord` from (-half_span, deck) along the parabola of the given
+// sag; returns the x the last point reaches.
+static float bridge_chords(int n, float chord, float half_span, float deck, float sag, float *px, float *py)
+{
+    px[0] = -half_span;
+    py[0] = deck;
+    for (int i = 1; i <= n; i++)
+    {
+        // Bisection for the next point of the curve a chord from the last (the curve is a function of x).
+        float lo = px[i - 1], hi = px[i - 1] + chord;
+        for (int it = 0; it < 40; it++)
+        {
+            float mid = 0.5f * (lo + hi), dy = bridge_y(mid, deck, sag, half_span) - py[i - 1];
+            if ((mid - px[i - 1]) * (mid - px[i - 1]) + dy * dy < chord * chord)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        px[i] = 0.5f * (lo + hi);
+        py[i] = bridge_y(px[i], deck, sag, half_span);
+    }
+    return px[n];
+}
+
+#define ROPE_BRIDGE_MAX_PLANKS 200
+#define ROPE_BRIDGE_PLANK_MASS 8.0f // (unit: kg)
+bool recipe_add_rope_bridge(recipe_scene *s, const float origin[3], int planks, float plank, float span,
+                            float deck, recipe_material m)
+{
+    if (planks < 2 || planks > ROPE_BRIDGE_MAX_PLANKS || !((float)planks * plank > span))
+        return false;
+    float px[ROPE_BRIDGE_MAX_PLANKS + 1], py[ROPE_BRIDGE_MAX_PLANKS + 1];
+    const float half_span = 0.5f * span;
+    // The sag whose chords end at the far post: more sag, a longer curve, so the end falls short of it.
+    float lo = 0.0f, hi = (float)planks * plank;
+    for (int it = 0; it < 50; it++)
+    {
+        float mid = 0.5f * (lo + hi);
+        if (bridge_chords(planks, plank, half_span, deck, mid, px, py) > half_span)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    bridge_chords(planks, plank, half_span, deck, 0.5f * (lo + hi), px, py);
+    px[planks] = half_span;
+    py[planks] = deck;
+    const float ox = origin[0], oy = origin[1], oz = origin[2];
+    const float post_half[3] = {0.2f, 0.5f * deck, 0.8f};
+    int posts[2];
+    for (int side = 0; side < 2; side++)
+    {
+        posts[side] = s->item_count;
+        if (!add_static_box(s, post_half, ox + (side ? half_span + 0.2f : -half_span - 0.2f),
+                            oy + 0.5f * deck, oz, m))
+            return false;
+    }
+    const float plank_half[3] = {0.5f * plank, 0.04f, 0.6f};
+    int prev = posts[0];
+    for (int i = 0; i < planks; i++)
+    {
+        int at = s->item_count;
+        recipe_item *it =
+            add_box(s, plank_half, ox + 0.5f * (px[i] + px[i + 1]), oy + 0.5f * (py[i] + py[i + 1]), oz, m);
+        if (!it)
+            return false;
+        float a = atan2f(py[i + 1] - py[i], px[i + 1] - px[i]);
+        it->orientation[2] = sinf(0.5f * a);
+        it->orientation[3] = cosf(0.5f * a);
+        it->material.density = ROPE_BRIDGE_PLANK_MASS / (plank * 0.08f * 1.2f);
+        recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, at);
+        if (!j)
+            return false;
+        set3(j->anchor, ox + px[i], oy + py[i], oz);
+        prev = at;
+    }
+    recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, posts[1], prev);
+    if (!j)
+        return false;
+    set3(j->anchor, ox + px[planks], oy + py[planks], oz);
+    return true;
+}
+
+#define SWING_HEIGHT 3.0f // the top bar (unit: m)
+#define SWING_SEAT_HEIGHT 0.7f
+bool recipe_add_swing(recipe_scene *s, const float origin[3], float speed, recipe_material m)
+{
+    const float ox = origin[0], oy = origin[1], oz = origin[2];
+    const float post_half[3] = {0.08f, 0.5f * SWING_HEIGHT, 0.08f}, bar_half[3] = {1.2f, 0.06f, 0.06f};
+    const float seat_half[3] = {0.35f, 0.04f, 0.2f};
+    int bar = s->item_count + 2;
+    if (!add_static_box(s, post_half, ox - 1.1f, oy + 0.5f * SWING_HEIGHT, oz, m) ||
+        !add_static_box(s, post_half, ox + 1.1f, oy + 0.5f * SWING_HEIGHT, oz, m) ||
+        !add_static_box(s, bar_half, ox, oy + SWING_HEIGHT + 0.06f, oz, m))
+        return false;
+    int seat = s->item_count;
+    recipe_item *it = add_box(s, seat_half, ox, oy + SWING_SEAT_HEIGHT, oz, m);
+    if (!it)
+        return false;
+    it->linear_velocity[2] = speed;
+    for (int side = -1; side <= 1; side += 2)
+    {
+        const float top[3] = {ox + 0.3f * (float)side, oy + SWING_HEIGHT, oz};
+        const float low[3] = {ox + 0.3f * (float)side, oy + SWING_SEAT_HEIGHT + 0.04f, oz};
+        if (!distance_joint(s, bar, seat, top, low, true))
+            return false;
+    }
+    return true;
+}
+
+#define CRADLE_HEIGHT 2.6f      // the bars (unit: m)
+#define CRADLE_BALL_HEIGHT 1.0f // the balls' centres at rest (unit: m)
+#define CRADLE_RADIUS 0.2f      // (unit: m)
+#define CRADLE_HALF_DEPTH 0.5f  // the bars are this far either side of the balls (unit: m)
+bool recipe_add_cradle(recipe_scene *s, const float origin[3], int balls, float lift_angle)
+{
+    const float ox = origin[0], oy = origin[1], oz = origin[2];
+    const float width = 2.0f * CRADLE_RADIUS * (float)balls;
+    const float post_half[3] = {0.05f, 0.5f * CRADLE_HEIGHT, 0.05f};
+    const float bar_half[3] = {0.5f * width + 0.35f, 0.04f, 0.04f};
+    recipe_material frame = recipe_default_material();
+    int bars = s->item_count;
+    for (int side = -1; side <= 1; side += 2)
+        if (!add_static_box(s, bar_half, ox, oy + CRADLE_HEIGHT + 0.04f, oz + CRADLE_HALF_DEPTH * (float)side,
+                            frame))
+            return false;
+    for (int i = 0; i < 4; i++)
+        if (!add_static_box(s, post_half, ox + (i & 1 ? 1.0f : -1.0f) * (0.5f * width + 0.3f),
+                            oy + 0.5f * CRADLE_HEIGHT, oz + (i & 2 ? CRADLE_HALF_DEPTH : -CRADLE_HALF_DEPTH),
+                            frame))
+            return false;
+    const float length = CRADLE_HEIGHT - CRADLE_BALL_HEIGHT;
+    for (int i = 0; i < balls; i++)
+    {
+        float x = ox - 0.5f * width + CRADLE_RADIUS * (2.0f * (float)i + 1.0f);
+        float angle = i == 0 ? lift_angle : 0.0f;
+        int ball = s->item_count;
+        recipe_item *it = recipe_add_item(s);
+        if (!it)
+            return false;
+        it->shape = RECIPE_SPHERE;
+        it->radius = CRADLE_RADIUS;
+        // Lifted along its arc about the line through the two anchors (along z), away from the row.
+        float bx = x - length * sinf(angle), by = oy + CRADLE_HEIGHT - length * cosf(angle);
+        set3(it->position, bx, by, oz);
+        it->material.density = STEEL_DENSITY;
+        it->material.friction = 0.0f;
+        it->material.restitution = 1.0f;
+        for (int side = 0; side < 2; side++)
+        {
+            const float top[3] = {x, oy + CRADLE_HEIGHT,
+                                  oz + (side ? CRADLE_HALF_DEPTH : -CRADLE_HALF_DEPTH)};
+            const float at[3] = {bx, by, oz};
+            if (!distance_joint(s, bars + side, ball, top, at, false))
+                return false;
+        }
+    }
+    return true;
+}
+
 // ragdolls: 100 ragdolls (11 bodies and 10 joints each) dropped in a 5 x 4 x 5 block onto the ground, 1.2 m
 // apart, a seeded tilt each, into one heap. 10 s.
 static bool build_ragdolls(recipe_scene *s, uint64_t seed)
@@ -1064,6 +1293,30 @@ static bool build_ragdoll_stairs(recipe_scene *s, uint64_t seed)
             return false;
     }
     return true;
+}
+
+// cradle: a Newton's cradle of 5 steel balls on V rods, the first lifted by 0.8 rad, on the ground. 8 s.
+static bool build_cradle(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->steps = 480;
+    return ground(s, 10.0f, 10.0f) && recipe_add_cradle(s, ORIGIN, 5, 0.8f);
+}
+
+// playthings: the game's jointed spawn layouts side by side on one ground: a ragdoll, a wrecking ball on a
+// chain of 7 links, a rope bridge of 16 planks, a pushed swing and a Newton's cradle. 10 s.
+static bool build_playthings(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->steps = 600;
+    recipe_material m = recipe_default_material();
+    const float ragdoll[3] = {-10.0f, 0.0f, 0.0f}, chain[3] = {-5.0f, 0.0f, -3.0f},
+                bridge[3] = {3.0f, 0.0f, -6.0f}, swing[3] = {3.0f, 0.0f, 2.0f},
+                cradle[3] = {9.0f, 0.0f, 2.0f};
+    return ground(s, 30.0f, 30.0f) && recipe_add_ragdoll(s, ragdoll, 1.8f, m) &&
+           recipe_add_wrecking_chain(s, chain, 7, m) &&
+           recipe_add_rope_bridge(s, bridge, 16, 0.5f, 7.6f, 2.0f, m) &&
+           recipe_add_swing(s, swing, 2.5f, m) && recipe_add_cradle(s, cradle, 5, 0.8f);
 }
 
 // Demos for the game and the scenario tests.
@@ -1126,6 +1379,8 @@ static const named_scene s_scenes[] = {
     {"joint_grid", build_joint_grid},
     {"wrecking_ball", build_wrecking_ball},
     {"bridge", build_bridge},
+    {"cradle", build_cradle},
+    {"playthings", build_playthings},
     {"ragdolls", build_ragdolls},
     {"ragdoll_stairs", build_ragdoll_stairs},
     {"restitution_ladder", build_restitution_ladder},

@@ -148,6 +148,27 @@ recipe_joint *recipe_add_joint(recipe_scene *scene, recipe_joint_type type, int 
 // shoulders and neck and hinges with limits at the knees and elbows. `height` scales it (1.8 m a person).
 bool recipe_add_ragdoll(recipe_scene *scene, const float feet[3], float height, recipe_material material);
 
+// ---- Jointed layouts for the game's spawners and scenes: static frames and what hangs from them, built
+// around origin (the centre of the footprint on the plane y = origin[1]).
+
+// A gantry (a static post 6 m high at x - 2 with an arm along +x) and a chain of `links` capsule links of
+// 0.6 m ending in a steel ball of radius 0.4 m, hung from the arm's end at (x + 2, y + 5.9, z) and laid out
+// level along +z, so that it swings down through the plane x = origin x. Spherical joints.
+bool recipe_add_wrecking_chain(recipe_scene *scene, const float origin[3], int links,
+                               recipe_material material);
+// A rope bridge: planks of plank_length (1.2 m wide, 0.08 m thick, 8 kg) hinged end to end about z between
+// two static posts span apart along x with the deck at deck above origin, laid in the parabola whose chords
+// of plank_length reach the far post (planks * plank_length > span; more planks, more sag).
+bool recipe_add_rope_bridge(recipe_scene *scene, const float origin[3], int planks, float plank_length,
+                            float span, float deck, recipe_material material);
+// A swing: a static frame (two posts 3 m high, a top bar along x) and a seat 0.7 m above the ground on two
+// ropes (distance joints with min 0), given a push along +z of speed (unit: m/s).
+bool recipe_add_swing(recipe_scene *scene, const float origin[3], float speed, recipe_material material);
+// A Newton's cradle: a static frame of two bars along x 2.6 m up, 1 m apart in z, and `balls` steel balls of
+// radius 0.2 m in a row along x touching, each on two rods (distance joints) in a V to the bars; the first
+// ball is lifted along its arc by lift_angle (unit: rad). Balls are bouncy (restitution 1, no friction).
+bool recipe_add_cradle(recipe_scene *scene, const float origin[3], int balls, float lift_angle);
+
 // ---- Generators: each appends items and returns false when out of memory (items added so far stay).
 // "origin" is where the layout stands: the centre of its footprint on the plane y = origin[1].
 

@@ -115,6 +115,17 @@ static ph_transform local_frame(const recipe_scene *scene, int index, ph_vec3 p,
     return (ph_transform){glms_quat_rotatev(inv, glms_vec3_sub(p, body.p)), glms_quat_mul(inv, q)};
 }
 
+ph_transform spawn_body_frame(const ph_world *world, ph_body_id body, ph_vec3 p, ph_vec3 axis)
+{
+    ph_quat q = z_onto(ph_safe_normalize(axis, ph_v3(0.0f, 0.0f, 1.0f)));
+    if (PH_ID_IS_NULL(body))
+        return (ph_transform){p, q};
+    ph_transform xf = ph_body_get_transform(world, body);
+    ph_quat inv = glms_quat_conjugate(xf.q);
+    return (ph_transform){glms_quat_rotatev(inv, glms_vec3_sub(p, xf.p)),
+                          glms_quat_normalize(glms_quat_mul(inv, q))};
+}
+
 ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, const ph_body_id *ids)
 {
     static const ph_joint_type types[] = {PH_JOINT_SPHERICAL, PH_JOINT_REVOLUTE, PH_JOINT_DISTANCE,

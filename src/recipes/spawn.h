@@ -20,5 +20,8 @@ ph_body_def spawn_body_def(const recipe_item *item, ph_geom_id hull_geom);
 // (reason in ph_world_last_error), after destroying the bodies it made (hull geometry stays with the
 // world, which frees it).
 // The joint def of recipe joint j, its bodies ids[j->a] and ids[j->b].
+// A frame at world point p whose z axis is the unit world axis, written in body's shape frame at its
+// current pose (body null: the world, the frame as given). For joints made from world terms.
+ph_transform spawn_body_frame(const ph_world *world, ph_body_id body, ph_vec3 p, ph_vec3 axis);
 ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, const ph_body_id *ids);
 ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *out_ids);

@@ -394,6 +394,58 @@ heap)
     echo "reel pile: distinct start heights $heights (need > 100)"
     [ "$heights" -gt 100 ] || { echo "FAIL: the reel's boxes start on a grid"; exit 1; }
     ;;
+joint_tools)
+    # Issue 20's joint tools through scripted input on the default scene (960x540, points as pixels): G welds
+    # the tower's top box to the pyramid's top box, T ropes the tower's fifth box to the ground, H pins a
+    # pyramid box to the world (both clicks on it): 3 joints, drawn. B then removes the rope, clicked at the
+    # middle of its line: 2 joints. Jointed spawns: 6 ragdoll (10 joints), 7 wrecking ball (8), 8 rope bridge
+    # (17), 9 swing (2), 0 Newton's cradle (10).
+    big="--size 960x540 --no-vsync"
+    tools="2 key G; 3 move 406 153; 4 down 406 153 left; 5 up 406 153 left; 6 move 560 231;
+        7 down 560 231 left; 8 up 560 231 left; 10 key T; 11 move 407 230; 12 down 407 230 left;
+        13 up 407 230 left; 14 move 300 450; 15 down 300 450 left; 16 up 300 450 left; 18 key H;
+        19 move 545 258; 20 down 545 258 left; 21 up 545 258 left; 22 move 548 262; 23 down 548 262 left;
+        24 up 548 262 left"
+    run --scene default --frames 40 $big --script "$tools" --screenshot "$out/joint_tools.png" \
+        --report "$out/joint_tools.txt"
+    "$check" picture "$out/joint_tools.png" "$out/joint_tools.txt"
+    grep -qx "joints 3" "$out/joint_tools.txt" || { echo "FAIL: the tools made"; grep '^joints' "$out/joint_tools.txt"; exit 1; }
+    run --scene default --frames 40 $big --script "$tools; 26 key B; 27 move 353 340; 28 down 353 340 left;
+        29 up 353 340 left" --report "$out/joint_break.txt"
+    grep -qx "joints 2" "$out/joint_break.txt" || { echo "FAIL: break left"; grep '^joints' "$out/joint_break.txt"; exit 1; }
+    for spawn in "6 10" "7 8" "8 17" "9 2" "0 10"; do
+        set -- $spawn
+        run --scene first --frames 10 $big --script "2 move 480 330; 3 keydown $1; 5 keyup $1" \
+            --report "$out/spawn_$1.txt"
+        grep -qx "joints $2" "$out/spawn_$1.txt" || { echo "FAIL: spawn key $1 made"; grep '^joints' "$out/spawn_$1.txt"; exit 1; }
+        awk '$1 == "removed" && $2 != 0 { print "FAIL: bodies fell off"; exit 1 }' "$out/spawn_$1.txt"
+    done
+    ;;
+playground)
+    # Issue 20: scenes/playground.json loads with its 37 joints, is drawn (a picture with the scene in it) and
+    # after 8 s of play the bodies are where the joints hold them: no joint broke, nothing fell off or is
+    # NaN, the 14 bridge planks (start z = -5, under 2.1 m, between the posts) still hang above the ground
+    # with the ragdoll on them, the door (start (-2.95, 1.06, 4)) turned about its hinge at (-3.48, 4) and
+    # kept its 0.53 m from it, and the wrecking ball knocked a block of the target tower (x = 8.2) over.
+    run "$src/scenes/playground.json" --frames 480 $common --screenshot "$out/playground.png" \
+        --report "$out/playground.txt"
+    "$check" picture "$out/playground.png" "$out/playground.txt"
+    grep -qx "joints 37" "$out/playground.txt" || { echo "FAIL: not 37 joints"; grep '^joints' "$out/playground.txt"; exit 1; }
+    if grep -qi nan "$out/playground.txt"; then echo "FAIL: NaN in the report"; exit 1; fi
+    awk 'function abs(v) { return v < 0 ? -v : v }
+         $1 == "removed" { removed = $2 }
+         $1 == "body" && abs($6 + 5) < 0.01 && $5 < 2.1 && abs($4) < 3.3 {
+             planks++; if (lowest == "" || $13 < lowest) lowest = $13 }
+         $1 == "body" && abs($4 + 2.95) < 0.01 && abs($5 - 1.06) < 0.01 && abs($6 - 4) < 0.01 {
+             door = 1; dx = $7 + 3.48; dz = $9 - 4; reach = sqrt(dx * dx + dz * dz); swing = abs(dz) }
+         $1 == "body" && abs($4 - 8.2) < 0.01 && $5 < 2 {
+             d = sqrt(($7 - $4) ^ 2 + ($8 - $5) ^ 2 + ($9 - $6) ^ 2); if (d > moved) moved = d }
+         END { printf "planks %d, lowest plank bottom %.3f m; door %d: %.3f m from the hinge (0.53), %.3f m off its\n", planks, lowest, door, reach, swing
+               printf "closed line; tower block moved at most %.2f m; removed %d\n", moved, removed
+               if (planks != 14 || lowest < 0.3 || !door || abs(reach - 0.53) > 0.03 || swing < 0.3 ||
+                   moved < 0.5 || removed != 0) { print "FAIL: the playground is not where its joints hold it"; exit 1 } }' \
+        "$out/playground.txt"
+    ;;
 *)
     echo "unknown GL test $name"
     exit 2
