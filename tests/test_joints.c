@@ -312,6 +312,47 @@ static int joints_cone_limit(void)
     return 0;
 }
 
+// A bar on a spherical joint with a twist range of +-20 degrees about its length and a swing cone of 45
+// degrees, no gravity, spun about its length at 10 rad/s while swung sideways at 4 rad/s: the twist (about
+// frame a's z, measured as the joint measures it) never passes 21 degrees. (Without a cone the swing can
+// reach half a turn, where a twist about a's z is not defined.)
+static int joints_twist_limit(void)
+{
+    ph_world *w = j_world(ph_v3(0, 0, 0));
+    ph_quat down = glms_quatv(0.5f * GLM_PIf, ph_v3(1, 0, 0)); // frames' z along -y
+    ph_body_id bar = j_box(w, ph_v3(0, 4, 0), ph_v3(0.1f, 0.5f, 0.2f), 1.0f);
+    ph_joint_def jd = ph_default_joint_def(PH_JOINT_SPHERICAL);
+    jd.frame_a = (ph_transform){ph_v3(0, 4.5f, 0), down};
+    jd.frame_b = (ph_transform){ph_v3(0, 0.5f, 0), down};
+    jd.body_b = bar;
+    jd.enable_cone = true;
+    jd.cone_angle = 45.0f * GLM_PIf / 180.0f;
+    jd.enable_twist = true;
+    jd.twist_lower = -20.0f * GLM_PIf / 180.0f;
+    jd.twist_upper = 20.0f * GLM_PIf / 180.0f;
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    // Spin about the bar's length and swing it sideways at once.
+    ENSURE(ph_body_set_angular_velocity(w, bar, ph_v3(4.0f, 10.0f, 0)) == PH_OK);
+    float most = 0.0f;
+    for (int s = 0; s < 180; s++)
+    {
+        ph_world_step(w);
+        ph_transform fa = jd.frame_a, fb = ph_transform_mul(ph_body_get_transform(w, bar), jd.frame_b);
+        ph_quat rel = glms_quat_mul(glms_quat_conjugate(fa.q), fb.q);
+        float twist = 2.0f * atan2f(rel.z, rel.w);
+        if (twist > GLM_PIf)
+            twist -= 2.0f * GLM_PIf;
+        most = fmaxf(most, fabsf(twist));
+    }
+    fprintf(stderr, "  twist range of +-20 deg, spun at 10 rad/s: largest twist %.2f deg\n",
+            (double)most * 180.0 / J_PI);
+    ENSURE(most < 21.0f * GLM_PIf / 180.0f);
+    ENSURE(most > 19.0f * GLM_PIf / 180.0f);
+    ph_world_destroy(w);
+    return 0;
+}
+
 // A wheel (a box 1 x 1 x 0.2 m of 10 kg, I_z = m (1 + 1) / 12) on a motorised hinge, no gravity, target
 // 5 rad/s, max torque 20 N m. Under a load torque of 10 N m it turns at 5 rad/s within 1%; under 40 N m
 // it stalls, the motor giving exactly its 20 N m (reported within 2%) and the wheel accelerating backwards
@@ -782,6 +823,7 @@ const test_case test_joints_cases[] = {
     {"joints_chain_stretch", joints_chain_stretch},
     {"joints_hinge_limit", joints_hinge_limit},
     {"joints_cone_limit", joints_cone_limit},
+    {"joints_twist_limit", joints_twist_limit},
     {"joints_motor", joints_motor},
     {"joints_spring_frequency", joints_spring_frequency},
     {"joints_break_force", joints_break_force},

@@ -1049,6 +1049,25 @@ static void solve_axial(ph_joint *j, pair *p, const joint_geometry *g, row_soft 
 #undef AXIAL_APPLY
 }
 
+// The twist of frame b about frame a's z axis, 2 atan2(z, w) of the relative rotation rel = qa^-1 qb, and the
+// axis whose relative spin is that angle's rate (its Jacobian). With rel' = 1/2 (0, w) rel for the relative
+// spin w in a's frame, the rate is w_z + w_x (w y + z x) / (w^2 + z^2) + w_y (z y - w x) / (w^2 + z^2): the
+// axis is a's z tilted by the swing. (The mean of the two z axes, used first, is not the angle's rate: the
+// limit row then pushed on a direction the angle did not follow, and a ragdoll's head kept spinning.)
+static float twist_of(const joint_geometry *g, ph_vec3 *out_axis)
+{
+    ph_quat rel = glms_quat_mul(glms_quat_conjugate(g->qa), g->qb);
+    float n = rel.w * rel.w + rel.z * rel.z;
+    ph_vec3 local = ph_v3(0.0f, 0.0f, 1.0f);
+    if (n > 1.0e-12f)
+    {
+        local.x = (rel.w * rel.y + rel.z * rel.x) / n;
+        local.y = (rel.z * rel.y - rel.w * rel.x) / n;
+    }
+    *out_axis = rotate(g->qa, local);
+    return wrap_angle(2.0f * atan2f(rel.z, rel.w));
+}
+
 // The spherical joint's swing cone and twist range.
 static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_soft joint, bool use_bias,
                              float h)
@@ -1071,9 +1090,8 @@ static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_
     }
     if (d->enable_twist)
     {
-        ph_quat rel = glms_quat_mul(glms_quat_conjugate(g->qa), g->qb);
-        float twist = wrap_angle(2.0f * atan2f(rel.z, rel.w));
-        ph_vec3 u = glms_vec3_normalize(v_add(g->za, g->zb));
+        ph_vec3 u;
+        float twist = twist_of(g, &u);
         float mass = angular_mass(p, u), speed = v_dot(u, v_sub(p->wb, p->wa));
         float x =
             solve_limit(speed, twist - d->twist_lower, mass, joint, use_bias, inv_h, &j->twist_lower_impulse);
@@ -1168,7 +1186,8 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
         float n = glms_vec3_norm(s);
         if (n > 1.0e-6f)
             ang = v_scale(s, -j->cone_impulse / n);
-        ph_vec3 u = glms_vec3_normalize(v_add(g->za, g->zb));
+        ph_vec3 u;
+        twist_of(g, &u);
         ang = v_add(ang, v_scale(u, j->twist_lower_impulse - j->twist_upper_impulse));
         break;
     }
