@@ -569,8 +569,9 @@ bool ph_contacts_update(ph_step_context *ctx)
     for (int i = 0; i < ctx->pair_count; i++)
     {
         int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
-        if (ph_joints_exclude(world, a, b))
-            continue; // jointed bodies do not collide unless the joint says so
+        if (world->joint_ids.live_count > 0 && ph_joints_exclude(world, a, b))
+            continue; // jointed bodies do not collide unless the joint says so (a world without joints
+                      // skips the read of both bodies' lists, a cache line each in a big scene)
         float motion = pair_motion(world, a, b, ctx->dt);
         if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
             return false;
