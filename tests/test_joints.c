@@ -551,6 +551,32 @@ static int joints_bookkeeping(void)
     ENSURE(ph_body_wake(w, a) == PH_OK);
     ph_world_step(w);
     ENSURE(ph_body_is_awake(w, b));
+    // A dynamic body hanging from a still kinematic one falls asleep alone (a kinematic body is in no
+    // island); when the kinematic body starts to move, the joint wakes it and it follows.
+    ph_body_def kd = ph_default_body_def();
+    kd.type = PH_BODY_KINEMATIC;
+    kd.shape = ph_make_box(ph_v3(0.2f, 0.2f, 0.2f));
+    kd.position = ph_v3(10, 5, 0);
+    ph_body_id carrier = ph_body_create(w, &kd);
+    ph_body_def hd = ph_default_body_def();
+    hd.type = PH_BODY_DYNAMIC;
+    hd.shape = ph_make_box(ph_v3(0.2f, 0.2f, 0.2f));
+    hd.position = ph_v3(10, 4, 0);
+    ph_body_id hanging = ph_body_create(w, &hd);
+    ph_joint_def kj = ph_default_joint_def(PH_JOINT_SPHERICAL);
+    kj.body_a = carrier;
+    kj.frame_a.p = ph_v3(0, -0.5f, 0);
+    kj.body_b = hanging;
+    kj.frame_b.p = ph_v3(0, 0.5f, 0);
+    ENSURE(!PH_ID_IS_NULL(ph_joint_create(w, &kj)));
+    for (int s = 0; s < 120; s++)
+        ph_world_step(w);
+    ENSURE(!ph_body_is_awake(w, hanging));
+    ENSURE(ph_body_set_linear_velocity(w, carrier, ph_v3(1, 0, 0)) == PH_OK);
+    for (int s = 0; s < 30; s++)
+        ph_world_step(w);
+    ENSURE(ph_body_is_awake(w, hanging));
+    ENSURE(ph_body_get_position(w, hanging).x > 10.3f);
     // Bad defs: same body, lower above upper, a NaN frame, a stale body, a def not made by the default.
     ph_joint_def bad = jd;
     bad.body_b = a;
@@ -576,7 +602,7 @@ static int joints_bookkeeping(void)
     // Removing a body removes its joint, and the id goes stale.
     ENSURE(ph_body_destroy(w, b) == PH_OK);
     ENSURE(!ph_joint_is_valid(w, j));
-    ENSURE(ph_world_get_joint_count(w) == 0);
+    ENSURE(ph_world_get_joint_count(w) == 1); // the kinematic carrier's joint is left
     ENSURE(ph_joint_destroy(w, j) == PH_ERR_STALE_ID);
     ph_world_step(w);
     ph_world_destroy(w);
@@ -654,9 +680,26 @@ static ph_world *spawn_scene(const char *name, recipe_scene *scene, ph_body_id *
     return w;
 }
 
-// The bridge of 40 hinged planks holds the 100 kg box dropped on its middle: 10 s later the box rests on
-// the deck, whose lowest point was laid at 3.33 m (the box's centre 0.45 m above it; it may sag a little
-// further under the load), and no joint ever opened by 2 cm.
+// One step, then the largest anchor separation so far in *worst; false when a body is not finite.
+static bool step_watching_joints(ph_world *w, float *worst)
+{
+    ph_world_step(w);
+    float sep = worst_separation(w);
+    *worst = fmaxf(*worst, sep);
+    return sep >= 0.0f;
+}
+
+static void close_scene(ph_world *w, recipe_scene *scene, ph_body_id *ids)
+{
+    free(ids);
+    recipe_scene_free(scene);
+    ph_world_destroy(w);
+}
+
+// The bridge of 40 hinged planks holds the 100 kg box let down onto its middle: over 10 s the box's centre
+// never sinks more than 0.7 m below where it would rest on the unloaded deck (the load pulls the parabola
+// towards a V: 20 m of deck over 19 m dips 3.12 m at its deepest V against the parabola's 2.67 m, 0.45 m
+// more, and the undamped deck swings under it), it stays on the deck, and no joint ever opens by 2 cm.
 static int joints_bridge_holds_box(void)
 {
     recipe_scene scene;
@@ -664,33 +707,30 @@ static int joints_bridge_holds_box(void)
     ph_world *w = spawn_scene("bridge", &scene, &ids);
     ENSURE(w != NULL);
     int box = scene.item_count - 1;
+    // The box starts 0.1 m above the deck: its centre would rest 0.1 m lower.
+    float resting = scene.items[box].position[1] - 0.1f;
     float worst = 0.0f, lowest = 1e9f;
     for (int s = 0; s < scene.steps; s++)
     {
-        ph_world_step(w);
-        float sep = worst_separation(w);
-        ENSURE(sep >= 0.0f);
-        worst = fmaxf(worst, sep);
+        ENSURE(step_watching_joints(w, &worst));
         lowest = fminf(lowest, ph_body_get_position(w, ids[box]).y);
     }
     ph_vec3 p = ph_body_get_position(w, ids[box]);
-    fprintf(stderr,
-            "  bridge: the 100 kg box at y = %.3f m at the end, %.3f m at the lowest (deck's lowest point "
-            "3.33 m); joints opened %.2f mm at most\n",
-            (double)p.y, (double)lowest, (double)worst * 1e3);
-    // The undamped bridge still swings; the box rides it, never falling through.
-    ENSURE(lowest > 3.0f && p.y < 4.5f);
-    ENSURE(fabsf(p.x) < 1.5f);
+    fprintf(
+        stderr,
+        "  bridge: the 100 kg box's centre at y = %.3f m at the end, %.3f m at the lowest (%.3f m resting on "
+        "the unloaded deck); joints opened %.2f mm at most\n",
+        (double)p.y, (double)lowest, (double)resting, (double)worst * 1e3);
+    ENSURE(lowest > resting - 0.7f && p.y < resting + 0.7f);
+    ENSURE(fabsf(p.x) < 1.5f && fabsf(p.z) < 0.6f);
     ENSURE(worst < 0.02f);
-    free(ids);
-    recipe_scene_free(&scene);
-    ph_world_destroy(w);
+    close_scene(w, &scene, ids);
     return 0;
 }
 
 // The wrecking ball (200 kg on 10 links of 58 kg) knocks down the wall of 50 boxes: at least half of them end
 // more than 1 m from where they stood, and no link ever separates by 2 cm. (It did by 5.8 cm while the
-// time-of- impact calendar moved jointed bodies alone; see calendar.c, moving.)
+// time-of-impact calendar moved jointed bodies alone; see calendar.c, hold_jointed_group.)
 static int joints_wrecking_ball(void)
 {
     recipe_scene scene;
@@ -699,12 +739,7 @@ static int joints_wrecking_ball(void)
     ENSURE(w != NULL);
     float worst = 0.0f;
     for (int s = 0; s < scene.steps; s++)
-    {
-        ph_world_step(w);
-        float sep = worst_separation(w);
-        ENSURE(sep >= 0.0f);
-        worst = fmaxf(worst, sep);
-    }
+        ENSURE(step_watching_joints(w, &worst));
     int moved = 0;
     for (int i = 0; i < scene.item_count; i++)
     {
@@ -718,16 +753,14 @@ static int joints_wrecking_ball(void)
             moved, (double)worst * 1e3);
     ENSURE(moved >= 25);
     ENSURE(worst < 0.02f);
-    free(ids);
-    recipe_scene_free(&scene);
-    ph_world_destroy(w);
+    close_scene(w, &scene, ids);
     return 0;
 }
 
 // 20 ragdolls dropped down a flight of 10 steps: over 10 s no body ever stops being finite and no joint is
 // torn (its anchors 5 cm apart) at any step. Issue 20 asks for 2 cm and for all of them asleep at the end:
-// measured and printed here, both missed (3.2 cm at the first impacts; one ragdoll lying across two steps
-// still turns at 0.4 rad/s after 60 s).
+// measured and printed here, both missed (3 cm at the first impacts; one ragdoll's shin, hanging over a
+// step, keeps a small limit cycle and its island awake).
 static int joints_ragdolls_down_stairs(void)
 {
     recipe_scene scene;
@@ -738,10 +771,7 @@ static int joints_ragdolls_down_stairs(void)
     int steps = 0, awake = 0;
     for (; steps < 600; steps++)
     {
-        ph_world_step(w);
-        float sep = worst_separation(w);
-        ENSURE(sep >= 0.0f);
-        worst = fmaxf(worst, sep);
+        ENSURE(step_watching_joints(w, &worst));
         awake = ph_world_get_stats(w)->awake_body_count;
         if (steps > 120 && awake == 0)
             break;
@@ -752,9 +782,7 @@ static int joints_ragdolls_down_stairs(void)
     ENSURE(worst < 0.05f);
     for (int i = 0; i < scene.item_count; i++)
         ENSURE(ph_is_finite_vec3(ph_body_get_position(w, ids[i])));
-    free(ids);
-    recipe_scene_free(&scene);
-    ph_world_destroy(w);
+    close_scene(w, &scene, ids);
     return 0;
 }
 

@@ -132,6 +132,25 @@ static void fit_camera(level *lv)
         centre, glms_vec3_scale(glms_vec3_normalize(FIT_DIRECTION), FIT_DISTANCE_RADII * radius));
 }
 
+// The bodies of a loaded .obj scene in the level's world, drawn as its models, its warnings on the HUD; false
+// with err set when the model cannot be built or drawn (the model itself is the caller's).
+static bool add_model_scene(level *lv, const obj_model *model, const model_scene_options *options,
+                            renderer *r, char *err, size_t err_size)
+{
+    model_set set = {0};
+    asset_warnings warnings;
+    memset(&warnings, 0, sizeof warnings);
+    asset_error aerr;
+    memset(&aerr, 0, sizeof aerr);
+    bool ok = model_physics_add_scene(lv->world, model, options, &set, &warnings, &aerr);
+    report_warnings(lv, &warnings);
+    if (!ok)
+        level_set_error(err, err_size, aerr.text);
+    ok = ok && adopt_models(lv, &set, LEVEL_TAG_MODEL, r, err, err_size);
+    model_set_free(&set);
+    return ok;
+}
+
 static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, char *err, size_t err_size)
 {
     asset_error aerr;
@@ -153,17 +172,8 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
         fprintf(stderr, "sandbox: warning: %s\n", model->warnings[i]);
     if (model->kept_warning_count > 0)
         snprintf(lv->warning, sizeof lv->warning, "%s", model->warnings[0]);
-    model_set set = {0};
-    asset_warnings warnings;
-    memset(&warnings, 0, sizeof warnings);
     model_scene_options options = model_default_scene_options();
-    bool ok = model_physics_add_scene(lv->world, model, &options, &set, &warnings, &aerr);
-    report_warnings(lv, &warnings);
-    if (!ok)
-        level_set_error(err, err_size, aerr.text);
-    ok = ok && adopt_models(lv, &set, LEVEL_TAG_MODEL, r, err, err_size);
-    model_set_free(&set);
-    if (!ok)
+    if (!add_model_scene(lv, model, &options, r, err, err_size))
     {
         obj_free(model);
         level_unload(lv, r);
@@ -210,16 +220,7 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
     model_scene_options options = model_default_scene_options();
     options.offset = offset;
     options.default_ground = false;
-    model_set set = {0};
-    asset_warnings warnings;
-    memset(&warnings, 0, sizeof warnings);
-    bool ok = model_physics_add_scene(lv->world, model, &options, &set, &warnings, &aerr);
-    report_warnings(lv, &warnings);
-    if (!ok)
-        level_set_error(err, err_size, aerr.text);
-    ok = ok && adopt_models(lv, &set, LEVEL_TAG_MODEL, r, err, err_size);
-    model_set_free(&set);
-    if (!ok)
+    if (!add_model_scene(lv, model, &options, r, err, err_size))
     {
         obj_free(model);
         return false;

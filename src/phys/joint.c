@@ -181,10 +181,17 @@ static void wake_slot(ph_world *world, int slot)
         ph_world_wake_island(world, slot);
 }
 
+static bool kinematic_end(const ph_world *world, const ph_joint *j)
+{
+    return (j->a >= 0 && world->bodies[j->a].type == PH_BODY_KINEMATIC) ||
+           world->bodies[j->b].type == PH_BODY_KINEMATIC;
+}
+
 // Removes joint k: out of its bodies' lists, its bodies woken, its slot released.
 static void remove_joint(ph_world *world, int k)
 {
     ph_joint *j = &world->joints[k];
+    world->kinematic_joints -= kinematic_end(world, j);
     if (j->a >= 0)
         unlink_from(world, j->a, k);
     unlink_from(world, j->b, k);
@@ -232,8 +239,14 @@ static bool awake(const ph_world *world, int slot)
     return slot >= 0 && world->bodies[slot].type != PH_BODY_STATIC && world->bodies[slot].awake;
 }
 
+// Two jointed dynamic bodies share an island (ph_joints_join_islands), so they sleep and wake as one through
+// the island's ring, and a joint's creation and removal wake both ends. Only a kinematic end stays awake
+// while the dynamic body it drives may have fallen asleep (bodies never change type), so only worlds with
+// such joints walk the joints here, each step.
 void ph_joints_wake(ph_world *world)
 {
+    if (world->kinematic_joints == 0)
+        return;
     for (int k = 0; k < world->joint_ids.slot_count; k++)
     {
         if (!ph_id_pool_is_live(&world->joint_ids, k))
@@ -275,38 +288,13 @@ ph_joint_def ph_default_joint_def(ph_joint_type type)
     return d;
 }
 
-static bool check_number(const ph_world *world, const char *fn, const char *field, float v, float lo,
-                         float hi)
+// A frame: its origin a position (world frames) or a local offset (body frames), its axes a unit quaternion.
+static bool check_frame(const ph_world *world, const char *fn, const char *field_p, const char *field_q,
+                        ph_transform *xf, bool in_world)
 {
-    if (ph_is_finite_float(v) && v >= lo && v <= hi)
-        return true;
-    ph_world_error(world, PH_ERR_INVALID_ARG, "%s: %s is %g; it must be finite and in [%g, %g].", fn, field,
-                   (double)v, (double)lo, (double)hi);
-    return false;
-}
-
-static bool check_frame(const ph_world *world, const char *fn, const char *field, ph_transform *xf,
-                        float limit)
-{
-    ph_vec3 p = xf->p;
-    if (!ph_is_finite_vec3(p) || fabsf(p.x) > limit || fabsf(p.y) > limit || fabsf(p.z) > limit)
-    {
-        ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: %s.p is (%g, %g, %g); each coordinate must be finite and at most %g m.", fn,
-                       field, (double)p.x, (double)p.y, (double)p.z, (double)limit);
-        return false;
-    }
-    ph_quat q = xf->q;
-    float len = ph_is_finite_quat(q) ? sqrtf(glms_quat_dot(q, q)) : -1.0f;
-    if (!(len > 0.0f) || fabsf(len - 1.0f) > 1.0e-3f)
-    {
-        ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: %s.q is (%g, %g, %g, %g); it must be a finite unit quaternion.", fn, field,
-                       (double)q.x, (double)q.y, (double)q.z, (double)q.w);
-        return false;
-    }
-    xf->q = glms_quat_normalize(q);
-    return true;
+    bool p_ok = in_world ? ph_world_check_vec(world, fn, field_p, xf->p)
+                         : ph_world_check_local_vec(world, fn, field_p, xf->p);
+    return p_ok && ph_world_check_quat(world, fn, field_q, &xf->q);
 }
 
 static bool check_pair(const ph_world *world, const char *fn, const char *lo_name, float lo,
@@ -329,29 +317,30 @@ static bool check_joint_def(const ph_world *world, ph_joint_def *d, const char *
                        (int)d->type);
         return false;
     }
-    // Frame a of a joint to the world is a world position.
-    float limit_a = PH_ID_IS_NULL(d->body_a) ? big : PH_MAX_SIZE;
-    if (!check_frame(world, fn, "frame_a", &d->frame_a, limit_a) ||
-        !check_frame(world, fn, "frame_b", &d->frame_b, PH_MAX_SIZE) ||
-        !check_number(world, fn, "break_force", d->break_force, 0.0f, huge) ||
-        !check_number(world, fn, "break_torque", d->break_torque, 0.0f, huge) ||
-        !check_number(world, fn, "length", d->length, 0.0f, PH_MAX_SIZE) ||
-        !check_number(world, fn, "min_length", d->min_length, 0.0f, PH_MAX_SIZE) ||
-        !check_number(world, fn, "max_length", d->max_length, 0.0f, PH_MAX_SIZE) ||
+    // Frame a of a joint to the world is in world coordinates.
+    if (!check_frame(world, fn, "frame_a.p", "frame_a.q", &d->frame_a, PH_ID_IS_NULL(d->body_a)) ||
+        !check_frame(world, fn, "frame_b.p", "frame_b.q", &d->frame_b, false) ||
+        !ph_world_check_range(world, fn, "break_force", d->break_force, 0.0f, huge) ||
+        !ph_world_check_range(world, fn, "break_torque", d->break_torque, 0.0f, huge) ||
+        !ph_world_check_range(world, fn, "length", d->length, 0.0f, PH_MAX_SIZE) ||
+        !ph_world_check_range(world, fn, "min_length", d->min_length, 0.0f, PH_MAX_SIZE) ||
+        !ph_world_check_range(world, fn, "max_length", d->max_length, 0.0f, PH_MAX_SIZE) ||
         !check_pair(world, fn, "min_length", d->min_length, "max_length", d->max_length) ||
-        !check_number(world, fn, "spring_hertz", d->spring_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
-        !check_number(world, fn, "spring_damping_ratio", d->spring_damping_ratio, 0.0f, 1.0e6f) ||
-        !check_number(world, fn, "spring_target", d->spring_target, -big, big) ||
-        !check_number(world, fn, "angular_hertz", d->angular_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
-        !check_number(world, fn, "angular_damping_ratio", d->angular_damping_ratio, 0.0f, 1.0e6f) ||
-        !check_number(world, fn, "lower", d->lower, -big, big) ||
-        !check_number(world, fn, "upper", d->upper, -big, big) ||
+        !ph_world_check_range(world, fn, "spring_hertz", d->spring_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !ph_world_check_range(world, fn, "spring_damping_ratio", d->spring_damping_ratio, 0.0f, 1.0e6f) ||
+        !ph_world_check_range(world, fn, "spring_target", d->spring_target, -big, big) ||
+        !ph_world_check_range(world, fn, "angular_hertz", d->angular_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !ph_world_check_range(world, fn, "angular_damping_ratio", d->angular_damping_ratio, 0.0f, 1.0e6f) ||
+        !ph_world_check_range(world, fn, "lower", d->lower, -big, big) ||
+        !ph_world_check_range(world, fn, "upper", d->upper, -big, big) ||
         !check_pair(world, fn, "lower", d->lower, "upper", d->upper) ||
-        !check_number(world, fn, "motor_speed", d->motor_speed, -PH_MAX_SPEED, PH_MAX_SPEED) ||
-        !check_number(world, fn, "max_motor_force", d->max_motor_force, 0.0f, huge) ||
-        !check_number(world, fn, "cone_angle", d->cone_angle, 0.0f, 0.999f * GLM_PIf) ||
-        !check_number(world, fn, "twist_lower", d->twist_lower, -0.999f * GLM_PIf, 0.999f * GLM_PIf) ||
-        !check_number(world, fn, "twist_upper", d->twist_upper, -0.999f * GLM_PIf, 0.999f * GLM_PIf) ||
+        !ph_world_check_range(world, fn, "motor_speed", d->motor_speed, -PH_MAX_SPEED, PH_MAX_SPEED) ||
+        !ph_world_check_range(world, fn, "max_motor_force", d->max_motor_force, 0.0f, huge) ||
+        !ph_world_check_range(world, fn, "cone_angle", d->cone_angle, 0.0f, 0.999f * GLM_PIf) ||
+        !ph_world_check_range(world, fn, "twist_lower", d->twist_lower, -0.999f * GLM_PIf,
+                              0.999f * GLM_PIf) ||
+        !ph_world_check_range(world, fn, "twist_upper", d->twist_upper, -0.999f * GLM_PIf,
+                              0.999f * GLM_PIf) ||
         !check_pair(world, fn, "twist_lower", d->twist_lower, "twist_upper", d->twist_upper))
         return false;
     if (d->type == PH_JOINT_REVOLUTE && d->enable_limit &&
@@ -379,14 +368,8 @@ ph_joint_id ph_joint_create(ph_world *world, const ph_joint_def *def)
         ph_world_error(world, PH_ERR_INVALID_ARG, "%s: def was not made by ph_default_joint_def.", fn);
         return PH_NULL_JOINT_ID;
     }
-    if (world->locked > 0)
-    {
-        ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: called while the world is being stepped or drawn; make the joint after "
-                       "ph_world_step or ph_world_debug_draw returns.",
-                       fn);
+    if (!ph_world_can_change(world, fn))
         return PH_NULL_JOINT_ID;
-    }
     ph_joint_def d = *def;
     if (!check_joint_def(world, &d, fn))
         return PH_NULL_JOINT_ID;
@@ -431,6 +414,7 @@ ph_joint_id ph_joint_create(ph_world *world, const ph_joint_def *def)
     PH_ASSERT(taken == slot);
     (void)taken;
     link(world, slot);
+    world->kinematic_joints += kinematic_end(world, j);
     wake_slot(world, a);
     wake_slot(world, b);
     return make_joint_id(world, slot);
@@ -441,13 +425,8 @@ ph_status ph_joint_destroy(ph_world *world, ph_joint_id id)
     int k = joint_slot(world, id, "ph_joint_destroy");
     if (k < 0)
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
-    if (world->locked > 0)
-    {
-        ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "ph_joint_destroy: called while the world is being stepped or drawn; remove the joint "
-                       "after ph_world_step or ph_world_debug_draw returns.");
+    if (!ph_world_can_change(world, "ph_joint_destroy"))
         return PH_ERR_INVALID_ARG;
-    }
     remove_joint(world, k);
     return PH_OK;
 }
@@ -541,14 +520,8 @@ static ph_status joint_change(ph_world *world, ph_joint_id id, const char *fn, i
     int k = joint_slot(world, id, fn);
     if (k < 0)
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
-    if (world->locked > 0)
-    {
-        ph_world_error(world, PH_ERR_INVALID_ARG,
-                       "%s: called while the world is being stepped or drawn; change the joint after "
-                       "ph_world_step or ph_world_debug_draw returns.",
-                       fn);
+    if (!ph_world_can_change(world, fn))
         return PH_ERR_INVALID_ARG;
-    }
     *out_k = k;
     return PH_OK;
 }
@@ -560,8 +533,8 @@ ph_status ph_joint_set_motor(ph_world *world, ph_joint_id id, bool enable, float
     ph_status s = joint_change(world, id, fn, &k);
     if (s != PH_OK)
         return s;
-    if (!check_number(world, fn, "speed", speed, -PH_MAX_SPEED, PH_MAX_SPEED) ||
-        !check_number(world, fn, "max_force", max_force, 0.0f, 3.0e38f))
+    if (!ph_world_check_range(world, fn, "speed", speed, -PH_MAX_SPEED, PH_MAX_SPEED) ||
+        !ph_world_check_range(world, fn, "max_force", max_force, 0.0f, 3.0e38f))
         return PH_ERR_INVALID_ARG;
     ph_joint *j = &world->joints[k];
     j->def.enable_motor = enable;
@@ -580,9 +553,9 @@ ph_status ph_joint_set_spring(ph_world *world, ph_joint_id id, bool enable, floa
     ph_status s = joint_change(world, id, fn, &k);
     if (s != PH_OK)
         return s;
-    if (!check_number(world, fn, "hertz", hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
-        !check_number(world, fn, "damping_ratio", damping_ratio, 0.0f, 1.0e6f) ||
-        !check_number(world, fn, "target", target, -PH_MAX_COORDINATE, PH_MAX_COORDINATE))
+    if (!ph_world_check_range(world, fn, "hertz", hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+        !ph_world_check_range(world, fn, "damping_ratio", damping_ratio, 0.0f, 1.0e6f) ||
+        !ph_world_check_range(world, fn, "target", target, -PH_MAX_COORDINATE, PH_MAX_COORDINATE))
         return PH_ERR_INVALID_ARG;
     ph_joint *j = &world->joints[k];
     j->def.enable_spring = enable;

@@ -68,10 +68,10 @@ static sweep_path make_path(const ph_sweep *sweep, bool angle)
     p.q0 = glms_quat_normalize(sweep->q0);
     p.q1 = glms_quat_normalize(sweep->q1);
     p.axis = glms_vec3_zero();
-    float turn = glms_vec3_norm(sweep->rotation);
-    p.given = turn > 0.0f;
+    p.given = !is_zero_vec3(sweep->rotation); // most sweeps: no square root for them
     if (p.given)
     {
+        float turn = glms_vec3_norm(sweep->rotation);
         p.turns = true;
         p.axis = glms_vec3_scale(sweep->rotation, 1.0f / turn);
         p.theta = 0.5f * turn;

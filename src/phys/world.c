@@ -57,7 +57,7 @@ void ph_world_error(const ph_world *world, ph_status status, const char *format,
 // False, with PH_ERR_INVALID_ARG recorded, while the world may not change: inside ph_world_step, a
 // debug-draw callback or the log hook (the contract of phys.h). The walks those run hold pointers into the
 // world's arrays, which a body created from a callback would move.
-static bool world_can_change(const ph_world *world, const char *fn)
+bool ph_world_can_change(const ph_world *world, const char *fn)
 {
     if (world->locked == 0)
         return true;
@@ -116,7 +116,7 @@ static bool check_vec_below(const ph_world *world, const char *fn, const char *f
 }
 
 // A position (unit: m) inside the coordinate limit of the validity table.
-static bool check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+bool ph_world_check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
 {
     return check_vec_below(world, fn, field, v, PH_MAX_COORDINATE);
 }
@@ -138,8 +138,8 @@ static bool check_finite_vec(const ph_world *world, const char *fn, const char *
 }
 
 // value in [lo, hi], finite.
-static bool check_range(const ph_world *world, const char *fn, const char *field, float value, float lo,
-                        float hi)
+bool ph_world_check_range(const ph_world *world, const char *fn, const char *field, float value, float lo,
+                          float hi)
 {
     if (ph_is_finite_float(value) && value >= lo && value <= hi)
         return true;
@@ -149,7 +149,7 @@ static bool check_range(const ph_world *world, const char *fn, const char *field
 }
 
 // A local offset or vertex (unit: m) within the size limit of the validity table.
-static bool check_local_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
+bool ph_world_check_local_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v)
 {
     if (vec_within(v, PH_MAX_SIZE))
         return true;
@@ -160,7 +160,7 @@ static bool check_local_vec(const ph_world *world, const char *fn, const char *f
     return false;
 }
 
-static bool check_quat(const ph_world *world, const char *fn, const char *field, ph_quat *q)
+bool ph_world_check_quat(const ph_world *world, const char *fn, const char *field, ph_quat *q)
 {
     float len = ph_is_finite_quat(*q) ? sqrtf(glms_quat_dot(*q, *q)) : -1.0f;
     if (!(len > 0.0f) || fabsf(len - 1.0f) > WORLD_QUAT_LENGTH_TOLERANCE)
@@ -224,12 +224,14 @@ static bool check_world_def(const ph_world_def *def)
         ph_log(PH_LOG_ERROR, "%s: def not initialised with ph_default_world_def().", fn);
         return false;
     }
-    if (!check_vec(NULL, fn, "def.gravity", def->gravity) ||
-        !check_range(NULL, fn, "def.time_step", def->time_step, PH_MIN_TIME_STEP, PH_MAX_TIME_STEP) ||
-        !check_range(NULL, fn, "def.contact_hertz", def->contact_hertz, 0.0f, PH_MAX_CONTACT_HERTZ) ||
+    if (!ph_world_check_vec(NULL, fn, "def.gravity", def->gravity) ||
+        !ph_world_check_range(NULL, fn, "def.time_step", def->time_step, PH_MIN_TIME_STEP,
+                              PH_MAX_TIME_STEP) ||
+        !ph_world_check_range(NULL, fn, "def.contact_hertz", def->contact_hertz, 0.0f,
+                              PH_MAX_CONTACT_HERTZ) ||
         !check_float(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f, true) ||
-        !check_range(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f,
-                     PH_MAX_SPECULATIVE_MARGIN))
+        !ph_world_check_range(NULL, fn, "def.speculative_margin", def->speculative_margin, 0.0f,
+                              PH_MAX_SPECULATIVE_MARGIN))
         return false;
     if (def->substeps < 1 || def->substeps > PH_MAX_SUBSTEPS)
     {
@@ -312,7 +314,7 @@ static void free_geom(ph_geom *g)
 
 void ph_world_destroy(ph_world *world)
 {
-    if (!world || !world_can_change(world, "ph_world_destroy"))
+    if (!world || !ph_world_can_change(world, "ph_world_destroy"))
         return;
     for (int i = 0; i < world->geom_ids.slot_count; i++)
         free_geom(&world->geoms[i]);
@@ -334,8 +336,8 @@ ph_status ph_world_set_gravity(ph_world *world, ph_vec3 gravity)
 {
     if (!world)
         return PH_ERR_INVALID_ARG;
-    if (!world_can_change(world, "ph_world_set_gravity") ||
-        !check_vec(world, "ph_world_set_gravity", "gravity", gravity))
+    if (!ph_world_can_change(world, "ph_world_set_gravity") ||
+        !ph_world_check_vec(world, "ph_world_set_gravity", "gravity", gravity))
         return PH_ERR_INVALID_ARG;
     world->def.gravity = gravity;
     for (int i = 0; i < world->body_ids.slot_count; i++)
@@ -443,7 +445,7 @@ static int oversized_point(const ph_vec3 *points, int count)
 ph_geom_id ph_world_add_hull(ph_world *world, const ph_hull_def *def)
 {
     const char *fn = "ph_world_add_hull";
-    if (!world || !world_can_change(world, fn))
+    if (!world || !ph_world_can_change(world, fn))
         return PH_NULL_GEOM_ID;
     ph_status status = PH_OK;
     char reason[sizeof world->last_error.message];
@@ -475,7 +477,7 @@ ph_geom_id ph_world_add_hull(ph_world *world, const ph_hull_def *def)
 ph_geom_id ph_world_add_mesh(ph_world *world, const ph_mesh_def *def)
 {
     const char *fn = "ph_world_add_mesh";
-    if (!world || !world_can_change(world, fn))
+    if (!world || !ph_world_can_change(world, fn))
         return PH_NULL_GEOM_ID;
     ph_status status = PH_OK;
     char reason[sizeof world->last_error.message];
@@ -507,7 +509,7 @@ ph_geom_id ph_world_add_mesh(ph_world *world, const ph_mesh_def *def)
 
 static bool check_transform(const ph_world *world, const char *fn, const char *field, ph_transform *xf)
 {
-    return check_vec(world, fn, field, xf->p) && check_quat(world, fn, field, &xf->q);
+    return ph_world_check_vec(world, fn, field, xf->p) && ph_world_check_quat(world, fn, field, &xf->q);
 }
 
 // Resolves a primitive or hull shape to a convex shape, validating sizes; false with an error recorded.
@@ -535,16 +537,16 @@ static bool resolve_convex(const ph_world *world, const char *fn, const char *fi
     }
     case PH_SHAPE_SPHERE:
         snprintf(name, sizeof name, "%s.radius", field);
-        if (!check_range(world, fn, name, s->radius, PH_MIN_SIZE, PH_MAX_SIZE))
+        if (!ph_world_check_range(world, fn, name, s->radius, PH_MIN_SIZE, PH_MAX_SIZE))
             return false;
         *out = ph_convex_sphere(s->radius);
         return true;
     case PH_SHAPE_CAPSULE:
         snprintf(name, sizeof name, "%s.radius", field);
-        if (!check_range(world, fn, name, s->radius, PH_MIN_SIZE, PH_MAX_SIZE))
+        if (!ph_world_check_range(world, fn, name, s->radius, PH_MIN_SIZE, PH_MAX_SIZE))
             return false;
         snprintf(name, sizeof name, "%s.half_height", field);
-        if (!check_range(world, fn, name, s->half_height, 0.0f, PH_MAX_SIZE))
+        if (!ph_world_check_range(world, fn, name, s->half_height, 0.0f, PH_MAX_SIZE))
             return false;
         *out = ph_convex_capsule(s->half_height, s->radius);
         return true;
@@ -572,7 +574,7 @@ static bool resolve_convex(const ph_world *world, const char *fn, const char *fi
 ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
 {
     const char *fn = "ph_world_add_compound";
-    if (!world || !world_can_change(world, fn))
+    if (!world || !ph_world_can_change(world, fn))
         return PH_NULL_GEOM_ID;
     if (!def || def->internal_cookie != PH_COMPOUND_DEF_COOKIE)
     {
@@ -610,9 +612,10 @@ ph_geom_id ph_world_add_compound(ph_world *world, const ph_compound_def *def)
         char dfield[64];
         snprintf(dfield, sizeof dfield, "def.children[%d].density", i);
         if (!resolve_convex(world, fn, field, &def->children[i].shape, &children[i].shape) ||
-            !check_transform(world, fn, xfield, &local) || !check_local_vec(world, fn, xfield, local.p) ||
+            !check_transform(world, fn, xfield, &local) ||
+            !ph_world_check_local_vec(world, fn, xfield, local.p) ||
             !check_float(world, fn, dfield, def->children[i].density, 0.0f, true) ||
-            !check_range(world, fn, dfield, def->children[i].density, 0.0f, PH_MAX_DENSITY))
+            !ph_world_check_range(world, fn, dfield, def->children[i].density, 0.0f, PH_MAX_DENSITY))
         {
             ph_free(c, sizeof *c);
             ph_free(children, (size_t)n * sizeof *children);
@@ -901,17 +904,18 @@ static bool check_body_def(ph_world *world, const ph_body_def *def, ph_body_def 
                        fn, (int)def->shape.type);
         return false;
     }
-    return check_vec(world, fn, "def.position", def->position) &&
-           check_quat(world, fn, "def.orientation", &out->orientation) &&
+    return ph_world_check_vec(world, fn, "def.position", def->position) &&
+           ph_world_check_quat(world, fn, "def.orientation", &out->orientation) &&
            check_speed(world, fn, "def.linear_velocity", def->linear_velocity) &&
            check_speed(world, fn, "def.angular_velocity", def->angular_velocity) &&
            check_float(world, fn, "def.linear_damping", def->linear_damping, 0.0f, false) &&
            check_float(world, fn, "def.angular_damping", def->angular_damping, 0.0f, false) &&
-           check_range(world, fn, "def.gravity_scale", def->gravity_scale, -PH_MAX_GRAVITY_SCALE,
-                       PH_MAX_GRAVITY_SCALE) &&
+           ph_world_check_range(world, fn, "def.gravity_scale", def->gravity_scale, -PH_MAX_GRAVITY_SCALE,
+                                PH_MAX_GRAVITY_SCALE) &&
            check_mass(world, fn, def->mass) && check_mass_properties(world, fn, def->mass_properties) &&
            check_float(world, fn, "def.material.density", def->material.density, 0.0f, true) &&
-           check_range(world, fn, "def.material.density", def->material.density, 0.0f, PH_MAX_DENSITY) &&
+           ph_world_check_range(world, fn, "def.material.density", def->material.density, 0.0f,
+                                PH_MAX_DENSITY) &&
            check_float(world, fn, "def.material.friction", def->material.friction, 0.0f, false) &&
            check_float(world, fn, "def.material.restitution", def->material.restitution, 0.0f, false) &&
            (def->material.restitution <= 1.0f ||
@@ -958,7 +962,7 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
         return PH_NULL_BODY_ID;
     }
     ph_body_def d;
-    if (!world_can_change(world, fn) || !check_body_def(world, def, &d))
+    if (!ph_world_can_change(world, fn) || !check_body_def(world, def, &d))
         return PH_NULL_BODY_ID;
     ph_body body;
     memset(&body, 0, sizeof body);
@@ -1114,7 +1118,7 @@ ph_status ph_body_destroy(ph_world *world, ph_body_id id)
     int slot = body_slot(world, id, "ph_body_destroy");
     if (slot < 0)
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;
-    if (!world_can_change(world, "ph_body_destroy"))
+    if (!ph_world_can_change(world, "ph_body_destroy"))
         return PH_ERR_INVALID_ARG;
     wake_touching(world, slot);
     ph_joints_remove_body(world, slot);
@@ -1259,7 +1263,7 @@ void *ph_body_get_user_data(const ph_world *world, ph_body_id id)
     int slot = body_slot(world, id, fn);                                                                     \
     if (slot < 0)                                                                                            \
         return world ? PH_ERR_STALE_ID : PH_ERR_INVALID_ARG;                                                 \
-    if (!world_can_change(world, fn))                                                                        \
+    if (!ph_world_can_change(world, fn))                                                                     \
         return PH_ERR_INVALID_ARG;                                                                           \
     ph_body *b = &world->bodies[slot];                                                                       \
     (void)b
@@ -1268,7 +1272,8 @@ ph_status ph_body_set_transform(ph_world *world, ph_body_id id, ph_vec3 position
 {
     const char *fn = "ph_body_set_transform";
     SET_BODY(fn);
-    if (!check_vec(world, fn, "position", position) || !check_quat(world, fn, "orientation", &orientation))
+    if (!ph_world_check_vec(world, fn, "position", position) ||
+        !ph_world_check_quat(world, fn, "orientation", &orientation))
         return PH_ERR_INVALID_ARG;
     wake_touching(world, slot);
     b->xf.p = position;
@@ -1374,7 +1379,7 @@ ph_status ph_body_apply_force_at_point(ph_world *world, ph_body_id id, ph_vec3 f
 {
     const char *fn = "ph_body_apply_force_at_point";
     SET_BODY(fn);
-    if (!check_vec(world, fn, "point", point) || !check_finite_vec(world, fn, "force", force))
+    if (!ph_world_check_vec(world, fn, "point", point) || !check_finite_vec(world, fn, "force", force))
         return PH_ERR_INVALID_ARG;
     char what[160];
     snprintf(what, sizeof what, "force (%g, %g, %g) N at point (%g, %g, %g)", (double)force.x,
@@ -1400,7 +1405,7 @@ static ph_status add_impulse(ph_world *world, ph_body_id id, ph_vec3 impulse, ph
 {
     SET_BODY(fn);
     if (!check_finite_vec(world, fn, "impulse", impulse) ||
-        (at_point && !check_vec(world, fn, "point", point)))
+        (at_point && !ph_world_check_vec(world, fn, "point", point)))
         return PH_ERR_INVALID_ARG;
     if (b->type != PH_BODY_DYNAMIC)
         return PH_OK;
@@ -1547,7 +1552,7 @@ static void finish_bodies(ph_step_context *ctx)
 
 void ph_world_step(ph_world *world)
 {
-    if (!world || !world_can_change(world, "ph_world_step"))
+    if (!world || !ph_world_can_change(world, "ph_world_step"))
         return;
     // The world is locked against changes from the log hook for the whole step (the contract of phys.h),
     // and errors the hook causes are recorded without calling it again.
@@ -1682,7 +1687,7 @@ bool ph_world_cast_ray(const ph_world *world, ph_vec3 origin, ph_vec3 dir, float
     const char *fn = "ph_world_cast_ray";
     if (!world)
         return false;
-    if (!check_vec(world, fn, "origin", origin) || !check_vec(world, fn, "dir", dir) ||
+    if (!ph_world_check_vec(world, fn, "origin", origin) || !ph_world_check_vec(world, fn, "dir", dir) ||
         !check_float(world, fn, "max_distance", max_distance, 0.0f, false))
         return false;
     float len = glms_vec3_norm(dir);
@@ -1737,7 +1742,7 @@ int ph_world_query_box(const ph_world *world, ph_aabb box, ph_body_id *out, int 
     const char *fn = "ph_world_query_box";
     if (!world)
         return 0;
-    if (!check_vec(world, fn, "box.lo", box.lo) || !check_vec(world, fn, "box.hi", box.hi))
+    if (!ph_world_check_vec(world, fn, "box.lo", box.lo) || !ph_world_check_vec(world, fn, "box.hi", box.hi))
         return 0;
     box_query q = {world, box, NULL, out, capacity, 0};
     ph_octree_query_box(&world->octree, box, box_visit, &q);

@@ -66,6 +66,7 @@ struct ph_world
     int joint_capacity;
     ph_joint_break *joint_breaks; // the last step's
     int joint_break_count, joint_break_capacity;
+    int kinematic_joints;   // live joints with a kinematic end (the only ones ph_joints_wake has to look at)
     float joint_need_hertz; // the joints' rigid rows' frequency the last step's forces ask for (joint.c)
     int *joint_list;        // the step's active joints (ph_joints_prepare)
     int joint_list_count, joint_list_capacity;
@@ -105,6 +106,16 @@ typedef struct ph_step_context
 
 // Records an error in the world (status and message) and sends it to the log hook.
 void ph_world_error(const ph_world *world, ph_status status, const char *format, ...);
+// The checks of the validity table (phys.h), shared by every module with an API entry point: each records
+// PH_ERR_INVALID_ARG with a sentence naming fn and field when it fails.
+// False while the world may not change (inside a step, a debug-draw callback or the log hook).
+bool ph_world_can_change(const ph_world *world, const char *fn);
+bool ph_world_check_range(const ph_world *world, const char *fn, const char *field, float value, float lo,
+                          float hi);
+bool ph_world_check_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v); // a position
+bool ph_world_check_local_vec(const ph_world *world, const char *fn, const char *field, ph_vec3 v); // local
+// A finite quaternion of unit length within tolerance, normalised in place.
+bool ph_world_check_quat(const ph_world *world, const char *fn, const char *field, ph_quat *q);
 // Wakes the body's sleeping island (every body that fell asleep with it).
 void ph_world_wake_island(ph_world *world, int slot);
 // The convex shape of child `child` of body `slot` (child -1: the body's own convex shape) and its

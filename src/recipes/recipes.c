@@ -940,79 +940,35 @@ static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
     return ball_joint(s, prev, b, -10.0f, top, 0.0f, 0, 0, 1, 0.0f, 0.0f) != NULL;
 }
 
-// bridge: 40 planks (0.5 m long, 1.6 m wide, 0.1 m thick, 10 kg each) hinged end to end between two
-// static posts 19 m apart: 20 m of planks over a 19 m gap, laid in the shallow parabola of that length
-// (sag about 2.7 m; a taut deck would need an unbounded tension to carry anything), a 100 kg box of 0.8 m
-// let down onto the middle from 0.1 m. 10 s.
-#define BRIDGE_PLANKS 40
+// The parabola of a bridge's deck: y at x, the deck's height at the posts (x = +-half_span) less sag at the
+// middle.
 static float bridge_y(float x, float deck, float sag, float half_span)
 {
     float u = x / half_span;
     return deck - sag * (1.0f - u * u);
 }
 
+// bridge: the rope bridge of recipe_add_rope_bridge, 40 planks of 0.5 m (8 kg each) between two posts 19 m
+// apart, its deck 6 m up at the posts: 20 m of planks over a 19 m gap, laid in the parabola of that length
+// (a taut deck would need an unbounded tension to carry anything). A 100 kg box of 0.8 m is let down onto
+// its middle from 0.1 m. 10 s.
+#define BRIDGE_PLANKS 40
 static bool build_bridge(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
     s->steps = 600;
     recipe_material m = recipe_default_material();
+    const float origin[3] = {0.0f, 0.0f, 0.0f};
     if (!ground(s, 30.0f, 30.0f))
         return false;
-    const float deck = 6.0f, plank = 0.5f, half_span = 9.5f, sag = 2.67f;
-    // The hinge points: each the next point of the curve a plank's length (a chord) from the last.
-    float px[BRIDGE_PLANKS + 1], py[BRIDGE_PLANKS + 1];
-    px[0] = -half_span;
-    py[0] = deck;
-    for (int i = 1; i <= BRIDGE_PLANKS; i++)
-    {
-        float lo = px[i - 1], hi = px[i - 1] + plank;
-        for (int it = 0; it < 40; it++)
-        {
-            float mid = 0.5f * (lo + hi), dy = bridge_y(mid, deck, sag, half_span) - py[i - 1];
-            if ((mid - px[i - 1]) * (mid - px[i - 1]) + dy * dy < plank * plank)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        px[i] = 0.5f * (lo + hi);
-        py[i] = bridge_y(px[i], deck, sag, half_span);
-    }
-    const float post_half[3] = {0.3f, 0.5f * deck, 1.0f};
-    int posts[2];
-    for (int side = 0; side < 2; side++)
-    {
-        posts[side] = s->item_count;
-        float x = side ? px[BRIDGE_PLANKS] + 0.3f : px[0] - 0.3f;
-        recipe_item *p = add_box(s, post_half, x, 0.5f * deck, 0.0f, m);
-        if (!p)
-            return false;
-        p->type = RECIPE_STATIC;
-    }
-    const float plank_half[3] = {0.5f * plank, 0.05f, 0.8f};
-    int prev = posts[0];
-    for (int i = 0; i < BRIDGE_PLANKS; i++)
-    {
-        int at = s->item_count;
-        recipe_item *it =
-            add_box(s, plank_half, 0.5f * (px[i] + px[i + 1]), 0.5f * (py[i] + py[i + 1]), 0.0f, m);
-        if (!it)
-            return false;
-        float a = atan2f(py[i + 1] - py[i], px[i + 1] - px[i]);
-        it->orientation[2] = sinf(0.5f * a);
-        it->orientation[3] = cosf(0.5f * a);
-        it->material.density = 10.0f / (plank * 0.1f * 1.6f);
-        recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, at);
-        if (!j)
-            return false;
-        set3(j->anchor, px[i], py[i], 0.0f);
-        prev = at;
-    }
-    recipe_joint *j = recipe_add_joint(s, RECIPE_JOINT_REVOLUTE, prev, posts[1]);
-    if (!j)
+    int first = s->item_count; // the two posts, then the planks in order along x
+    if (!recipe_add_rope_bridge(s, origin, BRIDGE_PLANKS, 0.5f, 19.0f, 6.0f, m))
         return false;
-    set3(j->anchor, px[BRIDGE_PLANKS], py[BRIDGE_PLANKS], 0.0f);
+    // The two middle planks are the deck's lowest; the box's underside 0.1 m above their top faces.
+    const recipe_item *left = &s->items[first + 1 + BRIDGE_PLANKS / 2], *right = left + 1;
+    float deck_top = fmaxf(left->position[1], right->position[1]) + left->half_extents[1];
     const float load_half[3] = {0.4f, 0.4f, 0.4f};
-    recipe_item *load = add_box(s, load_half, 0.0f, deck - sag + 0.6f, 0.0f, m); // 0.1 m above the deck
+    recipe_item *load = add_box(s, load_half, 0.0f, deck_top + 0.1f + load_half[1], 0.0f, m);
     if (!load)
         return false;
     load->material.density = 100.0f / (0.8f * 0.8f * 0.8f);
