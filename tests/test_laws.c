@@ -634,6 +634,52 @@ static int laws_mass_ratio_stack(void)
     return 0;
 }
 
+// A body 1000 times as dense as a stack of three boxes, dropped 1 m onto it (issue 19, item 3): the stack
+// must hold it (contacts cannot let one body through another), each box staying on the one below. The
+// issue asks that no box be pushed into another by more than 5 cm even for one step: printed, not asserted,
+// as it is not met (22 cm in the steps after the impact, before the contacts have learnt the load; before the
+// mass-ratio stiffening the heavy box went through the stack to the ground).
+static int laws_heavy_drop_holds(void)
+{
+    ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+    ENSURE(w != NULL);
+    ENSURE(!PH_ID_IS_NULL(laws_ground(w, 0.6f)));
+    ph_body_id ids[4];
+    for (int i = 0; i < 3; i++)
+    {
+        ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 0.5f + (float)i, 0), 0.6f);
+        ids[i] = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(ids[i]));
+    }
+    for (int s = 0; s < 120; s++)
+        ph_world_step(w);
+    ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 4.5f, 0), 0.6f);
+    d.material.density *= 1000.0f;
+    ids[3] = ph_body_create(w, &d);
+    ENSURE(!PH_ID_IS_NULL(ids[3]));
+    float worst = 0.0f;
+    for (int s = 0; s < 300; s++)
+    {
+        ph_world_step(w);
+        float below = 0.0f; // the ground's top
+        for (int i = 0; i < 4; i++)
+        {
+            float y = ph_body_get_position(w, ids[i]).y;
+            worst = fmaxf(worst, below + 0.5f - y);
+            ENSURE(y > below); // still above what it rests on
+            below = y + 0.5f;
+        }
+    }
+    ph_vec3 top = ph_body_get_position(w, ids[3]);
+    fprintf(stderr,
+            "  1000 times as dense, dropped 1 m on three boxes: the deepest overlap %.1f mm (target 50); "
+            "it rests at (%.3f, %.3f)\n",
+            1000.0 * (double)worst, (double)top.x, (double)top.y);
+    ENSURE(top.y > 3.4f && fabsf(top.x) < 0.5f && fabsf(top.z) < 0.5f);
+    ph_world_destroy(w);
+    return 0;
+}
+
 const test_case test_laws_cases[] = {
     {"laws_patch_radius", laws_patch_radius},
     {"laws_twist_cube", laws_twist_cube},
@@ -647,5 +693,6 @@ const test_case test_laws_cases[] = {
     {"laws_restitution_flat_box", laws_restitution_flat_box},
     {"laws_tall_wall_stands", laws_tall_wall_stands},
     {"laws_mass_ratio_stack", laws_mass_ratio_stack},
+    {"laws_heavy_drop_holds", laws_heavy_drop_holds},
     {0},
 };
