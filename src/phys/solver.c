@@ -731,7 +731,8 @@ static float sag_need(const ph_body_state *sa, const ph_body_state *sb, ph_conta
             steady = fmaxf(steady, c->steady_force + (held - c->steady_force) * fminf(4.0f * blend, 1.0f));
     }
     c->steady_force = steady;
-    if (c->manifold.point_count < 3 || !(mass > 0.0f) || !(radius > 0.0f) ||
+    // Two moving bodies only: on a static (or sleeping) body a contact sinks by g / w^2 whatever the mass.
+    if (c->manifold.point_count < 3 || !(mass > 0.0f) || !(radius > 0.0f) || !(lo > 0.0f) ||
         !(hi >= SOLVER_SAG_MIN_RATIO * lo))
         return 0.0f;
     return c->steady_force / (mass * SOLVER_SAG_FRACTION * radius);
