@@ -11,7 +11,7 @@ ARGS ?=
 SCENE ?= pile1000
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps bench-deps build run test test-clang test-release bench fuzz profile format format-check clean
+.PHONY: all deps bench-deps build run test test-clang test-release bench fuzz soak profile format format-check clean
 
 all: build
 
@@ -40,6 +40,13 @@ build-test/CMakeCache.txt: | deps
 test: deps build-test/CMakeCache.txt
 	@cmake --build build-test -j $(JOBS)
 	@cd build-test && ctest --output-on-failure -j $(JOBS)
+
+# Minutes of random player input to the AddressSanitizer build (tools/soak.py says what it checks); not part of
+# `make test`. SOAK_MINUTES=1 for a short one.
+SOAK_MINUTES ?= 10
+soak: deps build-test/CMakeCache.txt
+	@cmake --build build-test -j $(JOBS)
+	@python3 tools/soak.py --minutes $(SOAK_MINUTES)
 
 build-clang/CMakeCache.txt: | deps
 	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWERROR=ON
