@@ -34,6 +34,16 @@
 // this fraction of the smaller shape's size. The bias keeps the reference feature from flickering between
 // nearly equal candidates (resting contacts), at the price of a depth error of at most this much.
 static const float FEATURE_BIAS = 1e-4f;
+// Between two solid polyhedra, a face wins over an edge pair unless the edge pair is better by this fraction
+// of the smaller shape's size (FEATURE_BIAS still decides between the two shapes' faces, and against a mesh's
+// triangles, whose edges have their own rules below). An edge
+// pair gives one point, a face a polygon: a box wedged between two others on their corners rocked for ever
+// on single points (its pivot moving from one to another without an impact, so nothing took the rocking's
+// energy), and 4 of 20 random heaps of 200 boxes never slept; with faces preferred by 5e-3 every one slept
+// within 12 s. Hysteresis instead (keeping last step's kind) left 1 to 3 of 20 awake. The price is a depth
+// error of at most this much where a face is taken over a deeper-reaching edge pair. Only resting contacts
+// (the face overlapping by less than this much) prefer it: a deeper overlap leaves along its best axis.
+static const float FACE_PREFERENCE = 5e-3f;
 // A face serves as reference for a rounded shape's contact when its normal is within this cosine of the
 // contact normal (about 2.6 degrees); otherwise the contact is one point at the closest features.
 static const float FACE_ALIGN_COS = 0.999f;
@@ -1047,7 +1057,11 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
             return;
         }
     }
-    if (fe.sep > face_sep + bias)
+    // Resting contacts only (a face overlapping by less than the preference): a deep overlap leaves along its
+    // true best axis.
+    bool prefer_face =
+        ca->type != PH_SHAPE_TRIANGLE && cb->type != PH_SHAPE_TRIANGLE && face_sep > -FACE_PREFERENCE * size;
+    if (fe.sep > face_sep + (prefer_face ? FACE_PREFERENCE * size : bias))
     {
         ph_vec3 pa, pb;
         closest_segments(fe.ea0, fe.ea1, fe.eb0, fe.eb1, &pa, &pb);
