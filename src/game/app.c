@@ -9,19 +9,16 @@
 // (reel.c) drives the level, the camera and the debug views instead of the player; with --record every
 // frame advances exactly 1/fps s, is drawn into the renderer's off-screen target of the recording's size
 // and goes to the recorder (record.c), whatever the window and the wall clock do.
-#define _POSIX_C_SOURCE 200809L // opendir/readdir: listing scenes/*.json
-
 #include "assets/obj.h"
 #include "game/app_internal.h"
 #include "recipes/recipes.h"
 #include "render/gl.h"
 
 #include <SDL2/SDL.h> // window, GL context, events, timers
-#include <dirent.h>   // opendir, readdir: the scenes folder
 #include <math.h>     // floor, fabs
 #include <stdio.h>    // fprintf, printf, FILE
-#include <stdlib.h>   // getenv, calloc, free, qsort
-#include <string.h>   // strcmp, strlen, strrchr
+#include <stdlib.h>   // getenv, calloc, free
+#include <string.h>   // strcmp, strlen, strrchr, memset
 
 // Most physics steps one frame may run; the rest of a long frame's debt is dropped (slow motion of the
 // whole game instead of a spiral of ever longer frames).
@@ -65,53 +62,6 @@ bool app_ends_with(const char *s, const char *suffix)
 
 // ---- Scenes ---------------------------------------------------------------------------------------------
 
-static int compare_slots(const void *a, const void *b)
-{
-    return strcmp(((const scene_slot *)a)->path, ((const scene_slot *)b)->path);
-}
-
-// The scenes folder: next to the working directory, else in the source tree.
-static const char *scenes_folder(void)
-{
-    DIR *d = opendir("scenes");
-    if (d)
-    {
-        closedir(d);
-        return "scenes";
-    }
-    return SANDBOX_SOURCE_DIR "/scenes";
-}
-
-// Built-ins first, then scenes/*.json in name order (the reel file and its own scenes, reel*.json, are
-// left to the reel).
-static void list_scenes(app *a)
-{
-    a->scene_count = 0;
-    for (int b = 0; b < LEVEL_BUILTIN_COUNT && a->scene_count < APP_MAX_SCENES; b++)
-    {
-        a->scenes[a->scene_count].builtin = (level_builtin)b;
-        a->scenes[a->scene_count].path[0] = '\0';
-        a->scene_count++;
-    }
-    const char *folder = scenes_folder();
-    DIR *d = opendir(folder);
-    if (!d)
-        return;
-    int first_file = a->scene_count;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && a->scene_count < APP_MAX_SCENES)
-    {
-        if (!app_ends_with(e->d_name, ".json") || strncmp(e->d_name, "reel", strlen("reel")) == 0)
-            continue;
-        scene_slot *s = &a->scenes[a->scene_count];
-        int n = snprintf(s->path, sizeof s->path, "%s/%s", folder, e->d_name);
-        if (n > 0 && (size_t)n < sizeof s->path)
-            a->scene_count++;
-    }
-    closedir(d);
-    qsort(a->scenes + first_file, (size_t)(a->scene_count - first_file), sizeof a->scenes[0], compare_slots);
-}
-
 void app_show_error(app *a, const char *text)
 {
     fprintf(stderr, "sandbox: %s\n", text);
@@ -144,6 +94,18 @@ void app_prepare_projectile_model(app *a)
     }
 }
 
+// Makes model (owned from now on) the projectile model, replacing the old one and its render mesh; its
+// hull is made at its first throw.
+void app_use_projectile_model(app *a, struct obj_model *model)
+{
+    obj_free(a->projectile_model);
+    a->projectile_model = model;
+    if (a->tl.model_mesh >= 0 && a->r)
+        renderer_remove_mesh(a->r, a->tl.model_mesh);
+    a->tl.model_mesh = -1;
+    a->projectile_prepared = false;
+}
+
 // Loads the scene in a slot (or the file path), replacing the level only when the new one loaded, so a
 // bad file leaves the game running on the old scene with the error on screen.
 bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_size)
@@ -171,13 +133,9 @@ bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_siz
     camera_set_floor(&a->cam, a->lv.has_ground, a->lv.ground.hi.y);
     if (a->lv.model)
     {
-        // A newly loaded model replaces the projectile model (its old render mesh goes with it).
-        obj_free(a->projectile_model);
-        a->projectile_model = a->lv.model;
+        // A newly loaded model replaces the projectile model.
+        app_use_projectile_model(a, a->lv.model);
         a->lv.model = NULL;
-        if (a->tl.model_mesh >= 0 && a->r)
-            renderer_remove_mesh(a->r, a->tl.model_mesh);
-        a->tl.model_mesh = -1;
     }
     a->projectile_prepared = false; // a new world: the model's hull is made again at its first throw
     if (a->lv.warning[0])
@@ -575,6 +533,7 @@ static int run_window(app *a)
         double dt = a->cfg.record_path  ? 1.0 / (double)a->cfg.fps
                     : a->cfg.frames > 0 ? (double)ph_world_get_time_step(a->lv.world)
                                         : (wall_s < APP_MAX_FRAME_SECONDS ? wall_s : APP_MAX_FRAME_SECONDS);
+        app_panel_build(a, (float)dt);
         if (a->reel_on)
         {
             // The first frame shows the reel at time 0.
@@ -642,7 +601,7 @@ static bool load_reel(app *a)
     if (a->cfg.reel_path)
         snprintf(path, sizeof path, "%s", a->cfg.reel_path);
     else
-        snprintf(path, sizeof path, "%s/reel.json", scenes_folder());
+        snprintf(path, sizeof path, "%s/reel.json", app_scenes_folder());
     reel_options options = reel_default_options();
     options.recipe_names = recipe_scene_names();
     asset_error err;
@@ -737,6 +696,7 @@ int app_run(const app_config *config)
     memset(&a, 0, sizeof a);
     a.cfg = *config;
     a.time_scale = 1.0f;
+    a.substeps = level_world_substeps();
     // A recording leaves the HUD out: its wall-clock figures would differ between two recordings.
     a.show_hud = config->hud && !config->record_path;
     a.hint = !config->reel && !config->record_path;
@@ -768,7 +728,9 @@ int app_run(const app_config *config)
     int status = 1;
     if (ready)
     {
-        list_scenes(&a);
+        app_list_scenes(&a);
+        if (!a.cfg.headless)
+            app_panel_init(&a);
         status = a.reel_on ? run_reel(&a) : run_scenes(&a);
     }
     if (a.tl.model_mesh >= 0 && a.r)
@@ -778,6 +740,7 @@ int app_run(const app_config *config)
     reel_free(a.reel_data);
     free(a.readback);
     free(a.frame_rgb);
+    app_panel_shutdown(&a);
     if (!a.cfg.headless)
         close_window(&a);
     free(a.script);

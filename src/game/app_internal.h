@@ -22,11 +22,13 @@
 
 #include <SDL2/SDL.h> // window, GL context, events
 #include <stdbool.h>  // bool
+#include <stdio.h>    // FILE
 #include <stddef.h>   // size_t
 #include <stdint.h>   // uint8_t
 
-// Most scenes listed for next / previous.
+// Most scenes listed for next / previous and in the panel, and most models of models/ it offers.
 #define APP_MAX_SCENES 64
+#define APP_MAX_MODEL_FILES 32
 // Frames left out of --timing averages while caches and the JIT-compiled shaders warm up.
 #define APP_TIMING_WARMUP_FRAMES 10
 
@@ -60,6 +62,8 @@ typedef struct scene_slot
 {
     level_builtin builtin;
     char path[512]; // "" for a built-in
+    char name[64];
+    char description[160];
 } scene_slot;
 
 enum
@@ -89,6 +93,10 @@ typedef struct app
     tools tl;
     joint_tools jt; // weld, rope, hinge, break (G T H B)
     hud hd;
+    bool show_panel, panel_started; // the settings panel (F11), and whether ImGui could start
+    int substeps;                   // the world's solver sub-steps (the panel's; worlds are made with it)
+    char model_files[APP_MAX_MODEL_FILES][512]; // models/*.obj, offered as projectiles
+    int model_file_count;
     scene_slot scenes[APP_MAX_SCENES];
     int scene_count, scene_index;
     scene_slot current; // the scene loaded last: R loads it again
@@ -138,10 +146,22 @@ double app_now_ms(void);
 bool app_ends_with(const char *s, const char *suffix);
 void app_show_error(app *a, const char *text);
 void app_prepare_projectile_model(app *a);
+void app_use_projectile_model(app *a, struct obj_model *model);
 bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_size);
 void app_switch_scene(app *a, int delta);
 void app_reset_scene(app *a);
 void app_record_current_frame(app *a);
+// scene_list.c
+const char *app_scenes_folder(void);
+void app_list_scenes(app *a);
+void app_list_models(app *a);
+// panel.c
+void app_panel_init(app *a);
+void app_panel_shutdown(app *a);
+bool app_panel_event(app *a, const SDL_Event *e); // true: the panel took it
+void app_panel_build(app *a, float dt_seconds);
+void app_panel_render(app *a);
+void app_panel_report(app *a, FILE *f);
 // input.c
 float app_aspect(const app *a);
 void app_pointer_ray(const app *a, int x, int y, ph_vec3 *out_origin, ph_vec3 *out_dir);

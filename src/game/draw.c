@@ -134,6 +134,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     a->ropts.ground_hi[0] = a->lv.ground.hi.x;
     a->ropts.ground_hi[1] = a->lv.ground.hi.z;
     renderer_draw(a->r, &a->ropts);
+    app_panel_render(a);
     if (a->rec)
         app_record_current_frame(a);
     if (last_frame && a->cfg.screenshot_path)

@@ -254,6 +254,9 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_F10:
         a->ropts.debug_xray = !a->ropts.debug_xray;
         break;
+    case SDLK_F11:
+        a->show_panel = !a->show_panel;
+        break;
     case SDLK_c:
         camera_toggle_mode(&a->cam);
         break;
@@ -376,12 +379,7 @@ static void on_drop(app *a, const char *path)
             app_show_error(a, err);
             return;
         }
-        obj_free(a->projectile_model);
-        a->projectile_model = model;
-        if (a->tl.model_mesh >= 0 && a->r)
-            renderer_remove_mesh(a->r, a->tl.model_mesh);
-        a->tl.model_mesh = -1;
-        a->projectile_prepared = false; // made at its first throw
+        app_use_projectile_model(a, model);
         if (a->lv.warning[0])
             hud_message(&a->hd, false, a->lv.warning);
         else
@@ -472,6 +470,8 @@ static void handle_pointer(app *a, const SDL_Event *e)
 
 void app_handle_event(app *a, const SDL_Event *e)
 {
+    if (app_panel_event(a, e))
+        return;
     switch (e->type)
     {
     case SDL_QUIT:

@@ -119,6 +119,9 @@ typedef struct level
     ph_contact_info *contacts; // ph_world_get_contacts buffer
     int contacts_capacity;
     struct obj_model *model; // the .obj a file level was made from (owned; the game may take it)
+    // The player's material for spawned layouts (the panel), else each layout's own.
+    bool spawn_material_set;
+    ph_material spawn_material;
 } level;
 
 // Creates the world of a built-in scene. box_count is used by LEVEL_BUILTIN_BOXES. On failure returns
@@ -189,6 +192,10 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
                           char *err, size_t err_size);
 // Draws the outlines of the blocks a layout would make at base (the spawn preview) as renderer lines.
 void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s base);
+// Sub-steps of the worlds made from now on (the panel's slider), 0: the engine's default; and the number in
+// use. The engine reads them when a world is made, so the game makes the world again to change them.
+void level_set_world_substeps(int substeps);
+int level_world_substeps(void);
 // For the level's own files: starts an empty level around a new world (false with a message), and
 // copies a message into err.
 bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size);

@@ -32,6 +32,8 @@ bool app_write_report(app *a, float alpha)
     fprintf(f, "joints %d\nhud_joints %d\n", a->lv.world ? ph_world_get_joint_count(a->lv.world) : 0,
             a->hd.smooth.joint_count);
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
+    if (!a->cfg.headless)
+        app_panel_report(a, f);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
                 (double)a->lv.ground.hi.x, (double)a->lv.ground.hi.z, (double)a->lv.ground.hi.y);

@@ -16,11 +16,9 @@
 #define TOOLS_LAUNCH_DISTANCE 1.0f
 // The player's throws start this far right of and below the view's centre line (unit: m).
 #define TOOLS_HAND_OFFSET 0.3f
-// Projectile sizes: box half extent, sphere radius (unit: m). Projectiles are steel (unit: kg/m^3): a
-// 0.6 m block of it weighs 1.7 t, enough to knock over the 1 t blocks (1 m^3 of water density) the
-// layouts are built from; a block of the layouts' own density would bounce off them.
-#define TOOLS_BOX_HALF 0.3f
-#define TOOLS_SPHERE_RADIUS 0.3f
+// Projectiles are steel (unit: kg/m^3): a 0.6 m block of it (TOOLS_DEFAULT_SIZE) weighs 1.7 t, enough to
+// knock over the 1 t blocks (1 m^3 of water density) the layouts are built from; a block of the layouts'
+// own density would bounce off them.
 #define TOOLS_PROJECTILE_DENSITY 7800.0f
 // Grab spring: natural frequency (unit: Hz) and damping ratio (1 = critical), and the largest
 // acceleration it may give (unit: m/s^2).
@@ -34,7 +32,7 @@
 #define TOOLS_MIN_PLANE_COSINE 1e-3f
 #define TOOLS_PI 3.14159265358979f
 
-static const char *const PROJECTILE_NAMES[TOOLS_PROJECTILE_COUNT] = {"box", "sphere", "model"};
+static const char *const PROJECTILE_NAMES[TOOLS_PROJECTILE_COUNT] = {"box", "sphere", "capsule", "model"};
 
 void tools_init(tools *t)
 {
@@ -79,8 +77,11 @@ tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir,
         .position = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE)),
         .direction = dir,
         .speed = speed,
-        .size = t->projectile == TOOLS_PROJECTILE_SPHERE ? 2.0f * TOOLS_SPHERE_RADIUS : 2.0f * TOOLS_BOX_HALF,
-        .density = TOOLS_PROJECTILE_DENSITY,
+        .size = t->size > 0.0f ? t->size : TOOLS_DEFAULT_SIZE,
+        .density = t->custom_material ? t->material.density : TOOLS_PROJECTILE_DENSITY,
+        .custom_surface = t->custom_material,
+        .friction = t->material.friction,
+        .restitution = t->material.restitution,
     };
     return def;
 }
@@ -170,6 +171,11 @@ ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *de
     body.position = def->position;
     body.linear_velocity = glms_vec3_scale(def->direction, def->speed);
     body.material.density = def->density;
+    if (def->custom_surface)
+    {
+        body.material.friction = def->friction;
+        body.material.restitution = def->restitution;
+    }
     tools_projectile kind = def->projectile;
     if (kind == TOOLS_PROJECTILE_MODEL && PH_ID_IS_NULL(t->model_geom))
     {
@@ -179,6 +185,8 @@ ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *de
     float half = 0.5f * def->size;
     if (kind == TOOLS_PROJECTILE_SPHERE)
         body.shape = ph_make_sphere(half);
+    else if (kind == TOOLS_PROJECTILE_CAPSULE)
+        body.shape = ph_make_capsule(half, half);
     else if (kind == TOOLS_PROJECTILE_MODEL)
         body.shape = ph_make_geom_shape(PH_SHAPE_HULL, t->model_geom);
     else

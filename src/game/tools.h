@@ -17,11 +17,14 @@
 #define TOOLS_MIN_THROW_SPEED 20.0f
 #define TOOLS_MAX_THROW_SPEED 100.0f
 #define TOOLS_CHARGE_SECONDS 1.5f
+// The projectiles' size when the player has not chosen one (unit: m).
+#define TOOLS_DEFAULT_SIZE 0.6f
 
 typedef enum tools_projectile
 {
     TOOLS_PROJECTILE_BOX,
     TOOLS_PROJECTILE_SPHERE,
+    TOOLS_PROJECTILE_CAPSULE, // as long as two sizes, one size thick
     TOOLS_PROJECTILE_MODEL,
     TOOLS_PROJECTILE_COUNT
 } tools_projectile;
@@ -29,6 +32,9 @@ typedef enum tools_projectile
 typedef struct tools
 {
     tools_projectile projectile;
+    float size;                // box edge, sphere and capsule diameter (unit: m); 0: TOOLS_DEFAULT_SIZE
+    bool custom_material;      // the player chose the projectiles' material (the panel), else steel
+    ph_material material;      // that material
     ph_geom_id model_geom; // hull of the loaded model (null: none loaded)
     int model_mesh;        // its render mesh, -1 when none
     bool charging;
@@ -54,10 +60,12 @@ typedef struct tools_throw_def
     float speed;                 // (unit: m/s)
     float size;                  // box edge or sphere diameter (unit: m); the model keeps its own size
     float density;               // (unit: kg/m^3)
+    bool custom_surface;         // friction and restitution below, else the engine's defaults
+    float friction, restitution;
 } tools_throw_def;
 
 // The player's throw from a camera ray: the current projectile, starting a metre along the ray (clear of
-// the near plane), at speed, with the projectiles' own size and steel's density.
+// the near plane), at speed, with the player's size and material (steel's density by default).
 tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir, float speed);
 
 // Throwing: begin on press, advance while held, release throws along (origin, dir) and returns the body.
