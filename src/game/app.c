@@ -11,6 +11,7 @@
 // and goes to the recorder (record.c), whatever the window and the wall clock do.
 #include "assets/obj.h"
 #include "game/app_internal.h"
+#include "game/save.h"
 #include "recipes/recipes.h"
 #include "render/gl.h"
 
@@ -113,22 +114,19 @@ bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_siz
     scene_slot copy = *slot_in; // slot_in may be a->current itself
     const scene_slot *slot = &copy;
     level next;
-    bool ok = slot->path[0]
+    bool ok = save_is_save_file(slot->path) ? save_load(&next, slot->path, a->cfg.seed, err, err_size)
+              : slot->path[0]
                   ? level_load_file(&next, slot->path, a->r, a->cfg.seed, err, err_size)
                   : level_load_builtin(&next, slot->builtin,
                                        a->cfg.box_count > 0 ? a->cfg.box_count : APP_DEFAULT_BOX_COUNT,
                                        a->cfg.seed, err, err_size);
     if (!ok)
         return false;
-    tools_grab_end(&a->tl);
-    a->jt.clicks = 0; // a half-made joint's first body was in the old world
-    a->jt.body = PH_NULL_BODY_ID;
-    a->tl.charging = false;
+    app_forget_world(a);
     level_unload(&a->lv, a->r);
     a->lv = next;
-    a->tl.model_geom = PH_NULL_GEOM_ID;
+    a->substeps = level_world_substeps(); // a save brings its own
     a->accumulator = 0.0;
-    a->pair_view = false;
     camera_init(&a->cam, a->lv.camera_eye, a->lv.camera_target, a->lv.camera_fov);
     camera_set_floor(&a->cam, a->lv.has_ground, a->lv.ground.hi.y);
     if (a->lv.model)
@@ -137,7 +135,6 @@ bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_siz
         app_use_projectile_model(a, a->lv.model);
         a->lv.model = NULL;
     }
-    a->projectile_prepared = false; // a new world: the model's hull is made again at its first throw
     if (a->lv.warning[0])
         hud_message(&a->hd, false, a->lv.warning);
     a->current = copy;
@@ -701,6 +698,7 @@ int app_run(const app_config *config)
     a.show_hud = config->hud && !config->record_path;
     a.hint = !config->reel && !config->record_path;
     tools_init(&a.tl);
+    history_init(&a.hist);
     hud_init(&a.hd);
     if (!a.cfg.headless && !display_available() && a.cfg.record_path)
     {
@@ -741,6 +739,7 @@ int app_run(const app_config *config)
     free(a.readback);
     free(a.frame_rgb);
     app_panel_shutdown(&a);
+    history_free(&a.hist);
     if (!a.cfg.headless)
         close_window(&a);
     free(a.script);

@@ -9,6 +9,7 @@
 
 #include "assets/reel_file.h"
 #include "game/app.h"
+#include "game/history.h"
 #include "game/camera.h"
 #include "game/hud.h"
 #include "game/joint_tools.h"
@@ -93,6 +94,9 @@ typedef struct app
     tools tl;
     joint_tools jt; // weld, rope, hinge, break (G T H B)
     hud hd;
+    history hist;                   // undo and redo of spawns, throws, deletes and freezes
+    bool screenshot_pending;        // F12: the frame being drawn goes to screenshots/
+    int screenshot_count;
     bool show_panel, panel_started; // the settings panel (F11), and whether ImGui could start
     int substeps;                   // the world's solver sub-steps (the panel's; worlds are made with it)
     char model_files[APP_MAX_MODEL_FILES][512]; // models/*.obj, offered as projectiles
@@ -151,6 +155,17 @@ bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_siz
 void app_switch_scene(app *a, int delta);
 void app_reset_scene(app *a);
 void app_record_current_frame(app *a);
+// edit.c
+void app_forget_world(app *a);
+void app_spawn_at_pointer(app *a, level_layout layout);
+void app_throw_at_pointer(app *a);
+void app_delete_at_pointer(app *a);
+void app_toggle_freeze(app *a);
+void app_undo(app *a, bool redo);
+void app_quick_save(app *a);
+void app_quick_load(app *a);
+void app_set_substeps(app *a, int substeps);
+void app_save_screenshot(app *a);
 // scene_list.c
 const char *app_scenes_folder(void);
 void app_list_scenes(app *a);

@@ -185,6 +185,7 @@ void level_adopt_new_bodies(level *lv, level_tag tag)
         b->contact_points = 0;
         b->tag = (uint8_t)tag;
         b->mesh = -1;
+        b->frozen = false;
         b->rgba = TAG_RGBA[tag][(slot + lv->spawn_counter) & 1];
         adopted = true;
     }
@@ -455,6 +456,8 @@ static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint3
     level_body *b = level_get_body(sc->lv, id);
     if (!sc->tint_sleeping)
         *flags &= ~(uint32_t)RENDER_FLAG_SLEEPING;
+    if (PH_ID_EQUALS(id, sc->lv->highlight))
+        *flags |= RENDER_FLAG_HIGHLIGHT;
     if (!b)
         return true;
     *out_xf = level_interpolate(sc->lv, id, sc->alpha);

@@ -91,6 +91,7 @@ typedef struct level_body
     uint32_t rgba;      // sRGB colour 0xRRGGBBAA
     int mesh;           // render mesh handle of a model, -1 to draw the physics shape
     uint8_t tag;        // level_tag
+    bool frozen;        // made static in place by the player (F), who may unfreeze it
 } level_body;
 
 struct obj_model;  // assets/obj.h
@@ -122,6 +123,7 @@ typedef struct level
     // The player's material for spawned layouts (the panel), else each layout's own.
     bool spawn_material_set;
     ph_material spawn_material;
+    ph_body_id highlight; // drawn brightened (the held body), null: none
 } level;
 
 // Creates the world of a built-in scene. box_count is used by LEVEL_BUILTIN_BOXES. On failure returns

@@ -204,10 +204,7 @@ void app_panel_build(app *a, float dt_seconds)
     if (changed & PANEL_UI_CHANGED_TIME_SCALE)
         a->time_scale = m.time_scale;
     if (changed & PANEL_UI_CHANGED_SUBSTEPS)
-    {
-        level_set_world_substeps(m.substeps);
-        a->substeps = level_world_substeps();
-    }
+        app_set_substeps(a, m.substeps);
     if (changed & PANEL_UI_CHANGED_MATERIAL)
     {
         a->tl.custom_material = true;

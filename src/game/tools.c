@@ -6,7 +6,7 @@
 
 #include "game/tools.h"
 
-#include <math.h>   // sqrtf, fabsf, atan2f, cosf, sinf
+#include <math.h>   // sqrtf, fabsf, fmaxf, fminf, atan2f, cosf, sinf
 #include <stdio.h>  // snprintf
 #include <string.h> // memset
 
@@ -28,6 +28,11 @@
 // Rotational damping of a grabbed body, as an angular deceleration per unit angular velocity (unit: 1/s)
 // times its inertia, so it does not spin on the spring like a pendulum forever.
 #define TOOLS_GRAB_ANGULAR_DAMPING 4.0f
+// The wheel moves a held body this fraction of its distance from the eye per click, at least the step (unit:
+// m), and no nearer than the least distance (unit: m).
+#define TOOLS_GRAB_PUSH_FRACTION 0.1f
+#define TOOLS_GRAB_PUSH_MIN_STEP 0.25f
+#define TOOLS_GRAB_MIN_DISTANCE 1.5f
 // Rays nearly parallel to the drag plane (|cos| below this) keep the last target.
 #define TOOLS_MIN_PLANE_COSINE 1e-3f
 #define TOOLS_PI 3.14159265358979f
@@ -273,7 +278,9 @@ void tools_grab_apply(tools *t, level *lv)
     accel = glms_vec3_sub(accel, ph_world_get_gravity(lv->world));
     ph_body_apply_force_at_point(lv->world, t->grabbed, glms_vec3_scale(accel, mass), point);
     ph_mat3 inertia = ph_body_get_world_inertia(lv->world, t->grabbed);
-    ph_vec3 torque = glms_vec3_scale(glms_mat3_mulv(inertia, w), -TOOLS_GRAB_ANGULAR_DAMPING);
+    // Damped towards the spin the rotate key asks for (none: the body just stops swinging).
+    ph_vec3 spin = {{0.0f, t->grab_spin, 0.0f}};
+    ph_vec3 torque = glms_vec3_scale(glms_mat3_mulv(inertia, glms_vec3_sub(spin, w)), TOOLS_GRAB_ANGULAR_DAMPING);
     ph_body_apply_torque(lv->world, t->grabbed, torque);
 }
 
@@ -281,16 +288,18 @@ void tools_grab_end(tools *t)
 {
     t->grabbing = false;
     t->grabbed = PH_NULL_BODY_ID;
+    t->grab_spin = 0.0f;
 }
 
-bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir)
+void tools_grab_push(tools *t, float clicks, ph_vec3 eye)
 {
-    ph_body_id id = tools_pick(lv, origin, dir, NULL);
-    if (PH_ID_IS_NULL(id) || ph_body_get_type(lv->world, id) == PH_BODY_STATIC)
-        return false;
-    if (t->grabbing && PH_ID_EQUALS(t->grabbed, id))
-        tools_grab_end(t);
-    return ph_body_destroy(lv->world, id) == PH_OK;
+    if (!t->grabbing)
+        return;
+    // The drag plane faces the camera (its normal points at it): its distance from the eye along the normal.
+    float distance = glms_vec3_dot(t->grab_normal, eye) - t->grab_plane_d;
+    float step = fmaxf(TOOLS_GRAB_PUSH_MIN_STEP, TOOLS_GRAB_PUSH_FRACTION * distance);
+    float pushed = fminf(fmaxf(distance + clicks * step, TOOLS_GRAB_MIN_DISTANCE), TOOLS_REACH);
+    t->grab_plane_d = glms_vec3_dot(t->grab_normal, eye) - pushed;
 }
 
 bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,

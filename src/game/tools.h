@@ -45,7 +45,11 @@ typedef struct tools
     ph_vec3 grab_target; // where the spring pulls it (unit: m)
     ph_vec3 grab_normal; // the drag plane: normal (towards the camera at grab time)
     float grab_plane_d;  // and offset, n . x = d (unit: m)
+    float grab_spin;     // the rotate key's turn of the held body about the vertical (unit: rad/s)
 } tools;
+
+// How fast the rotate key turns a held body (unit: rad/s; a quarter turn a second).
+#define TOOLS_GRAB_SPIN_SPEED 1.5707963f
 
 void tools_init(tools *t);
 const char *tools_projectile_name(tools_projectile p);
@@ -94,11 +98,12 @@ bool tools_grab_begin(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 
 void tools_grab_move(tools *t, ph_vec3 origin, ph_vec3 dir);
 void tools_grab_apply(tools *t, level *lv);
 void tools_grab_end(tools *t);
+// The wheel while holding: pushes the held body away from the eye (clicks > 0) or pulls it nearer, by a
+// tenth of its distance a click (the drag plane moves; the pointer keeps steering it across the screen).
+void tools_grab_push(tools *t, float clicks, ph_vec3 eye);
 
 // The closest body along the ray within reach, null when none.
 ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out_point);
-// Deletes the non-static body under the ray; false when there is none.
-bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir);
 // Where a layout spawned along the ray goes: where the ray meets a body (or else the ground's plane),
 // lifted by level_place_layout so that it lands on top of what is there. False with a message.
 bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,
