@@ -99,7 +99,7 @@ static void write_views(app *a, const bool *v)
 
 static void stats_text(const app *a, char *out, size_t size)
 {
-    const hud_frame *f = &a->frame;
+    const hud_frame *f = &a->hd.smooth; // the last frames' figures, smoothed as the HUD shows them
     int n = snprintf(out, size,
                      "bodies %d (awake %d, asleep %d)\njoints %d, contacts %d\nfell off %d\n"
                      "physics %.2f ms in %d steps\n",

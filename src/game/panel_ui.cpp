@@ -29,7 +29,8 @@ constexpr float PROJECTILE_SIZE_MIN = 0.1f, PROJECTILE_SIZE_MAX = 3.0f;
 
 struct widget_rect
 {
-    const char *name;
+    const char *name; // the caller's string, or copy when that was made here
+    char copy[96];
     ImVec2 min, max;
 };
 
@@ -50,8 +51,22 @@ state S;
 
 void note_widget(const char *name)
 {
-    if (S.widget_count < PANEL_UI_MAX_WIDGETS)
-        S.widgets[S.widget_count++] = {name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+    if (S.widget_count >= PANEL_UI_MAX_WIDGETS)
+        return;
+    widget_rect &w = S.widgets[S.widget_count++];
+    w.name = name;
+    w.min = ImGui::GetItemRectMin();
+    w.max = ImGui::GetItemRectMax();
+}
+
+void note_widget_copy(const char *name)
+{
+    if (S.widget_count >= PANEL_UI_MAX_WIDGETS)
+        return;
+    note_widget(nullptr);
+    widget_rect &w = S.widgets[S.widget_count - 1];
+    std::snprintf(w.copy, sizeof w.copy, "%s", name);
+    w.name = w.copy;
 }
 
 // Whether a window point is on one of ImGui's windows shown last frame (the panel, an open combo's list).
@@ -70,10 +85,21 @@ int button_index(Uint8 button)
     return button == SDL_BUTTON_LEFT ? 0 : button == SDL_BUTTON_RIGHT ? 1 : button == SDL_BUTTON_MIDDLE ? 2 : -1;
 }
 
+// A slider's rectangle is its frame alone, not its label: a click at a fraction of its width sets that
+// fraction of its range.
+void note_slider(const char *name)
+{
+    if (S.widget_count >= PANEL_UI_MAX_WIDGETS)
+        return;
+    note_widget(name);
+    widget_rect &w = S.widgets[S.widget_count - 1];
+    w.max.x = w.min.x + ImGui::CalcItemWidth();
+}
+
 bool slider_float(const char *label, float *v, float lo, float hi, const char *format, int flags = 0)
 {
     bool changed = ImGui::SliderFloat(label, v, lo, hi, format, flags);
-    note_widget(label);
+    note_slider(label);
     return changed;
 }
 } // namespace
@@ -226,7 +252,7 @@ int panel_ui_build(panel_ui_model *m, bool visible, float dt_seconds, int *out_l
                 changed |= PANEL_UI_CHANGED_TIME_SCALE;
             if (ImGui::SliderInt("sub-steps", &m->substeps, SUBSTEPS_MIN, SUBSTEPS_MAX))
                 changed |= PANEL_UI_CHANGED_SUBSTEPS;
-            note_widget("sub-steps");
+            note_slider("sub-steps");
         }
         if (ImGui::CollapsingHeader("Spawn and throw", ImGuiTreeNodeFlags_DefaultOpen))
         {
@@ -237,9 +263,27 @@ int panel_ui_build(panel_ui_model *m, bool visible, float dt_seconds, int *out_l
                 changed |= PANEL_UI_CHANGED_MATERIAL;
             if (slider_float("restitution", &m->restitution, 0.0f, 1.0f, "%.2f"))
                 changed |= PANEL_UI_CHANGED_MATERIAL;
-            if (ImGui::Combo("projectile", &m->projectile, m->projectile_names, m->projectile_count))
-                changed |= PANEL_UI_CHANGED_PROJECTILE;
+            bool open = m->projectile >= 0 && m->projectile < m->projectile_count &&
+                        ImGui::BeginCombo("projectile", m->projectile_names[m->projectile]);
             note_widget("projectile");
+            if (open)
+            {
+                for (int i = 0; i < m->projectile_count; i++)
+                {
+                    ImGui::PushID(i);
+                    if (ImGui::Selectable(m->projectile_names[i], i == m->projectile))
+                    {
+                        m->projectile = i;
+                        changed |= PANEL_UI_CHANGED_PROJECTILE;
+                    }
+                    // Listed as "projectile:NAME", so that a test can pick one from the open list.
+                    char name[96];
+                    std::snprintf(name, sizeof name, "projectile:%s", m->projectile_names[i]);
+                    note_widget_copy(name);
+                    ImGui::PopID();
+                }
+                ImGui::EndCombo();
+            }
             if (slider_float("size", &m->projectile_size, PROJECTILE_SIZE_MIN, PROJECTILE_SIZE_MAX, "%.2f m"))
                 changed |= PANEL_UI_CHANGED_PROJECTILE;
         }
