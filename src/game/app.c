@@ -183,6 +183,7 @@ static void step_once(app *a)
     a->frame.physics_ms += (float)(app_now_ms() - t0);
     level_remove_fallen(&a->lv);
     level_update_contacts(&a->lv);
+    impacts_collect(&a->imp, &a->lv);
     const ph_step_stats *s = ph_world_get_stats(a->lv.world);
     if (s)
     {
@@ -557,6 +558,8 @@ static int run_window(app *a)
             }
             alpha = advance_physics(a, dt);
         }
+        bool frozen_time = a->reel_on ? a->reel.paused : a->paused;
+        impacts_advance(&a->imp, frozen_time ? 0.0f : (float)dt * (a->reel_on ? reel_time_scale(&a->reel) : a->time_scale));
         const ph_step_stats *s = ph_world_get_stats(a->lv.world);
         if (s)
         {
@@ -699,6 +702,7 @@ int app_run(const app_config *config)
     a.hint = !config->reel && !config->record_path;
     tools_init(&a.tl);
     history_init(&a.hist);
+    impacts_init(&a.imp);
     hud_init(&a.hd);
     if (!a.cfg.headless && !display_available() && a.cfg.record_path)
     {

@@ -10,6 +10,7 @@
 #include "assets/reel_file.h"
 #include "game/app.h"
 #include "game/history.h"
+#include "game/impacts.h"
 #include "game/camera.h"
 #include "game/hud.h"
 #include "game/joint_tools.h"
@@ -95,6 +96,7 @@ typedef struct app
     joint_tools jt; // weld, rope, hinge, break (G T H B)
     hud hd;
     history hist;                   // undo and redo of spawns, throws, deletes and freezes
+    impacts imp;                    // flashes where contacts hit hard
     bool screenshot_pending;        // F12: the frame being drawn goes to screenshots/
     int screenshot_count;
     bool show_panel, panel_started; // the settings panel (F11), and whether ImGui could start

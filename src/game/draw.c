@@ -89,6 +89,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     ph_vec3 pending;
     if (!a->reel_on && joint_tools_pending_point(&a->jt, &a->lv, &pending))
         draw_pending_joint(a, pending);
+    impacts_draw(&a->imp, a->r);
     if (a->spawn_preview && !a->reel_on)
         draw_spawn_preview(a);
     if (a->tl.charging && !a->reel_on)

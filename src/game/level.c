@@ -251,6 +251,7 @@ int level_remove_fallen(level *lv)
 void level_update_contacts(level *lv)
 {
     lv->contact_count = 0;
+    lv->contacts_listed = 0;
     if (!lv->world)
         return;
     int n = ph_world_get_contacts(lv->world, NULL, 0);
@@ -265,6 +266,7 @@ void level_update_contacts(level *lv)
     }
     n = ph_world_get_contacts(lv->world, lv->contacts, lv->contacts_capacity);
     n = n < lv->contacts_capacity ? n : lv->contacts_capacity;
+    lv->contacts_listed = n;
     int count = 0;
     const ph_body_id *ids = level_list_bodies(lv, &count);
     for (int i = 0; i < count; i++)

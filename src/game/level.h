@@ -117,7 +117,8 @@ typedef struct level
     float fall_limit_y;        // dynamic bodies below this height are removed (unit: m)
     int removed_count;         // bodies removed below fall_limit_y since the level was loaded
     int contact_count;         // contact points, sleeping bodies' included (level_update_contacts)
-    ph_contact_info *contacts; // ph_world_get_contacts buffer
+    ph_contact_info *contacts; // ph_world_get_contacts buffer: the last step's awake contacts
+    int contacts_listed;       // how many of them it holds
     int contacts_capacity;
     struct obj_model *model; // the .obj a file level was made from (owned; the game may take it)
     // The player's material for spawned layouts (the panel), else each layout's own.

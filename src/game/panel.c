@@ -28,12 +28,13 @@ enum
     VIEW_SHADOWS,
     VIEW_XRAY,
     VIEW_HUD,
+    VIEW_IMPACTS,
     VIEW_COUNT
 };
 
 static const char *const VIEW_NAMES[VIEW_COUNT] = {
     "contacts (F2)", "bounds (F3)",  "octree (F4)",  "sleeping (F5)", "calendar (F6)",
-    "GJK/EPA (F7)",  "joints (J)",   "shadows (F9)", "x-ray (F10)",   "HUD (F8)",
+    "GJK/EPA (F7)",  "joints (J)",   "shadows (F9)", "x-ray (F10)",   "HUD (F8)",      "impact flashes",
 };
 
 // Projectile choices: the primitives, the loaded model, then models/*.obj.
@@ -77,6 +78,7 @@ static void read_views(const app *a, bool *v)
     v[VIEW_SHADOWS] = a->ropts.shadows;
     v[VIEW_XRAY] = a->ropts.debug_xray;
     v[VIEW_HUD] = a->show_hud;
+    v[VIEW_IMPACTS] = a->imp.on;
 }
 
 static void write_views(app *a, const bool *v)
@@ -95,6 +97,7 @@ static void write_views(app *a, const bool *v)
     a->ropts.shadows = v[VIEW_SHADOWS];
     a->ropts.debug_xray = v[VIEW_XRAY];
     a->show_hud = v[VIEW_HUD];
+    a->imp.on = v[VIEW_IMPACTS];
 }
 
 static void stats_text(const app *a, char *out, size_t size)
