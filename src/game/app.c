@@ -559,7 +559,9 @@ static int run_window(app *a)
             alpha = advance_physics(a, dt);
         }
         bool frozen_time = a->reel_on ? a->reel.paused : a->paused;
-        impacts_advance(&a->imp, frozen_time ? 0.0f : (float)dt * (a->reel_on ? reel_time_scale(&a->reel) : a->time_scale));
+        impacts_advance(&a->imp, frozen_time
+                                     ? 0.0f
+                                     : (float)dt * (a->reel_on ? reel_time_scale(&a->reel) : a->time_scale));
         const ph_step_stats *s = ph_world_get_stats(a->lv.world);
         if (s)
         {

@@ -9,10 +9,10 @@
 
 #include "assets/reel_file.h"
 #include "game/app.h"
-#include "game/history.h"
-#include "game/impacts.h"
 #include "game/camera.h"
+#include "game/history.h"
 #include "game/hud.h"
+#include "game/impacts.h"
 #include "game/joint_tools.h"
 #include "game/level.h"
 #include "game/record.h"
@@ -24,9 +24,9 @@
 
 #include <SDL2/SDL.h> // window, GL context, events
 #include <stdbool.h>  // bool
-#include <stdio.h>    // FILE
 #include <stddef.h>   // size_t
 #include <stdint.h>   // uint8_t
+#include <stdio.h>    // FILE
 
 // Most scenes listed for next / previous and in the panel, and most models of models/ it offers.
 #define APP_MAX_SCENES 64
@@ -95,9 +95,9 @@ typedef struct app
     tools tl;
     joint_tools jt; // weld, rope, hinge, break (G T H B)
     hud hd;
-    history hist;                   // undo and redo of spawns, throws, deletes and freezes
-    impacts imp;                    // flashes where contacts hit hard
-    bool screenshot_pending;        // F12: the frame being drawn goes to screenshots/
+    history hist;            // undo and redo of spawns, throws, deletes and freezes
+    impacts imp;             // flashes where contacts hit hard
+    bool screenshot_pending; // F12: the frame being drawn goes to screenshots/
     int screenshot_count;
     bool show_panel, panel_started; // the settings panel (F11), and whether ImGui could start
     int substeps;                   // the world's solver sub-steps (the panel's; worlds are made with it)

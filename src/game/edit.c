@@ -103,7 +103,8 @@ void app_undo(app *a, bool redo)
     tools_grab_end(&a->tl);
     a->grabbing_with_left = false;
     char msg[512] = "";
-    bool ok = redo ? history_redo(&a->hist, &a->lv, msg, sizeof msg) : history_undo(&a->hist, &a->lv, msg, sizeof msg);
+    bool ok = redo ? history_redo(&a->hist, &a->lv, msg, sizeof msg)
+                   : history_undo(&a->hist, &a->lv, msg, sizeof msg);
     hud_message(&a->hd, !ok, msg);
 }
 

@@ -93,12 +93,14 @@ void impacts_draw(const impacts *im, renderer *r)
             continue;
         float t = o->age / IMPACTS_SECONDS, s = fminf(o->strength / IMPACTS_FULL_STRENGTH, 1.5f);
         if (o->age < IMPACTS_FLASH_SECONDS)
-            renderer_point(r, o->point, IMPACTS_FLASH_PX * (0.5f + s) * (1.0f - o->age / IMPACTS_FLASH_SECONDS),
+            renderer_point(r, o->point,
+                           IMPACTS_FLASH_PX * (0.5f + s) * (1.0f - o->age / IMPACTS_FLASH_SECONDS),
                            0xffffffffu);
         // The ring lies in the contact's plane, about the point.
         ph_vec3 n = ph_safe_normalize(o->normal, (ph_vec3){{0.0f, 1.0f, 0.0f}});
-        ph_vec3 u = ph_safe_normalize(glms_vec3_cross(n, fabsf(n.y) < 0.9f ? (ph_vec3){{0, 1, 0}} : (ph_vec3){{1, 0, 0}}),
-                                      (ph_vec3){{1.0f, 0.0f, 0.0f}});
+        ph_vec3 u = ph_safe_normalize(
+            glms_vec3_cross(n, fabsf(n.y) < 0.9f ? (ph_vec3){{0, 1, 0}} : (ph_vec3){{1, 0, 0}}),
+            (ph_vec3){{1.0f, 0.0f, 0.0f}});
         ph_vec3 v = glms_vec3_cross(n, u);
         ph_vec3 centre = o->point;
         float radius = IMPACTS_RING_START + IMPACTS_RING_GROWTH * s * t;

@@ -33,8 +33,8 @@ enum
 };
 
 static const char *const VIEW_NAMES[VIEW_COUNT] = {
-    "contacts (F2)", "bounds (F3)",  "octree (F4)",  "sleeping (F5)", "calendar (F6)",
-    "GJK/EPA (F7)",  "joints (J)",   "shadows (F9)", "x-ray (F10)",   "HUD (F8)",      "impact flashes",
+    "contacts (F2)", "bounds (F3)",  "octree (F4)", "sleeping (F5)", "calendar (F6)",  "GJK/EPA (F7)",
+    "joints (J)",    "shadows (F9)", "x-ray (F10)", "HUD (F8)",      "impact flashes",
 };
 
 // Projectile choices: the primitives, the loaded model, then models/*.obj.
@@ -89,8 +89,8 @@ static void write_views(app *a, const bool *v)
     a->tint_sleeping = v[VIEW_SLEEPING];
     a->debug.draw_calendar = v[VIEW_CALENDAR];
     // The pair view needs a pair: switched on here it shows the last one picked, if still there.
-    a->pair_view = v[VIEW_PAIR] && ph_body_is_valid(a->lv.world, a->pair_a) &&
-                   ph_body_is_valid(a->lv.world, a->pair_b);
+    a->pair_view =
+        v[VIEW_PAIR] && ph_body_is_valid(a->lv.world, a->pair_a) && ph_body_is_valid(a->lv.world, a->pair_b);
     if (v[VIEW_PAIR] && !a->pair_view)
         hud_message(&a->hd, false, "GJK/EPA view: point at a body that touches another and press F7");
     a->debug.draw_joints = v[VIEW_JOINTS];
@@ -246,8 +246,9 @@ void app_panel_report(app *a, FILE *f)
     fprintf(f, "gravity %.4f\n", a->lv.world ? (double)-ph_world_get_gravity(a->lv.world).y : 0.0);
     fprintf(f, "time_scale %.4f\n", (double)a->time_scale);
     fprintf(f, "substeps %d\n", a->substeps);
-    fprintf(f, "spawn_material %d %.4f %.4f %.4f\n", a->tl.custom_material ? 1 : 0, (double)a->tl.material.density,
-            (double)a->tl.material.friction, (double)a->tl.material.restitution);
+    fprintf(f, "spawn_material %d %.4f %.4f %.4f\n", a->tl.custom_material ? 1 : 0,
+            (double)a->tl.material.density, (double)a->tl.material.friction,
+            (double)a->tl.material.restitution);
     fprintf(f, "projectile %s %.4f\n", tools_projectile_name(a->tl.projectile),
             (double)(a->tl.size > 0.0f ? a->tl.size : TOOLS_DEFAULT_SIZE));
     bool views[VIEW_COUNT];

@@ -7,12 +7,11 @@
 
 #include "game/panel_ui.h"
 
-#include <imgui.h>
-#include <imgui_internal.h> // the windows' rectangles: which event lands on the panel
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
-
 #include <cstdio> // snprintf
+#include <imgui.h>
+#include <imgui_internal.h> // the windows' rectangles: which event lands on the panel
 
 namespace
 {
@@ -82,7 +81,10 @@ bool over_panel(float x, float y)
 
 int button_index(Uint8 button)
 {
-    return button == SDL_BUTTON_LEFT ? 0 : button == SDL_BUTTON_RIGHT ? 1 : button == SDL_BUTTON_MIDDLE ? 2 : -1;
+    return button == SDL_BUTTON_LEFT     ? 0
+           : button == SDL_BUTTON_RIGHT  ? 1
+           : button == SDL_BUTTON_MIDDLE ? 2
+                                         : -1;
 }
 
 // A slider's rectangle is its frame alone, not its label: a click at a fraction of its width sets that
@@ -215,8 +217,9 @@ int panel_ui_build(panel_ui_model *m, bool visible, float dt_seconds, int *out_l
     if (visible)
     {
         float width = PANEL_WIDTH * S.scale;
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width - PANEL_MARGIN * S.scale, PANEL_MARGIN * S.scale),
-                                ImGuiCond_Always);
+        ImGui::SetNextWindowPos(
+            ImVec2(io.DisplaySize.x - width - PANEL_MARGIN * S.scale, PANEL_MARGIN * S.scale),
+            ImGuiCond_Always);
         ImGui::SetNextWindowSize(ImVec2(width, 0.0f), ImGuiCond_Always);
         ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f),
                                             ImVec2(width, io.DisplaySize.y - 2.0f * PANEL_MARGIN * S.scale));

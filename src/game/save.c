@@ -178,7 +178,8 @@ static cJSON *joint_json(const snapshot_joint *j)
         cJSON_AddNumberToObject(o, JOINT_FLOATS[i].name,
                                 (double)*(const float *)((const char *)&j->def + JOINT_FLOATS[i].offset));
     for (int i = 0; i < COUNT(JOINT_BOOLS); i++)
-        cJSON_AddBoolToObject(o, JOINT_BOOLS[i].name, *(const bool *)((const char *)&j->def + JOINT_BOOLS[i].offset));
+        cJSON_AddBoolToObject(o, JOINT_BOOLS[i].name,
+                              *(const bool *)((const char *)&j->def + JOINT_BOOLS[i].offset));
     return o;
 }
 
@@ -275,7 +276,8 @@ static bool get_float(json_reader *r, const cJSON *o, const char *key, const cha
     return json_get_float(r, field(o, key), p, lo, false, hi, out);
 }
 
-static bool get_int(json_reader *r, const cJSON *o, const char *key, const char *path, int lo, int hi, int *out)
+static bool get_int(json_reader *r, const cJSON *o, const char *key, const char *path, int lo, int hi,
+                    int *out)
 {
     float v = 0.0f;
     char p[160];
@@ -301,10 +303,11 @@ static bool get_bool(json_reader *r, const cJSON *o, const char *key, const char
     return true;
 }
 
-static bool get_shape_type(json_reader *r, const cJSON *o, const char *key, const char *path, ph_shape_type *out)
+static bool get_shape_type(json_reader *r, const cJSON *o, const char *key, const char *path,
+                           ph_shape_type *out)
 {
     static const char *const names[] = {"sphere", "capsule", "box", "hull", "compound", "mesh"};
-    static const ph_shape_type types[] = {PH_SHAPE_SPHERE, PH_SHAPE_CAPSULE, PH_SHAPE_BOX,
+    static const ph_shape_type types[] = {PH_SHAPE_SPHERE, PH_SHAPE_CAPSULE,  PH_SHAPE_BOX,
                                           PH_SHAPE_HULL,   PH_SHAPE_COMPOUND, PH_SHAPE_MESH};
     char p[160];
     int k = 0;
@@ -315,7 +318,8 @@ static bool get_shape_type(json_reader *r, const cJSON *o, const char *key, cons
     return true;
 }
 
-static bool get_transform(json_reader *r, const cJSON *o, const char *key, const char *path, ph_transform *out)
+static bool get_transform(json_reader *r, const cJSON *o, const char *key, const char *path,
+                          ph_transform *out)
 {
     float v[7];
     if (!get_floats(r, o, key, path, -PH_MAX_COORDINATE, PH_MAX_COORDINATE, v, 7))
@@ -338,7 +342,8 @@ static bool read_geom(json_reader *r, const cJSON *o, int index, snapshot_geom *
     char p[96];
     snprintf(p, sizeof p, "%s.points", path);
     if (n < 0 || n % 3 != 0 || n / 3 > SAVE_MAX_POINTS || (g->type == PH_SHAPE_MESH && n % 9 != 0))
-        return json_fail(r, p, "must be an array of x, y, z numbers%s", g->type == PH_SHAPE_MESH ? ", 3 points a triangle" : "");
+        return json_fail(r, p, "must be an array of x, y, z numbers%s",
+                         g->type == PH_SHAPE_MESH ? ", 3 points a triangle" : "");
     g->point_count = n / 3;
     g->points = malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
     if (!g->points)
@@ -393,14 +398,17 @@ static bool read_body(json_reader *r, const cJSON *o, int index, int geom_count,
     b->geom = -1;
     if (!get_shape_type(r, o, "shape", path, &b->shape.type))
         return false;
-    if (b->shape.type == PH_SHAPE_BOX && !get_floats(r, o, "half_extents", path, 0.0f, PH_MAX_SIZE, b->shape.half_extents.raw, 3))
+    if (b->shape.type == PH_SHAPE_BOX &&
+        !get_floats(r, o, "half_extents", path, 0.0f, PH_MAX_SIZE, b->shape.half_extents.raw, 3))
         return false;
     if ((b->shape.type == PH_SHAPE_SPHERE || b->shape.type == PH_SHAPE_CAPSULE) &&
         !get_float(r, o, "radius", path, 0.0f, PH_MAX_SIZE, &b->shape.radius))
         return false;
-    if (b->shape.type == PH_SHAPE_CAPSULE && !get_float(r, o, "half_height", path, 0.0f, PH_MAX_SIZE, &b->shape.half_height))
+    if (b->shape.type == PH_SHAPE_CAPSULE &&
+        !get_float(r, o, "half_height", path, 0.0f, PH_MAX_SIZE, &b->shape.half_height))
         return false;
-    if (b->shape.type == PH_SHAPE_HULL || b->shape.type == PH_SHAPE_COMPOUND || b->shape.type == PH_SHAPE_MESH)
+    if (b->shape.type == PH_SHAPE_HULL || b->shape.type == PH_SHAPE_COMPOUND ||
+        b->shape.type == PH_SHAPE_MESH)
     {
         if (!get_int(r, o, "geometry", path, 0, geom_count - 1, &b->geom))
             return false;
@@ -416,7 +424,8 @@ static bool read_body(json_reader *r, const cJSON *o, int index, int geom_count,
     if (!get_floats(r, o, "position", path, -PH_MAX_COORDINATE, PH_MAX_COORDINATE, b->position.raw, 3) ||
         !get_floats(r, o, "orientation", path, -1.0f, 1.0f, b->orientation.raw, 4) ||
         !get_floats(r, o, "velocity", path, -PH_MAX_SPEED, PH_MAX_SPEED, b->linear_velocity.raw, 3) ||
-        !get_floats(r, o, "angular_velocity", path, -PH_MAX_SPEED, PH_MAX_SPEED, b->angular_velocity.raw, 3) ||
+        !get_floats(r, o, "angular_velocity", path, -PH_MAX_SPEED, PH_MAX_SPEED, b->angular_velocity.raw,
+                    3) ||
         !get_bool(r, o, "awake", path, &b->awake) ||
         !get_floats(r, o, "material", path, 0.0f, PH_MAX_DENSITY, material, 3) ||
         !get_float(r, o, "mass", path, 0.0f, PH_MAX_MASS, &mass) ||
@@ -442,8 +451,10 @@ static bool read_joint(json_reader *r, const cJSON *o, int index, int body_count
     snprintf(path, sizeof path, "joints[%d]", index);
     snprintf(p, sizeof p, "%s.type", path);
     if (!json_get_choice(r, field(o, "type"), p, JOINT_TYPES, PH_JOINT_TYPE_COUNT, &type) ||
-        !get_int(r, o, "a", path, -1, body_count - 1, &j->a) || !get_int(r, o, "b", path, 0, body_count - 1, &j->b) ||
-        !get_transform(r, o, "frame_a", path, &j->def.frame_a) || !get_transform(r, o, "frame_b", path, &j->def.frame_b))
+        !get_int(r, o, "a", path, -1, body_count - 1, &j->a) ||
+        !get_int(r, o, "b", path, 0, body_count - 1, &j->b) ||
+        !get_transform(r, o, "frame_a", path, &j->def.frame_a) ||
+        !get_transform(r, o, "frame_b", path, &j->def.frame_b))
         return false;
     j->def.type = (ph_joint_type)type;
     for (int i = 0; i < COUNT(JOINT_FLOATS); i++)
@@ -489,7 +500,8 @@ static char *read_file(const char *path, size_t *out_len, char *err, size_t err_
     return buf;
 }
 
-static bool read_save(json_reader *r, const cJSON *root, snapshot *s, float out_camera[7], int *substeps, int *removed)
+static bool read_save(json_reader *r, const cJSON *root, snapshot *s, float out_camera[7], int *substeps,
+                      int *removed)
 {
     int version = 0;
     if (!cJSON_IsObject(root))
@@ -505,7 +517,8 @@ static bool read_save(json_reader *r, const cJSON *root, snapshot *s, float out_
         !get_floats(r, cam, "target", "camera", -PH_MAX_COORDINATE, PH_MAX_COORDINATE, out_camera + 3, 3) ||
         !get_float(r, cam, "fov", "camera", 1.0f, 179.0f, out_camera + 6))
         return false;
-    const cJSON *geoms = field(root, "geometry"), *bodies = field(root, "bodies"), *joints = field(root, "joints");
+    const cJSON *geoms = field(root, "geometry"), *bodies = field(root, "bodies"),
+                *joints = field(root, "joints");
     if (!cJSON_IsArray(geoms) || !cJSON_IsArray(bodies) || !cJSON_IsArray(joints))
         return json_fail(r, "", "geometry, bodies and joints must be arrays");
     int ng = cJSON_GetArraySize(geoms), nb = cJSON_GetArraySize(bodies), nj = cJSON_GetArraySize(joints);
@@ -585,7 +598,10 @@ bool save_load(level *lv, const char *path, uint32_t seed, char *err, size_t err
         if (ok)
         {
             const char *base = strrchr(path, '/');
-            snprintf(lv->name, sizeof lv->name, "%s", cJSON_IsString(name) ? name->valuestring : base ? base + 1 : path);
+            snprintf(lv->name, sizeof lv->name, "%s",
+                     cJSON_IsString(name) ? name->valuestring
+                     : base               ? base + 1
+                                          : path);
             lv->camera_eye = (vec3s){{cam[0], cam[1], cam[2]}};
             lv->camera_target = (vec3s){{cam[3], cam[4], cam[5]}};
             lv->camera_fov = cam[6];

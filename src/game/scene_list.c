@@ -130,6 +130,5 @@ void app_list_models(app *a)
             a->model_file_count++;
     }
     closedir(d);
-    qsort(a->model_files, (size_t)a->model_file_count, sizeof a->model_files[0],
-          compare_names);
+    qsort(a->model_files, (size_t)a->model_file_count, sizeof a->model_files[0], compare_names);
 }

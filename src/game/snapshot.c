@@ -123,7 +123,8 @@ static void take_body(snapshot_body *b, level *lv, ph_body_id id)
         b->center = ph_body_get_center_of_mass(w, id);
         b->mass.center = glms_quat_rotatev(inv, glms_vec3_sub(b->center, b->position));
         ph_mat3 r = glms_quat_mat3(b->orientation);
-        b->mass.inertia = glms_mat3_mul(glms_mat3_mul(glms_mat3_transpose(r), ph_body_get_world_inertia(w, id)), r);
+        b->mass.inertia =
+            glms_mat3_mul(glms_mat3_mul(glms_mat3_transpose(r), ph_body_get_world_inertia(w, id)), r);
     }
     const level_body *lb = level_get_body(lv, id);
     b->rgba = lb ? lb->rgba : LEVEL_STATIC_RGBA;
@@ -161,7 +162,8 @@ bool snapshot_take(snapshot *s, level *lv, const ph_body_id *ids, int count)
             continue;
         snapshot_body *b = &s->bodies[s->body_count++];
         take_body(b, lv, ids[i]);
-        if (b->shape.type == PH_SHAPE_HULL || b->shape.type == PH_SHAPE_COMPOUND || b->shape.type == PH_SHAPE_MESH)
+        if (b->shape.type == PH_SHAPE_HULL || b->shape.type == PH_SHAPE_COMPOUND ||
+            b->shape.type == PH_SHAPE_MESH)
             ok = (b->geom = copy_geom(s, &geom_capacity, lv->world, b->shape)) >= 0;
     }
     int joints = ok ? ph_world_get_joint_count(lv->world) : 0;
@@ -195,10 +197,12 @@ static ph_geom_id build_geom(ph_world *w, const snapshot_geom *g, float density)
             hd.points = g->points;
             hd.point_count = g->point_count;
             hd.vertex_budget = g->point_count > hd.vertex_budget ? g->point_count : hd.vertex_budget;
-            hd.vertex_budget = hd.vertex_budget < PH_HULL_MAX_VERTICES ? hd.vertex_budget : PH_HULL_MAX_VERTICES;
+            hd.vertex_budget =
+                hd.vertex_budget < PH_HULL_MAX_VERTICES ? hd.vertex_budget : PH_HULL_MAX_VERTICES;
             return ph_world_add_hull(w, &hd);
         }
-        ph_compound_child_def *children = calloc((size_t)(g->child_count > 0 ? g->child_count : 1), sizeof *children);
+        ph_compound_child_def *children =
+            calloc((size_t)(g->child_count > 0 ? g->child_count : 1), sizeof *children);
         if (!children)
             return PH_NULL_GEOM_ID;
         bool ok = true;
@@ -219,7 +223,8 @@ static ph_geom_id build_geom(ph_world *w, const snapshot_geom *g, float density)
                 cd.points = g->points + ch->first_point;
                 cd.point_count = ch->point_count;
                 cd.vertex_budget = ch->point_count > cd.vertex_budget ? ch->point_count : cd.vertex_budget;
-                cd.vertex_budget = cd.vertex_budget < PH_HULL_MAX_VERTICES ? cd.vertex_budget : PH_HULL_MAX_VERTICES;
+                cd.vertex_budget =
+                    cd.vertex_budget < PH_HULL_MAX_VERTICES ? cd.vertex_budget : PH_HULL_MAX_VERTICES;
                 ph_geom_id hull = ph_world_add_hull(w, &cd);
                 children[k].shape = ph_make_geom_shape(PH_SHAPE_HULL, hull);
                 ok = !PH_ID_IS_NULL(hull);
@@ -264,8 +269,8 @@ static ph_mass_properties shape_mass(const ph_world *w, ph_shape shape, float de
     memset(&sum, 0, sizeof sum);
     const ph_compound *cp = ph_world_get_compound(w, shape.geom);
     for (int k = 0; cp && k < cp->child_count; k++)
-        sum = ph_add_mass(sum, ph_transform_mass(ph_compute_mass(&cp->children[k].shape, density),
-                                                 cp->children[k].local));
+        sum = ph_add_mass(
+            sum, ph_transform_mass(ph_compute_mass(&cp->children[k].shape, density), cp->children[k].local));
     return sum;
 }
 
@@ -316,8 +321,8 @@ static ph_quat fit_orientation(ph_quat want)
     };
     for (int i = 0; i < N * N * N * N; i++)
     {
-        ph_quat q = {{ulps(want.x, order[i % N]), ulps(want.y, order[i / N % N]), ulps(want.z, order[i / (N * N) % N]),
-                      ulps(want.w, order[i / (N * N * N)])}};
+        ph_quat q = {{ulps(want.x, order[i % N]), ulps(want.y, order[i / N % N]),
+                      ulps(want.z, order[i / (N * N) % N]), ulps(want.w, order[i / (N * N * N)])}};
         ph_quat got = glms_quat_normalize(q);
         if (got.x == want.x && got.y == want.y && got.z == want.z && got.w == want.w)
             return q;
@@ -344,7 +349,8 @@ static ph_body_id make_body(level *lv, const snapshot_body *b, ph_shape shape, b
     // where it was to the bit.
     ph_mass_properties mp = b->mass;
     bool rebuilt = new_geometry && b->geom >= 0;
-    if (b->type == PH_BODY_DYNAMIC && b->mass.mass > 0.0f && (rebuilt || !shape_gives_mass(lv->world, b, shape)))
+    if (b->type == PH_BODY_DYNAMIC && b->mass.mass > 0.0f &&
+        (rebuilt || !shape_gives_mass(lv->world, b, shape)))
     {
         mp.center = fit_center((ph_transform){b->position, b->orientation}, mp.center, b->center);
         def.mass_properties = &mp;
@@ -438,7 +444,8 @@ bool snapshot_restore(const snapshot *s, level *lv, bool new_geometry, bool keep
         ph_joint_def def = sj->def;
         def.body_a = sj->a >= 0 ? made[sj->a] : def.body_a;
         def.body_b = sj->b >= 0 ? made[sj->b] : def.body_b;
-        bool ends = (PH_ID_IS_NULL(def.body_a) || ph_body_is_valid(w, def.body_a)) && ph_body_is_valid(w, def.body_b);
+        bool ends =
+            (PH_ID_IS_NULL(def.body_a) || ph_body_is_valid(w, def.body_a)) && ph_body_is_valid(w, def.body_b);
         // A joint to a body that is gone since (deleted, or not in a new world) is left out, and so is one
         // the engine no longer takes (a frozen body, now static, at its moving end).
         if (ends && PH_ID_IS_NULL(ph_joint_create(w, &def)))
@@ -447,7 +454,8 @@ bool snapshot_restore(const snapshot *s, level *lv, bool new_geometry, bool keep
     if (ok && joints_lost > 0)
     {
         char text[96];
-        snprintf(text, sizeof text, "%d joint%s could not be made again", joints_lost, joints_lost > 1 ? "s" : "");
+        snprintf(text, sizeof text, "%d joint%s could not be made again", joints_lost,
+                 joints_lost > 1 ? "s" : "");
         set_err(err, err_size, text);
     }
     if (out_ids && made)

@@ -56,7 +56,7 @@ typedef struct snapshot_body
 typedef struct snapshot_joint
 {
     ph_joint_def def; // its body ids are the old world's
-    int a, b;         // its ends among the snapshot's bodies, -1: def's id as it is (the world, or a body not in it)
+    int a, b; // its ends among the snapshot's bodies, -1: def's id as it is (the world, or a body not in it)
 } snapshot_joint;
 
 typedef struct snapshot

@@ -280,7 +280,8 @@ void tools_grab_apply(tools *t, level *lv)
     ph_mat3 inertia = ph_body_get_world_inertia(lv->world, t->grabbed);
     // Damped towards the spin the rotate key asks for (none: the body just stops swinging).
     ph_vec3 spin = {{0.0f, t->grab_spin, 0.0f}};
-    ph_vec3 torque = glms_vec3_scale(glms_mat3_mulv(inertia, glms_vec3_sub(spin, w)), TOOLS_GRAB_ANGULAR_DAMPING);
+    ph_vec3 torque =
+        glms_vec3_scale(glms_mat3_mulv(inertia, glms_vec3_sub(spin, w)), TOOLS_GRAB_ANGULAR_DAMPING);
     ph_body_apply_torque(lv->world, t->grabbed, torque);
 }
 

@@ -32,9 +32,9 @@ typedef enum tools_projectile
 typedef struct tools
 {
     tools_projectile projectile;
-    float size;                // box edge, sphere and capsule diameter (unit: m); 0: TOOLS_DEFAULT_SIZE
-    bool custom_material;      // the player chose the projectiles' material (the panel), else steel
-    ph_material material;      // that material
+    float size;            // box edge, sphere and capsule diameter (unit: m); 0: TOOLS_DEFAULT_SIZE
+    bool custom_material;  // the player chose the projectiles' material (the panel), else steel
+    ph_material material;  // that material
     ph_geom_id model_geom; // hull of the loaded model (null: none loaded)
     int model_mesh;        // its render mesh, -1 when none
     bool charging;

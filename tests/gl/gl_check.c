@@ -344,7 +344,8 @@ static int check_pixels(const char *png, const char *colour, long min_count)
     return n >= min_count ? 0 : fail("too few pixels of that colour");
 }
 
-// Prints (last) the mean brightness ((r + g + b) / 3, 0 .. 255) of the square of half side r about pixel (x, y).
+// Prints (last) the mean brightness ((r + g + b) / 3, 0 .. 255) of the square of half side r about pixel (x,
+// y).
 static int brightness(const char *png, int x, int y, int r)
 {
     image img;
@@ -393,7 +394,8 @@ int main(int argc, char **argv)
     {
         fprintf(stderr, "usage: gl_check cube|picture|placement SHOT.png REPORT | aim REPORT TAG | above "
                         "REPORT TAG Y | fallen REPORT TAG "
-                        "PERCENT | standing REPORT TAG | pixels SHOT.png REPORT COLOUR N | brightness SHOT.png REPORT X Y R\n");
+                        "PERCENT | standing REPORT TAG | pixels SHOT.png REPORT COLOUR N | brightness "
+                        "SHOT.png REPORT X Y R\n");
         return 2;
     }
     const char *cmd = argv[1];
