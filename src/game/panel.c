@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The settings panel (F11) on the game's side: each frame the app's values go into a panel_ui_model, the
-// widgets (panel_ui.cpp) edit it, and what changed goes back: scenes, gravity, time scale, sub-steps, the
-// material and size of what the player spawns and throws, the projectile, the debug views. Mouse events
+// widgets (panel_ui.cpp) edit it, and what changed goes back: undo, redo, quick-save and load, screenshot,
+// scenes, gravity, time scale, sub-steps, the material and size of what the player spawns and throws, the
+// projectile, the debug views. Mouse events
 // over the panel are the panel's; the rest reach the world as before.
 
 #include "assets/obj.h"
@@ -225,6 +226,14 @@ void app_panel_build(app *a, float dt_seconds)
     }
     if (changed & PANEL_UI_CHANGED_VIEWS)
         write_views(a, views);
+    if (changed & (PANEL_UI_UNDO | PANEL_UI_REDO))
+        app_undo(a, (changed & PANEL_UI_REDO) != 0);
+    if (changed & PANEL_UI_SAVE)
+        app_quick_save(a);
+    if (changed & PANEL_UI_LOAD)
+        app_quick_load(a);
+    if (changed & PANEL_UI_SCREENSHOT)
+        a->screenshot_pending = true;
     if ((changed & PANEL_UI_LOAD_SCENE) && load >= 0 && load < a->scene_count)
     {
         a->scene_index = load;

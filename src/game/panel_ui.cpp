@@ -226,6 +226,23 @@ int panel_ui_build(panel_ui_model *m, bool visible, float dt_seconds, int *out_l
         ImGui::Begin("Sandbox (F11)", nullptr,
                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                          ImGuiWindowFlags_AlwaysAutoResize);
+        static const struct
+        {
+            const char *label;
+            int flag;
+        } buttons[] = {{"Undo", PANEL_UI_UNDO},
+                       {"Redo", PANEL_UI_REDO},
+                       {"Save", PANEL_UI_SAVE},
+                       {"Load", PANEL_UI_LOAD},
+                       {"Screenshot", PANEL_UI_SCREENSHOT}};
+        for (size_t i = 0; i < sizeof buttons / sizeof buttons[0]; i++)
+        {
+            if (i > 0)
+                ImGui::SameLine();
+            if (ImGui::Button(buttons[i].label))
+                changed |= buttons[i].flag;
+            note_widget(buttons[i].label);
+        }
         if (ImGui::CollapsingHeader("Scenes", ImGuiTreeNodeFlags_DefaultOpen))
         {
             for (int i = 0; i < m->scene_count; i++)

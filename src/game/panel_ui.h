@@ -51,7 +51,12 @@ extern "C"
         PANEL_UI_CHANGED_MATERIAL = 1 << 3,
         PANEL_UI_CHANGED_PROJECTILE = 1 << 4,
         PANEL_UI_CHANGED_VIEWS = 1 << 5,
-        PANEL_UI_LOAD_SCENE = 1 << 6 // load_scene holds the scene's index
+        PANEL_UI_LOAD_SCENE = 1 << 6, // load_scene holds the scene's index
+        PANEL_UI_UNDO = 1 << 7,       // the buttons
+        PANEL_UI_REDO = 1 << 8,
+        PANEL_UI_SAVE = 1 << 9,
+        PANEL_UI_LOAD = 1 << 10,
+        PANEL_UI_SCREENSHOT = 1 << 11
     };
 
     // Starts ImGui on the window's current GL context. False when the backends cannot start.

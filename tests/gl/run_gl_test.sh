@@ -467,6 +467,13 @@ panel)
     grep '^gravity' "$out/panel_gravity.txt"
     ! grep -q "^body [0-9]* projectile " "$out/panel_gravity.txt" || { echo "FAIL: the click on the panel threw"; exit 1; }
     awk '$1 == "gravity" && $2 < 1.5 { ok = 1 } END { exit !ok }' "$out/panel_gravity.txt" || { echo "FAIL: gravity"; exit 1; }
+    # The Undo button takes back a throw made before the panel opened.
+    set -- $(at Undo 0.5 "$out/panel.txt")
+    run --frames 20 $big --script "2 move 640 300; 3 down 640 300 left; 4 up 640 300 left; 6 key F11; 9 move $1 $2;
+        10 down $1 $2 left; 11 up $1 $2 left" --report "$out/panel_undo.txt"
+    grep '^history' "$out/panel_undo.txt"
+    grep -qx "history 0 1" "$out/panel_undo.txt" && ! grep -q "^body [0-9]* projectile " "$out/panel_undo.txt" ||
+        { echo "FAIL: the Undo button"; exit 1; }
     # A scene from the list, a debug view, the statistics, the time scale and the sub-steps (the world is made
     # again with 16: its hash is the same, paused, the cube in mid-air).
     set -- $(at first 0.1 "$out/panel.txt") $(at "contacts_(F2)" 0.1 "$out/panel.txt") \
