@@ -95,13 +95,14 @@ void app_prepare_projectile_model(app *a)
     }
 }
 
-// Makes model (owned from now on) the projectile model, replacing the old one and its render mesh; its
-// hull is made at its first throw.
+// Makes model (owned from now on) the projectile model, replacing the old one; its hull and render mesh are
+// made at its first throw. The old render mesh goes to the level, which frees it with its world: bodies
+// thrown as the old model are still drawn with it.
 void app_use_projectile_model(app *a, struct obj_model *model)
 {
     obj_free(a->projectile_model);
     a->projectile_model = model;
-    if (a->tl.model_mesh >= 0 && a->r)
+    if (a->tl.model_mesh >= 0 && a->r && !level_track_mesh(&a->lv, a->tl.model_mesh))
         renderer_remove_mesh(a->r, a->tl.model_mesh);
     a->tl.model_mesh = -1;
     a->projectile_prepared = false;

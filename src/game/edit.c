@@ -15,6 +15,8 @@
 
 // Screenshots go to this folder (relative to the working directory).
 #define APP_SCREENSHOT_FOLDER "screenshots"
+// Past this many the last name is written over.
+#define APP_MAX_SCREENSHOTS 100000
 
 // Every body id the game holds belongs to the world that is going: forgotten.
 void app_forget_world(app *a)
@@ -140,12 +142,24 @@ void app_set_substeps(app *a, int substeps)
         app_show_error(a, err);
 }
 
-// F12: the next frame drawn goes to screenshots/shot_NNN.png (the panel and HUD as they are on screen).
+// F12: the frame being drawn goes to screenshots/shot_NNN.png (the panel and HUD as they are on screen), the
+// first number no file has yet.
 void app_save_screenshot(app *a)
 {
     char path[256], err[512] = "";
-    snprintf(path, sizeof path, APP_SCREENSHOT_FOLDER "/shot_%03d.png", a->screenshot_count++);
     mkdir(APP_SCREENSHOT_FOLDER, 0777);
+    for (;;)
+    {
+        snprintf(path, sizeof path, APP_SCREENSHOT_FOLDER "/shot_%03d.png", a->screenshot_count++);
+        FILE *f = fopen(path, "rb");
+        if (!f || a->screenshot_count > APP_MAX_SCREENSHOTS)
+        {
+            if (f)
+                fclose(f);
+            break;
+        }
+        fclose(f);
+    }
     if (!renderer_screenshot(a->r, path, err, sizeof err))
         app_show_error(a, err);
     else

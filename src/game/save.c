@@ -25,6 +25,9 @@
 #define SAVE_MAX_BYTES (256u << 20)
 #define SAVE_MAX_BODIES (1 << 20)
 #define SAVE_MAX_POINTS (1 << 24)
+// A body's slot is at most this many times the body count, plus the margin.
+#define SAVE_SLOT_SLACK 4
+#define SAVE_SLOT_MARGIN 4096
 
 static const char *const BODY_TYPES[] = {"static", "kinematic", "dynamic"};
 static const char *const JOINT_TYPES[PH_JOINT_TYPE_COUNT] = {"distance", "spherical", "revolute", "prismatic",
@@ -550,6 +553,15 @@ static bool read_save(json_reader *r, const cJSON *root, snapshot *s, float out_
         if (ok)
             slot_taken[slot] = 1;
     }
+    // The engine's slots are handed out in turn and reused, so a world's slots stay near its body count;
+    // one far beyond would make a world of placeholders.
+    for (int i = 0; ok && i < s->body_count; i++)
+        if ((int)s->bodies[i].id.index1 - 1 > SAVE_SLOT_SLACK * nb + SAVE_SLOT_MARGIN)
+        {
+            char p[64];
+            snprintf(p, sizeof p, "bodies[%d].slot", i);
+            ok = json_fail(r, p, "slot %u is far beyond the %d bodies", s->bodies[i].id.index1 - 1, nb);
+        }
     for (int j = 0; ok && j < nj; j++)
     {
         ok = read_joint(r, cJSON_GetArrayItem(joints, j), j, nb, &s->joints[j]);

@@ -420,7 +420,10 @@ bool snapshot_restore(const snapshot *s, level *lv, bool new_geometry, bool keep
         made[i] = make_body(lv, b, shape, new_geometry);
         if (PH_ID_IS_NULL(made[i]))
         {
-            set_err(err, err_size, ph_world_last_error(w).message);
+            char text[400];
+            snprintf(text, sizeof text, "body %d (slot %u): %s", i, b->id.index1 - 1,
+                     ph_world_last_error(w).message);
+            set_err(err, err_size, text);
             ok = false;
             break;
         }
