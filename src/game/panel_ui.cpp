@@ -69,6 +69,9 @@ void note_widget_copy(const char *name)
 }
 
 // Whether a window point is on one of ImGui's windows shown last frame (the panel, an open combo's list).
+// This is the test behind io.WantCaptureMouse, made at the event's own point: WantCaptureMouse is worked
+// out in NewFrame from the pointer of the frame before, so a move off the panel and a click in the world
+// arriving in one frame (xdotool, a script, a quick hand) would give the click to the panel.
 bool over_panel(float x, float y)
 {
     ImGuiContext &g = *GImGui;
