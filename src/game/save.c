@@ -293,6 +293,21 @@ static bool get_int(json_reader *r, const cJSON *o, const char *key, const char 
     return true;
 }
 
+// The colour, 0xRRGGBBAA as a whole number: read as the double it is (a float keeps only 24 bits).
+static bool get_rgba(json_reader *r, const cJSON *o, const char *path, uint32_t *out)
+{
+    const cJSON *c = field(o, "color");
+    double v = cJSON_IsNumber(c) ? c->valuedouble : -1.0;
+    if (!(v >= 0.0 && v <= 4294967295.0) || v != (double)(uint32_t)v)
+    {
+        char p[160];
+        snprintf(p, sizeof p, "%s.color", path);
+        return json_fail(r, p, "must be a whole number in [0, 4294967295] (0xRRGGBBAA)");
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
 static bool get_bool(json_reader *r, const cJSON *o, const char *key, const char *path, bool *out)
 {
     const cJSON *b = field(o, key);
@@ -388,7 +403,7 @@ static bool read_body(json_reader *r, const cJSON *o, int index, int geom_count,
     char path[64];
     snprintf(path, sizeof path, "bodies[%d]", index);
     int slot = 0, type = 0, tag = 0;
-    float material[3], mass = 0.0f, color = 0.0f;
+    float material[3], mass = 0.0f;
     const char *tag_name = NULL;
     char p[96];
     if (!get_int(r, o, "slot", path, 0, SAVE_MAX_BODIES - 1, &slot))
@@ -435,12 +450,10 @@ static bool read_body(json_reader *r, const cJSON *o, int index, int geom_count,
         !get_floats(r, o, "center", path, -PH_MAX_SIZE, PH_MAX_SIZE, b->mass.center.raw, 3) ||
         !get_floats(r, o, "world_center", path, -PH_MAX_COORDINATE, PH_MAX_COORDINATE, b->center.raw, 3) ||
         !get_floats(r, o, "inertia", path, -FLT_MAX, FLT_MAX, &b->mass.inertia.raw[0][0], 9) ||
-        !get_float(r, o, "color", path, 0.0f, 4294967295.0f, &color) ||
+        !get_rgba(r, o, path, &b->rgba) ||
         !get_floats(r, o, "start", path, -PH_MAX_COORDINATE, PH_MAX_COORDINATE, b->start.raw, 3) ||
         !get_bool(r, o, "frozen", path, &b->frozen))
         return false;
-    // The colour is a 32-bit integer: as a float it keeps only 24 bits, so it is read as the double it is.
-    b->rgba = (uint32_t)cJSON_GetNumberValue(field(o, "color"));
     b->material = (ph_material){material[0], material[1], material[2]};
     b->mass.mass = mass;
     b->mesh = -1;
