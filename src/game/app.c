@@ -74,17 +74,22 @@ void app_show_error(app *a, const char *text)
 // mass (the body origin). It runs at the first throw of the model, not at load: the level has just
 // built the same model's bodies, and building its hull and render mesh a second time made opening a
 // 29k-triangle .obj take 1.6 times as long as the same model through a JSON scene (issue 22, defect 4).
+// A size chosen in the panel since makes both again at that size.
 void app_prepare_projectile_model(app *a)
 {
-    if (a->projectile_prepared)
+    bool same_size = a->projectile_prepared_size == a->tl.size;
+    if (a->projectile_prepared && same_size)
         return;
+    if (!same_size)
+        app_keep_projectile_mesh(a);
     a->projectile_prepared = true;
+    a->projectile_prepared_size = a->tl.size;
     a->tl.model_geom = PH_NULL_GEOM_ID;
     if (!a->projectile_model)
         return;
     char err[1024] = "";
-    if (!level_model_projectile(&a->lv, a->projectile_model, a->r, &a->tl.model_geom, &a->tl.model_mesh, err,
-                                sizeof err))
+    if (!level_model_projectile(&a->lv, a->projectile_model, a->r, a->tl.size, &a->tl.model_geom,
+                                &a->tl.model_mesh, err, sizeof err))
     {
         // The model itself is in the level (as static geometry if it is flat); only throwing it is not
         // possible, so this is a warning and the projectile stays a box or a sphere.
@@ -95,16 +100,22 @@ void app_prepare_projectile_model(app *a)
     }
 }
 
+// The projectile model's render mesh goes to the level, which frees it with its world: bodies thrown with it
+// are still drawn with it when the projectile model or its size changes.
+void app_keep_projectile_mesh(app *a)
+{
+    if (a->tl.model_mesh >= 0 && a->r && !level_track_mesh(&a->lv, a->tl.model_mesh))
+        renderer_remove_mesh(a->r, a->tl.model_mesh);
+    a->tl.model_mesh = -1;
+}
+
 // Makes model (owned from now on) the projectile model, replacing the old one; its hull and render mesh are
-// made at its first throw. The old render mesh goes to the level, which frees it with its world: bodies
-// thrown as the old model are still drawn with it.
+// made at its first throw.
 void app_use_projectile_model(app *a, struct obj_model *model)
 {
     obj_free(a->projectile_model);
     a->projectile_model = model;
-    if (a->tl.model_mesh >= 0 && a->r && !level_track_mesh(&a->lv, a->tl.model_mesh))
-        renderer_remove_mesh(a->r, a->tl.model_mesh);
-    a->tl.model_mesh = -1;
+    app_keep_projectile_mesh(a);
     a->projectile_prepared = false;
 }
 

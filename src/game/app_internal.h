@@ -133,6 +133,7 @@ typedef struct app
     size_t readback_size;
     struct obj_model *projectile_model; // the last .obj loaded: thrown as the "model" projectile
     bool projectile_prepared;           // its hull is in the current world (made at the first throw of it)
+    float projectile_prepared_size;     // the tools' size it was made at (0: the model's own)
     // --reel
     bool reel_on;
     reel_desc *reel_data; // the loaded reel file (owned)
@@ -153,6 +154,7 @@ bool app_ends_with(const char *s, const char *suffix);
 void app_show_error(app *a, const char *text);
 void app_prepare_projectile_model(app *a);
 void app_use_projectile_model(app *a, struct obj_model *model);
+void app_keep_projectile_mesh(app *a);
 bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_size);
 void app_switch_scene(app *a, int delta);
 void app_reset_scene(app *a);

@@ -146,9 +146,10 @@ bool level_add_scene(level *lv, const struct scene_desc *desc, renderer *r, char
 bool level_load_recipe(level *lv, const char *name, uint32_t seed, char *err, size_t err_size);
 // Makes a model throwable in the level's world: its convex hull as world geometry in *out_geom and, when
 // *inout_mesh is -1 and r is given, its render mesh about the hull's centre of mass (the body origin) in
-// *inout_mesh. False with a message on failure.
-bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, ph_geom_id *out_geom,
-                            int *inout_mesh, char *err, size_t err_size);
+// *inout_mesh, both scaled so that the model's largest extent is size (unit: m; 0: as the file has it).
+// False with a message on failure.
+bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, float size,
+                            ph_geom_id *out_geom, int *inout_mesh, char *err, size_t err_size);
 // Destroys the world and frees the renderer meshes of the level (r may be NULL).
 void level_unload(level *lv, renderer *r);
 

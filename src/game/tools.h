@@ -32,7 +32,8 @@ typedef enum tools_projectile
 typedef struct tools
 {
     tools_projectile projectile;
-    float size;            // box edge, sphere and capsule diameter (unit: m); 0: TOOLS_DEFAULT_SIZE
+    float size;            // box edge, sphere and capsule diameter, a model's largest extent (unit: m); 0:
+                           // TOOLS_DEFAULT_SIZE, and a model as its file has it
     bool custom_material;  // the player chose the projectiles' material (the panel), else steel
     ph_material material;  // that material
     ph_geom_id model_geom; // hull of the loaded model (null: none loaded)
@@ -62,9 +63,10 @@ typedef struct tools_throw_def
     ph_vec3 position;            // start of the body's centre (unit: m)
     ph_vec3 direction;           // unit (used as given: the velocity is direction * speed)
     float speed;                 // (unit: m/s)
-    float size;                  // box edge or sphere diameter (unit: m); the model keeps its own size
-    float density;               // (unit: kg/m^3)
-    bool custom_surface;         // friction and restitution below, else the engine's defaults
+    float size;          // box edge, sphere or capsule diameter (unit: m); a model is made at its size
+                         // before (app_prepare_projectile_model)
+    float density;       // (unit: kg/m^3)
+    bool custom_surface; // friction and restitution below, else the engine's defaults
     float friction, restitution;
 } tools_throw_def;
 
