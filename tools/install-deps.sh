@@ -5,7 +5,7 @@
 # Usage: tools/install-deps.sh [core|bench]   (core: build, run and test; bench: also Bullet, libccd)
 set -eu
 core="build-essential cmake pkg-config clang libclang-rt-14-dev libsdl2-dev libcglm-dev python3-glad
-libstb-dev libcjson-dev libqhull-dev libccd-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg"
+libstb-dev libcjson-dev libqhull-dev libccd-dev libimgui-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg"
 bench="libbullet-dev g++ linux-perf valgrind"
 want="$core"
 [ "${1:-core}" = bench ] && want="$core $bench"

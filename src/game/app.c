@@ -9,19 +9,17 @@
 // (reel.c) drives the level, the camera and the debug views instead of the player; with --record every
 // frame advances exactly 1/fps s, is drawn into the renderer's off-screen target of the recording's size
 // and goes to the recorder (record.c), whatever the window and the wall clock do.
-#define _POSIX_C_SOURCE 200809L // opendir/readdir: listing scenes/*.json
-
 #include "assets/obj.h"
 #include "game/app_internal.h"
+#include "game/save.h"
 #include "recipes/recipes.h"
 #include "render/gl.h"
 
 #include <SDL2/SDL.h> // window, GL context, events, timers
-#include <dirent.h>   // opendir, readdir: the scenes folder
 #include <math.h>     // floor, fabs
 #include <stdio.h>    // fprintf, printf, FILE
-#include <stdlib.h>   // getenv, calloc, free, qsort
-#include <string.h>   // strcmp, strlen, strrchr
+#include <stdlib.h>   // getenv, calloc, free
+#include <string.h>   // strcmp, strlen, strrchr, memset
 
 // Most physics steps one frame may run; the rest of a long frame's debt is dropped (slow motion of the
 // whole game instead of a spiral of ever longer frames).
@@ -65,53 +63,6 @@ bool app_ends_with(const char *s, const char *suffix)
 
 // ---- Scenes ---------------------------------------------------------------------------------------------
 
-static int compare_slots(const void *a, const void *b)
-{
-    return strcmp(((const scene_slot *)a)->path, ((const scene_slot *)b)->path);
-}
-
-// The scenes folder: next to the working directory, else in the source tree.
-static const char *scenes_folder(void)
-{
-    DIR *d = opendir("scenes");
-    if (d)
-    {
-        closedir(d);
-        return "scenes";
-    }
-    return SANDBOX_SOURCE_DIR "/scenes";
-}
-
-// Built-ins first, then scenes/*.json in name order (the reel file and its own scenes, reel*.json, are
-// left to the reel).
-static void list_scenes(app *a)
-{
-    a->scene_count = 0;
-    for (int b = 0; b < LEVEL_BUILTIN_COUNT && a->scene_count < APP_MAX_SCENES; b++)
-    {
-        a->scenes[a->scene_count].builtin = (level_builtin)b;
-        a->scenes[a->scene_count].path[0] = '\0';
-        a->scene_count++;
-    }
-    const char *folder = scenes_folder();
-    DIR *d = opendir(folder);
-    if (!d)
-        return;
-    int first_file = a->scene_count;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && a->scene_count < APP_MAX_SCENES)
-    {
-        if (!app_ends_with(e->d_name, ".json") || strncmp(e->d_name, "reel", strlen("reel")) == 0)
-            continue;
-        scene_slot *s = &a->scenes[a->scene_count];
-        int n = snprintf(s->path, sizeof s->path, "%s/%s", folder, e->d_name);
-        if (n > 0 && (size_t)n < sizeof s->path)
-            a->scene_count++;
-    }
-    closedir(d);
-    qsort(a->scenes + first_file, (size_t)(a->scene_count - first_file), sizeof a->scenes[0], compare_slots);
-}
-
 void app_show_error(app *a, const char *text)
 {
     fprintf(stderr, "sandbox: %s\n", text);
@@ -123,17 +74,22 @@ void app_show_error(app *a, const char *text)
 // mass (the body origin). It runs at the first throw of the model, not at load: the level has just
 // built the same model's bodies, and building its hull and render mesh a second time made opening a
 // 29k-triangle .obj take 1.6 times as long as the same model through a JSON scene (issue 22, defect 4).
+// A size chosen in the panel since makes both again at that size.
 void app_prepare_projectile_model(app *a)
 {
-    if (a->projectile_prepared)
+    bool same_size = a->projectile_prepared_size == a->tl.size;
+    if (a->projectile_prepared && same_size)
         return;
+    if (!same_size)
+        app_keep_projectile_mesh(a);
     a->projectile_prepared = true;
+    a->projectile_prepared_size = a->tl.size;
     a->tl.model_geom = PH_NULL_GEOM_ID;
     if (!a->projectile_model)
         return;
     char err[1024] = "";
-    if (!level_model_projectile(&a->lv, a->projectile_model, a->r, &a->tl.model_geom, &a->tl.model_mesh, err,
-                                sizeof err))
+    if (!level_model_projectile(&a->lv, a->projectile_model, a->r, a->tl.size, &a->tl.model_geom,
+                                &a->tl.model_mesh, err, sizeof err))
     {
         // The model itself is in the level (as static geometry if it is flat); only throwing it is not
         // possible, so this is a warning and the projectile stays a box or a sphere.
@@ -144,6 +100,25 @@ void app_prepare_projectile_model(app *a)
     }
 }
 
+// The projectile model's render mesh goes to the level, which frees it with its world: bodies thrown with it
+// are still drawn with it when the projectile model or its size changes.
+void app_keep_projectile_mesh(app *a)
+{
+    if (a->tl.model_mesh >= 0 && a->r && !level_track_mesh(&a->lv, a->tl.model_mesh))
+        renderer_remove_mesh(a->r, a->tl.model_mesh);
+    a->tl.model_mesh = -1;
+}
+
+// Makes model (owned from now on) the projectile model, replacing the old one; its hull and render mesh are
+// made at its first throw.
+void app_use_projectile_model(app *a, struct obj_model *model)
+{
+    obj_free(a->projectile_model);
+    a->projectile_model = model;
+    app_keep_projectile_mesh(a);
+    a->projectile_prepared = false;
+}
+
 // Loads the scene in a slot (or the file path), replacing the level only when the new one loaded, so a
 // bad file leaves the game running on the old scene with the error on screen.
 bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_size)
@@ -151,35 +126,27 @@ bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_siz
     scene_slot copy = *slot_in; // slot_in may be a->current itself
     const scene_slot *slot = &copy;
     level next;
-    bool ok = slot->path[0]
+    bool ok = save_is_save_file(slot->path) ? save_load(&next, slot->path, a->cfg.seed, err, err_size)
+              : slot->path[0]
                   ? level_load_file(&next, slot->path, a->r, a->cfg.seed, err, err_size)
                   : level_load_builtin(&next, slot->builtin,
                                        a->cfg.box_count > 0 ? a->cfg.box_count : APP_DEFAULT_BOX_COUNT,
                                        a->cfg.seed, err, err_size);
     if (!ok)
         return false;
-    tools_grab_end(&a->tl);
-    a->jt.clicks = 0; // a half-made joint's first body was in the old world
-    a->jt.body = PH_NULL_BODY_ID;
-    a->tl.charging = false;
+    app_forget_world(a);
     level_unload(&a->lv, a->r);
     a->lv = next;
-    a->tl.model_geom = PH_NULL_GEOM_ID;
+    a->substeps = level_world_substeps(); // a save brings its own
     a->accumulator = 0.0;
-    a->pair_view = false;
     camera_init(&a->cam, a->lv.camera_eye, a->lv.camera_target, a->lv.camera_fov);
     camera_set_floor(&a->cam, a->lv.has_ground, a->lv.ground.hi.y);
     if (a->lv.model)
     {
-        // A newly loaded model replaces the projectile model (its old render mesh goes with it).
-        obj_free(a->projectile_model);
-        a->projectile_model = a->lv.model;
+        // A newly loaded model replaces the projectile model.
+        app_use_projectile_model(a, a->lv.model);
         a->lv.model = NULL;
-        if (a->tl.model_mesh >= 0 && a->r)
-            renderer_remove_mesh(a->r, a->tl.model_mesh);
-        a->tl.model_mesh = -1;
     }
-    a->projectile_prepared = false; // a new world: the model's hull is made again at its first throw
     if (a->lv.warning[0])
         hud_message(&a->hd, false, a->lv.warning);
     a->current = copy;
@@ -228,6 +195,7 @@ static void step_once(app *a)
     a->frame.physics_ms += (float)(app_now_ms() - t0);
     level_remove_fallen(&a->lv);
     level_update_contacts(&a->lv);
+    impacts_collect(&a->imp, &a->lv);
     const ph_step_stats *s = ph_world_get_stats(a->lv.world);
     if (s)
     {
@@ -575,6 +543,7 @@ static int run_window(app *a)
         double dt = a->cfg.record_path  ? 1.0 / (double)a->cfg.fps
                     : a->cfg.frames > 0 ? (double)ph_world_get_time_step(a->lv.world)
                                         : (wall_s < APP_MAX_FRAME_SECONDS ? wall_s : APP_MAX_FRAME_SECONDS);
+        app_panel_build(a, (float)dt);
         if (a->reel_on)
         {
             // The first frame shows the reel at time 0.
@@ -601,6 +570,10 @@ static int run_window(app *a)
             }
             alpha = advance_physics(a, dt);
         }
+        bool frozen_time = a->reel_on ? a->reel.paused : a->paused;
+        impacts_advance(&a->imp, frozen_time
+                                     ? 0.0f
+                                     : (float)dt * (a->reel_on ? reel_time_scale(&a->reel) : a->time_scale));
         const ph_step_stats *s = ph_world_get_stats(a->lv.world);
         if (s)
         {
@@ -642,7 +615,7 @@ static bool load_reel(app *a)
     if (a->cfg.reel_path)
         snprintf(path, sizeof path, "%s", a->cfg.reel_path);
     else
-        snprintf(path, sizeof path, "%s/reel.json", scenes_folder());
+        snprintf(path, sizeof path, "%s/reel.json", app_scenes_folder());
     reel_options options = reel_default_options();
     options.recipe_names = recipe_scene_names();
     asset_error err;
@@ -737,10 +710,13 @@ int app_run(const app_config *config)
     memset(&a, 0, sizeof a);
     a.cfg = *config;
     a.time_scale = 1.0f;
+    a.substeps = level_world_substeps();
     // A recording leaves the HUD out: its wall-clock figures would differ between two recordings.
     a.show_hud = config->hud && !config->record_path;
     a.hint = !config->reel && !config->record_path;
     tools_init(&a.tl);
+    history_init(&a.hist);
+    impacts_init(&a.imp);
     hud_init(&a.hd);
     if (!a.cfg.headless && !display_available() && a.cfg.record_path)
     {
@@ -768,7 +744,9 @@ int app_run(const app_config *config)
     int status = 1;
     if (ready)
     {
-        list_scenes(&a);
+        app_list_scenes(&a);
+        if (!a.cfg.headless)
+            app_panel_init(&a);
         status = a.reel_on ? run_reel(&a) : run_scenes(&a);
     }
     if (a.tl.model_mesh >= 0 && a.r)
@@ -778,6 +756,8 @@ int app_run(const app_config *config)
     reel_free(a.reel_data);
     free(a.readback);
     free(a.frame_rgb);
+    app_panel_shutdown(&a);
+    history_free(&a.hist);
     if (!a.cfg.headless)
         close_window(&a);
     free(a.script);

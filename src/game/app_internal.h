@@ -10,7 +10,9 @@
 #include "assets/reel_file.h"
 #include "game/app.h"
 #include "game/camera.h"
+#include "game/history.h"
 #include "game/hud.h"
+#include "game/impacts.h"
 #include "game/joint_tools.h"
 #include "game/level.h"
 #include "game/record.h"
@@ -24,9 +26,11 @@
 #include <stdbool.h>  // bool
 #include <stddef.h>   // size_t
 #include <stdint.h>   // uint8_t
+#include <stdio.h>    // FILE
 
-// Most scenes listed for next / previous.
+// Most scenes listed for next / previous and in the panel, and most models of models/ it offers.
 #define APP_MAX_SCENES 64
+#define APP_MAX_MODEL_FILES 32
 // Frames left out of --timing averages while caches and the JIT-compiled shaders warm up.
 #define APP_TIMING_WARMUP_FRAMES 10
 
@@ -60,6 +64,8 @@ typedef struct scene_slot
 {
     level_builtin builtin;
     char path[512]; // "" for a built-in
+    char name[64];
+    char description[160];
 } scene_slot;
 
 enum
@@ -89,6 +95,14 @@ typedef struct app
     tools tl;
     joint_tools jt; // weld, rope, hinge, break (G T H B)
     hud hd;
+    history hist;            // undo and redo of spawns, throws, deletes and freezes
+    impacts imp;             // flashes where contacts hit hard
+    bool screenshot_pending; // F12: the frame being drawn goes to screenshots/
+    int screenshot_count;
+    bool show_panel, panel_started; // the settings panel (F11), and whether ImGui could start
+    int substeps;                   // the world's solver sub-steps (the panel's; worlds are made with it)
+    char model_files[APP_MAX_MODEL_FILES][512]; // models/*.obj, offered as projectiles
+    int model_file_count;
     scene_slot scenes[APP_MAX_SCENES];
     int scene_count, scene_index;
     scene_slot current; // the scene loaded last: R loads it again
@@ -119,6 +133,7 @@ typedef struct app
     size_t readback_size;
     struct obj_model *projectile_model; // the last .obj loaded: thrown as the "model" projectile
     bool projectile_prepared;           // its hull is in the current world (made at the first throw of it)
+    float projectile_prepared_size;     // the tools' size it was made at (0: the model's own)
     // --reel
     bool reel_on;
     reel_desc *reel_data; // the loaded reel file (owned)
@@ -138,10 +153,34 @@ double app_now_ms(void);
 bool app_ends_with(const char *s, const char *suffix);
 void app_show_error(app *a, const char *text);
 void app_prepare_projectile_model(app *a);
+void app_use_projectile_model(app *a, struct obj_model *model);
+void app_keep_projectile_mesh(app *a);
 bool app_load_scene(app *a, const scene_slot *slot_in, char *err, size_t err_size);
 void app_switch_scene(app *a, int delta);
 void app_reset_scene(app *a);
 void app_record_current_frame(app *a);
+// edit.c
+void app_forget_world(app *a);
+void app_spawn_at_pointer(app *a, level_layout layout);
+void app_throw_at_pointer(app *a);
+void app_delete_at_pointer(app *a);
+void app_toggle_freeze(app *a);
+void app_undo(app *a, bool redo);
+void app_quick_save(app *a);
+void app_quick_load(app *a);
+void app_set_substeps(app *a, int substeps);
+void app_save_screenshot(app *a);
+// scene_list.c
+const char *app_scenes_folder(void);
+void app_list_scenes(app *a);
+void app_list_models(app *a);
+// panel.c
+void app_panel_init(app *a);
+void app_panel_shutdown(app *a);
+bool app_panel_event(app *a, const SDL_Event *e); // true: the panel took it
+void app_panel_build(app *a, float dt_seconds);
+void app_panel_render(app *a);
+void app_panel_report(app *a, FILE *f);
 // input.c
 float app_aspect(const app *a);
 void app_pointer_ray(const app *a, int x, int y, ph_vec3 *out_origin, ph_vec3 *out_dir);

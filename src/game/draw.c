@@ -69,6 +69,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     double t0 = app_now_ms();
     render_camera rc = camera_render_camera(&a->cam, app_aspect(a));
     renderer_begin_frame(a->r, &rc);
+    a->lv.highlight = a->tl.grabbing ? a->tl.grabbed : PH_NULL_BODY_ID;
     level_submit(&a->lv, a->r, alpha, a->tint_sleeping);
     if (a->debug.draw_contacts || a->debug.draw_bounds || a->debug.draw_octree || a->debug.draw_calendar ||
         a->debug.draw_joints)
@@ -88,6 +89,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     ph_vec3 pending;
     if (!a->reel_on && joint_tools_pending_point(&a->jt, &a->lv, &pending))
         draw_pending_joint(a, pending);
+    impacts_draw(&a->imp, a->r);
     if (a->spawn_preview && !a->reel_on)
         draw_spawn_preview(a);
     if (a->tl.charging && !a->reel_on)
@@ -134,6 +136,12 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     a->ropts.ground_hi[0] = a->lv.ground.hi.x;
     a->ropts.ground_hi[1] = a->lv.ground.hi.z;
     renderer_draw(a->r, &a->ropts);
+    app_panel_render(a);
+    if (a->screenshot_pending)
+    {
+        a->screenshot_pending = false;
+        app_save_screenshot(a);
+    }
     if (a->rec)
         app_record_current_frame(a);
     if (last_frame && a->cfg.screenshot_path)

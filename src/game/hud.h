@@ -66,7 +66,7 @@ void hud_draw_crosshair(renderer *r, float x, float y, float ui_scale);
 // The first-start hint: one line at the bottom centre of the frame.
 #define HUD_FIRST_HINT                                                                                       \
     "Click to throw at the pointer, hold to throw harder  -  right drag: look around  -  1-5: spawn  -  "    \
-    "F1: every key"
+    "F11: panel  -  F1: every key"
 void hud_draw_hint(renderer *r, const char *text, int width, int height, float ui_scale);
 // Draws the help overlay listing every key and mouse action.
 void hud_draw_help(renderer *r, int width, int height, float ui_scale);

@@ -32,28 +32,6 @@ void app_pointer_ray(const app *a, int x, int y, ph_vec3 *out_origin, ph_vec3 *o
                      app_aspect(a), out_origin, out_dir);
 }
 
-static void throw_at_pointer(app *a)
-{
-    ph_vec3 o, d;
-    app_pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
-    char err[512] = "";
-    if (a->tl.projectile == TOOLS_PROJECTILE_MODEL)
-        app_prepare_projectile_model(a);
-    ph_body_id id = tools_throw(&a->tl, &a->lv, o, d, err, sizeof err);
-    if (err[0])
-        app_show_error(a, err);
-    (void)id;
-}
-
-static void spawn_at_pointer(app *a, level_layout layout)
-{
-    ph_vec3 o, d;
-    app_pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
-    char err[512] = "";
-    if (!tools_spawn_at(&a->lv, layout, o, d, err, sizeof err))
-        app_show_error(a, err);
-}
-
 static void pick_pair(app *a)
 {
     ph_vec3 o, d;
@@ -204,11 +182,35 @@ static bool on_reel_key(app *a, SDL_Keycode key)
     return true;
 }
 
+// Ctrl + a key: undo (Z), redo (Y, or Shift + Z), quick-save (S), quick-load (L). True when it was one.
+static bool on_ctrl_key(app *a, SDL_Keycode key)
+{
+    switch (key)
+    {
+    case SDLK_z:
+        app_undo(a, a->held[KEY_SHIFT]);
+        return true;
+    case SDLK_y:
+        app_undo(a, true);
+        return true;
+    case SDLK_s:
+        a->held[KEY_S] = false; // not a step backwards of the fly camera
+        app_quick_save(a);
+        return true;
+    case SDLK_l:
+        app_quick_load(a);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void on_key(app *a, SDL_Keycode key)
 {
-    ph_vec3 o, d;
     a->hint = false;
     if (a->reel_on && on_reel_key(a, key))
+        return;
+    if (a->held[KEY_CTRL] && !a->reel_on && on_ctrl_key(a, key))
         return;
     switch (key)
     {
@@ -253,6 +255,9 @@ static void on_key(app *a, SDL_Keycode key)
         break;
     case SDLK_F10:
         a->ropts.debug_xray = !a->ropts.debug_xray;
+        break;
+    case SDLK_F11:
+        a->show_panel = !a->show_panel;
         break;
     case SDLK_c:
         camera_toggle_mode(&a->cam);
@@ -307,9 +312,17 @@ static void on_key(app *a, SDL_Keycode key)
         break;
     case SDLK_x:
     case SDLK_DELETE:
-        app_pointer_ray(a, a->mouse_x, a->mouse_y, &o, &d);
-        if (!tools_delete_at(&a->tl, &a->lv, o, d))
-            hud_message(&a->hd, false, "nothing to delete under the pointer (static bodies stay)");
+        app_delete_at_pointer(a);
+        break;
+    case SDLK_f:
+        app_toggle_freeze(a);
+        break;
+    case SDLK_v:
+        // Held: the held body turns about the vertical (Shift: the other way).
+        a->tl.grab_spin = a->held[KEY_SHIFT] ? -TOOLS_GRAB_SPIN_SPEED : TOOLS_GRAB_SPIN_SPEED;
+        break;
+    case SDLK_F12:
+        a->screenshot_pending = true;
         break;
     case SDLK_p:
     case SDLK_SPACE:
@@ -376,12 +389,7 @@ static void on_drop(app *a, const char *path)
             app_show_error(a, err);
             return;
         }
-        obj_free(a->projectile_model);
-        a->projectile_model = model;
-        if (a->tl.model_mesh >= 0 && a->r)
-            renderer_remove_mesh(a->r, a->tl.model_mesh);
-        a->tl.model_mesh = -1;
-        a->projectile_prepared = false; // made at its first throw
+        app_use_projectile_model(a, model);
         if (a->lv.warning[0])
             hud_message(&a->hd, false, a->lv.warning);
         else
@@ -454,7 +462,7 @@ static void handle_pointer(app *a, const SDL_Event *e)
                 a->grabbing_with_left = false;
             }
             else if (a->tl.charging)
-                throw_at_pointer(a);
+                app_throw_at_pointer(a);
         }
         else if (e->button.button == SDL_BUTTON_RIGHT)
             a->right_down = false;
@@ -462,9 +470,15 @@ static void handle_pointer(app *a, const SDL_Event *e)
             a->middle_down = false;
         break;
     case SDL_MOUSEWHEEL:
-        camera_zoom(&a->cam,
-                    (float)(e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y));
+    {
+        float clicks = (float)(e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y);
+        // Holding a body, the wheel pushes it away (up) and pulls it nearer (down); else it zooms.
+        if (a->tl.grabbing)
+            tools_grab_push(&a->tl, clicks, a->cam.eye);
+        else
+            camera_zoom(&a->cam, clicks);
         break;
+    }
     default:
         break;
     }
@@ -472,6 +486,8 @@ static void handle_pointer(app *a, const SDL_Event *e)
 
 void app_handle_event(app *a, const SDL_Event *e)
 {
+    if (app_panel_event(a, e))
+        return;
     switch (e->type)
     {
     case SDL_QUIT:
@@ -516,10 +532,12 @@ void app_handle_event(app *a, const SDL_Event *e)
         break;
     case SDL_KEYUP:
         set_held(a, e->key.keysym.sym, false);
+        if (e->key.keysym.sym == SDLK_v)
+            a->tl.grab_spin = 0.0f;
         // A spawn key shows where the layout will go while held and spawns it when released.
         if (a->spawn_preview && e->key.keysym.sym == a->spawn_key)
         {
-            spawn_at_pointer(a, (level_layout)(a->spawn_preview - 1));
+            app_spawn_at_pointer(a, (level_layout)(a->spawn_preview - 1));
             a->spawn_preview = 0;
         }
         break;

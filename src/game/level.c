@@ -85,10 +85,29 @@ static void set_err(char *err, size_t err_size, const char *text)
         snprintf(err, err_size, "%s", text);
 }
 
-bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size)
+// The player's sub-steps (the panel), 0: each world's own. The engine reads them at world creation only.
+static int world_substeps;
+
+void level_set_world_substeps(int substeps)
+{
+    world_substeps = substeps > 0 && substeps <= PH_MAX_SUBSTEPS ? substeps : 0;
+}
+
+int level_world_substeps(void)
+{
+    return world_substeps > 0 ? world_substeps : ph_default_world_def().substeps;
+}
+
+bool level_begin_world(level *lv, const ph_world_def *def_in, uint32_t seed, char *err, size_t err_size)
 {
     memset(lv, 0, sizeof *lv);
-    lv->world = ph_world_create(def);
+    ph_world_def def = *def_in;
+    if (world_substeps > 0)
+    {
+        def.substeps = world_substeps;
+        def.max_substeps = def.max_substeps > world_substeps ? def.max_substeps : world_substeps;
+    }
+    lv->world = ph_world_create(&def);
     if (!lv->world)
     {
         set_err(err, err_size, "the physics world could not be created (see the log above)");
@@ -166,6 +185,7 @@ void level_adopt_new_bodies(level *lv, level_tag tag)
         b->contact_points = 0;
         b->tag = (uint8_t)tag;
         b->mesh = -1;
+        b->frozen = false;
         b->rgba = TAG_RGBA[tag][(slot + lv->spawn_counter) & 1];
         adopted = true;
     }
@@ -231,6 +251,7 @@ int level_remove_fallen(level *lv)
 void level_update_contacts(level *lv)
 {
     lv->contact_count = 0;
+    lv->contacts_listed = 0;
     if (!lv->world)
         return;
     int n = ph_world_get_contacts(lv->world, NULL, 0);
@@ -245,6 +266,7 @@ void level_update_contacts(level *lv)
     }
     n = ph_world_get_contacts(lv->world, lv->contacts, lv->contacts_capacity);
     n = n < lv->contacts_capacity ? n : lv->contacts_capacity;
+    lv->contacts_listed = n;
     int count = 0;
     const ph_body_id *ids = level_list_bodies(lv, &count);
     for (int i = 0; i < count; i++)
@@ -436,6 +458,8 @@ static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint3
     level_body *b = level_get_body(sc->lv, id);
     if (!sc->tint_sleeping)
         *flags &= ~(uint32_t)RENDER_FLAG_SLEEPING;
+    if (PH_ID_EQUALS(id, sc->lv->highlight))
+        *flags |= RENDER_FLAG_HIGHLIGHT;
     if (!b)
         return true;
     *out_xf = level_interpolate(sc->lv, id, sc->alpha);
@@ -520,6 +544,9 @@ static bool build_layout(const level *lv, level_layout layout, vec3s base, recip
     recipe_scene_init(rs, level_layout_name(layout));
     const float origin[3] = {base.x, base.y, base.z};
     recipe_material m = recipe_default_material();
+    if (lv->spawn_material_set)
+        m = (recipe_material){lv->spawn_material.density, lv->spawn_material.friction,
+                              lv->spawn_material.restitution};
     switch (layout)
     {
     case LEVEL_LAYOUT_TOWER:

@@ -91,6 +91,7 @@ typedef struct level_body
     uint32_t rgba;      // sRGB colour 0xRRGGBBAA
     int mesh;           // render mesh handle of a model, -1 to draw the physics shape
     uint8_t tag;        // level_tag
+    bool frozen;        // made static in place by the player (F), who may unfreeze it
 } level_body;
 
 struct obj_model;  // assets/obj.h
@@ -116,9 +117,14 @@ typedef struct level
     float fall_limit_y;        // dynamic bodies below this height are removed (unit: m)
     int removed_count;         // bodies removed below fall_limit_y since the level was loaded
     int contact_count;         // contact points, sleeping bodies' included (level_update_contacts)
-    ph_contact_info *contacts; // ph_world_get_contacts buffer
+    ph_contact_info *contacts; // ph_world_get_contacts buffer: the last step's awake contacts
+    int contacts_listed;       // how many of them it holds
     int contacts_capacity;
     struct obj_model *model; // the .obj a file level was made from (owned; the game may take it)
+    // The player's material for spawned layouts (the panel), else each layout's own.
+    bool spawn_material_set;
+    ph_material spawn_material;
+    ph_body_id highlight; // drawn brightened (the held body), null: none
 } level;
 
 // Creates the world of a built-in scene. box_count is used by LEVEL_BUILTIN_BOXES. On failure returns
@@ -140,9 +146,10 @@ bool level_add_scene(level *lv, const struct scene_desc *desc, renderer *r, char
 bool level_load_recipe(level *lv, const char *name, uint32_t seed, char *err, size_t err_size);
 // Makes a model throwable in the level's world: its convex hull as world geometry in *out_geom and, when
 // *inout_mesh is -1 and r is given, its render mesh about the hull's centre of mass (the body origin) in
-// *inout_mesh. False with a message on failure.
-bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, ph_geom_id *out_geom,
-                            int *inout_mesh, char *err, size_t err_size);
+// *inout_mesh, both scaled so that the model's largest extent is size (unit: m; 0: as the file has it).
+// False with a message on failure.
+bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, float size,
+                            ph_geom_id *out_geom, int *inout_mesh, char *err, size_t err_size);
 // Destroys the world and frees the renderer meshes of the level (r may be NULL).
 void level_unload(level *lv, renderer *r);
 
@@ -189,6 +196,10 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
                           char *err, size_t err_size);
 // Draws the outlines of the blocks a layout would make at base (the spawn preview) as renderer lines.
 void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s base);
+// Sub-steps of the worlds made from now on (the panel's slider), 0: the engine's default; and the number in
+// use. The engine reads them when a world is made, so the game makes the world again to change them.
+void level_set_world_substeps(int substeps);
+int level_world_substeps(void);
 // For the level's own files: starts an empty level around a new world (false with a message), and
 // copies a message into err.
 bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size);

@@ -12,7 +12,7 @@
 #include "assets/scene.h"
 #include "game/level.h"
 
-#include <math.h>   // powf, fabsf
+#include <math.h>   // powf, fabsf, fmaxf
 #include <stdio.h>  // fprintf, snprintf
 #include <string.h> // strrchr, strcmp
 
@@ -280,11 +280,33 @@ static bool load_json(level *lv, const char *path, renderer *r, uint32_t seed, c
     return ok;
 }
 
-bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, ph_geom_id *out_geom,
-                            int *inout_mesh, char *err, size_t err_size)
+// The scale that makes the model's largest extent size (unit: m); 1 for size 0 or a model of no extent.
+static float model_scale_for(const struct obj_model *model, float size)
+{
+    if (!(size > 0.0f) || model->position_count <= 0)
+        return 1.0f;
+    float lo[3], hi[3];
+    for (int k = 0; k < 3; k++)
+        lo[k] = hi[k] = model->positions[k];
+    for (int i = 1; i < model->position_count; i++)
+        for (int k = 0; k < 3; k++)
+        {
+            float v = model->positions[3 * i + k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
+    float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
+    return extent > 0.0f ? size / extent : 1.0f;
+}
+
+bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, float size,
+                            ph_geom_id *out_geom, int *inout_mesh, char *err, size_t err_size)
 {
     *out_geom = PH_NULL_GEOM_ID;
+    float scale = model_scale_for(model, size);
     model_shape_options options = model_default_shape_options();
+    for (int k = 0; k < 3; k++)
+        options.scale[k] = scale;
     model_shape shape;
     asset_error aerr;
     memset(&aerr, 0, sizeof aerr);
@@ -298,7 +320,10 @@ bool level_model_projectile(level *lv, const struct obj_model *model, renderer *
         return true;
     model_mesh_options mo = model_mesh_default_options();
     for (int i = 0; i < 3; i++)
+    {
+        mo.scale[i] = scale;
         mo.origin[i] = shape.origin.raw[i];
+    }
     model_mesh *mesh = model_mesh_build(model, &mo);
     if (mesh)
         *inout_mesh = renderer_add_mesh_colored(r, mesh->positions, mesh->normals, mesh->colors,

@@ -8,6 +8,11 @@
 
 #include <stdio.h> // fopen, fprintf, printf
 
+static const char *body_type_name(ph_body_type t)
+{
+    return t == PH_BODY_STATIC ? "static" : t == PH_BODY_KINEMATIC ? "kinematic" : "dynamic";
+}
+
 bool app_write_report(app *a, float alpha)
 {
     FILE *f = fopen(a->cfg.report_path, "w");
@@ -32,12 +37,17 @@ bool app_write_report(app *a, float alpha)
     fprintf(f, "joints %d\nhud_joints %d\n", a->lv.world ? ph_world_get_joint_count(a->lv.world) : 0,
             a->hd.smooth.joint_count);
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
+    if (!a->cfg.headless)
+        app_panel_report(a, f);
+    fprintf(f, "history %d %d\nimpacts %d\n", a->hist.done, a->hist.count, a->imp.total);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
                 (double)a->lv.ground.hi.x, (double)a->lv.ground.hi.z, (double)a->lv.ground.hi.y);
     // One line per body alive at the end (those made during the run included): slot, tag, the position
     // where it was made, the drawn (interpolated) position of the last frame, where it projects in the
-    // screenshot (-1 -1 when not visible), and its bounds (lowest x y z, highest x y z) in the last step.
+    // screenshot (-1 -1 when not visible), its bounds (lowest x y z, highest x y z) in the last step, its
+    // drawn orientation (x y z w), its type, 1 when it is drawn highlighted (held), and its material
+    // (density, friction, restitution).
     int n = 0;
     const ph_body_id *ids = level_list_bodies(&a->lv, &n);
     for (int i = 0; i < n; i++)
@@ -52,10 +62,16 @@ bool app_write_report(app *a, float alpha)
             px = py = -1.0f;
         ph_vec3 s = b->start;
         ph_aabb bb = ph_body_get_bounds(a->lv.world, id);
-        fprintf(f, "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f %.4f %.4f %.4f %.4f %.4f %.4f\n",
+        ph_material m = ph_body_get_material(a->lv.world, id);
+        fprintf(f,
+                "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f "
+                "%.4f %.4f %s %d %.4f %.4f %.4f\n",
                 id.index1, level_tag_name(b->tag), (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x,
                 (double)xf.p.y, (double)xf.p.z, (double)px, (double)py, (double)bb.lo.x, (double)bb.lo.y,
-                (double)bb.lo.z, (double)bb.hi.x, (double)bb.hi.y, (double)bb.hi.z);
+                (double)bb.lo.z, (double)bb.hi.x, (double)bb.hi.y, (double)bb.hi.z, (double)xf.q.x,
+                (double)xf.q.y, (double)xf.q.z, (double)xf.q.w,
+                body_type_name(ph_body_get_type(a->lv.world, id)), PH_ID_EQUALS(id, a->lv.highlight) ? 1 : 0,
+                (double)m.density, (double)m.friction, (double)m.restitution);
     }
     fclose(f);
     return true;

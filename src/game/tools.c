@@ -6,7 +6,7 @@
 
 #include "game/tools.h"
 
-#include <math.h>   // sqrtf, fabsf, atan2f, cosf, sinf
+#include <math.h>   // sqrtf, fabsf, fmaxf, fminf, atan2f, cosf, sinf
 #include <stdio.h>  // snprintf
 #include <string.h> // memset
 
@@ -16,11 +16,9 @@
 #define TOOLS_LAUNCH_DISTANCE 1.0f
 // The player's throws start this far right of and below the view's centre line (unit: m).
 #define TOOLS_HAND_OFFSET 0.3f
-// Projectile sizes: box half extent, sphere radius (unit: m). Projectiles are steel (unit: kg/m^3): a
-// 0.6 m block of it weighs 1.7 t, enough to knock over the 1 t blocks (1 m^3 of water density) the
-// layouts are built from; a block of the layouts' own density would bounce off them.
-#define TOOLS_BOX_HALF 0.3f
-#define TOOLS_SPHERE_RADIUS 0.3f
+// Projectiles are steel (unit: kg/m^3): a 0.6 m block of it (TOOLS_DEFAULT_SIZE) weighs 1.7 t, enough to
+// knock over the 1 t blocks (1 m^3 of water density) the layouts are built from; a block of the layouts'
+// own density would bounce off them.
 #define TOOLS_PROJECTILE_DENSITY 7800.0f
 // Grab spring: natural frequency (unit: Hz) and damping ratio (1 = critical), and the largest
 // acceleration it may give (unit: m/s^2).
@@ -30,11 +28,16 @@
 // Rotational damping of a grabbed body, as an angular deceleration per unit angular velocity (unit: 1/s)
 // times its inertia, so it does not spin on the spring like a pendulum forever.
 #define TOOLS_GRAB_ANGULAR_DAMPING 4.0f
+// The wheel moves a held body this fraction of its distance from the eye per click, at least the step (unit:
+// m), and no nearer than the least distance (unit: m).
+#define TOOLS_GRAB_PUSH_FRACTION 0.1f
+#define TOOLS_GRAB_PUSH_MIN_STEP 0.25f
+#define TOOLS_GRAB_MIN_DISTANCE 1.5f
 // Rays nearly parallel to the drag plane (|cos| below this) keep the last target.
 #define TOOLS_MIN_PLANE_COSINE 1e-3f
 #define TOOLS_PI 3.14159265358979f
 
-static const char *const PROJECTILE_NAMES[TOOLS_PROJECTILE_COUNT] = {"box", "sphere", "model"};
+static const char *const PROJECTILE_NAMES[TOOLS_PROJECTILE_COUNT] = {"box", "sphere", "capsule", "model"};
 
 void tools_init(tools *t)
 {
@@ -79,8 +82,11 @@ tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir,
         .position = glms_vec3_add(origin, glms_vec3_scale(dir, TOOLS_LAUNCH_DISTANCE)),
         .direction = dir,
         .speed = speed,
-        .size = t->projectile == TOOLS_PROJECTILE_SPHERE ? 2.0f * TOOLS_SPHERE_RADIUS : 2.0f * TOOLS_BOX_HALF,
-        .density = TOOLS_PROJECTILE_DENSITY,
+        .size = t->size > 0.0f ? t->size : TOOLS_DEFAULT_SIZE,
+        .density = t->custom_material ? t->material.density : TOOLS_PROJECTILE_DENSITY,
+        .custom_surface = t->custom_material,
+        .friction = t->material.friction,
+        .restitution = t->material.restitution,
     };
     return def;
 }
@@ -170,6 +176,11 @@ ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *de
     body.position = def->position;
     body.linear_velocity = glms_vec3_scale(def->direction, def->speed);
     body.material.density = def->density;
+    if (def->custom_surface)
+    {
+        body.material.friction = def->friction;
+        body.material.restitution = def->restitution;
+    }
     tools_projectile kind = def->projectile;
     if (kind == TOOLS_PROJECTILE_MODEL && PH_ID_IS_NULL(t->model_geom))
     {
@@ -179,6 +190,8 @@ ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *de
     float half = 0.5f * def->size;
     if (kind == TOOLS_PROJECTILE_SPHERE)
         body.shape = ph_make_sphere(half);
+    else if (kind == TOOLS_PROJECTILE_CAPSULE)
+        body.shape = ph_make_capsule(half, half);
     else if (kind == TOOLS_PROJECTILE_MODEL)
         body.shape = ph_make_geom_shape(PH_SHAPE_HULL, t->model_geom);
     else
@@ -265,7 +278,10 @@ void tools_grab_apply(tools *t, level *lv)
     accel = glms_vec3_sub(accel, ph_world_get_gravity(lv->world));
     ph_body_apply_force_at_point(lv->world, t->grabbed, glms_vec3_scale(accel, mass), point);
     ph_mat3 inertia = ph_body_get_world_inertia(lv->world, t->grabbed);
-    ph_vec3 torque = glms_vec3_scale(glms_mat3_mulv(inertia, w), -TOOLS_GRAB_ANGULAR_DAMPING);
+    // Damped towards the spin the rotate key asks for (none: the body just stops swinging).
+    ph_vec3 spin = {{0.0f, t->grab_spin, 0.0f}};
+    ph_vec3 torque =
+        glms_vec3_scale(glms_mat3_mulv(inertia, glms_vec3_sub(spin, w)), TOOLS_GRAB_ANGULAR_DAMPING);
     ph_body_apply_torque(lv->world, t->grabbed, torque);
 }
 
@@ -273,16 +289,18 @@ void tools_grab_end(tools *t)
 {
     t->grabbing = false;
     t->grabbed = PH_NULL_BODY_ID;
+    t->grab_spin = 0.0f;
 }
 
-bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir)
+void tools_grab_push(tools *t, float clicks, ph_vec3 eye)
 {
-    ph_body_id id = tools_pick(lv, origin, dir, NULL);
-    if (PH_ID_IS_NULL(id) || ph_body_get_type(lv->world, id) == PH_BODY_STATIC)
-        return false;
-    if (t->grabbing && PH_ID_EQUALS(t->grabbed, id))
-        tools_grab_end(t);
-    return ph_body_destroy(lv->world, id) == PH_OK;
+    if (!t->grabbing)
+        return;
+    // The drag plane faces the camera (its normal points at it): its distance from the eye along the normal.
+    float distance = glms_vec3_dot(t->grab_normal, eye) - t->grab_plane_d;
+    float step = fmaxf(TOOLS_GRAB_PUSH_MIN_STEP, TOOLS_GRAB_PUSH_FRACTION * distance);
+    float pushed = fminf(fmaxf(distance + clicks * step, TOOLS_GRAB_MIN_DISTANCE), TOOLS_REACH);
+    t->grab_plane_d = glms_vec3_dot(t->grab_normal, eye) - pushed;
 }
 
 bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,

@@ -17,11 +17,14 @@
 #define TOOLS_MIN_THROW_SPEED 20.0f
 #define TOOLS_MAX_THROW_SPEED 100.0f
 #define TOOLS_CHARGE_SECONDS 1.5f
+// The projectiles' size when the player has not chosen one (unit: m).
+#define TOOLS_DEFAULT_SIZE 0.6f
 
 typedef enum tools_projectile
 {
     TOOLS_PROJECTILE_BOX,
     TOOLS_PROJECTILE_SPHERE,
+    TOOLS_PROJECTILE_CAPSULE, // as long as two sizes, one size thick
     TOOLS_PROJECTILE_MODEL,
     TOOLS_PROJECTILE_COUNT
 } tools_projectile;
@@ -29,6 +32,10 @@ typedef enum tools_projectile
 typedef struct tools
 {
     tools_projectile projectile;
+    float size;            // box edge, sphere and capsule diameter, a model's largest extent (unit: m); 0:
+                           // TOOLS_DEFAULT_SIZE, and a model as its file has it
+    bool custom_material;  // the player chose the projectiles' material (the panel), else steel
+    ph_material material;  // that material
     ph_geom_id model_geom; // hull of the loaded model (null: none loaded)
     int model_mesh;        // its render mesh, -1 when none
     bool charging;
@@ -39,7 +46,11 @@ typedef struct tools
     ph_vec3 grab_target; // where the spring pulls it (unit: m)
     ph_vec3 grab_normal; // the drag plane: normal (towards the camera at grab time)
     float grab_plane_d;  // and offset, n . x = d (unit: m)
+    float grab_spin;     // the rotate key's turn of the held body about the vertical (unit: rad/s)
 } tools;
+
+// How fast the rotate key turns a held body (unit: rad/s; a quarter turn a second).
+#define TOOLS_GRAB_SPIN_SPEED 1.5707963f
 
 void tools_init(tools *t);
 const char *tools_projectile_name(tools_projectile p);
@@ -52,12 +63,15 @@ typedef struct tools_throw_def
     ph_vec3 position;            // start of the body's centre (unit: m)
     ph_vec3 direction;           // unit (used as given: the velocity is direction * speed)
     float speed;                 // (unit: m/s)
-    float size;                  // box edge or sphere diameter (unit: m); the model keeps its own size
-    float density;               // (unit: kg/m^3)
+    float size;          // box edge, sphere or capsule diameter (unit: m); a model is made at its size
+                         // before (app_prepare_projectile_model)
+    float density;       // (unit: kg/m^3)
+    bool custom_surface; // friction and restitution below, else the engine's defaults
+    float friction, restitution;
 } tools_throw_def;
 
 // The player's throw from a camera ray: the current projectile, starting a metre along the ray (clear of
-// the near plane), at speed, with the projectiles' own size and steel's density.
+// the near plane), at speed, with the player's size and material (steel's density by default).
 tools_throw_def tools_default_throw(const tools *t, ph_vec3 origin, ph_vec3 dir, float speed);
 
 // Throwing: begin on press, advance while held, release throws along (origin, dir) and returns the body.
@@ -86,11 +100,12 @@ bool tools_grab_begin(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 
 void tools_grab_move(tools *t, ph_vec3 origin, ph_vec3 dir);
 void tools_grab_apply(tools *t, level *lv);
 void tools_grab_end(tools *t);
+// The wheel while holding: pushes the held body away from the eye (clicks > 0) or pulls it nearer, by a
+// tenth of its distance a click (the drag plane moves; the pointer keeps steering it across the screen).
+void tools_grab_push(tools *t, float clicks, ph_vec3 eye);
 
 // The closest body along the ray within reach, null when none.
 ph_body_id tools_pick(const level *lv, ph_vec3 origin, ph_vec3 dir, ph_vec3 *out_point);
-// Deletes the non-static body under the ray; false when there is none.
-bool tools_delete_at(tools *t, level *lv, ph_vec3 origin, ph_vec3 dir);
 // Where a layout spawned along the ray goes: where the ray meets a body (or else the ground's plane),
 // lifted by level_place_layout so that it lands on top of what is there. False with a message.
 bool tools_spawn_place(level *lv, level_layout layout, ph_vec3 origin, ph_vec3 dir, vec3s *out_base,

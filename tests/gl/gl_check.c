@@ -344,6 +344,29 @@ static int check_pixels(const char *png, const char *colour, long min_count)
     return n >= min_count ? 0 : fail("too few pixels of that colour");
 }
 
+// Prints (last) the mean brightness ((r + g + b) / 3, 0 .. 255) of the square of half side r about pixel (x,
+// y).
+static int brightness(const char *png, int x, int y, int r)
+{
+    image img;
+    if (read_image(png, &img))
+        return 1;
+    double sum = 0.0;
+    long n = 0;
+    for (int j = y - r; j <= y + r; j++)
+        for (int i = x - r; i <= x + r; i++)
+            if (i >= 0 && j >= 0 && i < img.w && j < img.h)
+            {
+                const unsigned char *p = img.rgb + 3 * ((long)j * img.w + i);
+                sum += (p[0] + p[1] + p[2]) / 3.0;
+                n++;
+            }
+    if (n == 0)
+        return fail("the square is outside the picture");
+    printf("%.1f\n", sum / (double)n);
+    return 0;
+}
+
 static int aim(const char *tag)
 {
     int idx[MAX_BODIES], n = 0;
@@ -371,7 +394,8 @@ int main(int argc, char **argv)
     {
         fprintf(stderr, "usage: gl_check cube|picture|placement SHOT.png REPORT | aim REPORT TAG | above "
                         "REPORT TAG Y | fallen REPORT TAG "
-                        "PERCENT | standing REPORT TAG\n");
+                        "PERCENT | standing REPORT TAG | pixels SHOT.png REPORT COLOUR N | brightness "
+                        "SHOT.png REPORT X Y R\n");
         return 2;
     }
     const char *cmd = argv[1];
@@ -388,6 +412,8 @@ int main(int argc, char **argv)
         }
         return strcmp(cmd, "cube") == 0 ? check_cube(argv[2]) : check_placement(argv[2]);
     }
+    if (strcmp(cmd, "brightness") == 0 && argc == 7)
+        return read_report(argv[3]) || brightness(argv[2], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
     if (strcmp(cmd, "pixels") == 0 && argc == 6)
         return read_report(argv[3]) || check_pixels(argv[2], argv[4], atol(argv[5]));
     if (read_report(argv[2]))
