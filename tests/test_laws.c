@@ -680,6 +680,65 @@ static int laws_heavy_drop_holds(void)
     return 0;
 }
 
+// Size (issue 19, item 6): towers of 10 cubes of edge 1 cm to 50 m on the ground. With sleeping off, over
+// 10 s after their first second no cube moves by 1% of its edge; with sleeping on, every cube is asleep
+// within 10 s. Lengths in a rigid world scale: a tower of any size stands as well as any other. (At the
+// default contact frequency the sag of a stack is a length, the same for every size: 1 cm cubes fell.)
+static int laws_towers_of_every_size(void)
+{
+    const float edges[] = {0.01f, 0.1f, 1.0f, 10.0f, 50.0f};
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++)
+    {
+        float a = edges[k], drift = 0.0f, asleep_at = -1.0f;
+        for (int sleep = 0; sleep < 2; sleep++)
+        {
+            ph_world_def wd = ph_default_world_def();
+            wd.enable_sleep = sleep == 1;
+            ph_world *w = ph_world_create(&wd);
+            ENSURE(w != NULL);
+            ph_body_def g = ph_default_body_def();
+            g.position = ph_v3(0, -a, 0);
+            g.shape = ph_make_box(ph_v3(20 * a, a, 20 * a));
+            ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &g)));
+            ph_body_id ids[10];
+            ph_vec3 ref[10];
+            for (int i = 0; i < 10; i++)
+            {
+                ph_body_def d = ph_default_body_def();
+                d.type = PH_BODY_DYNAMIC;
+                d.shape = ph_make_box(ph_v3(0.5f * a, 0.5f * a, 0.5f * a));
+                d.position = ph_v3(0, a * (0.5f + (float)i), 0);
+                ids[i] = ph_body_create(w, &d);
+                ENSURE(!PH_ID_IS_NULL(ids[i]));
+            }
+            int second = (int)(1.0f / LAWS_DT);
+            for (int s = 1; s <= 11 * second; s++)
+            {
+                ph_world_step(w);
+                for (int i = 0; i < 10; i++)
+                {
+                    ph_vec3 p = ph_body_get_position(w, ids[i]);
+                    if (s == second)
+                        ref[i] = p;
+                    else if (s > second && sleep == 0)
+                        drift = fmaxf(drift, glms_vec3_norm(glms_vec3_sub(p, ref[i])));
+                }
+                if (sleep == 1 && asleep_at < 0.0f && ph_world_get_stats(w)->awake_body_count == 0)
+                    asleep_at = (float)s * LAWS_DT;
+            }
+            ph_world_destroy(w);
+        }
+        fprintf(
+            stderr,
+            "  tower of 10 cubes of %g m: drift over 10 s after the first %.3f%% of an edge; asleep after "
+            "%.2f s\n",
+            (double)a, 100.0 * (double)(drift / a), (double)asleep_at);
+        ENSURE(drift < 0.01f * a);
+        ENSURE(asleep_at >= 0.0f && asleep_at <= 10.0f);
+    }
+    return 0;
+}
+
 const test_case test_laws_cases[] = {
     {"laws_patch_radius", laws_patch_radius},
     {"laws_twist_cube", laws_twist_cube},
@@ -694,5 +753,6 @@ const test_case test_laws_cases[] = {
     {"laws_tall_wall_stands", laws_tall_wall_stands},
     {"laws_mass_ratio_stack", laws_mass_ratio_stack},
     {"laws_heavy_drop_holds", laws_heavy_drop_holds},
+    {"laws_towers_of_every_size", laws_towers_of_every_size},
     {0},
 };

@@ -982,6 +982,22 @@ static int substeps_for(float hertz, float dt, float fraction, int lo, int hi)
     return want >= (float)hi ? hi : (int)want;
 }
 
+// The contact frequency that makes blocks of height `block` (unit: m) sag, under the world's gravity, by the
+// same share of their height as unit cubes under Earth's gravity at def.contact_hertz (issue 19, item 6:
+// size). A stack's sag is g / w^2 per block of load, a length: at a fixed frequency a tower of 1 cm cubes
+// sags as far as one of 1 m cubes, a hundred times its share, and it fell; a rocking stack's equations depend
+// on g / (a w^2) alone, so w scales as sqrt(g / a). Towers of 10 cubes from 1 cm to 50 m then drift by less
+// than 1% of a cube over 10 s after their first second (0.06% to 0.76%; 10 cm cubes drifted 2.2%, 1 cm
+// ones 5.3%).
+// A stack or column of fewer blocks sags by a few blocks' load only (a small box on another: 0.1% of it at
+// the default frequency), so it keeps that.
+#define SOLVER_SCALED_DEPTH 4
+static float scaled_hertz(const ph_world *world, float block)
+{
+    float g = glms_vec3_norm(world->def.gravity);
+    return world->def.contact_hertz * sqrtf(g / (SOLVER_STANDARD_GRAVITY * block));
+}
+
 static float plan_substeps(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -993,10 +1009,17 @@ static float plan_substeps(ph_step_context *ctx)
     {
         float block = rise / (float)(n - 1);
         float need = SOLVER_COLUMN_MARGIN * SOLVER_COLUMN_HERTZ * powf((float)n, 1.5f) / sqrtf(block);
+        float fraction = SOLVER_MAX_HERTZ_FRACTION;
+        float scaled = n >= SOLVER_SCALED_DEPTH ? scaled_hertz(world, block) : 0.0f;
+        if (scaled > need)
+        {
+            need = scaled;
+            fraction = SOLVER_STACK_HERTZ_FRACTION;
+        }
         if (need > hertz)
         {
-            int substeps = substeps_for(need, ctx->dt, SOLVER_MAX_HERTZ_FRACTION, world->def.substeps,
-                                        world->def.max_substeps);
+            int substeps =
+                substeps_for(need, ctx->dt, fraction, world->def.substeps, world->def.max_substeps);
             ctx->substeps = substeps;
             ctx->h = ctx->dt / (float)substeps;
             hertz = need;
@@ -1012,6 +1035,8 @@ static float plan_substeps(ph_step_context *ctx)
     {
         float need = SOLVER_STACK_MARGIN * SOLVER_STACK_HERTZ * powf((float)depth, 1.5f) *
                      sqrtf(glms_vec3_norm(world->def.gravity) / (SOLVER_STANDARD_GRAVITY * block));
+        if (depth >= SOLVER_SCALED_DEPTH)
+            need = fmaxf(need, scaled_hertz(world, block));
         if (need > hertz)
         {
             int substeps = substeps_for(need, ctx->dt, SOLVER_STACK_HERTZ_FRACTION, world->def.substeps,
