@@ -710,8 +710,16 @@ WIDE_KERNEL void WIDE_FN(warm_start)(ph_body_state *states, const wide_solver *w
     }
 }
 
-// Units solved side by side at most (see solve_units).
+// Units solved side by side at most (see solve_units): as many as the registers hold with few spills. AVX2's
+// and AVX-512's build take 3 (measured, see solve_units). SSE2's 16 registers hold one unit's velocities and
+// row terms with spills already, and on large_pyramid one unit at a time spent less in the sweeps than two
+// (about 10% in each of three alternating runs) or three. Neon has 32 registers, as AVX-512: 3, by that
+// analogy (not measured on arm64 hardware).
+#if defined(PH_LANES_SSE2)
+#define WIDE_INTERLEAVE 1
+#else
 #define WIDE_INTERLEAVE 3
+#endif
 
 // The sweep of ph_wide_solve over K units side by side (unit k: lanes o[k] .. of group g[k]). Units of one
 // colour share no moving body, so their sweeps are independent; each is a long chain of dependent steps (a
@@ -872,8 +880,8 @@ WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv
     // gi, unit u) in group order.
     for (int gi = 0, u = 0; gi < w->group_count;)
     {
-        wide_group *run[WIDE_INTERLEAVE];
-        int at[WIDE_INTERLEAVE], k = 0;
+        wide_group *run[WIDE_INTERLEAVE] = {0};
+        int at[WIDE_INTERLEAVE] = {0}, k = 0;
         const wide_group *first = wide_group_at(w, gi);
         while (k < WIDE_INTERLEAVE && gi < w->group_count)
         {
@@ -891,15 +899,24 @@ WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv
         }
         // K and whether the arms are kept constants in each call, so that the arrays of solve_units stay in
         // registers and each call has one way to its arms.
-        if (k == 3)
+        switch (k)
+        {
+#if WIDE_INTERLEAVE >= 3
+        case 3:
             keep ? solve_units(states, run, at, 3, true, inv_h, use_bias, measure, sum_total)
                  : solve_units(states, run, at, 3, false, inv_h, use_bias, measure, sum_total);
-        else if (k == 2)
+            break;
+#endif
+#if WIDE_INTERLEAVE >= 2
+        case 2:
             keep ? solve_units(states, run, at, 2, true, inv_h, use_bias, measure, sum_total)
                  : solve_units(states, run, at, 2, false, inv_h, use_bias, measure, sum_total);
-        else
+            break;
+#endif
+        default:
             keep ? solve_units(states, run, at, 1, true, inv_h, use_bias, measure, sum_total)
                  : solve_units(states, run, at, 1, false, inv_h, use_bias, measure, sum_total);
+        }
     }
 }
 
