@@ -922,8 +922,8 @@ WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv
 
 // ---- Position integration ----
 // ph_body_integrate_positions (body.c) for LANES bodies at a time, operation for operation: dp + h v, and
-// ph_integrate_rotation's dq + h/2 (w, 0) dq, normalised, with each product and sum as cglm's SSE code
-// forms it (its quaternion product, its dot product's pairing, division by the square root), so the states
+// ph_integrate_rotation's dq + h/2 (w, 0) dq, normalised, with each product and sum as cglm forms it on the
+// platform (its quaternion product, its dot product's pairing, division by the square root), so the states
 // come out bit for bit as the scalar loop leaves them. The runs of 8 floats are the sweeps' (v, inv_mass,
 // w, pad and dp, pad, dq): two transposed loads and one store per LANES bodies.
 WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *slots, int count,
@@ -959,7 +959,19 @@ WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *s
         qy = qy + half_h * ry;
         qz = qz + half_h * rz;
         qw = qw + half_h * rw;
-        // glm_quat_normalize: |q|^2 as (x^2 + z^2) + (y^2 + w^2); the identity where it is not positive.
+        // glm_quat_normalize, the identity where |q|^2 is not positive. cglm has one form per platform, and
+        // the scalar loop takes the one of the platform it runs on: on x86, |q|^2 as (x^2 + z^2) + (y^2 +
+        // w^2) and q divided by |q|; on AArch64, ((x^2 + y^2) + z^2) + w^2 (its vaddvq_f32 as gcc 12 builds
+        // it: measured against glms_quat_normalize on 1e5 quaternions) and q times 1 / |q|.
+#if defined(PH_LANES_NEON)
+        fw dot = ((qx * qx + qy * qy) + qz * qz) + qw * qw;
+        fw positive = fw_gt(dot, zero);
+        fw inv_norm = splat(1.0f) / fw_sqrt(dot);
+        m[4] = fw_and(qx * inv_norm, positive);
+        m[5] = fw_and(qy * inv_norm, positive);
+        m[6] = fw_and(qz * inv_norm, positive);
+        m[7] = select(splat(1.0f), qw * inv_norm, positive);
+#else
         fw dot = (qx * qx + qz * qz) + (qy * qy + qw * qw);
         fw positive = fw_gt(dot, zero);
         fw norm = fw_sqrt(dot);
@@ -967,6 +979,7 @@ WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *s
         m[5] = fw_and(qy / norm, positive);
         m[6] = fw_and(qz / norm, positive);
         m[7] = select(splat(1.0f), qw / norm, positive);
+#endif
         fw_store_runs(m_rows, LANES, m);
     }
     return done;
