@@ -37,6 +37,39 @@ typedef float32x4_t fw;
 // call would pass them through memory.
 #define FW_INLINE static inline __attribute__((always_inline))
 
+// One-line wrappers of an instruction set's intrinsics, so that each set's operations below read as a table.
+#define FW_UNARY(name, op)                                                                                   \
+    FW_INLINE fw name(fw a)                                                                                  \
+    {                                                                                                        \
+        return op(a);                                                                                        \
+    }
+#define FW_BINARY(name, op)                                                                                  \
+    FW_INLINE fw name(fw a, fw b)                                                                            \
+    {                                                                                                        \
+        return op(a, b);                                                                                     \
+    }
+#if defined(PH_LANES_AVX2)
+#define FW_COMPARE(name, predicate)                                                                          \
+    FW_INLINE fw name(fw a, fw b)                                                                            \
+    {                                                                                                        \
+        return _mm256_cmp_ps(a, b, predicate);                                                               \
+    }
+#elif defined(PH_LANES_NEON)
+// Neon's comparisons and bitwise operations work on unsigned lanes: `expr` of a, b (floats) or x, y (their
+// bits) gives a mask's bits.
+#define FW_NEON_COMPARE(name, expr)                                                                          \
+    FW_INLINE fw name(fw a, fw b)                                                                            \
+    {                                                                                                        \
+        return vreinterpretq_f32_u32(expr);                                                                  \
+    }
+#define FW_NEON_BITS(name, expr)                                                                             \
+    FW_INLINE fw name(fw a, fw b)                                                                            \
+    {                                                                                                        \
+        uint32x4_t x = vreinterpretq_u32_f32(a), y = vreinterpretq_u32_f32(b);                               \
+        return vreinterpretq_f32_u32(expr);                                                                  \
+    }
+#endif
+
 #if defined(PH_LANES_AVX2)
 
 FW_INLINE fw fw_load(const float *p)
@@ -64,65 +97,25 @@ FW_INLINE fw fw_msub(fw a, fw b, fw c)
 {
     return _mm256_fmsub_ps(a, b, c);
 }
-FW_INLINE fw fw_min(fw a, fw b)
-{
-    return _mm256_min_ps(a, b);
-}
-FW_INLINE fw fw_max(fw a, fw b)
-{
-    return _mm256_max_ps(a, b);
-}
-FW_INLINE fw fw_sqrt(fw a)
-{
-    return _mm256_sqrt_ps(a);
-}
-FW_INLINE fw fw_and(fw a, fw b)
-{
-    return _mm256_and_ps(a, b);
-}
-FW_INLINE fw fw_or(fw a, fw b)
-{
-    return _mm256_or_ps(a, b);
-}
-FW_INLINE fw fw_xor(fw a, fw b)
-{
-    return _mm256_xor_ps(a, b);
-}
-// ~a & b
-FW_INLINE fw fw_andnot(fw a, fw b)
-{
-    return _mm256_andnot_ps(a, b);
-}
 // Lanes of `if_true` where `mask` is set, else of `if_false`.
 FW_INLINE fw fw_select(fw if_false, fw if_true, fw mask)
 {
     return _mm256_blendv_ps(if_false, if_true, mask);
 }
+FW_UNARY(fw_sqrt, _mm256_sqrt_ps)
+FW_BINARY(fw_min, _mm256_min_ps)
+FW_BINARY(fw_max, _mm256_max_ps)
+FW_BINARY(fw_and, _mm256_and_ps)
+FW_BINARY(fw_or, _mm256_or_ps)
+FW_BINARY(fw_xor, _mm256_xor_ps)
+FW_BINARY(fw_andnot, _mm256_andnot_ps) // ~a & b
 // Ordered comparisons are false where a lane is a NaN; fw_neq and fw_ngt are true there.
-FW_INLINE fw fw_gt(fw a, fw b)
-{
-    return _mm256_cmp_ps(a, b, _CMP_GT_OQ);
-}
-FW_INLINE fw fw_ge(fw a, fw b)
-{
-    return _mm256_cmp_ps(a, b, _CMP_GE_OQ);
-}
-FW_INLINE fw fw_lt(fw a, fw b)
-{
-    return _mm256_cmp_ps(a, b, _CMP_LT_OQ);
-}
-FW_INLINE fw fw_eq(fw a, fw b)
-{
-    return _mm256_cmp_ps(a, b, _CMP_EQ_OQ);
-}
-FW_INLINE fw fw_neq(fw a, fw b)
-{
-    return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ);
-}
-FW_INLINE fw fw_ngt(fw a, fw b)
-{
-    return _mm256_cmp_ps(a, b, _CMP_NGT_UQ);
-}
+FW_COMPARE(fw_gt, _CMP_GT_OQ)
+FW_COMPARE(fw_ge, _CMP_GE_OQ)
+FW_COMPARE(fw_lt, _CMP_LT_OQ)
+FW_COMPARE(fw_eq, _CMP_EQ_OQ)
+FW_COMPARE(fw_neq, _CMP_NEQ_UQ)
+FW_COMPARE(fw_ngt, _CMP_NGT_UQ)
 FW_INLINE bool fw_any(fw mask)
 {
     return _mm256_movemask_ps(mask) != 0;
@@ -222,63 +215,24 @@ FW_INLINE fw fw_msub(fw a, fw b, fw c)
 {
     return a * b - c;
 }
-FW_INLINE fw fw_min(fw a, fw b)
-{
-    return _mm_min_ps(a, b);
-}
-FW_INLINE fw fw_max(fw a, fw b)
-{
-    return _mm_max_ps(a, b);
-}
-FW_INLINE fw fw_sqrt(fw a)
-{
-    return _mm_sqrt_ps(a);
-}
-FW_INLINE fw fw_and(fw a, fw b)
-{
-    return _mm_and_ps(a, b);
-}
-FW_INLINE fw fw_or(fw a, fw b)
-{
-    return _mm_or_ps(a, b);
-}
-FW_INLINE fw fw_xor(fw a, fw b)
-{
-    return _mm_xor_ps(a, b);
-}
-FW_INLINE fw fw_andnot(fw a, fw b)
-{
-    return _mm_andnot_ps(a, b);
-}
 // No blend before SSE4.1.
 FW_INLINE fw fw_select(fw if_false, fw if_true, fw mask)
 {
     return _mm_or_ps(_mm_and_ps(mask, if_true), _mm_andnot_ps(mask, if_false));
 }
-FW_INLINE fw fw_gt(fw a, fw b)
-{
-    return _mm_cmpgt_ps(a, b);
-}
-FW_INLINE fw fw_ge(fw a, fw b)
-{
-    return _mm_cmpge_ps(a, b);
-}
-FW_INLINE fw fw_lt(fw a, fw b)
-{
-    return _mm_cmplt_ps(a, b);
-}
-FW_INLINE fw fw_eq(fw a, fw b)
-{
-    return _mm_cmpeq_ps(a, b);
-}
-FW_INLINE fw fw_neq(fw a, fw b)
-{
-    return _mm_cmpneq_ps(a, b);
-}
-FW_INLINE fw fw_ngt(fw a, fw b)
-{
-    return _mm_cmpngt_ps(a, b);
-}
+FW_UNARY(fw_sqrt, _mm_sqrt_ps)
+FW_BINARY(fw_min, _mm_min_ps)
+FW_BINARY(fw_max, _mm_max_ps)
+FW_BINARY(fw_and, _mm_and_ps)
+FW_BINARY(fw_or, _mm_or_ps)
+FW_BINARY(fw_xor, _mm_xor_ps)
+FW_BINARY(fw_andnot, _mm_andnot_ps)
+FW_BINARY(fw_gt, _mm_cmpgt_ps)
+FW_BINARY(fw_ge, _mm_cmpge_ps)
+FW_BINARY(fw_lt, _mm_cmplt_ps)
+FW_BINARY(fw_eq, _mm_cmpeq_ps)
+FW_BINARY(fw_neq, _mm_cmpneq_ps)
+FW_BINARY(fw_ngt, _mm_cmpngt_ps)
 FW_INLINE bool fw_any(fw mask)
 {
     return _mm_movemask_ps(mask) != 0;
@@ -383,51 +337,17 @@ FW_INLINE fw fw_max(fw a, fw b)
 {
     return vbslq_f32(vcgtq_f32(a, b), a, b);
 }
-FW_INLINE fw fw_sqrt(fw a)
-{
-    return vsqrtq_f32(a);
-}
-FW_INLINE fw fw_and(fw a, fw b)
-{
-    return fw_as_float(vandq_u32(fw_as_bits(a), fw_as_bits(b)));
-}
-FW_INLINE fw fw_or(fw a, fw b)
-{
-    return fw_as_float(vorrq_u32(fw_as_bits(a), fw_as_bits(b)));
-}
-FW_INLINE fw fw_xor(fw a, fw b)
-{
-    return fw_as_float(veorq_u32(fw_as_bits(a), fw_as_bits(b)));
-}
-// vbicq(x, y) is x & ~y.
-FW_INLINE fw fw_andnot(fw a, fw b)
-{
-    return fw_as_float(vbicq_u32(fw_as_bits(b), fw_as_bits(a)));
-}
-FW_INLINE fw fw_gt(fw a, fw b)
-{
-    return fw_as_float(vcgtq_f32(a, b));
-}
-FW_INLINE fw fw_ge(fw a, fw b)
-{
-    return fw_as_float(vcgeq_f32(a, b));
-}
-FW_INLINE fw fw_lt(fw a, fw b)
-{
-    return fw_as_float(vcltq_f32(a, b));
-}
-FW_INLINE fw fw_eq(fw a, fw b)
-{
-    return fw_as_float(vceqq_f32(a, b));
-}
-FW_INLINE fw fw_neq(fw a, fw b)
-{
-    return fw_as_float(vmvnq_u32(vceqq_f32(a, b)));
-}
-FW_INLINE fw fw_ngt(fw a, fw b)
-{
-    return fw_as_float(vmvnq_u32(vcgtq_f32(a, b)));
-}
+FW_UNARY(fw_sqrt, vsqrtq_f32)
+FW_NEON_BITS(fw_and, vandq_u32(x, y))
+FW_NEON_BITS(fw_or, vorrq_u32(x, y))
+FW_NEON_BITS(fw_xor, veorq_u32(x, y))
+FW_NEON_BITS(fw_andnot, vbicq_u32(y, x)) // vbicq(y, x) is y & ~x
+FW_NEON_COMPARE(fw_gt, vcgtq_f32(a, b))
+FW_NEON_COMPARE(fw_ge, vcgeq_f32(a, b))
+FW_NEON_COMPARE(fw_lt, vcltq_f32(a, b))
+FW_NEON_COMPARE(fw_eq, vceqq_f32(a, b))
+FW_NEON_COMPARE(fw_neq, vmvnq_u32(vceqq_f32(a, b)))
+FW_NEON_COMPARE(fw_ngt, vmvnq_u32(vcgtq_f32(a, b)))
 FW_INLINE bool fw_any(fw mask)
 {
     return vmaxvq_u32(fw_as_bits(mask)) != 0;

@@ -53,20 +53,9 @@ typedef struct v3w
     fw x, y, z;
 } v3w;
 
-WIDE_INLINE fw ld(const float *p)
-{
-    return fw_load(p);
-}
-
-WIDE_INLINE void st(float *p, fw v)
-{
-    fw_store(p, v);
-}
-
-WIDE_INLINE fw splat(float s)
-{
-    return fw_splat(s);
-}
+// Short names for the loads and stores every row is full of.
+#define ld(p) fw_load(p)
+#define st(p, v) fw_store(p, v)
 
 // Lanes o .. o + LANES - 1 of the three rows of a float[3][WIDE] field (a macro: a function taking const
 // float[3][WIDE] would need a cast from the non-const fields in ISO C before C23).
@@ -91,11 +80,6 @@ WIDE_INLINE v3w cross(v3w a, v3w b)
 WIDE_INLINE v3w madd(v3w a, v3w b, fw s)
 {
     return (v3w){fw_madd(b.x, s, a.x), fw_madd(b.y, s, a.y), fw_madd(b.z, s, a.z)};
-}
-
-WIDE_INLINE fw select(fw if_false, fw if_true, fw mask)
-{
-    return fw_select(if_false, if_true, mask);
 }
 
 // The velocities of a unit's bodies, lane by lane (as solver.c's pair_velocity).
@@ -350,7 +334,7 @@ WIDE_INLINE fw row_mass(const wide_velocity *p, const row_arms *r)
 {
     fw k = p->inv_mass_a + p->inv_mass_b + dot_exact(r->rda, r->irda) + dot_exact(r->rdb, r->irdb);
     fw zero = fw_zero();
-    return select(zero, splat(1.0f) / k, fw_gt(k, zero));
+    return fw_select(zero, fw_splat(1.0f) / k, fw_gt(k, zero));
 }
 
 // Kept as worked out, unmasked: a sweep that works them out again must get the same bits.
@@ -378,9 +362,9 @@ WIDE_INLINE row_arms prepare_row(wide_row *r, wide_arms *kept, int o, const wide
 
 WIDE_INLINE void blend3(float dst[3][WIDE], int o, v3w v, fw mask)
 {
-    st(dst[0] + o, select(ld(dst[0] + o), v.x, mask));
-    st(dst[1] + o, select(ld(dst[1] + o), v.y, mask));
-    st(dst[2] + o, select(ld(dst[2] + o), v.z, mask));
+    st(dst[0] + o, fw_select(ld(dst[0] + o), v.x, mask));
+    st(dst[1] + o, fw_select(ld(dst[1] + o), v.y, mask));
+    st(dst[2] + o, fw_select(ld(dst[2] + o), v.z, mask));
 }
 
 // The row rebuilt under `mask` (its mass, and its kept arms if any), the old one kept elsewhere; a rebuilt
@@ -389,7 +373,7 @@ WIDE_INLINE void refresh_row(wide_row *r, wide_arms *kept, int o, const wide_vel
                              const wide_inertia *in, v3w ra, v3w rb, v3w d, fw mask)
 {
     row_arms arms = arms_of(in, ra, rb, d);
-    st(r->mass + o, select(ld(r->mass + o), row_mass(p, &arms), mask));
+    st(r->mass + o, fw_select(ld(r->mass + o), row_mass(p, &arms), mask));
     if (kept)
     {
         blend3(kept->rda, o, arms.rda, mask);
@@ -413,8 +397,8 @@ WIDE_INLINE void twist_row_of(wide_group *g, wide_group_arms *kept, int o, const
 {
     v3w ian = turn_a(in, n), ibn = turn_b(in, n);
     fw k = dot_exact(n, ian) + dot_exact(n, ibn), zero = fw_zero();
-    fw mass = select(zero, splat(1.0f) / k, fw_gt(k, zero));
-    st(g->twist_mass + o, select(ld(g->twist_mass + o), mass, mask));
+    fw mass = fw_select(zero, fw_splat(1.0f) / k, fw_gt(k, zero));
+    st(g->twist_mass + o, fw_select(ld(g->twist_mass + o), mass, mask));
     if (kept)
     {
         blend3(kept->ian, o, ian, mask);
@@ -468,7 +452,7 @@ WIDE_KERNEL void WIDE_FN(refresh)(const ph_body_state *states, wide_solver *w, c
 // share no moving body, so side by side is the same as one after the other). True when a point bounced.
 WIDE_KERNEL bool WIDE_FN(bounce)(ph_body_state *states, wide_solver *w, float h_scalar, bool compress)
 {
-    const fw zero = fw_zero(), sign = splat(-0.0f), h = splat(h_scalar);
+    const fw zero = fw_zero(), sign = fw_splat(-0.0f), h = fw_splat(h_scalar);
     bool bouncing = false;
     for (int gi = 0; gi < w->group_count; gi++)
     {
@@ -500,7 +484,7 @@ WIDE_KERNEL bool WIDE_FN(bounce)(ph_body_state *states, wide_solver *w, float h_
                 wide_point_cold *wc = &g->cold[i];
                 fw approach = ld(wc->approach + o);
                 // Closed fast enough, and touched this step (padded points never touched).
-                fw fast = fw_ngt(approach, splat(-SOLVER_RESTITUTION_THRESHOLD));
+                fw fast = fw_ngt(approach, fw_splat(-SOLVER_RESTITUTION_THRESHOLD));
                 fw touched = fw_neq(ld(wc->max_normal_impulse + o), zero);
                 fw mask = fw_and(bouncy, fw_and(fast, touched));
                 if (!fw_any(mask))
@@ -517,15 +501,15 @@ WIDE_KERNEL bool WIDE_FN(bounce)(ph_body_state *states, wide_solver *w, float h_
                     impulse = fw_max(fw_xor(mass, sign) * vn, zero);
                 else
                 {
-                    fw reach = fw_xor(approach, sign) * h - splat(0.5f) * accel * h * h;
+                    fw reach = fw_xor(approach, sign) * h - fw_splat(0.5f) * accel * h * h;
                     fw gap = fw_min(ld(wc->approach_gap + o), fw_max(reach, zero));
                     fw a2 = approach * approach;
-                    fw v2 = a2 - splat(2.0f) * accel * gap;
-                    fw impact = select(approach, fw_xor(fw_sqrt(v2), sign), fw_gt(v2, a2));
+                    fw v2 = a2 - fw_splat(2.0f) * accel * gap;
+                    fw impact = fw_select(approach, fw_xor(fw_sqrt(v2), sign), fw_gt(v2, a2));
                     // Leaving at e times the impact speed from where the step ends (bounce() in solver.c).
                     fw leave = restitution * impact;
                     fw gap_end = fw_max(ld(g->separation[i] + o), zero);
-                    fw leave2 = leave * leave + splat(2.0f) * accel * gap_end;
+                    fw leave2 = leave * leave + fw_splat(2.0f) * accel * gap_end;
                     fw target = fw_sqrt(fw_max(leave2, zero));
                     impulse = fw_xor(mass, sign) * (vn - target);
                     impulse = fw_max(accumulated + impulse, zero) - accumulated;
@@ -562,18 +546,18 @@ WIDE_KERNEL bool WIDE_FN(bounce)(ph_body_state *states, wide_solver *w, float h_
 WIDE_INLINE void prepare_unit(const ph_body_state *states, wide_group *g, wide_group_arms *kept, int o,
                               const wide_input *in, fw warm_scale, fw *out_passes)
 {
-    const fw zero = fw_zero(), sign = splat(-0.0f);
+    const fw zero = fw_zero(), sign = fw_splat(-0.0f);
     fw in_use = has_point(g, o, 0), several = has_point(g, o, 1);
 
     // Tangents as ph_contact_tangents: from the axis least aligned with n, normalised (zero stays zero).
     v3w n = LD3(in->normal, o);
-    fw use_x = fw_ge(fw_andnot(sign, n.x), splat(0.57735f));
-    v3w t = {select(zero, n.y, use_x), select(n.z, fw_xor(n.x, sign), use_x),
-             select(fw_xor(n.y, sign), zero, use_x)};
+    fw use_x = fw_ge(fw_andnot(sign, n.x), fw_splat(0.57735f));
+    v3w t = {fw_select(zero, n.y, use_x), fw_select(n.z, fw_xor(n.x, sign), use_x),
+             fw_select(fw_xor(n.y, sign), zero, use_x)};
     fw norm = fw_sqrt(dot_exact(t, t));
-    fw inv_norm = splat(1.0f) / norm, nonzero = fw_neq(norm, zero);
-    v3w t1 = {select(zero, t.x * inv_norm, nonzero), select(zero, t.y * inv_norm, nonzero),
-              select(zero, t.z * inv_norm, nonzero)};
+    fw inv_norm = fw_splat(1.0f) / norm, nonzero = fw_neq(norm, zero);
+    v3w t1 = {fw_select(zero, t.x * inv_norm, nonzero), fw_select(zero, t.y * inv_norm, nonzero),
+              fw_select(zero, t.z * inv_norm, nonzero)};
     v3w t2 = cross_exact(n, t1);
     st3(g->normal, o, n, in_use);
     st3(g->t1, o, t1, in_use);
@@ -615,11 +599,11 @@ WIDE_INLINE void prepare_unit(const ph_body_state *states, wide_group *g, wide_g
                       dot_exact(p.wa, normal.rda);
         st(wc->approach + o, fw_and(approach, valid));
         st(wc->approach_gap + o, fw_and(fw_max(separation, zero), valid));
-        impact = fw_or(impact, fw_and(valid, fw_lt(approach, splat(-SOLVER_IMPACT_SPEED))));
+        impact = fw_or(impact, fw_and(valid, fw_lt(approach, fw_splat(-SOLVER_IMPACT_SPEED))));
     }
     // Friction at the points' centre, with last step's impulses; unused lanes get zero anchors and rows.
     fw count = fw_ints_to_float(g->point_counts + o);
-    fw inv_count = select(zero, splat(1.0f) / count, in_use);
+    fw inv_count = fw_select(zero, fw_splat(1.0f) / count, in_use);
     centre = (v3w){centre.x * inv_count, centre.y * inv_count, centre.z * inv_count};
     v3w fa = and3(sub(centre, ca), in_use), fb = and3(sub(centre, cb), in_use);
     st3(g->fa, o, fa, in_use);
@@ -632,8 +616,8 @@ WIDE_INLINE void prepare_unit(const ph_body_state *states, wide_group *g, wide_g
     twist_row_of(g, kept, o, &inertia, n, in_use);
     st(g->twist_impulse + o, fw_and(warm_scale * ld(in->twist_impulse + o), in_use));
     st(g->twist_radius + o, fw_and(ld(in->twist_radius + o), in_use));
-    *out_passes =
-        fw_and(select(splat(1.0f), splat((float)SOLVER_NORMAL_PASSES), fw_and(impact, several)), in_use);
+    *out_passes = fw_and(
+        fw_select(fw_splat(1.0f), fw_splat((float)SOLVER_NORMAL_PASSES), fw_and(impact, several)), in_use);
 }
 
 WIDE_KERNEL void WIDE_FN(prepare)(const ph_body_state *states, wide_solver *w, int gi, const wide_input *in,
@@ -654,7 +638,7 @@ WIDE_KERNEL void WIDE_FN(prepare)(const ph_body_state *states, wide_solver *w, i
         g->isotropic &= state_at(states, g->at_a[lane])[FIELD(inv_inertia_scale)] >= 0.0f &&
                         state_at(states, g->at_b[lane])[FIELD(inv_inertia_scale)] >= 0.0f;
     wide_group_arms *kept = wide_keeps_arms(w) ? wide_kept_arms(g) : NULL;
-    const fw scale = splat(warm_scale);
+    const fw scale = fw_splat(warm_scale);
     for (int o = 0; o < WIDE; o += LANES)
     {
         fw passes;
@@ -731,7 +715,7 @@ WIDE_KERNEL void WIDE_FN(warm_start)(ph_body_state *states, const wide_solver *w
 WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const int *o, const int K,
                              const bool keep, fw inv_h, bool use_bias, bool measure, bool sum_total)
 {
-    const fw zero = fw_zero(), one = splat(1.0f), max_push = splat(-SOLVER_MAX_PUSH_SPEED);
+    const fw zero = fw_zero(), one = fw_splat(1.0f), max_push = fw_splat(-SOLVER_MAX_PUSH_SPEED);
     const int point_count = g[0]->point_count, passes = use_bias ? g[0]->max_passes : 1;
     v3w n[WIDE_INTERLEAVE];
     wide_velocity p[WIDE_INTERLEAVE];
@@ -787,12 +771,12 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
                 fw bias = s * inv_h, mass_scale = one, impulse_scale = zero;
                 if (use_bias)
                 {
-                    bias = select(fw_max(bias_rate[k] * s, max_push), bias, apart);
-                    mass_scale = select(soft_mass[k], one, apart);
-                    impulse_scale = select(soft_impulse[k], zero, apart);
+                    bias = fw_select(fw_max(bias_rate[k] * s, max_push), bias, apart);
+                    mass_scale = fw_select(soft_mass[k], one, apart);
+                    impulse_scale = fw_select(soft_impulse[k], zero, apart);
                 }
                 else
-                    bias = select(zero, bias, apart);
+                    bias = fw_select(zero, bias, apart);
                 row_ref normal = row_at(g[k], o[k], keep, i, n[k]);
                 fw vn = row_speed(&p[k], n[k], keep, &normal);
                 fw accumulated = ld(wp->n.impulse + o[k]);
@@ -802,7 +786,7 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
                 // lane or point without a constraint, mass and impulse are zero and the max with zero (its
                 // second operand, which is also what it returns for a NaN) leaves the zero impulse as it is.
                 if (pass > 0)
-                    total = select(accumulated, total, fw_lt(splat((float)pass), lane_passes[k]));
+                    total = fw_select(accumulated, total, fw_lt(fw_splat((float)pass), lane_passes[k]));
                 impulse = total - accumulated;
                 st(wp->n.impulse + o[k], total);
                 if (bouncy[k])
@@ -813,8 +797,9 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
                     // Not yet closed this step: the free approach speed and gap (restitution lanes, relax
                     // only).
                     fw open = fw_and(track_approach[k], fw_eq(max_impulse, zero));
-                    st(wc->approach + o[k], select(ld(wc->approach + o[k]), vn, open));
-                    st(wc->approach_gap + o[k], select(ld(wc->approach_gap + o[k]), fw_max(s, zero), open));
+                    st(wc->approach + o[k], fw_select(ld(wc->approach + o[k]), vn, open));
+                    st(wc->approach_gap + o[k],
+                       fw_select(ld(wc->approach_gap + o[k]), fw_max(s, zero), open));
                 }
                 row_apply(&p[k], n[k], keep, &normal, &in[k], impulse);
             }
@@ -846,7 +831,7 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
         // dependent steps to scale every lane by 1.
         if (fw_any(outside))
         {
-            fw scale = select(one, limit / fw_sqrt(len2), outside);
+            fw scale = fw_select(one, limit / fw_sqrt(len2), outside);
             l1 = l1 * scale;
             l2 = l2 * scale;
         }
@@ -859,11 +844,11 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
         fw old_twist = ld(g[k]->twist_impulse + ok);
         fw twist_speed = dot(p[k].wb, nk) - dot(p[k].wa, nk);
         fw tw = old_twist - ld(g[k]->twist_mass + ok) * twist_speed;
-        tw = fw_max(fw_min(tw, twist_limit), fw_xor(twist_limit, splat(-0.0f)));
+        tw = fw_max(fw_min(tw, twist_limit), fw_xor(twist_limit, fw_splat(-0.0f)));
         fw dtw = tw - old_twist;
         v3w ian = keep ? LD3(wide_kept_arms(g[k])->ian, ok) : turn_a(&in[k], nk);
         v3w ibn = keep ? LD3(wide_kept_arms(g[k])->ibn, ok) : turn_b(&in[k], nk);
-        p[k].wa = madd(p[k].wa, ian, fw_xor(dtw, splat(-0.0f)));
+        p[k].wa = madd(p[k].wa, ian, fw_xor(dtw, fw_splat(-0.0f)));
         p[k].wb = madd(p[k].wb, ibn, dtw);
         st(g[k]->twist_impulse + ok, tw);
     }
@@ -874,7 +859,7 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
 WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias,
                                 bool measure, bool sum_total)
 {
-    const fw inv_h = splat(inv_h_scalar);
+    const fw inv_h = fw_splat(inv_h_scalar);
     const bool keep = wide_keeps_arms(w);
     // Runs of up to WIDE_INTERLEAVE units of one colour, point count and passes, taken unit by unit (group
     // gi, unit u) in group order.
@@ -898,25 +883,18 @@ WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv
             }
         }
         // K and whether the arms are kept constants in each call, so that the arrays of solve_units stay in
-        // registers and each call has one way to its arms.
-        switch (k)
-        {
-#if WIDE_INTERLEAVE >= 3
-        case 3:
-            keep ? solve_units(states, run, at, 3, true, inv_h, use_bias, measure, sum_total)
-                 : solve_units(states, run, at, 3, false, inv_h, use_bias, measure, sum_total);
-            break;
-#endif
-#if WIDE_INTERLEAVE >= 2
-        case 2:
-            keep ? solve_units(states, run, at, 2, true, inv_h, use_bias, measure, sum_total)
-                 : solve_units(states, run, at, 2, false, inv_h, use_bias, measure, sum_total);
-            break;
-#endif
-        default:
-            keep ? solve_units(states, run, at, 1, true, inv_h, use_bias, measure, sum_total)
-                 : solve_units(states, run, at, 1, false, inv_h, use_bias, measure, sum_total);
-        }
+        // registers and each call has one way to its arms. No call is built with a K above WIDE_INTERLEAVE,
+        // the size of those arrays (the compiler would see it overflow them, even where k never gets there).
+#define SOLVE_UNITS(K)                                                                                       \
+    (keep ? solve_units(states, run, at, K, true, inv_h, use_bias, measure, sum_total)                       \
+          : solve_units(states, run, at, K, false, inv_h, use_bias, measure, sum_total))
+        if (WIDE_INTERLEAVE >= 3 && k == 3)
+            SOLVE_UNITS(WIDE_INTERLEAVE >= 3 ? 3 : 1);
+        else if (WIDE_INTERLEAVE >= 2 && k == 2)
+            SOLVE_UNITS(WIDE_INTERLEAVE >= 2 ? 2 : 1);
+        else
+            SOLVE_UNITS(1);
+#undef SOLVE_UNITS
     }
 }
 
@@ -929,7 +907,7 @@ WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv
 WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *slots, int count,
                                              float h_scalar)
 {
-    const fw zero = fw_zero(), h = splat(h_scalar), half_h = splat(0.5f * h_scalar);
+    const fw zero = fw_zero(), h = fw_splat(h_scalar), half_h = fw_splat(0.5f * h_scalar);
     int done = 0;
     for (; done + LANES <= count; done += LANES)
     {
@@ -966,11 +944,11 @@ WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *s
 #if defined(PH_LANES_NEON)
         fw dot = ((qx * qx + qy * qy) + qz * qz) + qw * qw;
         fw positive = fw_gt(dot, zero);
-        fw inv_norm = splat(1.0f) / fw_sqrt(dot);
+        fw inv_norm = fw_splat(1.0f) / fw_sqrt(dot);
         m[4] = fw_and(qx * inv_norm, positive);
         m[5] = fw_and(qy * inv_norm, positive);
         m[6] = fw_and(qz * inv_norm, positive);
-        m[7] = select(splat(1.0f), qw * inv_norm, positive);
+        m[7] = fw_select(fw_splat(1.0f), qw * inv_norm, positive);
 #else
         fw dot = (qx * qx + qz * qz) + (qy * qy + qw * qw);
         fw positive = fw_gt(dot, zero);
@@ -978,7 +956,7 @@ WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *s
         m[4] = fw_and(qx / norm, positive);
         m[5] = fw_and(qy / norm, positive);
         m[6] = fw_and(qz / norm, positive);
-        m[7] = select(splat(1.0f), qw / norm, positive);
+        m[7] = fw_select(fw_splat(1.0f), qw / norm, positive);
 #endif
         fw_store_runs(m_rows, LANES, m);
     }
