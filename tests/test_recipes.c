@@ -155,7 +155,7 @@ static const expected_scene s_expected[] = {
     {"highspeed", 5000, 6, 500, true},       {"restitution_ladder", 11, 1, 300, false},
     {"spinner", 1, 0, 600, false},           {"pile10k", 10000, 1, 300, true},
     {"convex_pile5120", 5120, 1, 500, true}, {"hypervelocity", 300, 1, 2000, true},
-    {"heap1000", 1000, 1, 600, true},
+    {"heap1000", 1000, 1, 600, true},        {"many_pyramids", 10780, 1, 600, false},
 };
 
 static int recipes_named_scene_counts(void)

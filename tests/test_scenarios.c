@@ -185,6 +185,39 @@ static int scenario_column_detection(void)
     return 0;
 }
 
+// The solver's view of stacks (ph_step_stats.tallest_stack): the longest chain of moving bodies each resting
+// on the one below, whatever rests beside them; only the 100-row pyramid is tall enough to need stiffer
+// contacts (solver.c, SOLVER_STACK_HERTZ: 0.19 * 1.3 * 100^1.5 = 247 Hz, 26 sub-steps at w h below 1).
+static int stack_after(const char *name, int steps, int *out_substeps)
+{
+    scene_run run;
+    if (scene_start(&run, name, false) != 0)
+        return -1;
+    for (int s = 0; s < steps; s++)
+        ph_world_step(run.world);
+    const ph_step_stats *st = ph_world_get_stats(run.world);
+    int n = st->tallest_stack;
+    *out_substeps = st->solver_substeps;
+    scene_end(&run);
+    return n;
+}
+
+static int scenario_stack_detection(void)
+{
+    int sub, base = ph_default_world_def().substeps;
+    ENSURE(stack_after("tower10", 30, &sub) == 10);
+    ENSURE(sub == base);
+    ENSURE(stack_after("pyramid10", 30, &sub) == 10);
+    ENSURE(sub == base);
+    ENSURE(stack_after("pyramid20", 30, &sub) == 20);
+    ENSURE(sub == base);
+    ENSURE(stack_after("spinner", 30, &sub) == 0);
+    ENSURE(stack_after("large_pyramid", 2, &sub) == 100);
+    fprintf(stderr, "large_pyramid: %d sub-steps\n", sub);
+    ENSURE(sub == 26);
+    return 0;
+}
+
 static ph_world *ground_world(float restitution, float friction, ph_quat tilt)
 {
     ph_world_def wd = ph_default_world_def();
@@ -338,6 +371,7 @@ const test_case test_scenarios_cases[] = {
     {"scenario_tower10_stands", scenario_tower10_stands},
     {"scenario_column40_stands", scenario_column40_stands},
     {"scenario_column_detection", scenario_column_detection},
+    {"scenario_stack_detection", scenario_stack_detection},
     {"scenario_pyramid10_stands", scenario_pyramid10_stands},
     {"scenario_pyramid20_stands_in_both_solvers", scenario_pyramid20_stands_in_both_solvers},
     {"scenario_bounce", scenario_bounce},

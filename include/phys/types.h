@@ -104,7 +104,8 @@ typedef struct ph_world_def
     float time_step;       // fixed step of ph_world_step (unit: s); default 1/60
     int solver_iterations; // soft velocity iterations per sub-step (relax adds one); default 1 (see solver.c)
     int substeps;          // solver sub-steps per step, at least; default 5 (see solver.c)
-    int max_substeps;    // most sub-steps a step takes to keep tall columns standing; >= substeps; default 16
+    int max_substeps;    // most sub-steps a step takes to keep tall columns and walls standing; >= substeps;
+                         // default 32
     float contact_hertz; // contact softness stiffness (unit: Hz); default 45
     float speculative_margin;     // contacts are made this far apart (unit: m); default 0.02
     int calendar_event_budget;    // most time-of-impact events per step; default 1024
@@ -143,13 +144,14 @@ typedef struct ph_step_stats
     int pairs_dropped;  // broadphase pairs beyond PH_MAX_PAIRS_PER_BODY or PH_MAX_PAIRS_PER_STEP (a capacity
                         // error)
     int contact_point_count;
-    int calendar_events;      // time-of-impact events resolved this step
-    int calendar_substeps;    // advances from one event to the next
-    int calendar_sweeps;      // pairs of parts swept by the calendar's time of impact (queries made)
-    int solver_substeps;      // solver sub-steps this step (more than def.substeps for a tall column)
-    int solver_colors;        // constraint colours of the 8-lane solver (0 when it did not run)
-    int longest_column;       // bodies in the longest free-standing column (each touching only the one
-                              // body it rests on and at most one resting on it)
+    int calendar_events;   // time-of-impact events resolved this step
+    int calendar_substeps; // advances from one event to the next
+    int calendar_sweeps;   // pairs of parts swept by the calendar's time of impact (queries made)
+    int solver_substeps;   // solver sub-steps this step (more than def.substeps for a tall column or stack)
+    int solver_colors;     // constraint colours of the 8-lane solver (0 when it did not run)
+    int longest_column;    // bodies in the longest free-standing column (each touching only the one
+                           // body it rests on and at most one resting on it)
+    int tallest_stack;     // bodies in the longest chain of moving bodies each resting on the one below
     int calendar_budget_hits; // times the budget ran out and the clamp fallback was used
     int gjk_iteration_limit_hits;
     int epa_fallbacks;       // EPA overflow or degenerate results

@@ -30,8 +30,9 @@
 // only when the contacts were solved bottom row first, and in most other orders reached 40 J; at 55 Hz it
 // grew slowly; at 50 and 45 Hz it settled in every order tried. 45 Hz keeps a margin. Contacts with a
 // static body (one moving body, no such coupling) stay calm up to the 0.25 cap (w h = 1.57).
-// Tall columns take more (plan_substeps below): soft contacts make a column of blocks a chain of springs,
-// and past a height that depends on the contact frequency it buckles under its own weight.
+// Tall columns and stacks take more (plan_substeps below): soft contacts make a column of blocks a chain of
+// springs and a wall an elastic plate, and past a height that depends on the contact frequency either
+// buckles under its own weight.
 // Data layout: the body states are one array of 128-byte structs whose first 64 bytes (velocities, inverse
 // mass, motion so far), one cache line, are all the sweeps touch. On a wide path (ph_simd_path: AVX2, SSE2,
 // Neon), the constraints live only in groups of 8 lanes (solver_wide.c), prepared there straight from the
@@ -68,6 +69,21 @@
 #define SOLVER_COLUMN_HERTZ 0.5f
 // The frequency the step asks for, as a multiple of the buckling frequency.
 #define SOLVER_COLUMN_MARGIN 2.0f
+// Contact frequency at which a wall one unit cube thick, stacked n cubes high, buckles out of its plane under
+// its own weight, divided by n^1.5 (unit: Hz). Soft contacts give a wall a finite bending stiffness (each
+// interface a rotational spring of about m_eff w^2 r^2), and an elastic wall under its own weight buckles
+// past a height that grows as stiffness^(1/3) (Greenhill), so the frequency it needs grows as n^1.5, as a
+// column's does, but far more slowly: the load is shared by a whole row, and a pyramid's tapers. Measured
+// on pyramids one cube thick (large_pyramid's layout), each at a sub-step with w h near 0.95, for 2400
+// steps: 50 rows lean and fall at 60 Hz and stand at 75 Hz; 100 rows lean at 150 Hz and stand at 220 Hz.
+// So 0.19 n^1.5 (67 Hz at 50 rows, 190 at 100). The wall's equations depend on g / (a w^2) alone, so for
+// blocks of height a under gravity g the frequency scales as sqrt(g / a).
+#define SOLVER_STACK_HERTZ 0.19f
+#define SOLVER_STANDARD_GRAVITY 9.81f // (unit: m/s^2) the gravity SOLVER_STACK_HERTZ was measured under
+#define SOLVER_STACK_MARGIN 1.3f
+// Between two moving bodies the spring must stay below w h = 1 (see the top of this file: past about 1.1 the
+// sweep feeds energy into a wall's rocking), so a tall stack's sub-step is h = 1 / (2 pi 0.16 ... hertz).
+#define SOLVER_STACK_HERTZ_FRACTION 0.16f
 // A body turning faster than this angle per step has its world inverse inertia, and the rows of its
 // contacts, rebuilt every sub-step (unit: rad). An impulse applied through the inertia of an orientation
 // the body has left is not energy-consistent (the angular velocity it gives is not the one its momentum
@@ -827,6 +843,65 @@ static int longest_column(ph_step_context *ctx, float *out_height)
     return best;
 }
 
+// The tallest stack: the most moving bodies in a chain of supports (each resting on the next, within 45
+// degrees of gravity), and the height of a block at its top along gravity. A body's depth is one more than
+// its deepest support's. The depths are kept from step to step (world->stack_depth) and each step works them
+// out once, from the last step's depths of the supports and this step's where the contacts came in order:
+// exact for a stack that has stood a few steps, one level a step behind where it grows or loses a support,
+// and a pass over the contacts instead of an order of the bodies by height (their positions are cache misses
+// in a big scene). A body resting on a sleeping or static one starts a chain.
+static int tallest_stack(ph_step_context *ctx, float *out_block)
+{
+    ph_world *world = ctx->world;
+    *out_block = 0.0f;
+    float g = glms_vec3_norm(world->def.gravity);
+    int slots = world->body_ids.slot_count;
+    if (g <= 0.0f || slots == 0)
+        return 0;
+    ph_vec3 up = glms_vec3_scale(world->def.gravity, -1.0f / g);
+    int *next = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof(int));
+    if (!next)
+        return 0;
+    int *last = world->stack_depth;
+    for (int i = 0; i < slots; i++)
+        next[i] = world->states[i].inv_mass > 0.0f ? 1 : 0;
+    for (int k = 0; k < world->contacts.count; k++)
+    {
+        const ph_contact_brief *c = &world->contacts.briefs[k];
+        if (c->point_count == 0)
+            continue;
+        float along = glms_vec3_dot(c->normal, up); // normal from a to b
+        int below = along > SOLVER_SUPPORT_COS ? c->a : along < -SOLVER_SUPPORT_COS ? c->b : -1;
+        if (below < 0)
+            continue;
+        int above = below == c->a ? c->b : c->a;
+        if (next[above] == 0 || next[below] == 0) // either held still by the solver: no chain through it
+            continue;
+        int d = (last[below] > next[below] ? last[below] : next[below]) + 1;
+        next[above] = d > next[above] ? d : next[above];
+    }
+    int best = 0, top = -1;
+    for (int i = 0; i < slots; i++)
+    {
+        // A chain cannot be longer than the bodies: a cycle of supports (a tangle) stops growing there.
+        int d = next[i] < slots ? next[i] : slots;
+        last[i] = d;
+        if (d > best)
+        {
+            best = d;
+            top = i;
+        }
+    }
+    ph_arena_free(ctx->arena, next);
+    if (top >= 0)
+    {
+        ph_aabb b = world->bodies[top].bounds;
+        ph_vec3 e = glms_vec3_sub(b.hi, b.lo);
+        *out_block = fabsf(up.x) * e.x + fabsf(up.y) * e.y + fabsf(up.z) * e.z;
+    }
+    return best;
+}
+
 // Sub-steps and contact frequency of this step. A column of n blocks of height a (the chain's rise per
 // block) buckles below SOLVER_COLUMN_HERTZ n^1.5 / sqrt(a / 1 m); the step asks for SOLVER_COLUMN_MARGIN
 // times that, and since the frequency is capped at a quarter of the sub-step rate it takes the sub-steps
@@ -861,12 +936,37 @@ static float plan_substeps(ph_step_context *ctx)
             hertz = need;
         }
     }
+    // Tall stacks of any plan (walls, pyramids): the frequency that keeps a wall one block thick standing,
+    // at a sub-step that keeps w h below 1; where def.max_substeps allows fewer, the frequency w h = 1
+    // allows.
+    float block = 0.0f;
+    int depth = tallest_stack(ctx, &block);
+    ctx->stats->tallest_stack = depth;
+    if (depth > 1 && block > 0.0f)
+    {
+        float need = SOLVER_STACK_MARGIN * SOLVER_STACK_HERTZ * powf((float)depth, 1.5f) *
+                     sqrtf(glms_vec3_norm(world->def.gravity) / (SOLVER_STANDARD_GRAVITY * block));
+        if (need > hertz)
+        {
+            int substeps = substeps_for(need, ctx->dt, SOLVER_STACK_HERTZ_FRACTION, world->def.substeps,
+                                        world->def.max_substeps);
+            if (substeps > ctx->substeps)
+            {
+                ctx->substeps = substeps;
+                ctx->h = ctx->dt / (float)substeps;
+            }
+            hertz = fminf(need, SOLVER_STACK_HERTZ_FRACTION / ctx->h);
+        }
+    }
     // Loaded joints: the sub-steps their rigid rows' spring needs to give by less than a tolerance
     // (joint.c, JOINT_MAX_GIVE), from the last step's forces.
     if (world->joint_ids.live_count > 0 && world->joint_need_hertz > 0.0f)
     {
-        int substeps = substeps_for(world->joint_need_hertz, ctx->dt, PH_JOINT_LOADED_HERTZ_FRACTION,
-                                    world->def.substeps, world->def.max_substeps);
+        int most =
+            world->def.max_substeps < PH_JOINT_MAX_SUBSTEPS ? world->def.max_substeps : PH_JOINT_MAX_SUBSTEPS;
+        int substeps =
+            substeps_for(world->joint_need_hertz, ctx->dt, PH_JOINT_LOADED_HERTZ_FRACTION,
+                         world->def.substeps, most > world->def.substeps ? most : world->def.substeps);
         if (substeps > ctx->substeps)
         {
             ctx->substeps = substeps;
@@ -1016,6 +1116,7 @@ bool ph_solve(ph_step_context *ctx)
         // No contact at all: what plan_substeps finds in a world without contacts, without its pass over the
         // slots.
         ctx->stats->longest_column = 0;
+        ctx->stats->tallest_stack = 0;
         ctx->stats->solver_substeps = ctx->substeps;
         return solve_free(ctx, t_start);
     }

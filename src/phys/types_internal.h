@@ -15,7 +15,7 @@
 #define PH_DEFAULT_TIME_STEP (1.0f / 60.0f) // (unit: s)
 #define PH_DEFAULT_SOLVER_ITERATIONS 1      // soft iterations per sub-step (relax adds one more)
 #define PH_DEFAULT_SUBSTEPS 5
-#define PH_DEFAULT_MAX_SUBSTEPS 16
+#define PH_DEFAULT_MAX_SUBSTEPS 32
 #define PH_DEFAULT_CONTACT_HERTZ 45.0f      // (unit: Hz); w h = 0.94 at 5 sub-steps (see solver.c)
 #define PH_DEFAULT_SPECULATIVE_MARGIN 0.02f // (unit: m)
 // Time-of-impact events per step before the calendar falls back to clamping bodies at their impact. With

@@ -327,6 +327,7 @@ void ph_world_destroy(ph_world *world)
     ph_array_free(world->bodies, world->body_capacity);
     ph_array_free(world->states, world->state_capacity);
     ph_array_free(world->active, world->active_capacity);
+    ph_array_free(world->stack_depth, world->stack_depth_capacity);
     ph_contact_set_destroy(&world->contacts);
     ph_calendar_destroy(&world->calendar);
     ph_joints_destroy_all(world);
@@ -710,7 +711,8 @@ static bool grow_body_arrays(ph_world *world, int needed)
 {
     return ph_array_reserve(world->bodies, world->body_capacity, needed) &&
            ph_array_reserve(world->states, world->state_capacity, needed) &&
-           ph_array_reserve(world->active, world->active_capacity, needed);
+           ph_array_reserve(world->active, world->active_capacity, needed) &&
+           ph_array_reserve(world->stack_depth, world->stack_depth_capacity, needed);
 }
 
 // Sets the shape-dependent fields of body (convex, compound, mesh, mass properties). False with an error.
@@ -985,6 +987,7 @@ ph_body_id ph_body_create(ph_world *world, const ph_body_def *def)
         ph_world_error(world, PH_ERR_OUT_OF_MEMORY, "%s: out of memory.", fn);
         return PH_NULL_BODY_ID;
     }
+    world->stack_depth[slot] = 0; // the slot may have held a body of some stack
     body.type = d.type;
     body.shape = d.shape;
     body.material = d.material;

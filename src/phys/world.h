@@ -50,9 +50,11 @@ struct ph_world
     ph_body *bodies;       // by slot
     ph_body_state *states; // by slot (hot)
     uint8_t *active;       // by slot: 1 for awake non-static bodies (octree pair filter)
+    int *stack_depth;      // by slot: bodies in the longest chain of supports ending at it (solver.c)
     int body_capacity;
     int state_capacity;
     int active_capacity;
+    int stack_depth_capacity;
     int static_body_count; // live static bodies
 
     ph_id_pool geom_ids;

@@ -620,6 +620,36 @@ static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
     return ground(s, 400.0f, 400.0f) && recipe_add_pyramid(s, ORIGIN, LARGE_PYRAMID_BASE, UNIT, 0.0f, m);
 }
 
+// many_pyramids: Box3D's benchmark: 14 x 14 planar pyramids of base 10 (10,780 cubes of half 0.5, density
+// 100) on a ground of half 77 (each pyramid 11 m from the next along x; rows spread over the ground along z),
+// sleeping off, 10 s.
+#define MANY_PYRAMIDS_BASE 10
+#define MANY_PYRAMIDS_GRID 14
+static bool build_many_pyramids(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 600;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    recipe_material m = recipe_default_material();
+    m.density = LARGE_PYRAMID_DENSITY;
+    const float pitch = (float)(MANY_PYRAMIDS_BASE + 1);
+    const float extent = 0.5f * (float)MANY_PYRAMIDS_GRID * pitch;
+    if (!ground(s, extent, extent))
+        return false;
+    const float dz = 2.0f * (extent - 1.0f) / (float)(MANY_PYRAMIDS_GRID - 1);
+    for (int row = 0; row < MANY_PYRAMIDS_GRID; row++)
+        for (int col = 0; col < MANY_PYRAMIDS_GRID; col++)
+        {
+            // Box3D's pyramid starts 1 m in from the ground's edge; ours is centred on its origin.
+            float origin[3] = {-extent + 1.0f + (float)col * pitch + 0.5f * (float)(MANY_PYRAMIDS_BASE - 1),
+                               0.0f, -extent + 1.0f + (float)row * dz};
+            if (!recipe_add_pyramid(s, origin, MANY_PYRAMIDS_BASE, UNIT, 0.0f, m))
+                return false;
+        }
+    return true;
+}
+
 // pile1000 / pile10k: unit boxes on a grid of 1.1 m spacing, the lowest 1 m above the ground, tilted
 // by up to PILE_TILT (so that 1.1 > 1 + 4 PILE_TILT keeps neighbours apart), sleeping on.
 #define PILE_SPACING 1.1f
@@ -1324,6 +1354,7 @@ static const named_scene s_scenes[] = {
     {"column40", build_column40},
     {"pyramid1240", build_pyramid1240},
     {"large_pyramid", build_large_pyramid},
+    {"many_pyramids", build_many_pyramids},
     {"pile1000", build_pile1000},
     {"heap1000", build_heap1000},
     {"convex_pile", build_convex_pile},
