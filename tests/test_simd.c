@@ -85,14 +85,14 @@ enum
     SIMD_SCENE_ITEMS = 256
 };
 
-// Stacks that stand still, stepped on every wide path this CPU runs. Each path's hash is the same run to run.
-// The boxes end where the scalar path leaves them to within what sweeping the contacts in another order
-// (colour by colour) makes of a stack of soft contacts: they sag a little differently (measured: 1.6 mm in
-// pyramid10 and 1.5 mm in tower10, asleep by then, and 8.5 mm in pyramid20 after 2 s, on SSE2, AVX2 and
-// Neon alike). The wide paths among themselves do the same arithmetic in the same order, and differ only
-// where AVX2 fuses a multiply-add that SSE2 rounds twice: their boxes end within micrometres (6e-7 m,
-// 5e-8 m and 7e-6 m on those), so one lane of a 4-lane unit that went wrong shows far above that. The
-// differences are printed: they are what the paths' determinism is (see ph_simd_path).
+// Stacks that stand still, stepped on every wide path this CPU runs. Each path's hash, the scalar one's too,
+// is the same run to run. The boxes end where the scalar path leaves them to within what sweeping the
+// contacts in another order (colour by colour) makes of a stack of soft contacts: they sag a little
+// differently (measured: 1.6 mm in pyramid10 and 1.5 mm in tower10, asleep by then, and 8.5 mm in pyramid20
+// after 2 s, on SSE2, AVX2 and Neon alike). The wide paths among themselves do the same arithmetic in the
+// same order, and differ only where AVX2 fuses a multiply-add that SSE2 rounds twice: their boxes end within
+// micrometres (6e-7 m, 5e-8 m and 7e-6 m on those), so one lane of a 4-lane unit that went wrong shows far
+// above that. The differences are printed: they are what the paths' determinism is (see ph_simd_path).
 static int simd_paths_match_scalar(void)
 {
     static const struct
@@ -109,6 +109,10 @@ static int simd_paths_match_scalar(void)
         int count = run_scene_on(scenes[s].name, scenes[s].steps, PH_SIMD_SCALAR, scalar, SIMD_SCENE_ITEMS,
                                  &scalar_hash);
         ENSURE(count > 0);
+        uint64_t scalar_again;
+        ENSURE(run_scene_on(scenes[s].name, scenes[s].steps, PH_SIMD_SCALAR, again, SIMD_SCENE_ITEMS,
+                            &scalar_again) == count);
+        ENSURE(scalar_again == scalar_hash);
         ph_simd_path paths[3];
         int n = test_wide_paths(paths);
         for (int p = 0; p < n; p++)
