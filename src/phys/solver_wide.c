@@ -149,7 +149,7 @@ void ph_wide_release(ph_arena *arena, wide_solver *w)
 
 // ---- The instruction sets ----
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
 #define PH_WIDE_X86 1
 extern const wide_kernels ph_wide_kernels_sse2;
 #if defined(PH_WIDE_AVX2)
