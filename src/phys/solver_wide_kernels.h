@@ -11,7 +11,8 @@
 // group share no moving body, so any split of them solves them alike. A unit whose lanes are all unused is
 // skipped, so a colour of n constraints costs ceil(n / LANES) units on any set, as if it had been grouped
 // LANES wide. Every lane's arithmetic is the same on every set; only fw_madd and fw_msub differ (fused on
-// AVX2 and Neon, multiply then add on SSE2).
+// AVX2 and Neon, multiply then add on SSE2), and the position update's normalisation, which follows the
+// scalar code's (cglm's) on each platform.
 //
 // The per-lane arithmetic is solver.c's: solve() and bounce() row for row, prepare() and refresh_rows()
 // operation for operation but for the rows' arms (r x d and I^-1 (r x d), formed with fw_madd), and
