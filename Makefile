@@ -17,8 +17,8 @@ FUZZ_SECONDS ?= 60
 # scalar solver and the lanes against each other.
 ARM64_AREAS ?= solver simd
 
-.PHONY: all deps bench-deps arm64-deps build run test test-clang test-release test-arm64 bench fuzz profile format \
-	format-check clean
+.PHONY: all deps bench-deps arm64-deps build run test test-clang test-release test-arm64 bench fuzz soak profile \
+	format format-check clean
 
 all: build
 
@@ -50,6 +50,13 @@ build-test/CMakeCache.txt: | deps
 test: deps build-test/CMakeCache.txt
 	@cmake --build build-test -j $(JOBS)
 	@cd build-test && ctest --output-on-failure -j $(JOBS)
+
+# Minutes of random player input to the AddressSanitizer build (tools/soak.py says what it checks); not part of
+# `make test`. SOAK_MINUTES=1 for a short one.
+SOAK_MINUTES ?= 10
+soak: deps build-test/CMakeCache.txt
+	@cmake --build build-test -j $(JOBS)
+	@python3 tools/soak.py --minutes $(SOAK_MINUTES)
 
 build-clang/CMakeCache.txt: | deps
 	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWERROR=ON

@@ -414,6 +414,7 @@ static void match_impulses(ph_contact *c, const ph_contact *old)
     {
         c->friction_impulse[0] = c->friction_impulse[1] = 0.0f;
         c->twist_impulse = 0.0f;
+        c->steady_force = 0.0f;
     }
 }
 

@@ -35,6 +35,9 @@ typedef struct ph_contact
     // twist about the normal, accumulated (unit: N s and N m s). Kept while the pair keeps points.
     float friction_impulse[2];
     float twist_impulse;
+    // The manifold's normal force, low-passed over SOLVER_SAG_STEADY_TIME (solver.c, store_impulses): what
+    // holds a load up, without the spikes of impacts (unit: N). Kept while the pair keeps touching.
+    float steady_force;
     float patch_radius; // ph_contact_patch_radius of the manifold, worked out when it is built (unit: m)
     float radius_a, radius_b; // the parts' round radii (sphere, capsule; else 0) when it was built (unit: m)
     float total_impulse[PH_MAX_MANIFOLD_POINTS]; // normal impulse over the whole last step (unit: N s)

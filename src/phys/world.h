@@ -70,7 +70,8 @@ struct ph_world
     int joint_break_count, joint_break_capacity;
     int kinematic_joints;   // live joints with a kinematic end (the only ones ph_joints_wake has to look at)
     float joint_need_hertz; // the joints' rigid rows' frequency the last step's forces ask for (joint.c)
-    int *joint_list;        // the step's active joints (ph_joints_prepare)
+    float contact_need_hertz; // the frequency the last step's most loaded face contact asks for (solver.c)
+    int *joint_list;          // the step's active joints (ph_joints_prepare)
     int joint_list_count, joint_list_capacity;
     ph_body_state joint_still; // what a joint reads for the world, a static or a sleeping body: no motion
 
