@@ -6,12 +6,19 @@
 #   build-clang/ clang -Werror compile check (warnings differ between compilers)
 #   build-werror/ gcc Release -Werror compile check (-O2 finds uninitialised-use warnings the test build misses)
 #   build-fuzz/  clang + libFuzzer targets
+#   build-arm64/ arm64 cross-build of the engine's tests (cmake/aarch64.cmake), run under qemu-user
 JOBS ?= $(shell nproc)
 ARGS ?=
 SCENE ?= pile1000
 FUZZ_SECONDS ?= 60
+# The phys_tests areas make test-arm64 runs under qemu (empty: all of them). qemu takes about 50 times the
+# native time (the solver and simd areas: 17 s and 38 s, against 0.3 s and 0.8 s natively), the whole set over
+# an hour on one core by that estimate, so the default is the solver's areas: the Neon kernels against the
+# scalar solver and the lanes against each other.
+ARM64_AREAS ?= solver simd
 
-.PHONY: all deps bench-deps build run test test-clang test-release bench fuzz soak profile format format-check clean
+.PHONY: all deps bench-deps arm64-deps build run test test-clang test-release test-arm64 bench fuzz soak profile \
+	format format-check clean
 
 all: build
 
@@ -20,6 +27,9 @@ deps:
 
 bench-deps:
 	@tools/install-deps.sh bench
+
+arm64-deps:
+	@tools/install-deps.sh arm64
 
 build/CMakeCache.txt: | deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
@@ -60,6 +70,18 @@ build-werror/CMakeCache.txt: | deps
 test-release: deps build-werror/CMakeCache.txt
 	@cmake --build build-werror -j $(JOBS)
 
+build-arm64/CMakeCache.txt: | arm64-deps
+	cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64.cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DWERROR=ON -DGAME=OFF -DBENCH=OFF
+
+# Exit 77 from an area: some cases skipped (the shared test data is not beside a clean clone), none failed.
+test-arm64: arm64-deps build-arm64/CMakeCache.txt
+	@cmake --build build-arm64 -j $(JOBS) --target phys_tests
+	@for area in $(if $(strip $(ARM64_AREAS)),$(ARM64_AREAS),""); do \
+	  qemu-aarch64 -L /usr/aarch64-linux-gnu build-arm64/phys_tests $$area; status=$$?; \
+	  if [ $$status -ne 0 ] && [ $$status -ne 77 ]; then exit 1; fi; \
+	done
+
 # Configures again: Bullet and libccd may have been installed just now, after build/ was first configured
 # without them (CMake looks again for what it did not find).
 bench: bench-deps build/CMakeCache.txt
@@ -82,4 +104,4 @@ format-check:
 	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf build build-test build-clang build-werror build-fuzz
+	rm -rf build build-test build-clang build-werror build-fuzz build-arm64

@@ -6,8 +6,9 @@
 // ph_world_step, reads the per-stage times and counters from ph_world_get_stats(), samples every
 // body through the public API, and prints one JSON line through bench_metrics.c with
 // "engine":"ours". Engine only: no
-// SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --scalar (the
-// one-constraint-at-a-time solver even where the 8-lane one runs), --no-calendar (world def
+// SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --simd PATH
+// (the contact solver's path: best, the default, scalar, sse2, avx2 or neon; a path this CPU lacks runs the
+// best it has, and stderr says which ran), --scalar (the same as --simd scalar), --no-calendar (world def
 // enable_calendar off: the reference run of issue 19 item 8), --calendar-report (one line per scene on
 // stderr: the calendar's events per step, its budget hits and the dynamic bodies' mean height), --list.
 #include "bench_metrics.h"
@@ -25,8 +26,8 @@
 // Most --scene options on one command line.
 #define MAX_SCENES 64
 
-// --scalar: the solver one constraint at a time (world def enable_simd off).
-static bool scalar_solver;
+// --simd PATH (--scalar: scalar): world def simd.
+static ph_simd_path simd_path = PH_SIMD_BEST;
 // --no-calendar: no time-of-impact calendar (world def enable_calendar off).
 static bool no_calendar;
 // --calendar-report: the calendar's summary line on stderr.
@@ -104,7 +105,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     }
     int steps = steps_override > 0 ? steps_override : scene.steps;
     ph_world_def def = spawn_world_def(&scene);
-    def.enable_simd = !scalar_solver;
+    def.simd = simd_path;
     def.enable_calendar = !no_calendar;
     ph_world *world = ph_world_create(&def);
     ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
@@ -200,11 +201,26 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     return ok;
 }
 
+// The ph_simd_path named `name` (ph_simd_path_name's names).
+static bool parse_simd(const char *name, ph_simd_path *out)
+{
+    for (int p = PH_SIMD_BEST; p <= PH_SIMD_NEON; p++)
+    {
+        if (strcmp(name, ph_simd_path_name((ph_simd_path)p)) == 0)
+        {
+            *out = (ph_simd_path)p;
+            return true;
+        }
+    }
+    return false;
+}
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--scalar] [--no-calendar]\n"
-                    "                 [--calendar-report] [--list]\n"
-                    "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
+    fprintf(stderr,
+            "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--simd best|scalar|sse2|avx2|neon]\n"
+            "                 [--scalar] [--no-calendar] [--calendar-report] [--list]\n"
+            "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
 }
 
 int main(int argc, char **argv)
@@ -221,7 +237,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--scalar") == 0)
-            scalar_solver = true;
+            simd_path = PH_SIMD_SCALAR;
+        else if (strcmp(argv[i], "--simd") == 0 && i + 1 < argc && parse_simd(argv[i + 1], &simd_path))
+            i++;
         else if (strcmp(argv[i], "--no-calendar") == 0)
             no_calendar = true;
         else if (strcmp(argv[i], "--calendar-report") == 0)
@@ -243,6 +261,9 @@ int main(int argc, char **argv)
         for (const char *const *n = bench_scene_names; *n && scene_count < MAX_SCENES; n++)
             scenes[scene_count++] = *n;
     }
+    if (simd_path != PH_SIMD_BEST)
+        fprintf(stderr, "physbench: --simd %s runs the %s solver on this CPU\n", ph_simd_path_name(simd_path),
+                ph_simd_path_name(ph_simd_resolve(simd_path)));
     int failures = 0;
     for (int i = 0; i < scene_count; i++)
         failures += !run_scene(scenes[i], seed, steps);

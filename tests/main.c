@@ -13,6 +13,18 @@
 #include <string.h>   // strncmp, strlen
 #include <sys/stat.h> // stat, S_ISDIR
 
+int test_wide_paths(ph_simd_path out[3])
+{
+    const ph_simd_path wide[] = {PH_SIMD_SSE2, PH_SIMD_NEON, PH_SIMD_AVX2};
+    int n = 0;
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+    {
+        if (ph_simd_resolve(wide[i]) == wide[i])
+            out[n++] = wide[i];
+    }
+    return n;
+}
+
 bool test_shared_testdata_present(void)
 {
     struct stat st;

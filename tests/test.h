@@ -6,6 +6,7 @@
 #pragma once
 
 #include "phys/math.h"
+#include "phys/types.h" // ph_simd_path
 
 #include <math.h>    // fabs
 #include <stdbool.h> // bool
@@ -23,6 +24,10 @@ typedef struct test_area
     const char *name;
     const test_case *cases;
 } test_area;
+
+// The wide solver paths this build and CPU run (ph_simd_resolve gives each back unchanged), fastest last:
+// sse2 and avx2 on an x86-64 with AVX2, neon on arm64. Returns how many (at most 3) are in `out`.
+int test_wide_paths(ph_simd_path out[3]);
 
 // A case returns TEST_SKIPPED when what it needs is not there (the runner reports it as skipped, never
 // as passed; ctest shows the area as skipped when none of its cases failed).

@@ -25,12 +25,12 @@ typedef struct scene_run
     ph_body_id *ids;
 } scene_run;
 
-static int scene_start_with(scene_run *run, const char *name, bool sleep, bool simd)
+static int scene_start_with(scene_run *run, const char *name, bool sleep, ph_simd_path simd)
 {
     ENSURE(recipe_build(name, RECIPE_DEFAULT_SEED, &run->scene));
     ph_world_def wd = spawn_world_def(&run->scene);
     wd.enable_sleep = sleep;
-    wd.enable_simd = simd;
+    wd.simd = simd;
     run->world = ph_world_create(&wd);
     ENSURE(run->world != NULL);
     run->ids = calloc((size_t)run->scene.item_count, sizeof *run->ids);
@@ -41,7 +41,7 @@ static int scene_start_with(scene_run *run, const char *name, bool sleep, bool s
 
 static int scene_start(scene_run *run, const char *name, bool sleep)
 {
-    return scene_start_with(run, name, sleep, ph_default_world_def().enable_simd);
+    return scene_start_with(run, name, sleep, ph_default_world_def().simd);
 }
 
 static void scene_end(scene_run *run)
@@ -53,7 +53,7 @@ static void scene_end(scene_run *run)
 
 // Steps the recipe's stack for SCENARIO_STAND_S with sleeping off; every dynamic body's largest
 // distance from where it was after the first second must stay below SCENARIO_MAX_DRIFT.
-static int stack_stands_with(const char *name, bool simd)
+static int stack_stands_with(const char *name, ph_simd_path simd)
 {
     scene_run run;
     ENSURE(scene_start_with(&run, name, false, simd) == 0);
@@ -85,7 +85,7 @@ static int stack_stands_with(const char *name, bool simd)
     }
     float top_end = ph_body_get_position(run.world, run.ids[top]).y;
     fprintf(stderr, "%s (solver: %s): largest drift after %.0f s: %.5f m; top box %.4f -> %.4f m\n", name,
-            simd ? "8-lane, where supported" : "scalar", (double)SCENARIO_SETTLE_S, (double)drift,
+            ph_simd_path_name(ph_simd_resolve(simd)), (double)SCENARIO_SETTLE_S, (double)drift,
             (double)top_start, (double)top_end);
     free(ref);
     scene_end(&run);
@@ -96,7 +96,7 @@ static int stack_stands_with(const char *name, bool simd)
 
 static int stack_stands(const char *name)
 {
-    return stack_stands_with(name, ph_default_world_def().enable_simd);
+    return stack_stands_with(name, ph_default_world_def().simd);
 }
 
 static int scenario_tower10_stands(void)
@@ -111,12 +111,14 @@ static int scenario_pyramid10_stands(void)
 
 // pyramid20 is a wall one box thick: its out-of-plane rocking is the slowest mode of any recipe, and a
 // contact spring too stiff for the sub-step (60 Hz at 5 sub-steps) let the Gauss-Seidel sweep feed it
-// energy unless the contacts happened to be solved bottom row first. The 8-lane solver sweeps them colour
-// by colour; both orders must hold it.
+// energy unless the contacts happened to be solved bottom row first. The wide paths sweep them colour by
+// colour; both orders, and every wide path, must hold it.
 static int scenario_pyramid20_stands_in_both_solvers(void)
 {
-    ENSURE(stack_stands_with("pyramid20", false) == 0);
-    ENSURE(stack_stands_with("pyramid20", true) == 0);
+    ENSURE(stack_stands_with("pyramid20", PH_SIMD_SCALAR) == 0);
+    ph_simd_path paths[3];
+    for (int p = 0, n = test_wide_paths(paths); p < n; p++)
+        ENSURE(stack_stands_with("pyramid20", paths[p]) == 0);
     return 0;
 }
 

@@ -152,16 +152,16 @@ static int solver_speculative_stop(void)
 }
 
 // 100 boxes fall onto a free plate in zero gravity: every contact is internal, so the total momentum
-// must stay what it was whatever the solver does. The 8-lane solver updates 8 constraints at once; if
+// must stay what it was whatever the solver does. A wide path updates 4 or 8 constraints at once; if
 // two lanes shared a moving body, one lane's impulse would be lost and the momentum with it. The plate
 // is in all 100 constraints, more than the 64 colours, so 36 of them go through the scalar overflow too.
 // Both solvers must agree on the momentum, and neither may add energy (restitution 0).
-static int run_plate(bool simd, ph_vec3 *out_momentum, float *out_energy, int *out_colors)
+static int run_plate(ph_simd_path simd, ph_vec3 *out_momentum, float *out_energy, int *out_colors)
 {
     ph_world_def wd = ph_default_world_def();
     wd.gravity = ph_v3(0, 0, 0);
     wd.enable_sleep = false;
-    wd.enable_simd = simd;
+    wd.simd = simd;
     ph_world *w = ph_world_create(&wd);
     ENSURE(w != NULL);
     ph_body_def d = ph_default_body_def();
@@ -204,8 +204,8 @@ static int run_plate(bool simd, ph_vec3 *out_momentum, float *out_energy, int *o
     // Momentum before and after, relative to its size.
     float scale = glms_vec3_norm(p0);
     fprintf(stderr, "plate (solver: %s): momentum error %.2e of %.1f, energy %.1f J, colours %d\n",
-            simd ? "8-lane, where supported" : "scalar", (double)(glms_vec3_distance(p, p0) / scale),
-            (double)scale, (double)energy, colors);
+            ph_simd_path_name(simd), (double)(glms_vec3_distance(p, p0) / scale), (double)scale,
+            (double)energy, colors);
     ENSURE(glms_vec3_distance(p, p0) < 1e-4f * scale);
     *out_momentum = p;
     *out_energy = energy;
@@ -218,20 +218,24 @@ static int solver_wide_conserves_momentum(void)
     ph_vec3 p_scalar, p_wide;
     float e_scalar, e_wide;
     int colors_scalar, colors_wide;
-    ENSURE(run_plate(false, &p_scalar, &e_scalar, &colors_scalar) == 0);
-    ENSURE(run_plate(true, &p_wide, &e_wide, &colors_wide) == 0);
+    ENSURE(run_plate(PH_SIMD_SCALAR, &p_scalar, &e_scalar, &colors_scalar) == 0);
     ENSURE(colors_scalar == 0);
-    // The wide solver ran where the CPU has it (colours counted), and then the plate used them all.
-    ENSURE(colors_wide == 0 || colors_wide == 64);
-    // The same impacts, solved in another order: the same momentum and close energies (all inelastic).
-    ENSURE(glms_vec3_distance(p_wide, p_scalar) < 1e-4f * glms_vec3_norm(p_scalar));
-    ENSURE_NEAR(e_wide, e_scalar, 0.02f * e_scalar);
+    ph_simd_path paths[3];
+    for (int i = 0, n = test_wide_paths(paths); i < n; i++)
+    {
+        ENSURE(run_plate(paths[i], &p_wide, &e_wide, &colors_wide) == 0);
+        // The wide solver ran (colours counted), and the plate used them all.
+        ENSURE(colors_wide == 64);
+        // The same impacts, solved in another order: the same momentum and close energies (all inelastic).
+        ENSURE(glms_vec3_distance(p_wide, p_scalar) < 1e-4f * glms_vec3_norm(p_scalar));
+        ENSURE_NEAR(e_wide, e_scalar, 0.02f * e_scalar);
+    }
     return 0;
 }
 
 // Boxes of many shapes on one static floor, far apart: every constraint shares only the floor, so the
-// order in which they are solved does not matter and the 8-lane solver (where the CPU has it) must give
-// the scalar solver's motion to rounding. Sliding, spinning (rows rebuilt per sub-step), landing and
+// order in which they are solved does not matter and every wide path must give the scalar solver's motion
+// to rounding. Sliding, spinning (rows rebuilt per sub-step), landing and
 // bouncing boxes cover every field a lane holds; 37 boxes fill groups of 8 and a partial one.
 // The lanes use fused multiply-adds and the scalar code does not, and an impact (which corner closes first,
 // when the friction cone clamps) turns a rounding difference into a small difference of spin: over these
@@ -240,10 +244,10 @@ static int solver_wide_conserves_momentum(void)
 // restitution or a wrong effective mass give at least 6.8e-4 m, 1.2e-2 m/s and 1.5e-2 rad/s. The lanes keep
 // each point's separation from a relax sweep for the next sub-step's biased sweep; relax sweeps that reused
 // it instead of measuring after the position update gave 3.8e-2 m.
-static void run_independent_boxes(bool simd, ph_vec3 *pos, ph_vec3 *vel, ph_vec3 *spin)
+static void run_independent_boxes(ph_simd_path simd, ph_vec3 *pos, ph_vec3 *vel, ph_vec3 *spin)
 {
     ph_world_def wd = ph_default_world_def();
-    wd.enable_simd = simd;
+    wd.simd = simd;
     wd.enable_sleep = false;
     ph_world *w = ph_world_create(&wd);
     ph_body_def g = ph_default_body_def();
@@ -287,37 +291,41 @@ static void run_independent_boxes(bool simd, ph_vec3 *pos, ph_vec3 *vel, ph_vec3
 static int solver_wide_matches_scalar(void)
 {
     ph_vec3 pos[2][37], vel[2][37], spin[2][37];
-    run_independent_boxes(false, pos[0], vel[0], spin[0]);
-    run_independent_boxes(true, pos[1], vel[1], spin[1]);
-    float dp = 0.0f, dv = 0.0f, dw = 0.0f, moved = 0.0f;
-    for (int i = 0; i < 37; i++)
+    run_independent_boxes(PH_SIMD_SCALAR, pos[0], vel[0], spin[0]);
+    ph_simd_path paths[3];
+    for (int p = 0, n = test_wide_paths(paths); p < n; p++)
     {
-        dp = fmaxf(dp, glms_vec3_distance(pos[0][i], pos[1][i]));
-        dv = fmaxf(dv, glms_vec3_distance(vel[0][i], vel[1][i]));
-        dw = fmaxf(dw, glms_vec3_distance(spin[0][i], spin[1][i]));
-        moved = fmaxf(moved, glms_vec3_norm(vel[0][i]));
+        run_independent_boxes(paths[p], pos[1], vel[1], spin[1]);
+        float dp = 0.0f, dv = 0.0f, dw = 0.0f, moved = 0.0f;
+        for (int i = 0; i < 37; i++)
+        {
+            dp = fmaxf(dp, glms_vec3_distance(pos[0][i], pos[1][i]));
+            dv = fmaxf(dv, glms_vec3_distance(vel[0][i], vel[1][i]));
+            dw = fmaxf(dw, glms_vec3_distance(spin[0][i], spin[1][i]));
+            moved = fmaxf(moved, glms_vec3_norm(vel[0][i]));
+        }
+        fprintf(stderr,
+                "independent boxes: scalar vs %s: position %.2e m, velocity %.2e m/s, spin %.2e rad/s\n",
+                ph_simd_path_name(paths[p]), (double)dp, (double)dv, (double)dw);
+        ENSURE(moved > 0.1f); // the boxes still slide: the comparison is not between resting piles
+        ENSURE(dp < 1e-4f);
+        ENSURE(dv < 3e-3f);
+        ENSURE(dw < 5e-3f);
     }
-    fprintf(stderr,
-            "independent boxes: scalar vs 8-lane: position %.2e m, velocity %.2e m/s, spin %.2e rad/s\n",
-            (double)dp, (double)dv, (double)dw);
-    ENSURE(moved > 0.1f); // the boxes still slide: the comparison is not between resting piles
-    ENSURE(dp < 1e-4f);
-    ENSURE(dv < 3e-3f);
-    ENSURE(dw < 5e-3f);
     return 0;
 }
 
-// The sub-step's position update of constrained bodies runs 8 at a time where the CPU has AVX2
+// The sub-step's position update of constrained bodies runs 4 or 8 at a time on a wide path
 // (ph_wide_integrate_positions) and must leave every state bit for bit as the scalar loop does, or the
-// 8-lane and scalar builds of a world would part. Random velocities and turns (resting, slow, and up to a
-// radian per sub-step), in a shuffled order of slots whose count is not a multiple of 8.
+// wide and scalar builds of a world would part. Random velocities and turns (resting, slow, and up to a
+// radian per sub-step), in a shuffled order of slots whose count is not a multiple of 4 or 8; every path.
 static int solver_wide_positions_match_scalar(void)
 {
     enum
     {
         BODIES = 8 * 25 + 5
     };
-    static ph_body_state wide[BODIES], scalar[BODIES];
+    static ph_body_state start[BODIES], wide[BODIES], scalar[BODIES];
     int slots[BODIES];
     uint64_t seed = 777u;
     for (int i = 0; i < BODIES; i++)
@@ -334,7 +342,7 @@ static int solver_wide_positions_match_scalar(void)
         st.dp = ph_v3(test_rand_float(&seed, -1, 1), test_rand_float(&seed, -1, 1),
                       test_rand_float(&seed, -1, 1));
         st.dq = i % 7 == 0 ? glms_quat_identity() : test_rand_quat(&seed);
-        wide[i] = scalar[i] = st;
+        start[i] = scalar[i] = st;
         slots[i] = i;
     }
     for (int i = BODIES - 1; i > 0; i--)
@@ -344,36 +352,33 @@ static int solver_wide_positions_match_scalar(void)
         slots[j] = t;
     }
     const float h = 1.0f / 60.0f / 16.0f;
-    int done = 0;
     for (int s = 0; s < 16; s++)
-    {
-        done = ph_wide_integrate_positions(wide, slots, BODIES, h);
-        ph_body_integrate_positions(wide, slots + done, BODIES - done, h);
         ph_body_integrate_positions(scalar, slots, BODIES, h);
+    ph_simd_path paths[3];
+    for (int p = 0, n = test_wide_paths(paths); p < n; p++)
+    {
+        const wide_kernels *kernels = ph_wide_kernels_for(paths[p]);
+        memcpy(wide, start, sizeof wide);
+        int done = 0;
+        for (int s = 0; s < 16; s++)
+        {
+            done = ph_wide_integrate_positions(kernels, wide, slots, BODIES, h);
+            ph_body_integrate_positions(wide, slots + done, BODIES - done, h);
+        }
+        // The kernels did all but the last partial run of their lanes.
+        ENSURE(done == BODIES - BODIES % kernels->lanes);
+        for (int i = 0; i < BODIES; i++)
+            ENSURE(memcmp(&wide[i], &scalar[i], sizeof wide[i]) == 0);
     }
-    // Where the CPU has the kernels they did all but the last partial 8.
-    ENSURE(done == (ph_wide_supported() ? BODIES - BODIES % 8 : 0));
-    for (int i = 0; i < BODIES; i++)
-        ENSURE(memcmp(&wide[i], &scalar[i], sizeof wide[i]) == 0);
     return 0;
 }
 
-// A chain of CHAIN_BODIES bodies (slot 0 static) held by CHAIN_BODIES - 1 constraints, built as ph_wide_build
-// and ph_wide_prepare build a step's, with the rows' arms kept or worked out as `mode` says: random
-// velocities, inverse inertias (full ones, or with `isotropic` multiples of the identity, which the groups
-// turn arms by in a short way), anchors, overlaps and warm-start impulses, some far outside the friction cone
-// (every other lane slides in the first sweep), and bouncing lanes. The same seed builds the same chain.
-enum
+// Random body states for the wide kernels' tests, slot 0 static: velocities, inverse masses and inverse
+// inertias (full ones, or with `isotropic` multiples of the identity, which the groups turn arms by in a
+// short way), and a little motion so far.
+static void kernel_test_states(uint64_t seed, bool isotropic, ph_body_state *states, int bodies)
 {
-    CHAIN_BODIES = 61,
-    CHAIN_CONS = CHAIN_BODIES - 1
-};
-
-static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_arena *arena,
-                       ph_body_state states[CHAIN_BODIES], wide_solver *w)
-{
-    constraint_head heads[CHAIN_CONS];
-    for (int i = 0; i < CHAIN_BODIES; i++)
+    for (int i = 0; i < bodies; i++)
     {
         ph_body_state st = {0};
         if (i > 0) // slot 0 is static
@@ -395,12 +400,63 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
         st.dq = glms_quat_normalize(glms_quat_mul(glms_quatv(0.02f, ph_v3(0, 1, 0)), glms_quat_identity()));
         states[i] = st;
     }
-    for (int k = 0; k < CHAIN_CONS; k++)
-        heads[k] = (constraint_head){k, k + 1, k, k % 7 == 3 ? 2 : 4};
-    ENSURE(ph_wide_build(arena, states, CHAIN_BODIES, heads, CHAIN_CONS, mode, w));
-    ENSURE(w->colors == 2 && w->scalar_count == 0);
-    ENSURE(wide_keeps_arms(w) == (mode == WIDE_ARMS_KEPT));
-    int isotropic_groups = 0;
+}
+
+// Lane `lane` of `in` for constraint `h` (k: its contact): anchors, overlaps and warm-start impulses drawn
+// from a stream of its own (the same constraint gets the same data in any lane), some far outside the
+// friction cone (odd constraints slide in the first sweep), and bouncing constraints, every third, some of
+// them closing fast (which sets its body b's velocity).
+static void kernel_test_input(uint64_t seed, int k, const constraint_head *h, ph_body_state *states,
+                              wide_input *in, int lane)
+{
+    seed += 0x9e3779b97f4a7c15u * (uint64_t)(k + 1);
+    ph_vec3 n = glms_vec3_normalize(ph_v3(test_rand_float(&seed, -0.2f, 0.2f), 1.0f, 0.1f));
+    ph_vec3 ca = ph_v3(0, (float)h->a, 0), cb = ph_v3(0, (float)h->b, 0);
+    for (int c = 0; c < 3; c++)
+    {
+        in->normal[c][lane] = n.raw[c];
+        in->ca[c][lane] = ca.raw[c];
+        in->cb[c][lane] = cb.raw[c];
+    }
+    // Every field differs from constraint to constraint, so that one read from another lane's place shows.
+    in->friction[lane] = 0.3f + 0.05f * (float)(k % 5);
+    in->restitution[lane] = k % 3 == 0 ? 0.3f + 0.02f * (float)(k % 4) : 0.0f;
+    in->accel_n[lane] = -9.81f + (float)(k % 4);
+    in->bias_rate[lane] = 20.0f + (float)k;
+    in->mass_scale[lane] = 0.7f + 0.02f * (float)(k % 4);
+    in->impulse_scale[lane] = 0.05f + 0.01f * (float)(k % 5);
+    in->radius_a[lane] = k % 4 == 1 ? 0.3f : 0.0f;
+    in->radius_b[lane] = k % 4 == 2 ? 0.25f : 0.0f;
+    float t = k % 2 ? 1.0f : 0.01f;
+    in->friction_impulse[0][lane] = test_rand_float(&seed, -t, t);
+    in->friction_impulse[1][lane] = test_rand_float(&seed, -t, t);
+    in->twist_impulse[lane] = test_rand_float(&seed, -0.1f * t, 0.1f * t);
+    in->twist_radius[lane] = 0.1f + 0.02f * (float)(k % 7);
+    for (int i = 0; i < h->point_count; i++)
+    {
+        ph_vec3 pt = ph_v3(test_rand_float(&seed, -0.5f, 0.5f), (float)h->a + 0.5f,
+                           test_rand_float(&seed, -0.5f, 0.5f));
+        for (int c = 0; c < 3; c++)
+            in->point[i][c][lane] = pt.raw[c];
+        // The fast-closing constraints a little apart, where gravity's share of the bounce (accel_n) counts.
+        in->separation[i][lane] =
+            k % 6 == 0 ? test_rand_float(&seed, 0.001f, 0.002f) : test_rand_float(&seed, -0.02f, 0.01f);
+        in->impulse[i][lane] = test_rand_float(&seed, 0.0f, 0.2f);
+    }
+    if (k % 6 == 0)
+        states[h->b].v.y = -3.0f;
+}
+
+// The `count` constraints of `heads` built as ph_wide_build and ph_wide_prepare build a step's, for
+// `kernels`, with the rows' arms kept or worked out as `mode` says, each lane's data from kernel_test_input
+// (for the contact its head names).
+// Returns how many groups were isotropic.
+static int kernel_test_build(uint64_t seed, wide_arms_mode mode, const wide_kernels *kernels,
+                             const constraint_head *heads, int count, ph_arena *arena, ph_body_state *states,
+                             int bodies, wide_solver *w, int *isotropic_groups)
+{
+    ENSURE(ph_wide_build(arena, states, bodies, heads, count, mode, kernels, w));
+    *isotropic_groups = 0;
     static wide_input in;
     for (int g = 0; g < w->group_count; g++)
     {
@@ -408,54 +464,46 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, ph_ar
         const wide_group *grp = wide_group_at(w, g);
         for (int lane = 0; lane < grp->lanes; lane++)
         {
-            const constraint_head *h = &heads[grp->contact[lane]];
-            ph_vec3 n = glms_vec3_normalize(ph_v3(test_rand_float(&seed, -0.2f, 0.2f), 1.0f, 0.1f));
-            ph_vec3 ca = ph_v3(0, (float)h->a, 0), cb = ph_v3(0, (float)h->b, 0);
-            for (int c = 0; c < 3; c++)
-            {
-                in.normal[c][lane] = n.raw[c];
-                in.ca[c][lane] = ca.raw[c];
-                in.cb[c][lane] = cb.raw[c];
-            }
-            in.friction[lane] = 0.5f;
-            in.restitution[lane] = lane % 3 == 0 ? 0.4f : 0.0f;
-            in.accel_n[lane] = -9.81f;
-            in.bias_rate[lane] = 30.0f;
-            in.mass_scale[lane] = 0.8f;
-            in.impulse_scale[lane] = 0.1f;
-            in.radius_a[lane] = lane % 4 == 1 ? 0.3f : 0.0f;
-            in.radius_b[lane] = lane % 4 == 2 ? 0.25f : 0.0f;
-            // Friction impulses that slide (odd lanes) or stick (even lanes), and a twist.
-            float t = lane % 2 ? 1.0f : 0.01f;
-            in.friction_impulse[0][lane] = test_rand_float(&seed, -t, t);
-            in.friction_impulse[1][lane] = test_rand_float(&seed, -t, t);
-            in.twist_impulse[lane] = test_rand_float(&seed, -0.1f * t, 0.1f * t);
-            in.twist_radius[lane] = 0.2f;
-            for (int i = 0; i < h->point_count; i++)
-            {
-                ph_vec3 pt = ph_v3(test_rand_float(&seed, -0.5f, 0.5f), (float)h->a + 0.5f,
-                                   test_rand_float(&seed, -0.5f, 0.5f));
-                for (int c = 0; c < 3; c++)
-                    in.point[i][c][lane] = pt.raw[c];
-                in.separation[i][lane] = test_rand_float(&seed, -0.02f, 0.01f);
-                in.impulse[i][lane] = test_rand_float(&seed, 0.0f, 0.2f);
-                // Closing fast at some points of the bouncing lanes (restitution needs an approach).
-                if (lane % 3 == 0 && i == 0 && g % 2 == 0)
-                    states[h->b].v.y = -3.0f;
-            }
+            int h = 0; // the head of the lane's contact
+            while (heads[h].contact != grp->contact[lane])
+                h++;
+            kernel_test_input(seed, heads[h].contact, &heads[h], states, &in, lane);
         }
         ph_wide_prepare(states, w, g, &in, 1.0f);
-        isotropic_groups += wide_group_at(w, g)->isotropic;
+        *isotropic_groups += wide_group_at(w, g)->isotropic;
     }
-    // Where the CPU runs the kernels, every group took the short way or none did.
-    ENSURE(!ph_wide_supported() || isotropic_groups == (isotropic ? w->group_count : 0));
     return 0;
 }
 
-// The sweeps of one step on a chain: warm start, then per sub-step a biased sweep (measuring after the
+// A chain of CHAIN_BODIES bodies (slot 0 static) held by CHAIN_BODIES - 1 constraints, built for `kernels`
+// by kernel_test_build. The same seed builds the same chain.
+enum
+{
+    CHAIN_BODIES = 61,
+    CHAIN_CONS = CHAIN_BODIES - 1
+};
+
+static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, const wide_kernels *kernels,
+                       ph_arena *arena, ph_body_state states[CHAIN_BODIES], wide_solver *w)
+{
+    constraint_head heads[CHAIN_CONS];
+    kernel_test_states(seed, isotropic, states, CHAIN_BODIES);
+    for (int k = 0; k < CHAIN_CONS; k++)
+        heads[k] = (constraint_head){k, k + 1, k, k % 7 == 3 ? 2 : 4};
+    int isotropic_groups;
+    ENSURE(kernel_test_build(seed, mode, kernels, heads, CHAIN_CONS, arena, states, CHAIN_BODIES, w,
+                             &isotropic_groups) == 0);
+    ENSURE(w->colors == 2 && w->scalar_count == 0);
+    ENSURE(wide_keeps_arms(w) == (mode == WIDE_ARMS_KEPT));
+    // Every group took the short way or none did.
+    ENSURE(isotropic_groups == (isotropic ? w->group_count : 0));
+    return 0;
+}
+
+// The sweeps of one step on built groups: warm start, then per sub-step a biased sweep (measuring after the
 // first), a relax sweep, and a compressing and a pushing restitution sweep at the end. Returns whether a
 // point bounced.
-static bool chain_sweep(ph_body_state states[CHAIN_BODIES], wide_solver *w)
+static bool chain_sweep(ph_body_state *states, wide_solver *w)
 {
     const float inv_h = 60.0f * 16.0f;
     ph_wide_warm_start(states, w);
@@ -468,12 +516,13 @@ static bool chain_sweep(ph_body_state states[CHAIN_BODIES], wide_solver *w)
     return ph_wide_bounce(states, w, 1.0f / inv_h, false);
 }
 
-// ph_wide_solve runs up to three groups of one colour side by side, and in the friction rows takes the
-// cone's square root only for groups with a sliding lane. Both are pure speed: groups of one colour share no
-// moving body, so solving them together must give bit for bit what solving each alone gives. A chain (two
-// colours, runs of three groups and shorter ones) is solved once as built and once with every group given a
-// colour of its own (which ph_wide_solve never runs side by side), with the arms kept and worked out.
-static int solver_wide_interleave_exact(void)
+// ph_wide_solve runs up to three units (groups of 8 lanes, or halves of them on 4-lane sets) of one colour
+// side by side, and in the friction rows takes the cone's square root only for units with a sliding lane.
+// Both are pure speed: units of one colour share no moving body, so solving them together must give bit for
+// bit what solving each alone gives. A chain (two colours, runs of three groups and shorter ones) is solved
+// once as built and once with every group given a colour of its own (which ph_wide_solve never runs side by
+// side), with the arms kept and worked out, on every wide path.
+static int interleave_exact_with(const wide_kernels *kernels)
 {
     for (int mode = WIDE_ARMS_KEPT; mode <= WIDE_ARMS_WORKED_OUT; mode++)
     {
@@ -481,7 +530,7 @@ static int solver_wide_interleave_exact(void)
         ph_arena arena;
         ph_arena_create(&arena, (size_t)1 << 20);
         wide_solver w;
-        ENSURE(chain_build(4242u, (wide_arms_mode)mode, false, &arena, states[0], &w) == 0);
+        ENSURE(chain_build(4242u, (wide_arms_mode)mode, false, kernels, &arena, states[0], &w) == 0);
         // The copy: the same groups, each in a colour of its own.
         memcpy(states[1], states[0], sizeof states[0]);
         wide_solver alone = w;
@@ -515,12 +564,13 @@ static int solver_wide_interleave_exact(void)
                     n += a->points[i].n.impulse[lane];
                 float t1 = a->f1.impulse[lane], t2 = a->f2.impulse[lane];
                 float t = sqrtf(t1 * t1 + t2 * t2);
-                sliding += n > 0.0f && fabsf(t - 0.5f * n) <= 1e-5f * n;
-                sticking += t < 0.5f * n * 0.99f;
+                float mu = a->friction[lane];
+                sliding += n > 0.0f && fabsf(t - mu * n) <= 1e-5f * n;
+                sticking += t < mu * n * 0.99f;
             }
         }
-        // Where the CPU runs the kernels, both sides of the cone were taken.
-        ENSURE(!ph_wide_supported() || (sliding > 0 && sticking > 0));
+        // Both sides of the cone were taken.
+        ENSURE(sliding > 0 && sticking > 0);
         ph_arena_free(&arena, alone.groups);
         ph_wide_release(&arena, &w);
         ph_arena_destroy(&arena);
@@ -528,11 +578,19 @@ static int solver_wide_interleave_exact(void)
     return 0;
 }
 
+static int solver_wide_interleave_exact(void)
+{
+    ph_simd_path paths[3];
+    for (int p = 0, n = test_wide_paths(paths); p < n; p++)
+        ENSURE(interleave_exact_with(ph_wide_kernels_for(paths[p])) == 0);
+    return 0;
+}
+
 // Kept arms (few groups) and arms worked out in every sweep (many) are a choice of speed only: both come
 // from one function of the same anchors and inverse inertias, so a chain prepared, warm-started, solved,
 // bounced and refreshed (a body's spin changes its inverse inertia and turns its anchors) either way must
 // end bit for bit the same, impulses and velocities; with full inverse inertias and with isotropic ones.
-static int kept_arms_exact_with(bool isotropic)
+static int kept_arms_exact_with(bool isotropic, const wide_kernels *kernels)
 {
     static ph_body_state states[2][CHAIN_BODIES];
     ph_arena arenas[2];
@@ -541,8 +599,8 @@ static int kept_arms_exact_with(bool isotropic)
     for (int m = 0; m < 2; m++)
     {
         ph_arena_create(&arenas[m], (size_t)1 << 20);
-        ENSURE(chain_build(977u, m == 0 ? WIDE_ARMS_KEPT : WIDE_ARMS_WORKED_OUT, isotropic, &arenas[m],
-                           states[m], &w[m]) == 0);
+        ENSURE(chain_build(977u, m == 0 ? WIDE_ARMS_KEPT : WIDE_ARMS_WORKED_OUT, isotropic, kernels,
+                           &arenas[m], states[m], &w[m]) == 0);
         chain_sweep(states[m], &w[m]);
         // Bodies 5 and 30 spin: new inverse inertias and turned anchors for the rows they are in.
         uint8_t refreshed[CHAIN_BODIES] = {0};
@@ -564,9 +622,8 @@ static int kept_arms_exact_with(bool isotropic)
     for (int g = 0; g < w[0].group_count; g++)
         ENSURE(memcmp(wide_group_at(&w[0], g)->points, wide_group_at(&w[1], g)->points,
                       sizeof wide_group_at(&w[0], g)->points) == 0);
-    // The sweeps did work: impulses were applied and a lane bounced (where the CPU runs the kernels).
-    ENSURE(bounced[0] == bounced[1]);
-    ENSURE(!ph_wide_supported() || bounced[0]);
+    // The sweeps did work: impulses were applied and a lane bounced.
+    ENSURE(bounced[0] && bounced[1]);
     for (int m = 1; m >= 0; m--)
     {
         ph_wide_release(&arenas[m], &w[m]);
@@ -577,8 +634,102 @@ static int kept_arms_exact_with(bool isotropic)
 
 static int solver_wide_kept_arms_exact(void)
 {
-    ENSURE(kept_arms_exact_with(false) == 0);
-    ENSURE(kept_arms_exact_with(true) == 0);
+    ph_simd_path paths[3];
+    for (int p = 0, n = test_wide_paths(paths); p < n; p++)
+    {
+        ENSURE(kept_arms_exact_with(false, ph_wide_kernels_for(paths[p])) == 0);
+        ENSURE(kept_arms_exact_with(true, ph_wide_kernels_for(paths[p])) == 0);
+    }
+    return 0;
+}
+
+// Lanes are independent: a constraint solved in any lane of a group, beside any others of its colour, ends as
+// it does alone in lane 0 of a group of its own. LANE_CONS constraints between bodies of their own (some
+// against the static slot 0) take one colour, so they fill two groups of 8 and a partial one whose lanes
+// reach past 4 (both units of a 4-lane set); each is then built alone, and after a step's sweeps (warm start,
+// biased and relax sweeps, restitution, a refresh) its bodies' velocities and its impulses must be the ones
+// it reaches alone, to the bit but for the sign of a zero (a padded point adds -0 or +0 to a velocity of
+// zero). A lane read from or written to another lane's place, a transpose that mixes two lanes, or a unit of
+// a 4-lane set that starts at the wrong lane gives another constraint's numbers. On every wide path, with the
+// arms kept and worked out.
+enum
+{
+    LANE_CONS = 21,
+    LANE_BODIES = 2 * LANE_CONS + 1
+};
+
+// A step's sweeps with a refresh between (of the bodies marked in `refreshed`).
+static void lanes_step(ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
+{
+    chain_sweep(states, w);
+    ph_wide_refresh(states, w, refreshed);
+    chain_sweep(states, w);
+}
+
+static int lanes_independent_with(const wide_kernels *kernels, wide_arms_mode mode)
+{
+    static ph_body_state states[LANE_BODIES], alone[LANE_BODIES];
+    constraint_head heads[LANE_CONS];
+    kernel_test_states(31337u, false, states, LANE_BODIES);
+    for (int k = 0; k < LANE_CONS; k++)
+        heads[k] = (constraint_head){k % 5 == 2 ? 0 : 2 * k + 1, 2 * k + 2, k, 1 + k % 4};
+    ph_arena arena;
+    ph_arena_create(&arena, (size_t)1 << 20);
+    wide_solver w;
+    int isotropic_groups;
+    memcpy(alone, states, sizeof states);
+    ENSURE(kernel_test_build(55u, mode, kernels, heads, LANE_CONS, &arena, states, LANE_BODIES, &w,
+                             &isotropic_groups) == 0);
+    ENSURE(w.colors == 1 && w.group_count == 3 && wide_group_at(&w, 2)->lanes > 4);
+    uint8_t refreshed[LANE_BODIES] = {0};
+    for (int i = 3; i < LANE_BODIES; i += 7)
+        refreshed[i] = 1;
+    lanes_step(states, &w, refreshed);
+    int checked = 0;
+    for (int g = 0; g < w.group_count; g++)
+    {
+        const wide_group *grp = wide_group_at(&w, g);
+        for (int lane = 0; lane < grp->lanes; lane++)
+        {
+            const constraint_head *h = &heads[grp->contact[lane]];
+            static ph_body_state one[LANE_BODIES];
+            memcpy(one, alone, sizeof one);
+            wide_solver w1;
+            ENSURE(kernel_test_build(55u, mode, kernels, h, 1, &arena, one, LANE_BODIES, &w1,
+                                     &isotropic_groups) == 0);
+            lanes_step(one, &w1, refreshed);
+            const wide_group *g1 = wide_group_at(&w1, 0);
+            ENSURE(w1.group_count == 1 && g1->contact[0] == h->contact);
+            const int bodies[2] = {h->a, h->b};
+            for (int j = 0; j < 2; j++)
+            {
+                const ph_body_state *x = &states[bodies[j]], *y = &one[bodies[j]];
+                for (int c = 0; c < 3; c++)
+                    ENSURE(x->v.raw[c] == y->v.raw[c] && x->w.raw[c] == y->w.raw[c]);
+            }
+            for (int i = 0; i < h->point_count; i++)
+                ENSURE(grp->points[i].n.impulse[lane] == g1->points[i].n.impulse[0] &&
+                       grp->cold[i].total_impulse[lane] == g1->cold[i].total_impulse[0]);
+            ENSURE(grp->f1.impulse[lane] == g1->f1.impulse[0] && grp->f2.impulse[lane] == g1->f2.impulse[0] &&
+                   grp->twist_impulse[lane] == g1->twist_impulse[0]);
+            ph_wide_release(&arena, &w1);
+            checked++;
+        }
+    }
+    ENSURE(checked == LANE_CONS);
+    ph_wide_release(&arena, &w);
+    ph_arena_destroy(&arena);
+    return 0;
+}
+
+static int solver_wide_lanes_independent(void)
+{
+    ph_simd_path paths[3];
+    for (int p = 0, n = test_wide_paths(paths); p < n; p++)
+    {
+        ENSURE(lanes_independent_with(ph_wide_kernels_for(paths[p]), WIDE_ARMS_KEPT) == 0);
+        ENSURE(lanes_independent_with(ph_wide_kernels_for(paths[p]), WIDE_ARMS_WORKED_OUT) == 0);
+    }
     return 0;
 }
 
@@ -919,6 +1070,7 @@ const test_case test_solver_cases[] = {
     {"solver_wide_positions_match_scalar", solver_wide_positions_match_scalar},
     {"solver_wide_interleave_exact", solver_wide_interleave_exact},
     {"solver_wide_kept_arms_exact", solver_wide_kept_arms_exact},
+    {"solver_wide_lanes_independent", solver_wide_lanes_independent},
     {"solver_wide_kept_arms_scenes_match", solver_wide_kept_arms_scenes_match},
     {"solver_motion_matches_integrate_velocity", solver_motion_matches_integrate_velocity},
     {"solver_contact_briefs_match_contacts", solver_contact_briefs_match_contacts},

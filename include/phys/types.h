@@ -77,6 +77,27 @@ typedef struct ph_body_def
 
 ph_body_def ph_default_body_def(void);
 
+// Which contact solver a world runs (ph_world_def.simd). The wide paths colour the contact constraints so
+// that no two of a colour share a moving body and solve them side by side, one per lane: 8 at a time with
+// AVX2 and FMA, 4 with SSE2 (every x86-64) or Neon (every arm64). A path this build or CPU lacks falls back
+// to the best one it has (as PH_SIMD_BEST); PH_SIMD_SCALAR, one constraint at a time, runs everywhere.
+// Determinism: a path gives the same bits run to run and on any machine that runs that same path. Paths
+// differ from each other: the wide ones sweep in another order than the scalar one (colour by colour), and
+// AVX2 and Neon fuse multiply-adds where SSE2 rounds twice, so SSE2 and AVX2 runs of one scene differ by
+// rounding, which a long simulation amplifies (tests/test_simd.c measures it).
+typedef enum ph_simd_path
+{
+    PH_SIMD_BEST = 0, // the fastest this CPU runs: AVX2, else Neon, else SSE2, else scalar
+    PH_SIMD_SCALAR,
+    PH_SIMD_SSE2,
+    PH_SIMD_AVX2,
+    PH_SIMD_NEON,
+} ph_simd_path;
+
+// The path a world asking for `requested` runs on this build and CPU (never PH_SIMD_BEST).
+ph_simd_path ph_simd_resolve(ph_simd_path requested);
+const char *ph_simd_path_name(ph_simd_path path); // "best", "scalar", "sse2", "avx2", "neon"
+
 typedef struct ph_world_def
 {
     ph_vec3 gravity;       // (unit: m/s^2); default (0, -9.81, 0)
@@ -91,8 +112,7 @@ typedef struct ph_world_def
     int calendar_events_per_pair; // most events per pair per step; default 8
     bool enable_sleep;            // default true
     bool enable_calendar;         // in-frame time-of-impact sub-stepping; default true
-    bool enable_simd; // the 8-lane contact solver where the CPU has AVX2 and FMA; default true. The step is
-                      // then deterministic per machine kind, not across kinds (the sweep order differs).
+    ph_simd_path simd;            // the contact solver's path (ph_simd_path); default PH_SIMD_BEST
     uint32_t internal_cookie;
 } ph_world_def;
 

@@ -14,10 +14,10 @@
 // The solver's view of a body, 128 bytes, in an array on a cache line (ph_alloc). Static and
 // sleeping bodies keep zero velocity and zero inverse mass here, so constraints need no branch on body kind.
 // The first 64 bytes are what the contact solver's sweeps read and write, as two runs of 8 floats that its
-// wide kernels load whole and transpose (solver_wide.c): velocities and inverse mass, then the motion of the
-// step so far; they are one cache line. At 112 bytes (the fields' own size) a state's first half straddled
-// two lines in three states of four: the sweeps read 16 states per group, and pile10k's sweeps missed a
-// 1 MB cache 9% more often (cachegrind). The padding float after dp is always zero.
+// wide kernels load whole and transpose (solver_wide_kernels.h): velocities and inverse mass, then the motion
+// of the step so far; they are one cache line. At 112 bytes (the fields' own size) a state's first half
+// straddled two lines in three states of four: the sweeps read 16 states per group, and pile10k's sweeps
+// missed a 1 MB cache 9% more often (cachegrind). The padding float after dp is always zero.
 typedef struct ph_body_state
 {
     ph_vec3 v;               // linear velocity of the centre of mass (unit: m/s)

@@ -34,12 +34,13 @@
 // springs and a wall an elastic plate, and past a height that depends on the contact frequency either
 // buckles under its own weight.
 // Data layout: the body states are one array of 128-byte structs whose first 64 bytes (velocities, inverse
-// mass, motion so far), one cache line, are all the sweeps touch. Where the CPU has AVX2, the constraints
-// live only in groups of 8 lanes (solver_wide.c), prepared there straight from the contacts, each row with
-// its angular terms kept beside a small scene's groups and worked out from the anchors in a big one's; the
-// flat scalar array holds the few constraints the colours could not take, or all of them without AVX2. The
-// groups keep each point's separation between the sweeps that see the same positions, and the sub-step's
-// position update of constrained bodies runs 8 at a time there too, bit for bit as the scalar loop.
+// mass, motion so far), one cache line, are all the sweeps touch. On a wide path (ph_simd_path: AVX2, SSE2,
+// Neon), the constraints live only in groups of 8 lanes (solver_wide.c), prepared there straight from the
+// contacts, each row with its angular terms kept beside a small scene's groups and worked out from the
+// anchors in a big one's; the flat scalar array holds the few constraints the colours could not take, or all
+// of them on the scalar path. The groups keep each point's separation between the sweeps that see the same
+// positions, and the sub-step's position update of constrained bodies runs 4 or 8 at a time there too, bit
+// for bit as the scalar loop.
 #include "solver.h"
 
 #include "core.h"
@@ -264,8 +265,8 @@ static float contact_accel(const ph_world *world, const ph_contact *c)
     return (gb - ga) * dot3(world->def.gravity, c->manifold.normal);
 }
 
-// Builds the constraint of contact `k` (a selected one) into `con`. ph_wide_prepare (solver_wide.c) does
-// the same for 8 at a time: a change here is a change there.
+// Builds the constraint of contact `k` (a selected one) into `con`. ph_wide_prepare (solver_wide_kernels.h)
+// does the same for a group's lanes: a change here is a change there.
 static void prepare(const ph_world *world, const prepare_params *params, int k, constraint *con)
 {
     const ph_contact *c = &world->contacts.items[k];
@@ -1302,9 +1303,11 @@ bool ph_solve(ph_step_context *ctx)
     // The wide path where the world allows it, the CPU has it and the arena holds its groups.
     wide_solver wide = {0};
     constraint_set set = {heads, NULL, NULL, count};
-    if (count > 0 && world->def.enable_simd && ph_wide_supported())
+    const wide_kernels *kernels = ph_wide_kernels_for(world->def.simd);
+    if (count > 0 && kernels)
     {
-        if (ph_wide_build(ctx->arena, states, slots, heads, count, (wide_arms_mode)world->wide_arms, &wide))
+        if (ph_wide_build(ctx->arena, states, slots, heads, count, (wide_arms_mode)world->wide_arms, kernels,
+                          &wide))
         {
             set.wide = &wide;
             set.scalar_count = wide.scalar_count;
@@ -1324,7 +1327,6 @@ bool ph_solve(ph_step_context *ctx)
     prepare_params params = prepare_params_of(ctx, hertz);
     prepare_all(world, &params, &set);
 
-    bool wide_positions = world->def.enable_simd && ph_wide_supported();
     // The bodies that turn fast enough for refresh_spinning, noted as their velocities are integrated (the
     // state is at hand then) so that it need not scan every state again; their marks in `refreshed` are
     // cleared before the next sub-step's list replaces them.
@@ -1379,8 +1381,7 @@ bool ph_solve(ph_step_context *ctx)
         t0 = ph_ticks();
         if (stepped)
         {
-            int wide_done =
-                wide_positions ? ph_wide_integrate_positions(states, stepped, stepped_count, ctx->h) : 0;
+            int wide_done = ph_wide_integrate_positions(kernels, states, stepped, stepped_count, ctx->h);
             ph_body_integrate_positions(states, stepped + wide_done, stepped_count - wide_done, ctx->h);
             for (int i = 0; !fly_first && i < flying_count; i++)
                 ph_body_integrate_position(&world->bodies[flying[i]], &states[flying[i]], world->def.gravity,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// What solver.c shares with its wide (8-lane) kernels in solver_wide.c: the contact constraint as the
-// step prepares it, and the entry points of the wide path.
+// What solver.c shares with its wide kernels (solver_wide.c, solver_wide_kernels.h): the contact constraint
+// as the step prepares it, and the entry points of the wide path.
 #pragma once
 
 #include "body.h"
@@ -140,13 +140,16 @@ static inline void solver_integrate_velocity(const solver_motion *m, ph_body_sta
     state->w = ph_body_motion_spin(&m->motion, state->w, max_speed);
 }
 
-// ---- The wide path (solver_wide.c) ----
-// Where the CPU has AVX2 and FMA, the constraints are coloured so that no two constraints of a colour share
-// a body that moves, and each colour is cut into groups of 8 solved side by side, one constraint per lane.
-// A constraint whose bodies have used up every colour is solved one at a time after the groups, from the
-// scalar array. The arithmetic per lane is the scalar solver's; only the order of the Gauss-Seidel sweep
-// differs (colour by colour instead of contact by contact). Constraints are prepared straight into their
-// lane (solver.c gathers 8 contacts, ph_wide_prepare builds them): the lanes are the only copy.
+// ---- The wide path (solver_wide.c, solver_wide_kernels.h) ----
+// The constraints are coloured so that no two constraints of a colour share a body that moves, and each
+// colour is cut into groups of 8 lanes, one constraint per lane, solved side by side by the kernels of the
+// instruction set the world's ph_simd_path picks: AVX2 + FMA takes a group's 8 lanes at once, SSE2 and Neon
+// take 4 at a time (solver_wide_kernels.h). A constraint whose bodies have used up every colour is solved
+// one at a time after the groups, from the scalar array. The arithmetic per lane is the scalar solver's;
+// only the order of the Gauss-Seidel sweep differs (colour by colour instead of contact by contact).
+// Constraints are prepared straight into their lane (solver.c gathers 8 contacts, ph_wide_prepare builds
+// them): the lanes are the only copy. The layout of a group is the same for every instruction set, so that
+// solver.c gathers and scatters lanes one way.
 #define WIDE 8
 
 // One row of 8 lanes: the effective mass and accumulated impulse of `row`. Its angular parts, the arms
@@ -262,6 +265,7 @@ typedef struct wide_solver
     int scalar_count;
     int *color, *order; // scratch of ph_wide_build: colour of each constraint, constraints in group order
     uint64_t *used;     // scratch: per body slot, the colours its constraints took
+    const struct wide_kernels *kernels; // the instruction set that solves the groups
 } wide_solver;
 
 // What preparing a group reads from the world, lane by lane: solver.c gathers it, ph_wide_prepare does the
@@ -299,30 +303,72 @@ static inline wide_group_arms *wide_kept_arms(const wide_group *g)
     return (wide_group_arms *)(g + 1);
 }
 
-// Whether this build and this CPU can run the wide kernels.
-bool ph_wide_supported(void);
+// The wide kernels of one instruction set (solver_wide_kernels.h, built once per set): the same as
+// prepare(), refresh_rows(), bounce(), warm_start() and solve() in solver.c over the grouped constraints, and
+// ph_body_integrate_positions for bodies `lanes` at a time. Called through the ph_wide_ functions below.
+typedef struct wide_kernels
+{
+    int lanes; // LANES of the set: 8 (AVX2) or 4 (SSE2, Neon)
+    void (*prepare)(const ph_body_state *states, wide_solver *w, int g, const wide_input *in,
+                    float warm_scale);
+    void (*refresh)(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed);
+    bool (*bounce)(ph_body_state *states, wide_solver *w, float h, bool compress);
+    void (*warm_start)(ph_body_state *states, const wide_solver *w);
+    void (*solve)(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure,
+                  bool sum_total);
+    int (*integrate_positions)(ph_body_state *states, const int *slots, int count, float h);
+} wide_kernels;
+
+// The kernels that run `path` on this build and CPU (ph_simd_resolve), or NULL for the scalar path.
+const wide_kernels *ph_wide_kernels_for(ph_simd_path path);
 // Colours the `count` constraints of `heads` and lays out their groups in `out` (its arrays on the arena;
-// release with ph_wide_release): each lane knows its bodies, contact and point count (unused lanes: lane
-// 0's bodies, no contact, no points), and the rest waits for ph_wide_prepare. `states` tells which bodies
-// move (inverse mass above zero). False when the arena is full: the caller then solves everything as scalars.
+// release with ph_wide_release) for `kernels`, which the ph_wide_ calls on `out` then use: each lane knows
+// its bodies, contact and point count (unused lanes: lane 0's bodies, no contact, no points), and the rest
+// waits for ph_wide_prepare. `states` tells which bodies move (inverse mass above zero). False when the arena
+// is full: the caller then solves everything as scalars.
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
-                   int count, wide_arms_mode arms, wide_solver *out);
+                   int count, wide_arms_mode arms, const wide_kernels *kernels, wide_solver *out);
 void ph_wide_release(ph_arena *arena, wide_solver *w);
+
 // Builds group `g`'s constraints from `in`, as solver.c's prepare() does one at a time (the same operations
-// but for the rows' arms, which the lanes form with fused multiply-adds); `warm_scale` scales the stored
-// impulses.
-void ph_wide_prepare(const ph_body_state *states, wide_solver *w, int g, const wide_input *in,
-                     float warm_scale);
+// but for the rows' arms, which the lanes form with fw_madd); `warm_scale` scales the stored impulses.
+static inline void ph_wide_prepare(const ph_body_state *states, wide_solver *w, int g, const wide_input *in,
+                                   float warm_scale)
+{
+    w->kernels->prepare(states, w, g, in, warm_scale);
+}
+
 // refresh_rows() in solver.c for every lane with a body marked in `refreshed` (by slot).
-void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed);
+static inline void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
+{
+    w->kernels->refresh(states, w, refreshed);
+}
+
 // One restitution sweep over the groups, as bounce() in solver.c per lane; true when a point bounced.
-bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h, bool compress);
-// The same as warm_start / solve in solver.c over the grouped constraints.
-void ph_wide_warm_start(ph_body_state *states, const wide_solver *w);
-// ph_body_integrate_positions for the first count - count % 8 of `slots`, 8 at a time and bit for bit
-// the same; returns how many it integrated (the caller does the rest).
-int ph_wide_integrate_positions(ph_body_state *states, const int *slots, int count, float h);
-// `measure`: the bodies have moved since the last sweep, which measures the separations again (from the
-// motion so far, as solve() in solver.c) and keeps them for the sweeps after it; otherwise it reads them.
-void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure,
-                   bool sum_total);
+static inline bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h, bool compress)
+{
+    return w->kernels->bounce(states, w, h, compress);
+}
+
+// The same as warm_start in solver.c over the grouped constraints.
+static inline void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
+{
+    w->kernels->warm_start(states, w);
+}
+
+// The same as solve in solver.c over the grouped constraints. `measure`: the bodies have moved since the last
+// sweep, which measures the separations again (from the motion so far, as solve() in solver.c) and keeps them
+// for the sweeps after it; otherwise it reads them.
+static inline void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias,
+                                 bool measure, bool sum_total)
+{
+    w->kernels->solve(states, w, inv_h, use_bias, measure, sum_total);
+}
+
+// ph_body_integrate_positions for the first count - count % lanes of `slots`, `kernels->lanes` at a time and
+// bit for bit the same; returns how many it integrated (the caller does the rest). None without kernels.
+static inline int ph_wide_integrate_positions(const wide_kernels *kernels, ph_body_state *states,
+                                              const int *slots, int count, float h)
+{
+    return kernels ? kernels->integrate_positions(states, slots, count, h) : 0;
+}

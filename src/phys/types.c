@@ -74,7 +74,7 @@ ph_world_def ph_default_world_def(void)
     d.gravity = ph_v3(0.0f, -PH_STANDARD_GRAVITY, 0.0f);
     d.time_step = PH_DEFAULT_TIME_STEP;
     d.solver_iterations = PH_DEFAULT_SOLVER_ITERATIONS;
-    d.enable_simd = true;
+    d.simd = PH_SIMD_BEST;
     d.substeps = PH_DEFAULT_SUBSTEPS;
     d.max_substeps = PH_DEFAULT_MAX_SUBSTEPS;
     d.contact_hertz = PH_DEFAULT_CONTACT_HERTZ;

@@ -251,6 +251,11 @@ static bool check_world_def(const ph_world_def *def)
                def->solver_iterations, PH_MAX_SUBSTEPS);
         return false;
     }
+    if ((int)def->simd < (int)PH_SIMD_BEST || (int)def->simd > (int)PH_SIMD_NEON)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.simd is %d; it must be a ph_simd_path.", fn, (int)def->simd);
+        return false;
+    }
     // The calendar sizes its tables from the budget (a pair table of twice the events a step may resolve):
     // unbounded, a budget of 1e7 asked 512 MB of a 10-body scene and larger ones overflowed the sizes.
     if (def->calendar_event_budget < 0 || def->calendar_event_budget > PH_MAX_CALENDAR_BUDGET)
