@@ -519,8 +519,13 @@ static int manifold_normal_vs_sat(void)
         ENSURE(m.point_count >= 1);
         double along = sat_reference_axis_separation(&a, xa, &b, xb, m.normal);
         double err = fabs(along - sat.separation) / (double)s;
-        worst = err > worst ? err : worst;
-        if (err > 2e-4)
+        // A resting contact (an overlap under 5e-3 of the smaller size, itself under s) takes a face over an
+        // edge pair better by up to 5e-3 of that size (manifold.c, FACE_PREFERENCE); deeper ones the best
+        // axis.
+        bool resting = sat.separation > -5e-3 * (double)s;
+        if (!resting)
+            worst = err > worst ? err : worst;
+        if (err > (resting ? 5.2e-3 : 2e-4))
         {
             printf("  pair %d (kind %d): separation along the normal %.9g, reference best %.9g\n", i, kind,
                    along, sat.separation);
@@ -535,8 +540,10 @@ static int manifold_normal_vs_sat(void)
     }
     for (int h = 0; h < 8; h++)
         ph_hull_free(hulls[h]);
-    printf("  %d overlapping pairs; worst |reference separation along our normal - best| / size = %.3g\n",
-           tested, worst);
+    printf(
+        "  %d overlapping pairs; worst |reference separation along our normal - best| / size = %.3g (deeper "
+        "than the resting contacts' face preference)\n",
+        tested, worst);
     ENSURE(tested > 5000);
     return 0;
 }
