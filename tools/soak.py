@@ -18,6 +18,7 @@ import glob
 import os
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -42,8 +43,10 @@ def files_to_drop(src):
 
 
 def what_to_open(src):
-    return ([None, "--scene first", "--scene boxes"] + sorted(glob.glob(os.path.join(src, "scenes/*.json"))) +
-            sorted(glob.glob(os.path.join(src, "models/*.obj"))))
+    # The reel files (scenes/reel*.json) are --reel's, not scenes: opened as a scene they are refused at start.
+    scenes = [f for f in sorted(glob.glob(os.path.join(src, "scenes/*.json")))
+              if not os.path.basename(f).startswith("reel")]
+    return [None, "--scene first", "--scene boxes"] + scenes + sorted(glob.glob(os.path.join(src, "models/*.obj")))
 
 
 def random_script(rng, frames, drops):
@@ -157,9 +160,7 @@ def main():
                                                              " ".join(shlex.quote(c) for c in cmd), text))
             print("soak: run %d FAILED (%s): see %s" % (runs, problem, run_dir), flush=True)
         else:
-            for name in os.listdir(run_dir):
-                os.remove(os.path.join(run_dir, name))
-            os.rmdir(run_dir)
+            shutil.rmtree(run_dir)  # its report, and what the game wrote there (saves, screenshots)
     seconds = time.time() - start
     print("soak: %d runs, %d frames, %d input events, %.0f s (seed %d): %d failed (crash, sanitizer, leak, "
           "NaN or a frame not drawn); %d runs quit early on Escape as asked" %
