@@ -4,6 +4,8 @@
 // (twist and sliding), rolling without a gap or slip, momentum through impacts, tall walls that stand. Every
 // expected value is derived here from the physics, with the derivation beside it; the engine is reached
 // through its public API only.
+#include "recipes/recipes.h"
+#include "recipes/spawn.h"
 #include "test.h"
 
 #include "phys/contact.h" // ph_contact_patch_radius (white box)
@@ -498,26 +500,25 @@ static int laws_restitution_flat_box(void)
 static int run_wall(int rows, float edge, float g_scale, float seconds, float *out_drift, float *out_growth,
                     int *out_substeps)
 {
+    // The layout is large_pyramid's (recipe_add_pyramid), undamped and never asleep.
+    recipe_scene scene;
+    recipe_scene_init(&scene, "wall");
+    scene.enable_sleep = false;
+    recipe_material m = recipe_default_material();
+    const float ground_half[3] = {100.0f, 1.0f, 100.0f}, half[3] = {0.5f * edge, 0.5f * edge, 0.5f * edge};
+    const float origin[3] = {0.0f, 0.0f, 0.0f};
+    ENSURE(recipe_add_ground(&scene, ground_half, 0.0f, m) &&
+           recipe_add_pyramid(&scene, origin, rows, half, 0.0f, m));
+    for (int i = 0; i < scene.item_count; i++)
+        scene.items[i].linear_damping = scene.items[i].angular_damping = 0.0f;
     ph_world *w = laws_world(ph_v3(0, -LAWS_G * g_scale, 0));
     ENSURE(w != NULL);
-    ph_body_def ground = ph_default_body_def();
-    ground.position = ph_v3(0, -1, 0);
-    ground.shape = ph_make_box(ph_v3(100, 1, 100));
-    ENSURE(!PH_ID_IS_NULL(ph_body_create(w, &ground)));
-    int n = rows * (rows + 1) / 2, k = 0;
+    int n = scene.item_count;
     ph_body_id *ids = malloc((size_t)n * sizeof *ids);
     ph_vec3 *p1 = malloc((size_t)n * sizeof *p1);
     ENSURE(ids && p1);
-    for (int row = 0; row < rows; row++)
-        for (int i = 0; i < rows - row; i++)
-        {
-            ph_vec3 at =
-                ph_v3(((float)i - 0.5f * (float)(rows - row - 1)) * edge, (0.5f + (float)row) * edge, 0);
-            ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f * edge, 0.5f * edge, 0.5f * edge)), at, 0.6f);
-            ids[k] = ph_body_create(w, &d);
-            ENSURE(!PH_ID_IS_NULL(ids[k]));
-            k++;
-        }
+    ENSURE(spawn_recipe(w, &scene, ids) == PH_OK);
+    recipe_scene_free(&scene);
     int steps = (int)(seconds / LAWS_DT), second = (int)(1.0f / LAWS_DT);
     float drift = 0.0f, settled_ke = 0.0f, late_ke = 0.0f;
     int substeps = 0;

@@ -820,33 +820,54 @@ static void store_totals(ph_world *world, const constraint_set *set)
     }
 }
 
-// The longest free-standing column: a chain of awake dynamic bodies each touching only the one body it rests
-// on and at most one body resting on it, and the height the chain spans along gravity. A body resting on two
-// or more bodies (a pyramid, a wall in running bond) or leaning on a neighbour (a pile) breaks the chain: its
-// support is wider than its own base, and such structures do not buckle like a column. A sleeping body ends
-// it too: the solver holds it still, as a static one (the states' inverse masses say which bodies move,
-// read instead of the 432-byte bodies, a cache miss each in a big scene).
-static int longest_column(ph_step_context *ctx, float *out_height)
+// What the plan reads of this step's stacking (find_stacks).
+typedef struct stacks
+{
+    int column;          // bodies in the longest free-standing column
+    float column_rise;   // the height that column spans along gravity (unit: m)
+    int tallest;         // bodies in the tallest stack
+    float tallest_block; // the height along gravity of the block at that stack's top (unit: m)
+} stacks;
+
+// One pass over the contacts for both of the plan's measures of stacking:
+// - The longest free-standing column: a chain of awake dynamic bodies each touching only the one body it
+//   rests on and at most one body resting on it, and the height the chain spans along gravity. A body
+//   resting on two or more bodies (a pyramid, a wall in running bond) or leaning on a neighbour (a pile)
+//   breaks the chain: its support is wider than its own base, and such structures do not buckle like a
+//   column.
+// - The tallest stack: the most moving bodies in a chain of supports of any plan (each resting on the next,
+//   within 45 degrees of gravity), and the height of a block at its top along gravity. A body's depth is one
+//   more than its deepest support's. The depths are kept from step to step (world->stack_depth) and each
+//   step works them out once, from the last step's depths of the supports and this step's where the
+//   contacts came in order: exact for a stack that has stood a few steps, one level a step behind where it
+//   grows or loses a support, and a pass over the contacts instead of an order of the bodies by height
+//   (their positions are cache misses in a big scene). A body resting on a sleeping or static one starts a
+//   chain.
+// A sleeping body ends either: the solver holds it still, as a static one (the states' inverse masses say
+// which bodies move, read instead of the 432-byte bodies, a cache miss each in a big scene).
+static stacks find_stacks(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
-    *out_height = 0.0f;
+    stacks out = {0};
     float g = glms_vec3_norm(world->def.gravity);
     int slots = world->body_ids.slot_count;
     if (g <= 0.0f || slots == 0)
-        return 0;
+        return out;
     ph_vec3 up = glms_vec3_scale(world->def.gravity, -1.0f / g);
     // support[slot]: -1 no support yet, -2 several, else the one supporting slot. depth: chain length.
     // touching: contacts with points; carried: bodies resting on it.
-    // foot: the lowest body of a numbered body's chain.
-    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 5 * sizeof(int));
+    // foot: the lowest body of a numbered body's chain. stack: this step's stack depth (0: held still).
+    int *support = ph_arena_alloc(ctx->arena, (size_t)slots * 6 * sizeof(int));
     if (!support)
-        return 0;
+        return out;
     int *depth = support + slots, *touching = depth + slots, *carried = touching + slots,
-        *foot = carried + slots;
+        *foot = carried + slots, *stack = foot + slots;
+    const int *last_stack = world->stack_depth;
     for (int i = 0; i < slots; i++)
     {
         support[i] = -1;
         depth[i] = touching[i] = carried[i] = 0;
+        stack[i] = world->states[i].inv_mass > 0.0f ? 1 : 0;
     }
     for (int k = 0; k < world->contacts.count; k++)
     {
@@ -864,17 +885,35 @@ static int longest_column(ph_step_context *ctx, float *out_height)
             continue;
         support[above] = support[above] == -1 || support[above] == below ? below : -2;
         carried[below]++;
+        if (stack[below] > 0)
+        {
+            int d = (last_stack[below] > stack[below] ? last_stack[below] : stack[below]) + 1;
+            stack[above] = d > stack[above] ? d : stack[above];
+        }
     }
-    // Only bodies touching nothing but their support and at most one body on top stay in a column.
+    // Only bodies touching nothing but their support and at most one body on top stay in a column. A stack
+    // cannot be deeper than the bodies: a cycle of supports (a tangle) stops growing there.
+    int top = -1;
     for (int i = 0; i < slots; i++)
     {
         if (support[i] >= 0 && (carried[i] > 1 || touching[i] != 1 + carried[i]))
             support[i] = -2;
+        int d = stack[i] < slots ? stack[i] : slots;
+        world->stack_depth[i] = d;
+        if (d > out.tallest)
+        {
+            out.tallest = d;
+            top = i;
+        }
+    }
+    if (top >= 0)
+    {
+        ph_aabb b = world->bodies[top].bounds;
+        ph_vec3 e = glms_vec3_sub(b.hi, b.lo);
+        out.tallest_block = fabsf(up.x) * e.x + fabsf(up.y) * e.y + fabsf(up.z) * e.z;
     }
     // Chain lengths, following each body's single support down; depth -1 marks a body on the current path,
     // so a cycle of supports (possible only in a tangle) ends the chain instead of looping.
-    int best = 0;
-    float best_height = 0.0f;
     for (int start = 0; start < slots; start++)
     {
         if (depth[start] != 0 || !(world->states[start].inv_mass > 0.0f) || support[start] == -1)
@@ -897,90 +936,16 @@ static int longest_column(ph_step_context *ctx, float *out_height)
             depth[s] = d--;
             foot[s] = chain_foot;
         }
-        if (base + length > best)
+        if (base + length > out.column)
         {
-            best = base + length;
+            out.column = base + length;
             // Height from the chain's foot to its top along gravity.
-            best_height = glms_vec3_dot(
+            out.column_rise = glms_vec3_dot(
                 glms_vec3_sub(world->bodies[start].center, world->bodies[chain_foot].center), up);
         }
     }
     ph_arena_free(ctx->arena, support);
-    *out_height = best_height;
-    return best;
-}
-
-// The tallest stack: the most moving bodies in a chain of supports (each resting on the next, within 45
-// degrees of gravity), and the height of a block at its top along gravity. A body's depth is one more than
-// its deepest support's. The depths are kept from step to step (world->stack_depth) and each step works them
-// out once, from the last step's depths of the supports and this step's where the contacts came in order:
-// exact for a stack that has stood a few steps, one level a step behind where it grows or loses a support,
-// and a pass over the contacts instead of an order of the bodies by height (their positions are cache misses
-// in a big scene). A body resting on a sleeping or static one starts a chain.
-static int tallest_stack(ph_step_context *ctx, float *out_block)
-{
-    ph_world *world = ctx->world;
-    *out_block = 0.0f;
-    float g = glms_vec3_norm(world->def.gravity);
-    int slots = world->body_ids.slot_count;
-    if (g <= 0.0f || slots == 0)
-        return 0;
-    ph_vec3 up = glms_vec3_scale(world->def.gravity, -1.0f / g);
-    int *next = ph_arena_alloc(ctx->arena, (size_t)slots * sizeof(int));
-    if (!next)
-        return 0;
-    int *last = world->stack_depth;
-    for (int i = 0; i < slots; i++)
-        next[i] = world->states[i].inv_mass > 0.0f ? 1 : 0;
-    for (int k = 0; k < world->contacts.count; k++)
-    {
-        const ph_contact_brief *c = &world->contacts.briefs[k];
-        if (c->point_count == 0)
-            continue;
-        float along = glms_vec3_dot(c->normal, up); // normal from a to b
-        int below = along > SOLVER_SUPPORT_COS ? c->a : along < -SOLVER_SUPPORT_COS ? c->b : -1;
-        if (below < 0)
-            continue;
-        int above = below == c->a ? c->b : c->a;
-        if (next[above] == 0 || next[below] == 0) // either held still by the solver: no chain through it
-            continue;
-        int d = (last[below] > next[below] ? last[below] : next[below]) + 1;
-        next[above] = d > next[above] ? d : next[above];
-    }
-    int best = 0, top = -1;
-    for (int i = 0; i < slots; i++)
-    {
-        // A chain cannot be longer than the bodies: a cycle of supports (a tangle) stops growing there.
-        int d = next[i] < slots ? next[i] : slots;
-        last[i] = d;
-        if (d > best)
-        {
-            best = d;
-            top = i;
-        }
-    }
-    ph_arena_free(ctx->arena, next);
-    if (top >= 0)
-    {
-        ph_aabb b = world->bodies[top].bounds;
-        ph_vec3 e = glms_vec3_sub(b.hi, b.lo);
-        *out_block = fabsf(up.x) * e.x + fabsf(up.y) * e.y + fabsf(up.z) * e.z;
-    }
-    return best;
-}
-
-// Sub-steps and contact frequency of this step. A column of n blocks of height a (the chain's rise per
-// block) buckles below SOLVER_COLUMN_HERTZ n^1.5 / sqrt(a / 1 m); the step asks for SOLVER_COLUMN_MARGIN
-// times that, and since the frequency is capped at a quarter of the sub-step rate it takes the sub-steps
-// that allows, up to def.max_substeps. Scenes without a tall column keep def.substeps and def.contact_hertz.
-// The sub-steps in [lo, hi] that let a spring of `hertz` be `fraction` of the sub-step rate, worked out in
-// float and clamped before the conversion (a fuzzed joint load asked for 2e15 Hz, past an int).
-static int substeps_for(float hertz, float dt, float fraction, int lo, int hi)
-{
-    float want = ceilf(hertz * dt / fraction);
-    if (!(want > (float)lo))
-        return lo;
-    return want >= (float)hi ? hi : (int)want;
+    return out;
 }
 
 // The contact frequency that makes blocks of height `block` (unit: m) sag, under the world's gravity, by the
@@ -999,87 +964,77 @@ static float scaled_hertz(const ph_world *world, float block)
     return world->def.contact_hertz * sqrtf(g / (SOLVER_STANDARD_GRAVITY * block));
 }
 
+// The sub-steps in [lo, hi] that let a spring of `hertz` be `fraction` of the sub-step rate, worked out in
+// float and clamped before the conversion (a fuzzed joint load asked for 2e15 Hz, past an int).
+static int substeps_for(float hertz, float dt, float fraction, int lo, int hi)
+{
+    float want = ceilf(hertz * dt / fraction);
+    if (!(want > (float)lo))
+        return lo;
+    return want >= (float)hi ? hi : (int)want;
+}
+
+// Takes the sub-steps (up to `most`) that keep a contact frequency `need` (unit: Hz) within `fraction` of the
+// sub-step rate, and returns the frequency that sub-step allows of it (need, or less where `most` is too
+// few).
+static float take_substeps(ph_step_context *ctx, float need, float fraction, int most)
+{
+    int substeps = substeps_for(need, ctx->dt, fraction, ctx->world->def.substeps, most);
+    if (substeps > ctx->substeps)
+    {
+        ctx->substeps = substeps;
+        ctx->h = ctx->dt / (float)substeps;
+    }
+    return fminf(need, fraction / ctx->h);
+}
+
+// Sub-steps and contact frequency of this step: def.substeps and def.contact_hertz, unless a tall column or
+// stack, a stack of small blocks, a loaded contact between unlike masses or a loaded joint asks for more
+// (each rule below says why); each takes the sub-steps its frequency needs, up to def.max_substeps.
 static float plan_substeps(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
-    float rise = 0.0f;
-    int n = longest_column(ctx, &rise);
-    ctx->stats->longest_column = n;
+    int most = world->def.max_substeps;
     float hertz = world->def.contact_hertz;
-    if (n > 1 && rise > 0.0f)
+    stacks st = find_stacks(ctx);
+    ctx->stats->longest_column = st.column;
+    ctx->stats->tallest_stack = st.tallest;
+    // A free-standing column: its buckling frequency, at up to a quarter of the sub-step rate (one chain, no
+    // sweep feeding energy into a wall's rocking); and a column of small blocks the frequency of its size.
+    if (st.column > 1 && st.column_rise > 0.0f)
     {
-        float block = rise / (float)(n - 1);
-        float need = SOLVER_COLUMN_MARGIN * SOLVER_COLUMN_HERTZ * powf((float)n, 1.5f) / sqrtf(block);
-        float fraction = SOLVER_MAX_HERTZ_FRACTION;
-        float scaled = n >= SOLVER_SCALED_DEPTH ? scaled_hertz(world, block) : 0.0f;
-        if (scaled > need)
-        {
-            need = scaled;
-            fraction = SOLVER_STACK_HERTZ_FRACTION;
-        }
+        float block = st.column_rise / (float)(st.column - 1);
+        float need = SOLVER_COLUMN_MARGIN * SOLVER_COLUMN_HERTZ * powf((float)st.column, 1.5f) / sqrtf(block);
         if (need > hertz)
-        {
-            int substeps =
-                substeps_for(need, ctx->dt, fraction, world->def.substeps, world->def.max_substeps);
-            ctx->substeps = substeps;
-            ctx->h = ctx->dt / (float)substeps;
-            hertz = need;
-        }
+            hertz = fmaxf(hertz, take_substeps(ctx, need, SOLVER_MAX_HERTZ_FRACTION, most));
+        float scaled = st.column >= SOLVER_SCALED_DEPTH ? scaled_hertz(world, block) : 0.0f;
+        if (scaled > hertz)
+            hertz = fmaxf(hertz, take_substeps(ctx, scaled, SOLVER_STACK_HERTZ_FRACTION, most));
     }
     // Tall stacks of any plan (walls, pyramids): the frequency that keeps a wall one block thick standing,
-    // at a sub-step that keeps w h below 1; where def.max_substeps allows fewer, the frequency w h = 1
-    // allows.
-    float block = 0.0f;
-    int depth = tallest_stack(ctx, &block);
-    ctx->stats->tallest_stack = depth;
-    if (depth > 1 && block > 0.0f)
+    // and a stack of small blocks the frequency of its size, at w h below 1.
+    if (st.tallest > 1 && st.tallest_block > 0.0f)
     {
-        float need = SOLVER_STACK_MARGIN * SOLVER_STACK_HERTZ * powf((float)depth, 1.5f) *
-                     sqrtf(glms_vec3_norm(world->def.gravity) / (SOLVER_STANDARD_GRAVITY * block));
-        if (depth >= SOLVER_SCALED_DEPTH)
-            need = fmaxf(need, scaled_hertz(world, block));
+        float need = SOLVER_STACK_MARGIN * SOLVER_STACK_HERTZ * powf((float)st.tallest, 1.5f) *
+                     sqrtf(glms_vec3_norm(world->def.gravity) / (SOLVER_STANDARD_GRAVITY * st.tallest_block));
+        if (st.tallest >= SOLVER_SCALED_DEPTH)
+            need = fmaxf(need, scaled_hertz(world, st.tallest_block));
         if (need > hertz)
-        {
-            int substeps = substeps_for(need, ctx->dt, SOLVER_STACK_HERTZ_FRACTION, world->def.substeps,
-                                        world->def.max_substeps);
-            if (substeps > ctx->substeps)
-            {
-                ctx->substeps = substeps;
-                ctx->h = ctx->dt / (float)substeps;
-            }
-            hertz = fminf(need, SOLVER_STACK_HERTZ_FRACTION / ctx->h);
-        }
+            hertz = fmaxf(hertz, take_substeps(ctx, need, SOLVER_STACK_HERTZ_FRACTION, most));
     }
     // Loaded face contacts: the frequency that holds the heaviest load within its tolerance, from the last
-    // step's steady forces (sag_need), at w h below 1/2: between a
-    // light body and a heavy one the light one is pressed by two springs, and at w h = 0.94 a 100 kg box
-    // walked 1.6 cm in 30 s on its 1 kg support (0.2 mm at 0.5).
-    float sag_hertz = world->contact_need_hertz;
-    if (sag_hertz > hertz)
-    {
-        int substeps = substeps_for(sag_hertz, ctx->dt, SOLVER_SAG_HERTZ_FRACTION, world->def.substeps,
-                                    world->def.max_substeps);
-        if (substeps > ctx->substeps)
-        {
-            ctx->substeps = substeps;
-            ctx->h = ctx->dt / (float)substeps;
-        }
-        hertz = fminf(sag_hertz, SOLVER_SAG_HERTZ_FRACTION / ctx->h);
-    }
+    // step's steady forces (sag_need), at w h below 1/2: between a light body and a heavy one the light one
+    // is pressed by two springs, and at w h = 0.94 a 100 kg box walked 1.6 cm in 30 s on its 1 kg support
+    // (0.2 mm at 0.5).
+    if (world->contact_need_hertz > hertz)
+        hertz = fmaxf(hertz, take_substeps(ctx, world->contact_need_hertz, SOLVER_SAG_HERTZ_FRACTION, most));
     // Loaded joints: the sub-steps their rigid rows' spring needs to give by less than a tolerance
-    // (joint.c, JOINT_MAX_GIVE), from the last step's forces.
+    // (joint.c, JOINT_MAX_GIVE), from the last step's forces; the joints set their own frequency.
     if (world->joint_ids.live_count > 0 && world->joint_need_hertz > 0.0f)
     {
-        int most =
-            world->def.max_substeps < PH_JOINT_MAX_SUBSTEPS ? world->def.max_substeps : PH_JOINT_MAX_SUBSTEPS;
-        int substeps =
-            substeps_for(world->joint_need_hertz, ctx->dt, PH_JOINT_LOADED_HERTZ_FRACTION,
-                         world->def.substeps, most > world->def.substeps ? most : world->def.substeps);
-        if (substeps > ctx->substeps)
-        {
-            ctx->substeps = substeps;
-            ctx->h = ctx->dt / (float)substeps;
-        }
+        int joint_most = most < PH_JOINT_MAX_SUBSTEPS ? most : PH_JOINT_MAX_SUBSTEPS;
+        take_substeps(ctx, world->joint_need_hertz, PH_JOINT_LOADED_HERTZ_FRACTION,
+                      joint_most > world->def.substeps ? joint_most : world->def.substeps);
     }
     ctx->stats->solver_substeps = ctx->substeps;
     return fminf(hertz, SOLVER_MAX_HERTZ_FRACTION / ctx->h);

@@ -609,14 +609,22 @@ static bool build_pyramid1240(recipe_scene *s, uint64_t seed)
 // ground half (400, 1, 400), sleeping off, 200 steps.
 #define LARGE_PYRAMID_BASE 100
 #define LARGE_PYRAMID_DENSITY 100.0f
-static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
+// What Box3D's pyramid benchmarks share: sleeping off, drift measured, `steps` steps; returns their cubes'
+// material (density LARGE_PYRAMID_DENSITY).
+static recipe_material box3d_pyramids(recipe_scene *s, int steps)
 {
-    (void)seed;
     s->enable_sleep = false;
-    s->steps = 200;
+    s->steps = steps;
     s->metrics = RECIPE_METRIC_DRIFT;
     recipe_material m = recipe_default_material();
     m.density = LARGE_PYRAMID_DENSITY;
+    return m;
+}
+
+static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    recipe_material m = box3d_pyramids(s, 200);
     return ground(s, 400.0f, 400.0f) && recipe_add_pyramid(s, ORIGIN, LARGE_PYRAMID_BASE, UNIT, 0.0f, m);
 }
 
@@ -628,11 +636,7 @@ static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
 static bool build_many_pyramids(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
-    s->enable_sleep = false;
-    s->steps = 600;
-    s->metrics = RECIPE_METRIC_DRIFT;
-    recipe_material m = recipe_default_material();
-    m.density = LARGE_PYRAMID_DENSITY;
+    recipe_material m = box3d_pyramids(s, 600);
     const float pitch = (float)(MANY_PYRAMIDS_BASE + 1);
     const float extent = 0.5f * (float)MANY_PYRAMIDS_GRID * pitch;
     if (!ground(s, extent, extent))
