@@ -601,6 +601,91 @@ static int toi_ball_riding_tumbling_box(void)
     return 0;
 }
 
+// The overlap of the pair at fraction t of its sweeps: the penetration depth where the shapes overlap, minus
+// their distance where they do not (unit: m).
+static float overlap_at(const ph_toi_input *in, float t)
+{
+    ph_transform xa = ph_sweep_transform(&in->sweep_a, t), xb = ph_sweep_transform(&in->sweep_b, t);
+    ph_epa_output pen;
+    if (ph_penetration(&in->a, xa, &in->b, xb, NULL, &pen) != PH_EPA_SEPARATED)
+        return pen.depth;
+    return -distance_at(in, t);
+}
+
+// Pairs that overlap where their sweeps start (random boxes, capsules and balls pushed up to 3 cm into each
+// other, turning up to 3 rad and moving up to 1 m), followed through the overlap (overlap_allowance): checked
+// against the overlap sampled at 2000 points of the sweep. limit = the overlap at t = 0 plus the allowance.
+// A HIT comes no later than the first sample past limit, and where the pair still overlaps there, within
+// tolerance of limit; SEPARATED only when no sample passes limit. With no allowance the answer is at t = 0.
+#define FOLLOW_SAMPLES 2000
+static int toi_follows_overlap(void)
+{
+    uint64_t rng = test_seed() ^ 0x0f0full;
+    int sinks = 0, clear = 0, apart = 0;
+    for (int i = 0; i < 200; i++)
+    {
+        ph_toi_input in;
+        memset(&in, 0, sizeof in);
+        random_shape_pair(&rng, i, &in.a, &in.b);
+        in.sweep_a.c0 = glms_vec3_zero();
+        in.sweep_a.c1 = test_rand_vec3(&rng, -0.5f, 0.5f);
+        in.sweep_a.q0 = test_rand_quat(&rng);
+        in.sweep_a.q1 = glms_quat_mul(random_turn(&rng, 3.0f), in.sweep_a.q0);
+        in.sweep_b.c0 = glms_vec3_scale(glms_vec3_normalize(test_rand_vec3(&rng, -1.0f, 1.0f)), 3.0f);
+        in.sweep_b.q0 = test_rand_quat(&rng);
+        in.sweep_b.q1 = glms_quat_mul(random_turn(&rng, 3.0f), in.sweep_b.q0);
+        ph_gjk_output g;
+        ENSURE(ph_gjk_distance(&in.a, ph_sweep_transform(&in.sweep_a, 0.0f), &in.b,
+                               ph_sweep_transform(&in.sweep_b, 0.0f), NULL, &g) == PH_GJK_SEPARATED);
+        float push = test_rand_float(&rng, 0.0f, 0.03f);
+        in.sweep_b.c0 = glms_vec3_sub(in.sweep_b.c0, glms_vec3_scale(g.normal, g.distance + push));
+        in.sweep_b.c1 = glms_vec3_add(in.sweep_b.c0, test_rand_vec3(&rng, -0.5f, 0.5f));
+        in.t_max = 1.0f;
+        in.target_separation = 0.02f;
+        in.tolerance = 2e-3f;
+        in.near_fraction = 0.5f;
+        in.near_min_gap = 1e-4f;
+        ph_toi_output at_start = ph_time_of_impact(&in);
+        ENSURE(at_start.touching_at_start && at_start.t == 0.0f &&
+               (at_start.state == PH_TOI_HIT || at_start.state == PH_TOI_OVERLAPPED));
+        in.overlap_allowance = test_rand_float(&rng, 0.02f, 0.2f);
+        ph_toi_output out = ph_time_of_impact(&in);
+        ENSURE(out.touching_at_start);
+        float limit = fmaxf(overlap_at(&in, 0.0f), 0.0f) + in.overlap_allowance;
+        float first_past = 2.0f;
+        for (int k = 1; k <= FOLLOW_SAMPLES && first_past > 1.0f; k++)
+        {
+            float t = (float)k / FOLLOW_SAMPLES;
+            if (overlap_at(&in, t) > limit + 1e-4f)
+                first_past = t;
+        }
+        if (out.state == PH_TOI_SEPARATED)
+        {
+            ENSURE(first_past > 1.0f);
+            clear++;
+            continue;
+        }
+        ENSURE(out.state == PH_TOI_HIT || out.state == PH_TOI_FAILED);
+        if (out.t > first_past)
+        {
+            printf("  pair %d: answer %g after the overlap passed %g at %g\n", i, (double)out.t,
+                   (double)limit, (double)first_past);
+            return 1;
+        }
+        float overlap = overlap_at(&in, out.t);
+        if (out.state == PH_TOI_HIT && overlap > 0.0f)
+        {
+            ENSURE(overlap >= limit - in.tolerance - 1e-4f);
+            sinks++;
+        }
+        else
+            apart++; // came apart, then met again: the ordinary search's answer, checked above
+    }
+    printf("  %d sink in, %d never do, %d come apart and meet again\n", sinks, clear, apart);
+    ENSURE(sinks > 20 && clear > 20);
+    return 0;
+}
+
 const test_case test_toi_cases[] = {
     {"toi_sweep_transform", toi_sweep_transform},
     {"toi_sphere_at_wall", toi_sphere_at_wall},
@@ -616,5 +701,6 @@ const test_case test_toi_cases[] = {
     {"toi_ball_riding_tumbling_box", toi_ball_riding_tumbling_box},
     {"toi_random_riding_never_overshoots", toi_random_riding_never_overshoots},
     {"toi_sliding_spin_is_separated", toi_sliding_spin_is_separated},
+    {"toi_follows_overlap", toi_follows_overlap},
     {0},
 };

@@ -417,6 +417,15 @@ typedef struct ph_toi_input
     // then be > 0): whether such a contact closes in further over the sweep.
     float near_fraction;
     float near_min_gap;
+    // A pair touching or overlapping at t = 0 (no more than near_min_gap apart) is answered at t = 0 when
+    // overlap_allowance is 0 (a zeroed input). With overlap_allowance > 0 (unit: m) the search follows the
+    // pair's penetration depth through the sweep instead: it answers PH_TOI_HIT at the first time the depth
+    // can exceed its value at t = 0 by overlap_allowance (within tolerance, never later), PH_TOI_SEPARATED
+    // when it cannot over the whole sweep, and once the pair has come more than near_min_gap apart it goes on
+    // as a pair that starts there (near_fraction applies). What it answers for: a body resting on another
+    // whose other features come down through it in the same sweep (a tumbling box's next corner), which a
+    // search that stops at t = 0 never sees. touching_at_start tells such answers apart.
+    float overlap_allowance;
 } ph_toi_input;
 
 typedef struct ph_toi_output
@@ -425,6 +434,7 @@ typedef struct ph_toi_output
     float t;          // fraction in [0, t_max]; never past the true impact (conservative)
     float separation; // distance of the shapes at t (0 when overlapping; unit: m)
     int iterations;
+    bool touching_at_start; // no more than near_min_gap apart at t = 0 (or overlapping)
 } ph_toi_output;
 
 // Conservative advancement with GJK distance, rotation included: never steps past the impact. Against a mesh

@@ -10,27 +10,29 @@
 // never reports a time past the first contact. Slow bodies in a pile are the solver's alone: their events
 // changed nothing the next step's contacts would not, and in a dense pile each one set off a cascade through
 // every touching body (issue 19, item 8: thousands of events a step that froze a falling pile). A pair that
-// touches where its sweep starts is an event only when the response will take an approach out of the bodies'
-// velocities (pushed_in), so events at one instant make progress (issue 24, item 8: boxes struck at
-// hypervelocity stayed in their pile, their events repeating at t = 0 every step).
-// Every predicted impact goes into a binary heap ordered by time. The loop then takes the earliest event; an
-// event made before either body last changed its motion is stale (each body carries a version counter, bumped
-// on every change) and is dropped. Otherwise both bodies are advanced to the event time, the collision is
-// resolved there with the impulse response (restitution above the threshold, Coulomb friction), each body's
-// remaining sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the
-// rest of the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for
-// every fast pair, fast against fast included. The first pass searches only for bodies whose motion some
-// neighbour could be thin enough to need (see beyond_reach), so a step in which nothing can tunnel costs one
-// pass over the awake bodies. Bounds: at most calendar_events_per_pair events per pair and
-// calendar_event_budget per step. Past either, an event is resolved by the fallback: the bodies are clamped
-// at the time of impact (their sweep ends there, with the approach removed from their velocity), so nothing
-// passes through; each clamp stops at least one moving body, so the fallback work is bounded by the number of
-// bodies.
+// touches where its sweep starts is an event there only when the response will take an approach out of the
+// bodies' velocities (pushed_in), so events at one instant make progress (issue 24, item 8: boxes struck at
+// hypervelocity stayed in their pile, their events repeating at t = 0 every step); otherwise the search
+// follows it through its overlap, and it is an event where its sweep takes it in deeper by that same fraction
+// (a fast tumbling box resting on one corner whose next corners come down through the floor). Every predicted
+// impact goes into a binary heap ordered by time. The loop then takes the earliest event; an event made
+// before either body last changed its motion is stale (each body carries a version counter, bumped on every
+// change) and is dropped. Otherwise both bodies are advanced to the event time, the collision is resolved
+// there with the impulse response (restitution above the threshold, Coulomb friction), each body's remaining
+// sweep is rebuilt from its new velocity, and the pairs of both bodies are predicted again over the rest of
+// the step. This is Box2D v2.4's SolveTOI idea (Catto, "Continuous collision", GDC 2013), kept for every fast
+// pair, fast against fast included. The first pass searches only for bodies whose motion some neighbour could
+// be thin enough to need (see beyond_reach), so a step in which nothing can tunnel costs one pass over the
+// awake bodies. Bounds: at most calendar_events_per_pair events per pair and calendar_event_budget per step.
+// Past either, an event is resolved by the fallback: the bodies are clamped at the time of impact (their
+// sweep ends there, with the approach removed from their velocity), so nothing passes through; each clamp
+// stops at least one moving body, so the fallback work is bounded by the number of bodies.
 #include "calendar.h"
 
 #include "arena.h"
 #include "array.h"
 #include "core.h"
+#include "joint.h"
 #include "world.h"
 
 #include <string.h> // memset
@@ -264,11 +266,29 @@ static void pose_at(const ph_body *b, float t, ph_vec3 *out_c, ph_quat *out_q)
     *out_c = center_at(b, t);
 }
 
+// The angle body b turns over its sweep (unit: rad), at least: its spin at the end of the sweep times the
+// step, or the turn from where its sweep starts to where it ends where that is larger. The solver's spin at
+// the end can be far below the turn it made during the step: a box struck on one corner spins up, and its
+// next corner, coming down, slows it again; measured by its end spin alone, that box's other corners were too
+// slow to be searched, and went through the floor. The turn from q0 to q1 is 2 asin(sqrt(1 - (q0.q1)^2)); it
+// is at least its chord 2 sqrt(1 - (q0.q1)^2), so the arcsine is only taken where that passes the spin's
+// turn.
+static float turn_of(const ph_body *b, const ph_body_state *st, float dt)
+{
+    float spin = glms_vec3_norm(st->w) * dt;
+    ph_quat q0 = b->toi_q0, q1 = b->xf.q;
+    float dot = q0.x * q1.x + q0.y * q1.y + q0.z * q1.z + q0.w * q1.w;
+    float s2 = 1.0f - dot * dot;
+    if (!(4.0f * s2 > spin * spin))
+        return spin;
+    return 2.0f * asinf(fminf(sqrtf(s2), 1.0f));
+}
+
 static float motion_of(const ph_body *b, const ph_body_state *st, float dt)
 {
     if (!moving(b))
         return 0.0f;
-    return glms_vec3_distance(b->center, b->center0) + glms_vec3_norm(st->w) * dt * b->bound_radius;
+    return glms_vec3_distance(b->center, b->center0) + turn_of(b, st, dt) * b->bound_radius;
 }
 
 // motion_of, read from the calendar's table where it holds the body (the same value, computed once).
@@ -565,7 +585,7 @@ static float pair_start(const ph_body *ba, const ph_body *bb, float t_from)
 // Whether bodies a and b can come into each other by more than `limit` over the rest of their sweeps from
 // t_from, beyond what the solver's contact for the pair already held (unit: m). Any point of a body moves at
 // most its centre's displacement plus its turn times its radius, so the gap between the two closes by at most
-// the relative displacement of the centres plus both turns (the turn taken as |w| dt, as motion_of). In the
+// the relative displacement of the centres plus both turns (the turn taken as turn_of, as motion_of). In the
 // first pass (initial) the motion is the solver's: a pair with a contact of margin M had no feature pair
 // closer than M at the step's start that the contact did not hold (its manifold took every point within M,
 // and a kept manifold is at most PH_CONTACT_RECYCLE_DISTANCE off), so the solver let it close by no more than
@@ -582,9 +602,10 @@ static bool sinks_in(const cal_state *cs, int a, int b, float t_from, bool initi
     float rest = (1.0f - tc) * cs->ctx->dt;
     ph_vec3 da = moving(ba) ? glms_vec3_sub(ba->center, center_at(ba, tc)) : glms_vec3_zero();
     ph_vec3 db = moving(bb) ? glms_vec3_sub(bb->center, center_at(bb, tc)) : glms_vec3_zero();
-    float spin = (moving(ba) ? glms_vec3_norm(world->states[a].w) * ba->bound_radius : 0.0f) +
-                 (moving(bb) ? glms_vec3_norm(world->states[b].w) * bb->bound_radius : 0.0f);
-    float depth = glms_vec3_norm(glms_vec3_sub(db, da)) + spin * rest;
+    float dt = cs->ctx->dt;
+    float spin = (moving(ba) ? turn_of(ba, &world->states[a], dt) * ba->bound_radius : 0.0f) +
+                 (moving(bb) ? turn_of(bb, &world->states[b], dt) * bb->bound_radius : 0.0f);
+    float depth = glms_vec3_norm(glms_vec3_sub(db, da)) + spin * (rest / dt);
     if (depth <= limit || !initial)
         return depth > limit;
     const ph_contact *c = ph_contacts_find(&world->contacts, a < b ? a : b, a < b ? b : a);
@@ -635,17 +656,16 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
             // bringing its next corner to a wall): the sweep goes on towards half its starting gap.
             in.near_fraction = CAL_REGAP_FRACTION;
             in.near_min_gap = CAL_MIN_REGAP;
+            // Touching when the sweep starts (a resting pair, or one just resolved): the contact solver holds
+            // the features that touch, but not the others that the sweep may bring down through the other
+            // body (a fast tumbling box's next corner); the search follows the pair through its overlap and
+            // reports the time it has sunk in by as much as a pair apart may (sinks_in).
+            in.overlap_allowance = CAL_SIZE_RATIO * thin;
             ph_toi_output out = ph_time_of_impact(&in);
             cs->ctx->stats->calendar_sweeps++;
             float t;
-            if ((out.state == PH_TOI_HIT || out.state == PH_TOI_OVERLAPPED) && out.t <= 0.0f)
-            {
-                // Touching when the sweep starts (a resting pair, or one just resolved): the contact solver
-                // owns it, unless an event of this step has since driven one body into the other.
-                if (!pushed_in(cs, a, b, tc, &in))
-                    continue;
-                t = tc;
-            }
+            if (out.touching_at_start && pushed_in(cs, a, b, tc, &in))
+                t = tc; // an event of this step has since driven one body into the other
             else
             {
                 if (out.state != PH_TOI_HIT && out.state != PH_TOI_FAILED)
@@ -697,6 +717,10 @@ static bool visit_neighbour(int body_index, void *ctx)
     // tests).
     float thin = fminf(thickness(world, bi), thickness(world, bj));
     if (mi + mj <= CAL_SIZE_RATIO * thin)
+        return true;
+    // Bodies that do not collide (jointed, their joint says so) have no impact either: a bridge's hinged
+    // planks overlap at their hinges, and their events froze the deck at every step.
+    if (world->joint_ids.live_count > 0 && ph_joints_exclude(world, i, j))
         return true;
     predict(cs, i < j ? i : j, i < j ? j : i, q->t, q->initial);
     return true;

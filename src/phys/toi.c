@@ -259,7 +259,10 @@ static bool ball_pair_toi(const ph_toi_input *in, float t_max, ph_toi_output *ou
     ph_vec3 e = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
                               glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
     float gap = glms_vec3_norm(d) - r;
+    if (in->overlap_allowance > 0.0f && gap <= in->near_min_gap)
+        return false; // followed through its overlap by the advancement
     out->iterations = 1;
+    out->touching_at_start = gap <= in->near_min_gap;
     out->separation = glm_max(gap, 0.0f);
     out->t = 0.0f;
     near_retarget(in, out->separation, &target, &tol);
@@ -327,6 +330,102 @@ static bool centre_passes_triangle(const ph_convex *tri, const ph_sweep *tri_swe
     return true;
 }
 
+// The two sweeps as the advancement reads them: paths, the relative displacement of the centres (B's minus
+// A's), the rotation vectors and the core radii.
+typedef struct toi_motion
+{
+    sweep_path a, b;
+    ph_vec3 v_rel, wa, wb;
+    float ra, rb;
+} toi_motion;
+
+// Largest rate (per unit of sweep time) at which the gap between the shapes along the fixed world axis n
+// (from A towards B) can close, anywhere in the sweep: see the top of this file. Their overlap along n grows
+// at most as fast.
+static float closing_along(const toi_motion *m, ph_vec3 n)
+{
+    return -glms_vec3_dot(m->v_rel, n) + glms_vec3_norm(glms_vec3_cross(n, m->wa)) * m->ra +
+           glms_vec3_norm(glms_vec3_cross(n, m->wb)) * m->rb;
+}
+
+// Follows a pair that touches or overlaps at time *t (see ph_toi_input.overlap_allowance), d and n its
+// distance and closest direction there. The depth of the overlap is the least overlap along any axis, and
+// along a fixed axis n the overlap grows at most at closing_along (a point of either shape moves along n no
+// faster), so from a depth p measured along its own axis n the depth cannot pass the limit before (limit - p)
+// / closing; after that step the overlap along n (two support points) bounds the depth again, and a new depth
+// is measured only when that bound nears the limit or the pair may have come apart. True with the answer in
+// out; false when the pair is more than near_min_gap apart at the new *t, with its distance and direction
+// there in *d and *n (the ordinary advancement goes on from there).
+static bool follow_overlap(const ph_toi_input *in, const toi_motion *m, float t_max, ph_gjk_cache *cache,
+                           float *io_t, float *d, ph_vec3 *n, ph_toi_output *out)
+{
+    float t = *io_t, tol = in->tolerance, limit = 0.0f;
+    for (bool first = true; out->iterations < TOI_ITERATION_LIMIT; first = false)
+    {
+        ph_transform xa = path_transform(&m->a, t), xb = path_transform(&m->b, t);
+        if (!first)
+        {
+            *d = sweep_distance(in, xa, xb, cache, n);
+            out->iterations++;
+        }
+        out->t = t;
+        out->separation = *d;
+        if (*d > in->near_min_gap)
+        {
+            *io_t = t;
+            return false;
+        }
+        // Touching: overlap -d along the closest direction. Overlapping: the depth along its own axis.
+        float overlap = -*d;
+        ph_epa_output pen;
+        if (*d <= 0.0f && ph_penetration(&in->a, xa, &in->b, xb, cache, &pen) != PH_EPA_SEPARATED)
+        {
+            overlap = pen.depth;
+            *n = pen.normal;
+        }
+        if (first)
+            limit = fmaxf(overlap, 0.0f) + in->overlap_allowance;
+        if (overlap >= limit - tol)
+        {
+            out->state = PH_TOI_HIT;
+            return true;
+        }
+        // Shapes that touch at a point or along an edge can leave no axis to measure along (GJK's direction
+        // is not defined where the distance is 0): then the depth grows at most as fast as any point moves,
+        // and is measured again after the step that bound allows.
+        bool axis = fabsf(glms_vec3_norm2(*n) - 1.0f) < 1e-3f;
+        float closing =
+            axis ? closing_along(m, *n)
+                 : glms_vec3_norm(m->v_rel) + glms_vec3_norm(m->wa) * m->ra + glms_vec3_norm(m->wb) * m->rb;
+        if (!(closing > 0.0f))
+        {
+            // The overlap along n, and so the depth, never grows past its value now.
+            out->state = PH_TOI_SEPARATED;
+            out->t = t_max;
+            return true;
+        }
+        for (int k = 0; k < (axis ? TOI_AXIS_STEPS : 1); k++)
+        {
+            t += (limit - overlap) / closing;
+            if (t >= t_max)
+            {
+                out->state = PH_TOI_SEPARATED;
+                out->t = t_max;
+                return true;
+            }
+            if (!axis)
+                break;
+            xa = path_transform(&m->a, t);
+            xb = path_transform(&m->b, t);
+            overlap = -axis_gap(&in->a, xa, &in->b, xb, *n);
+            if (overlap >= limit - tol || overlap < -in->near_min_gap)
+                break;
+        }
+    }
+    out->state = PH_TOI_FAILED;
+    return true;
+}
+
 ph_toi_output ph_time_of_impact(const ph_toi_input *in)
 {
     ph_toi_output out;
@@ -336,7 +435,8 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         !sweep_valid(&in->sweep_b) || !ph_is_finite_float(in->t_max) ||
         !ph_is_finite_float(in->target_separation) || !ph_is_finite_float(in->tolerance) ||
         in->tolerance <= 0.0f || in->target_separation < 0.0f || in->t_max < 0.0f ||
-        !(in->near_fraction >= 0.0f && in->near_fraction < 1.0f) || !ph_is_finite_float(in->near_min_gap))
+        !(in->near_fraction >= 0.0f && in->near_fraction < 1.0f) || !ph_is_finite_float(in->near_min_gap) ||
+        !(in->overlap_allowance >= 0.0f && in->overlap_allowance < FLT_MAX))
         return out;
     float t_max = glm_min(in->t_max, 1.0f);
     if ((in->a.type == PH_SHAPE_TRIANGLE && in->a.tri_shared &&
@@ -367,24 +467,37 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
     ph_vec3 v_rel = glms_vec3_sub(glms_vec3_sub(in->sweep_b.c1, in->sweep_b.c0),
                                   glms_vec3_sub(in->sweep_a.c1, in->sweep_a.c0));
 
+    toi_motion mo = {path_a, path_b, v_rel, wa, wb, ra, rb};
     ph_gjk_cache cache;
     memset(&cache, 0, sizeof cache);
     float t = 0.0f;
     ph_transform xa = path_transform(&path_a, t), xb = path_transform(&path_b, t);
-    for (int iter = 0; iter < TOI_ITERATION_LIMIT; iter++)
+    ph_vec3 n;
+    float d = sweep_distance(in, xa, xb, &cache, &n);
+    out.iterations = 1;
+    out.separation = d;
+    out.touching_at_start = d <= in->near_min_gap;
+    if (out.touching_at_start && in->overlap_allowance > 0.0f)
     {
-        out.iterations = iter + 1;
-        ph_vec3 n;
-        float d = sweep_distance(in, xa, xb, &cache, &n);
-        out.separation = d;
-        if (iter == 0)
-            near_retarget(in, d, &target, &tol);
-        if (iter == 0 && d < target - tol)
-        {
-            out.state = PH_TOI_OVERLAPPED;
-            out.t = 0.0f;
+        if (follow_overlap(in, &mo, t_max, &cache, &t, &d, &n, &out))
             return out;
+        xa = path_transform(&path_a, t);
+        xb = path_transform(&path_b, t);
+    }
+    near_retarget(in, d, &target, &tol);
+    if (t == 0.0f && d < target - tol)
+    {
+        out.state = PH_TOI_OVERLAPPED;
+        return out;
+    }
+    for (bool fresh = true; out.iterations < TOI_ITERATION_LIMIT || fresh; fresh = false)
+    {
+        if (!fresh)
+        {
+            d = sweep_distance(in, xa, xb, &cache, &n);
+            out.iterations++;
         }
+        out.separation = d;
         if (d <= target + tol)
         {
             out.state = PH_TOI_HIT;
@@ -394,8 +507,7 @@ ph_toi_output ph_time_of_impact(const ph_toi_input *in)
         // The translation term keeps its sign: a pair moving apart along n faster than its rotation can
         // bring any point closer never reaches target (a pair bouncing off each other, tumbling or not,
         // is done here instead of crawling to t_max by the rotation bound alone).
-        float closing = -glms_vec3_dot(v_rel, n) + glms_vec3_norm(glms_vec3_cross(n, wa)) * ra +
-                        glms_vec3_norm(glms_vec3_cross(n, wb)) * rb;
+        float closing = closing_along(&mo, n);
         if (!(closing > 0.0f))
         {
             out.state = PH_TOI_SEPARATED;
