@@ -757,10 +757,11 @@ static int joints_wrecking_ball(void)
     return 0;
 }
 
-// 20 ragdolls dropped down a flight of 10 steps: over 10 s no body ever stops being finite and no joint is
-// torn (its anchors 5 cm apart) at any step. Issue 20 asks for 2 cm and for all of them asleep at the end:
-// measured and printed here, both missed (3 cm at the first impacts; one ragdoll's shin, hanging over a
-// step, keeps a small limit cycle and its island awake).
+// 20 ragdolls dropped down a flight of 10 steps: over 10 s no body ever stops being finite and no joint opens
+// by 2 cm at any step (issue 20). The first landings opened them by 18 to 22 mm before the joints' position
+// projection (joint.c, ph_joints_project). Issue 20 also asks for all of them asleep at the end: printed
+// here, and missed at 10 s (a ragdoll's head rolling to and fro on a step keeps its heap awake; with seeds 2
+// to 4 every body sleeps by 40 s).
 static int joints_ragdolls_down_stairs(void)
 {
     recipe_scene scene;
@@ -779,7 +780,7 @@ static int joints_ragdolls_down_stairs(void)
     fprintf(stderr,
             "  ragdolls down the stairs: after %.1f s %d bodies awake; joints opened %.2f mm at most\n",
             (double)steps / 60.0, awake, (double)worst * 1e3);
-    ENSURE(worst < 0.05f);
+    ENSURE(worst < 0.02f);
     for (int i = 0; i < scene.item_count; i++)
         ENSURE(ph_is_finite_vec3(ph_body_get_position(w, ids[i])));
     close_scene(w, &scene, ids);

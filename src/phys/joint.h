@@ -60,6 +60,9 @@ void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
 void ph_joints_warm_start(ph_world *world, float h);
 void ph_joints_solve(ph_world *world, float h, bool use_bias);
+// After the sub-steps: the anchors of point joints (spherical, revolute, rigid weld) drawn together in
+// position (the bodies' states' dp and dq), their velocities untouched.
+void ph_joints_project(ph_world *world);
 // After the sub-steps: forces and torques from the last sub-step's impulses.
 void ph_joints_finish(ph_world *world, float h, float dt);
 // Anchors (points), the segment between them, each body's centre to its anchor and the frames' z axes.

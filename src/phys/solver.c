@@ -1365,7 +1365,10 @@ bool ph_solve(ph_step_context *ctx)
     // one-off and would push a separating body again in every sub-step of the next step.
     store_impulses(world, &set, ctx->h, ctx->dt);
     if (joints > 0)
+    {
         ph_joints_finish(world, ctx->h, ctx->dt);
+        ph_joints_project(world);
+    }
     world->last_h = ctx->h;
     restitution(states, &set, ctx->h);
     store_totals(world, &set);
