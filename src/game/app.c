@@ -45,6 +45,7 @@ app_config app_default_config(void)
     c.seed = 1;
     c.vsync = true;
     c.shadows = true;
+    c.fxaa = true;
     c.hud = true;
     c.fps = RECORD_DEFAULT_FPS;
     return c;
@@ -430,6 +431,7 @@ static bool open_window(app *a)
     }
     a->ropts = renderer_default_options();
     a->ropts.shadows = a->cfg.shadows;
+    a->ropts.fxaa = a->cfg.fxaa;
     // 4x multisampling where the GL is a GPU; none on a software rasteriser, where it costs as much as
     // the rest of the frame (the renderer decides from the GL renderer string).
     a->ropts.msaa_samples = RENDER_MSAA_AUTO;

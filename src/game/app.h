@@ -33,6 +33,7 @@ typedef struct app_config
     bool headless;               // --headless: physics only, per-step statistics on stdout
     bool vsync;                  // on unless --no-vsync
     bool shadows;                // on unless --no-shadows
+    bool fxaa;                   // on unless --no-fxaa
     bool timing;                 // --timing: print frame, physics and render times at exit
     bool hud;                    // on unless --no-hud
     bool reel;                   // --reel [FILE]: play the demo reel

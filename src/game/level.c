@@ -444,8 +444,8 @@ bool level_load_builtin(level *lv, level_builtin which, int box_count, uint32_t 
 #define INTERPOLATION_MARGIN 2.0f
 
 // Bodies of one colour (a pyramid from a scene file, a heap) are drawn each a little lighter or darker, by a
-// factor in [1 - SHADE_SPREAD, 1 + SHADE_SPREAD] fixed by its id, so that stacked blocks read as blocks and not
-// as one lump (issue 21, readability). Small enough that a colour keeps its name: a red tower stays red.
+// factor in [1 - SHADE_SPREAD, 1 + SHADE_SPREAD] fixed by its id, so that stacked blocks read as blocks and
+// not as one lump (issue 21, readability). Small enough that a colour keeps its name: a red tower stays red.
 #define SHADE_SPREAD 0.09f
 
 static uint32_t shade_rgba(uint32_t rgba, uint32_t key)

@@ -29,6 +29,7 @@ static const char USAGE[] =
     "  --boxes N           the boxes scene with N boxes (frame-time measurements)\n"
     "  --no-vsync          do not wait for the display's refresh\n"
     "  --no-shadows        draw without the sun's shadow map\n"
+    "  --no-fxaa           draw without the anti-aliasing pass (used where the GL has no multisampling)\n"
     "  --no-hud            hide the HUD (F8 toggles it)\n"
     "  --timing            print mean frame, physics and render times at exit\n"
     "  --report FILE       write every body alive at the end (where it was made, where it is drawn, its\n"
@@ -177,6 +178,8 @@ int main(int argc, char **argv)
             cfg.vsync = false;
         else if (strcmp(a, "--no-shadows") == 0)
             cfg.shadows = false;
+        else if (strcmp(a, "--no-fxaa") == 0)
+            cfg.fxaa = false;
         else if (strcmp(a, "--no-hud") == 0)
             cfg.hud = false;
         else if (strcmp(a, "--timing") == 0)

@@ -133,6 +133,7 @@ render_options renderer_default_options(void)
     o.sky = true;
     o.clear_rgba = 0x202428ffu;
     o.msaa_samples = RENDER_MSAA_AUTO;
+    o.fxaa = true;
     o.debug_xray = true;
     o.sun_direction = (vec3s){{0.55f, -1.0f, -0.35f}};
     o.shadow_map_size = DEFAULT_SHADOW_MAP_SIZE;
@@ -179,14 +180,16 @@ static void get_uniforms(renderer *r)
     r->lines_prog.view_proj = glGetUniformLocation(r->lines_prog.sp.id, "u_view_proj");
     r->lines_prog.alpha_scale = glGetUniformLocation(r->lines_prog.sp.id, "u_alpha_scale");
     r->text_prog.screen_size = glGetUniformLocation(r->text_prog.sp.id, "u_screen_size");
+    r->fxaa_prog.source = glGetUniformLocation(r->fxaa_prog.sp.id, "u_source");
+    r->fxaa_prog.texel = glGetUniformLocation(r->fxaa_prog.sp.id, "u_texel");
 }
 
 // The programs in a fixed order, with their file stems.
 static int program_list(renderer *r, shader_program **out, const char **stems)
 {
-    shader_program *list[] = {&r->mesh_prog.sp, &r->grid_prog.sp,  &r->shadow_prog.sp,
-                              &r->sky_prog.sp,  &r->lines_prog.sp, &r->text_prog.sp};
-    static const char *names[] = {"mesh", "grid", "shadow", "sky", "lines", "text"};
+    shader_program *list[] = {&r->mesh_prog.sp,  &r->grid_prog.sp, &r->shadow_prog.sp, &r->sky_prog.sp,
+                              &r->lines_prog.sp, &r->text_prog.sp, &r->fxaa_prog.sp};
+    static const char *names[] = {"mesh", "grid", "shadow", "sky", "lines", "text", "fxaa"};
     int n = (int)(sizeof list / sizeof list[0]);
     for (int i = 0; i < n; i++)
     {
@@ -320,6 +323,52 @@ static bool ensure_msaa(renderer *r, int samples)
     r->msaa_samples = samples;
     r->msaa_width = r->width;
     r->msaa_height = r->height;
+    return true;
+}
+
+static void free_post(renderer *r)
+{
+    if (r->post_fbo)
+        glDeleteFramebuffers(1, &r->post_fbo);
+    if (r->post_color)
+        glDeleteTextures(1, &r->post_color);
+    if (r->post_depth)
+        glDeleteRenderbuffers(1, &r->post_depth);
+    r->post_fbo = r->post_color = r->post_depth = 0;
+    r->post_width = r->post_height = 0;
+}
+
+// Makes the anti-aliasing pass's source match the frame size: a colour texture (read with bilinear filtering,
+// which the pass's taps between pixels need) and a 24-bit depth buffer. False when the GL cannot complete it
+// (the frame is then drawn without the pass).
+static bool ensure_post(renderer *r)
+{
+    if (r->post_fbo && r->post_width == r->width && r->post_height == r->height)
+        return true;
+    free_post(r);
+    glGenTextures(1, &r->post_color);
+    glBindTexture(GL_TEXTURE_2D, r->post_color);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, r->width, r->height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenRenderbuffers(1, &r->post_depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->post_depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, r->width, r->height);
+    glGenFramebuffers(1, &r->post_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, r->post_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->post_color, 0);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->post_depth);
+    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!ok)
+    {
+        free_post(r);
+        return false;
+    }
+    r->post_width = r->width;
+    r->post_height = r->height;
     return true;
 }
 
@@ -524,6 +573,7 @@ void renderer_destroy(renderer *r)
     if (r->shadow_depth)
         glDeleteTextures(1, &r->shadow_depth);
     free_msaa(r);
+    free_post(r);
     free_target(&r->offscreen);
     free(r->pending.data);
     free(r->sorted.data);
@@ -958,7 +1008,8 @@ void renderer_draw(renderer *r, const render_options *opts)
 
     // Main target.
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
-    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : r->offscreen.fbo);
+    bool fxaa = opts->fxaa && !msaa && r->fxaa_prog.sp.id && ensure_post(r);
+    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post_fbo : r->offscreen.fbo);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];
     render_rgba_bytes(opts->clear_rgba, clear);
@@ -1052,6 +1103,20 @@ void renderer_draw(renderer *r, const render_options *opts)
         glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
                           GL_NEAREST);
         glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
+    }
+    if (fxaa)
+    {
+        glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
+        glDisable(GL_DEPTH_TEST);
+        glUseProgram(r->fxaa_prog.sp.id);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, r->post_color);
+        glUniform1i(r->fxaa_prog.source, 0);
+        glUniform2f(r->fxaa_prog.texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
+        glBindVertexArray(r->empty_vao);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glEnable(GL_DEPTH_TEST);
+        draw_calls++;
     }
 
     if (r->text.count > 0)

@@ -74,7 +74,9 @@ typedef struct render_options
     int msaa_samples;    // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window;
                          // RENDER_MSAA_AUTO: 4 on a GPU, none on a software rasteriser (llvmpipe), where
                          // 4x costs about as much as the rest of the frame
-    bool debug_xray;     // debug lines also drawn faintly through geometry
+    bool fxaa;       // post-process anti-aliasing (shaders/fxaa.frag) where no MSAA is drawn: the software
+                     // rasteriser's edges; the HUD text is drawn after it, sharp
+    bool debug_xray; // debug lines also drawn faintly through geometry
     vec3s sun_direction; // direction the light travels (towards the ground), need not be unit
     int shadow_map_size; // texels per side; 0 means 1024
 } render_options;

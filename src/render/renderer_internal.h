@@ -15,7 +15,7 @@
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
 // Programs the renderer loads: mesh, grid, shadow, sky, lines, text.
-#define PROGRAM_COUNT 6
+#define PROGRAM_COUNT 7
 
 // A growable array: data, count, capacity; grown by render_reserve.
 #define RENDER_ARRAY(type)                                                                                   \
@@ -110,6 +110,12 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
+typedef struct fxaa_program
+{
+    shader_program sp;
+    GLint source, texel;
+} fxaa_program;
+
 // A framebuffer with one colour and one depth renderbuffer: the multisampled target, the off-screen target.
 typedef struct render_target
 {
@@ -131,6 +137,7 @@ struct renderer
     sky_program sky_prog;
     lines_program lines_prog;
     text_program text_prog;
+    fxaa_program fxaa_prog;
     char program_errors[PROGRAM_COUNT][RENDER_ERROR_MAX]; // the last failed reload per program, or ""
     char shader_error[RENDER_ERROR_MAX];
     double last_poll_s;
@@ -169,6 +176,9 @@ struct renderer
 
     render_target msaa;
     int msaa_samples, msaa_width, msaa_height;
+    // The anti-aliasing pass's source (render_options.fxaa): a colour texture and a depth renderbuffer.
+    GLuint post_fbo, post_color, post_depth;
+    int post_width, post_height;
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;

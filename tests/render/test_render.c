@@ -319,6 +319,7 @@ static render_options scene_options(void)
     render_options o = renderer_default_options();
     o.sun_direction = (vec3s){{1.0f, -1.0f, 0.0f}};
     o.msaa_samples = 0;
+    o.fxaa = false; // the pixel checks below read exact colours at edges; frame_fxaa_smooths_edges tests it
     return o;
 }
 
@@ -735,9 +736,9 @@ static bool copy_file(const char *from, const char *to)
 static int renderer_hot_reload_reports_and_recovers(void)
 {
     ENSURE(open_gl());
-    static const char *names[] = {"mesh.vert",   "mesh.frag",   "grid.vert", "grid.frag",
-                                  "shadow.vert", "shadow.frag", "sky.vert",  "sky.frag",
-                                  "lines.vert",  "lines.frag",  "text.vert", "text.frag"};
+    static const char *names[] = {"mesh.vert",   "mesh.frag", "grid.vert", "grid.frag",  "shadow.vert",
+                                  "shadow.frag", "sky.vert",  "sky.frag",  "lines.vert", "lines.frag",
+                                  "text.vert",   "text.frag", "fxaa.vert", "fxaa.frag"};
     enum
     {
         NAME_COUNT = sizeof names / sizeof names[0]
@@ -858,6 +859,56 @@ static int frame_grid_over_floor_body(void)
     return 0;
 }
 
+// The anti-aliasing pass (render_options.fxaa): a bright box turned 30 degrees on a dark clear colour, no
+// sky, ground or shadow. Without the pass every pixel is the clear colour or a face's flat shade; with it,
+// pixels on the box's outline take colours between the two (the staircase is smoothed), and every pixel the
+// pass changes lies on an outline: within one pixel of a pixel of another colour in the plain frame. Flat
+// areas stay exactly as they were.
+static int frame_fxaa_smooths_edges(void)
+{
+    renderer *r = test_gl_renderer();
+    ENSURE(r);
+    int errors = gl_error_count();
+    render_options o = scene_options();
+    o.shadows = false;
+    o.sky = false;
+    o.ground = false;
+    o.clear_rgba = 0x101010ffu;
+    render_camera cam = test_gl_camera(SCENE_EYE, SCENE_TARGET);
+    static uint8_t plain[sizeof frame];
+    for (int pass = 0; pass < 2; pass++)
+    {
+        o.fxaa = pass == 1;
+        renderer_begin_frame(r, &cam);
+        ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 0.5f, 0.0f}},
+                               glms_quatv(0.52f, (vec3s){{0.3f, 1.0f, 0.2f}}), (vec3s){{0.5f, 0.5f, 0.5f}},
+                               0xf0f0f0ff, 0));
+        renderer_draw(r, &o);
+        ENSURE(test_gl_read_frame(r));
+        if (pass == 0)
+            memcpy(plain, frame, sizeof frame);
+    }
+    long changed = 0, off_edge = 0;
+    for (int y = 1; y < TEST_HEIGHT - 1; y++)
+        for (int x = 1; x < TEST_WIDTH - 1; x++)
+        {
+            const uint8_t *p = plain + 3 * (y * TEST_WIDTH + x), *q = frame + 3 * (y * TEST_WIDTH + x);
+            if (memcmp(p, q, 3) == 0)
+                continue;
+            changed++;
+            bool edge = false;
+            for (int dy = -1; dy <= 1 && !edge; dy++)
+                for (int dx = -1; dx <= 1 && !edge; dx++)
+                    edge = memcmp(p, plain + 3 * ((y + dy) * TEST_WIDTH + x + dx), 3) != 0;
+            off_edge += !edge;
+        }
+    fprintf(stderr, "  fxaa: %ld pixels changed, %ld of them off an edge\n", changed, off_edge);
+    ENSURE(changed > 50);
+    ENSURE(off_edge == 0);
+    ENSURE(gl_error_count() == errors);
+    return 0;
+}
+
 const test_case test_render_cases[] = {
     {"render_mesh_box_closed_outward", mesh_box_closed_outward},
     {"render_mesh_sphere_unit_outward", mesh_sphere_unit_outward},
@@ -874,5 +925,6 @@ const test_case test_render_cases[] = {
     {"render_frame_instances_keep_their_colours", frame_instances_keep_their_colours},
     {"render_frame_user_mesh_and_validation", frame_user_mesh_and_validation},
     {"render_frame_text_and_screenshot", frame_text_and_screenshot},
+    {"render_frame_fxaa_smooths_edges", frame_fxaa_smooths_edges},
     {0},
 };

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The rigid-body sandbox developers
+// Anti-aliasing as a post-process, for renderers without multisampling (Mesa's llvmpipe reports none), after
+// the fast approximate anti-aliasing of T. Lottes (NVIDIA, 2009): a pixel whose neighbourhood has little
+// contrast in luma is kept; on an edge, the direction along the edge is estimated from the luma gradient of
+// the four diagonal neighbours, and the pixel is replaced by the mean of samples taken along that direction
+// (bilinear taps between pixels), over a short span and a longer one; the longer span is taken unless its
+// mean falls outside the neighbourhood's luma range (it crossed into another edge), which keeps thin
+// features. The diagonal samples sit on pixel corners, so each is the mean of four pixels.
+#version 330 core
+
+uniform sampler2D u_source;
+uniform vec2 u_texel; // one pixel in texture coordinates: 1 / size
+
+out vec4 frag_color;
+
+// Contrast below which a pixel is not on an edge: absolute (dark areas) and relative to the brightest luma.
+const float EDGE_MIN = 1.0 / 24.0;
+const float EDGE_RELATIVE = 1.0 / 8.0;
+// The gradient's smaller component is divided by no less than this (a share of the local luma, at least
+// REDUCE_MIN), so that a near-axis edge still gets a long direction; the direction is capped at SPAN pixels.
+const float REDUCE_SHARE = 1.0 / 8.0;
+const float REDUCE_MIN = 1.0 / 128.0;
+const float SPAN = 8.0;
+
+float luma(vec3 c)
+{
+    return dot(c, vec3(0.299, 0.587, 0.114));
+}
+
+vec3 at(vec2 uv)
+{
+    return texture(u_source, uv).rgb;
+}
+
+void main()
+{
+    vec2 uv = gl_FragCoord.xy * u_texel;
+    vec3 centre = at(uv);
+    float lc = luma(centre);
+    float nw = luma(at(uv + vec2(-0.5, 0.5) * u_texel));
+    float ne = luma(at(uv + vec2(0.5, 0.5) * u_texel));
+    float sw = luma(at(uv + vec2(-0.5, -0.5) * u_texel));
+    float se = luma(at(uv + vec2(0.5, -0.5) * u_texel));
+    float lo = min(lc, min(min(nw, ne), min(sw, se)));
+    float hi = max(lc, max(max(nw, ne), max(sw, se)));
+    if (hi - lo < max(EDGE_MIN, hi * EDGE_RELATIVE))
+    {
+        frag_color = vec4(centre, 1.0);
+        return;
+    }
+    // Across the edge the luma changes most; along it least: the gradient turned by 90 degrees.
+    vec2 dir = vec2((sw + se) - (nw + ne), (nw + sw) - (ne + se));
+    float reduce = max((nw + ne + sw + se) * 0.25 * REDUCE_SHARE, REDUCE_MIN);
+    float scale = 1.0 / (min(abs(dir.x), abs(dir.y)) + reduce);
+    dir = clamp(dir * scale, vec2(-SPAN), vec2(SPAN)) * u_texel;
+    vec3 near = 0.5 * (at(uv + dir * (1.0 / 3.0 - 0.5)) + at(uv + dir * (2.0 / 3.0 - 0.5)));
+    vec3 far = 0.5 * near + 0.25 * (at(uv - dir * 0.5) + at(uv + dir * 0.5));
+    float lf = luma(far);
+    frag_color = vec4((lf < lo || lf > hi) ? near : far, 1.0);
+}
