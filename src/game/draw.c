@@ -6,6 +6,7 @@
 
 #include "game/app_internal.h"
 
+#include <math.h>  // fmaxf
 #include <stdio.h> // snprintf, fprintf
 
 // The grab spring is drawn as a line of this colour (sRGB 0xRRGGBBAA).
@@ -63,6 +64,15 @@ static void draw_trajectory(app *a)
     if (n > 1)
         renderer_point(a->r, points[n - 1], APP_TRAJECTORY_POINT_PX, APP_TRAJECTORY_RGBA);
 }
+// The HUD's size: it keeps its share of the window's height from HUD_REFERENCE_HEIGHT up (text of a 1080p
+// window is 1.5 times a 720p one's, as a player at that size expects), and never below the display's own
+// pixels per point (a high-DPI screen); it never shrinks below its size at the reference height.
+#define HUD_REFERENCE_HEIGHT 720.0f
+static float hud_scale(const app *a)
+{
+    float by_height = (float)a->height / HUD_REFERENCE_HEIGHT;
+    return fmaxf(a->ui_scale, by_height);
+}
 
 void app_draw_frame(app *a, float alpha, bool last_frame)
 {
@@ -111,12 +121,12 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
             .shader_error = renderer_shader_error(a->r),
             .tool_prompt = a->reel_on ? "" : joint_tools_prompt(&a->jt),
         };
-        hud_draw(&a->hd, a->r, &st, a->width, a->height, a->ui_scale);
+        hud_draw(&a->hd, a->r, &st, a->width, a->height, hud_scale(a));
         if (!a->reel_on && a->pointer_seen)
             hud_draw_crosshair(a->r, (float)a->mouse_x * a->ui_scale, (float)a->mouse_y * a->ui_scale,
-                               a->ui_scale);
+                               hud_scale(a));
         if (!a->reel_on && a->hint)
-            hud_draw_hint(a->r, HUD_FIRST_HINT, a->width, a->height, a->ui_scale);
+            hud_draw_hint(a->r, HUD_FIRST_HINT, a->width, a->height, hud_scale(a));
     }
     if (a->reel_on && !a->show_help)
     {
@@ -126,7 +136,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
         hud_draw_caption(a->r, seg->title, seg->line, status, a->width, a->height);
     }
     if (a->show_help)
-        hud_draw_help(a->r, a->width, a->height, a->ui_scale);
+        hud_draw_help(a->r, a->width, a->height, hud_scale(a));
     // The grid is drawn on the level's ground, as large as it is; a level without one has no grid.
     a->ropts.ground = a->lv.has_ground;
     a->ropts.ground_height = a->lv.ground.hi.y;
