@@ -187,6 +187,29 @@ void app_reset_scene(app *a)
 
 // ---- Physics --------------------------------------------------------------------------------------------
 
+// A knock for each of the step's new impacts (impacts.c; those past `seen`), the strongest
+// SOUND_MAX_PER_STEP of them.
+static void knock_new_impacts(app *a, int seen)
+{
+    int fresh = a->imp.total - seen;
+    if (fresh <= 0)
+        return;
+    fresh = fresh < IMPACTS_MAX ? fresh : IMPACTS_MAX;
+    float strength[IMPACTS_MAX];
+    for (int i = 0; i < fresh; i++)
+        strength[i] = a->imp.items[(a->imp.next - 1 - i + IMPACTS_MAX) % IMPACTS_MAX].strength;
+    for (int n = 0; n < SOUND_MAX_PER_STEP && n < fresh; n++)
+    {
+        int best = n;
+        for (int i = n + 1; i < fresh; i++)
+            best = strength[i] > strength[best] ? i : best;
+        float s = strength[best];
+        strength[best] = strength[n];
+        strength[n] = s;
+        sound_knock(&a->snd, s);
+    }
+}
+
 static void step_once(app *a)
 {
     level_begin_step(&a->lv);
@@ -196,7 +219,9 @@ static void step_once(app *a)
     a->frame.physics_ms += (float)(app_now_ms() - t0);
     level_remove_fallen(&a->lv);
     level_update_contacts(&a->lv);
+    int seen = a->imp.total;
     impacts_collect(&a->imp, &a->lv);
+    knock_new_impacts(a, seen);
     const ph_step_stats *s = ph_world_get_stats(a->lv.world);
     if (s)
     {
@@ -719,6 +744,12 @@ int app_run(const app_config *config)
     tools_init(&a.tl);
     history_init(&a.hist);
     impacts_init(&a.imp);
+    // Sound where a player listens: not in recordings or headless runs, nor in scripted runs (--frames, the
+    // tests) unless asked for; with no device the knocks are still made and counted, silently.
+    bool listening = !config->headless && !config->record_path && config->sound >= 0 &&
+                     (config->frames == 0 || config->sound > 0);
+    sound_init(&a.snd, listening);
+    a.snd.on = config->sound >= 0 && !config->record_path;
     hud_init(&a.hd);
     if (!a.cfg.headless && !display_available() && a.cfg.record_path)
     {
@@ -753,6 +784,7 @@ int app_run(const app_config *config)
     }
     if (a.tl.model_mesh >= 0 && a.r)
         renderer_remove_mesh(a.r, a.tl.model_mesh);
+    sound_close(&a.snd);
     level_unload(&a.lv, a.r);
     obj_free(a.projectile_model);
     reel_free(a.reel_data);

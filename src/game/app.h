@@ -34,12 +34,13 @@ typedef struct app_config
     bool vsync;                  // on unless --no-vsync
     bool shadows;                // on unless --no-shadows
     bool fxaa;                   // on unless --no-fxaa
-    bool timing;                 // --timing: print frame, physics and render times at exit
-    bool hud;                    // on unless --no-hud
-    bool reel;                   // --reel [FILE]: play the demo reel
-    const char *reel_path;       // its file; NULL: scenes/reel.json
-    const char *record_path;     // --record FILE.mp4 | FOLDER/: record the frames (a video or PNG files)
-    int fps;                     // --fps N: frames per second of the recording (default 60)
+    int sound;   // impact sounds: 0 by default (a device when interactive), 1 --sound, -1 --no-sound
+    bool timing; // --timing: print frame, physics and render times at exit
+    bool hud;    // on unless --no-hud
+    bool reel;   // --reel [FILE]: play the demo reel
+    const char *reel_path;   // its file; NULL: scenes/reel.json
+    const char *record_path; // --record FILE.mp4 | FOLDER/: record the frames (a video or PNG files)
+    int fps;                 // --fps N: frames per second of the recording (default 60)
 } app_config;
 
 app_config app_default_config(void);

@@ -17,6 +17,7 @@
 #include "game/level.h"
 #include "game/record.h"
 #include "game/reel.h"
+#include "game/sound.h"
 #include "game/tools.h"
 #include "render/renderer.h"
 
@@ -97,6 +98,7 @@ typedef struct app
     hud hd;
     history hist;            // undo and redo of spawns, throws, deletes and freezes
     impacts imp;             // flashes where contacts hit hard
+    sound snd;               // and knocks
     bool screenshot_pending; // F12: the frame being drawn goes to screenshots/
     int screenshot_count;
     bool show_panel, panel_started; // the settings panel (F11), and whether ImGui could start

@@ -72,6 +72,7 @@ static const help_row HELP_ROWS[] = {
     {"P or Space", "pause / resume"},
     {"N", "single step (pauses)"},
     {"M", "slow motion 0.1x on / off"},
+    {"K", "impact sounds on / off"},
     {"R", "reset to the scene loaded last"},
     {"Page Down / Page Up", "next / previous scene"},
     {"Esc", "close this help / turn a joint tool off / quit"},

@@ -317,6 +317,10 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_f:
         app_toggle_freeze(a);
         break;
+    case SDLK_k:
+        a->snd.on = !a->snd.on;
+        hud_message(&a->hd, false, a->snd.on ? "impact sounds on" : "impact sounds off");
+        break;
     case SDLK_v:
         // Held: the held body turns about the vertical (Shift: the other way).
         a->tl.grab_spin = a->held[KEY_SHIFT] ? -TOOLS_GRAB_SPIN_SPEED : TOOLS_GRAB_SPIN_SPEED;

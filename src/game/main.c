@@ -30,6 +30,8 @@ static const char USAGE[] =
     "  --no-vsync          do not wait for the display's refresh\n"
     "  --no-shadows        draw without the sun's shadow map\n"
     "  --no-fxaa           draw without the anti-aliasing pass (used where the GL has no multisampling)\n"
+    "  --sound, --no-sound impact sounds through the audio device (default: on when interactive, off in\n"
+    "                      recordings; runs with --frames count the knocks silently unless --sound)\n"
     "  --no-hud            hide the HUD (F8 toggles it)\n"
     "  --timing            print mean frame, physics and render times at exit\n"
     "  --report FILE       write every body alive at the end (where it was made, where it is drawn, its\n"
@@ -180,6 +182,10 @@ int main(int argc, char **argv)
             cfg.shadows = false;
         else if (strcmp(a, "--no-fxaa") == 0)
             cfg.fxaa = false;
+        else if (strcmp(a, "--sound") == 0)
+            cfg.sound = 1;
+        else if (strcmp(a, "--no-sound") == 0)
+            cfg.sound = -1;
         else if (strcmp(a, "--no-hud") == 0)
             cfg.hud = false;
         else if (strcmp(a, "--timing") == 0)

@@ -39,7 +39,8 @@ bool app_write_report(app *a, float alpha)
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
     if (!a->cfg.headless)
         app_panel_report(a, f);
-    fprintf(f, "history %d %d\nimpacts %d\n", a->hist.done, a->hist.count, a->imp.total);
+    fprintf(f, "history %d %d\nimpacts %d\nknocks %ld\n", a->hist.done, a->hist.count, a->imp.total,
+            a->snd.knocks);
     if (a->lv.has_ground)
         fprintf(f, "ground %.4f %.4f %.4f %.4f %.4f\n", (double)a->lv.ground.lo.x, (double)a->lv.ground.lo.z,
                 (double)a->lv.ground.hi.x, (double)a->lv.ground.hi.z, (double)a->lv.ground.hi.y);

@@ -658,6 +658,14 @@ impacts)
         echo "FAIL: white pixels without the impact too: the check proves nothing"
         exit 1
     fi
+    # Each impact knocks (silently: a scripted run opens no audio device), and K turns the knocks off.
+    grep -h '^knocks' "$out/impact.txt" "$out/impact_none.txt"
+    awk '$1 == "knocks" { exit !($2 > 0) }' "$out/impact.txt" || { echo "FAIL: no knock"; exit 1; }
+    grep -qx "knocks 0" "$out/impact_none.txt" || { echo "FAIL: knocks without a throw"; exit 1; }
+    run --scene default --frames 57 $common --script "1 key K; 2 move $1 $2; 3 down $1 $2 left; 4 up $1 $2 left" \
+        --report "$out/impact_mute.txt"
+    grep -qx "knocks 0" "$out/impact_mute.txt" || { echo "FAIL: knocks with the sound off"; exit 1; }
+    awk '$1 == "impacts" { exit !($2 > 0) }' "$out/impact_mute.txt" || { echo "FAIL: no impact muted"; exit 1; }
     ;;
 *)
     echo "unknown GL test $name"
