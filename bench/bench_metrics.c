@@ -184,15 +184,25 @@ static float bounding_radius(const recipe_scene *scene, const recipe_item *item)
     }
 }
 
-// The scene's bounds at spawn: every item's bounding sphere, static ones (the ground, walls) included.
+// The scene's bounds at spawn: every item's bounds (a box's own, a bounding sphere for the other shapes),
+// static ones (the ground, walls) included.
 static void spawn_bounds(bench_run *run, const bench_state *states)
 {
     const recipe_scene *scene = run->scene;
     for (int i = 0; i < scene->item_count; i++)
     {
-        float r = bounding_radius(scene, &scene->items[i]);
+        const recipe_item *item = &scene->items[i];
+        float r = bounding_radius(scene, item);
         for (int a = 0; a < 3; a++)
         {
+            if (item->shape == RECIPE_BOX)
+            {
+                double row[3];
+                rotation_row(states[i].orientation, a, row);
+                r = (float)(fabs(row[0]) * (double)item->half_extents[0] +
+                            fabs(row[1]) * (double)item->half_extents[1] +
+                            fabs(row[2]) * (double)item->half_extents[2]);
+            }
             float lo = states[i].position[a] - r, hi = states[i].position[a] + r;
             run->lo[a] = i == 0 || lo < run->lo[a] ? lo : run->lo[a];
             run->hi[a] = i == 0 || hi > run->hi[a] ? hi : run->hi[a];
