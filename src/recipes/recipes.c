@@ -613,7 +613,9 @@ static bool build_pyramid1240(recipe_scene *s, uint64_t seed)
 }
 
 // large_pyramid: Box3D's benchmark: planar pyramid of base 100 (5050 cubes of half 0.5, density 100),
-// ground half (400, 1, 400), sleeping off, 200 steps.
+// ground half (400, 1, 400), sleeping off. Box3D times 200 steps; this runs 10 s, as long as the scenario
+// tests make a stack stand, because a pyramid that stands for 200 steps can still explode later (it did
+// from about step 300, issue 23), and the step time of an exploding scene means nothing.
 #define LARGE_PYRAMID_BASE 100
 #define LARGE_PYRAMID_DENSITY 100.0f
 // What Box3D's pyramid benchmarks share: sleeping off, drift measured, `steps` steps; returns their cubes'
@@ -632,7 +634,7 @@ static recipe_material box3d_pyramids(recipe_scene *s, int steps)
 static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
-    recipe_material m = box3d_pyramids(s, 200);
+    recipe_material m = box3d_pyramids(s, 600);
     return ground(s, 400.0f, 400.0f) && recipe_add_pyramid(s, ORIGIN, LARGE_PYRAMID_BASE, UNIT, 0.0f, m);
 }
 
@@ -938,7 +940,8 @@ static bool build_spinner(recipe_scene *s, uint64_t seed)
 
 // joint_grid: Box3D's benchmark: 100 x 100 balls of radius 0.4 m, 1 m apart in a vertical sheet, each
 // joined to its upper and left neighbours by spherical joints halfway between them, the top row static.
-// Sleeping off, 10 s; the drift after 5 s says whether the hanging sheet stands still.
+// Sleeping off, 10 s; the drift after 5 s says whether the hanging sheet stands still: it starts with every
+// joint at its length, in equilibrium, and must hang as still as a stack stands.
 #define JOINT_GRID_N 100
 static bool build_joint_grid(recipe_scene *s, uint64_t seed)
 {
@@ -947,6 +950,7 @@ static bool build_joint_grid(recipe_scene *s, uint64_t seed)
     s->steps = 600;
     s->metrics = RECIPE_METRIC_DRIFT;
     s->drift_after_s = 5.0f;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
     const int n = JOINT_GRID_N;
     for (int k = 0; k < n; k++)
     {
@@ -1032,6 +1036,9 @@ static bool build_bridge(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
     s->steps = 600;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving = "the load pulls the deck from its parabola towards a V, and the frictionless hinges let "
+                       "the deck swing on under it (test_joints.c, joints_bridge_holds_box)";
     recipe_material m = recipe_default_material();
     const float origin[3] = {0.0f, 0.0f, 0.0f};
     if (!ground(s, 30.0f, 30.0f))
