@@ -34,9 +34,24 @@
 
 // The joint scenes of issue 20 close the list (Bullet's counterparts are not built: bullet_ref skips them).
 const char *const bench_scene_names[] = {
-    "pyramid20",       "column40",           "pyramid1240", "large_pyramid", "many_pyramids", "pile1000",
-    "convex_pile1024", "convex_pile5120",    "thin_wall",   "bullet_wall",   "highspeed",     "restitution_ladder",
-    "spinner",         "pile10k",            "joint_grid",  "ragdolls",      "wrecking_ball", "bridge",
+    "pyramid20",
+    "column40",
+    "pyramid1240",
+    "large_pyramid",
+    "many_pyramids",
+    "pile1000",
+    "convex_pile1024",
+    "convex_pile5120",
+    "thin_wall",
+    "bullet_wall",
+    "highspeed",
+    "restitution_ladder",
+    "spinner",
+    "pile10k",
+    "joint_grid",
+    "ragdolls",
+    "wrecking_ball",
+    "bridge",
     NULL,
 };
 
@@ -179,7 +194,8 @@ static float bounding_radius(const recipe_scene *scene, const recipe_item *item)
     }
     case RECIPE_BOX:
     default:
-        return sqrtf(item->half_extents[0] * item->half_extents[0] + item->half_extents[1] * item->half_extents[1] +
+        return sqrtf(item->half_extents[0] * item->half_extents[0] +
+                     item->half_extents[1] * item->half_extents[1] +
                      item->half_extents[2] * item->half_extents[2]);
     }
 }
@@ -245,7 +261,8 @@ void bench_run_sample(bench_run *run, int step, const bench_state *states, float
             wiw += (double)s->angular_velocity[a] * l[a];
             // Potential energy -m g.p, measured from the floor where there is one.
             pe -= (double)s->mass * (double)scene->gravity[a] * (double)s->position[a];
-            outside |= s->position[a] < run->lo[a] - LEAVE_MARGIN || s->position[a] > run->hi[a] + LEAVE_MARGIN;
+            outside |=
+                s->position[a] < run->lo[a] - LEAVE_MARGIN || s->position[a] > run->hi[a] + LEAVE_MARGIN;
         }
         run->left += outside;
         if (scene->expect.has_floor)
@@ -347,9 +364,7 @@ void bench_run_sample(bench_run *run, int step, const bench_state *states, float
     }
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+static void add_reason(bench_verdict *v, const char *format, ...) __attribute__((format(printf, 2, 3)));
 static void add_reason(bench_verdict *v, const char *format, ...)
 {
     v->ok = false;
@@ -388,7 +403,8 @@ void bench_run_judge(const bench_run *run, bench_verdict *out)
     if (speed > 0.0 && run->ke_end > ke_max)
         add_reason(out, "not settled: kinetic energy %.3g J at the end, above %.3g J (the mass at %.3g m/s)",
                    run->ke_end, ke_max, speed);
-    if ((scene->metrics & RECIPE_METRIC_DRIFT) && e->max_drift > 0.0f && run->max_drift > (double)e->max_drift)
+    if ((scene->metrics & RECIPE_METRIC_DRIFT) && e->max_drift > 0.0f &&
+        run->max_drift > (double)e->max_drift)
         add_reason(out, "the stack moved: drift %.3g m, above %.3g m", run->max_drift, (double)e->max_drift);
     if (e->mean_height_max > e->mean_height_min &&
         (run->mean_height < (double)e->mean_height_min || run->mean_height > (double)e->mean_height_max))
@@ -402,7 +418,7 @@ void bench_run_judge(const bench_run *run, bench_verdict *out)
             double r = (double)(run->bounce_top[i] / scene->drop_height),
                    ideal = (double)item->material.restitution * (double)item->material.restitution;
             if (item->type == RECIPE_DYNAMIC && fabs(r - ideal) > (double)e->rebound_tolerance)
-                add_reason(out, "the body of restitution %.2f rebounded to %.3g of its drop, not %.3g", 
+                add_reason(out, "the body of restitution %.2f rebounded to %.3g of its drop, not %.3g",
                            (double)item->material.restitution, r, ideal);
         }
     }

@@ -6,9 +6,8 @@
 // ends at the wrong height and a box beyond a wall are flagged by their recipes' expectations. The states are
 // written by hand, as an engine would report them.
 #include "bench_metrics.h"
-#include "test.h"
-
 #include "recipes/recipes.h"
+#include "test.h"
 
 #include <string.h> // strstr
 

@@ -99,11 +99,11 @@ typedef enum recipe_metric
     RECIPE_METRIC_ANGULAR = 8  // free spinner: angular momentum error and the flip
 } recipe_metric;
 
-// What a scene's end state must be after its `steps` steps, for any engine: bench/bench_metrics.c judges every
-// engine's run against it (issue 23: a benchmark must not be able to hide an explosion). Physics sets these
-// figures, not what some engine does today. Whatever a scene says, no state may be NaN, no dynamic body may
-// end outside the scene's starting bounds (plus a margin), below its floor or beyond a tunnel plane, and the
-// bodies' energy (kinetic plus potential) may not grow: nothing in a scene adds energy.
+// What a scene's end state must be after its `steps` steps, for any engine: bench/bench_metrics.c judges
+// every engine's run against it (issue 23: a benchmark must not be able to hide an explosion). Physics sets
+// these figures, not what some engine does today. Whatever a scene says, no state may be NaN, no dynamic body
+// may end outside the scene's starting bounds (plus a margin), below its floor or beyond a tunnel plane, and
+// the bodies' energy (kinetic plus potential) may not grow: nothing in a scene adds energy.
 typedef struct recipe_expect
 {
     // At rest at the end: the dynamic bodies' kinetic energy is at most that of their whole mass moving at
@@ -130,8 +130,8 @@ typedef struct recipe_expect
     float floor_y;
 } recipe_expect;
 
-// The speed of a settled scene's mass (see recipe_expect.settle_speed): 2 cm a second, which the eye would not
-// see as motion; a resting stack's jitter is a millimetre a second or less (unit: m/s).
+// The speed of a settled scene's mass (see recipe_expect.settle_speed): 2 cm a second, which the eye would
+// not see as motion; a resting stack's jitter is a millimetre a second or less (unit: m/s).
 #define RECIPE_SETTLE_SPEED 0.02f
 // How far below the floor's top a body's lowest point may end before it counts as fallen through: far deeper
 // than a resting contact's overlap (millimetres), far shallower than any body's size (unit: m).
