@@ -13,18 +13,6 @@
 
 #define RUN_STEPS 120 // two seconds at 60 Hz: past the drift's first second
 
-// A scene of a static ground (top at y = 0) and one unit box resting on it, as recipe_build makes them.
-static int ground_and_box(recipe_scene *scene)
-{
-    recipe_scene_init(scene, "judged");
-    const float half[3] = {20.0f, 1.0f, 20.0f};
-    ENSURE(recipe_add_ground(scene, half, 0.0f, recipe_default_material()));
-    recipe_item *box = recipe_add_item(scene);
-    ENSURE(box != NULL);
-    box->position[1] = 0.5f;
-    return 0;
-}
-
 // The state of every item as it was made, at rest, with the mass of a 1000 kg unit box.
 static void spawn_states(const recipe_scene *scene, bench_state *states)
 {
@@ -40,6 +28,22 @@ static void spawn_states(const recipe_scene *scene, bench_state *states)
             s->inertia[4 * a] = dynamic ? 1000.0f / 6.0f : 0.0f;
         s->awake = true;
     }
+}
+
+// A scene of a static ground (top at y = 0) and one unit box (item 1) resting on it, as recipe_build makes
+// them, and the box's state at spawn.
+static int ground_and_box(recipe_scene *scene, bench_state *out_box)
+{
+    recipe_scene_init(scene, "judged");
+    const float half[3] = {20.0f, 1.0f, 20.0f};
+    ENSURE(recipe_add_ground(scene, half, 0.0f, recipe_default_material()));
+    recipe_item *box = recipe_add_item(scene);
+    ENSURE(box != NULL);
+    box->position[1] = 0.5f;
+    bench_state states[2];
+    spawn_states(scene, states);
+    *out_box = states[1];
+    return 0;
 }
 
 // Runs the scene for RUN_STEPS with the items at spawn until the last step, where item `index` takes state
@@ -73,10 +77,9 @@ static bool has_reason(const bench_verdict *v, const char *word)
 static int bench_metrics_resting_box_is_ok(void)
 {
     recipe_scene scene;
-    ENSURE(ground_and_box(&scene) == 0);
-    bench_state states[2];
-    spawn_states(&scene, states);
-    bench_state last = states[1];
+    bench_state box, last;
+    ENSURE(ground_and_box(&scene, &box) == 0);
+    last = box;
     last.position[1] = 0.5f - 0.005f; // sunk in by a resting contact's overlap
     last.linear_velocity[0] = 0.001f;
     last.awake = false;
@@ -94,10 +97,9 @@ static int bench_metrics_resting_box_is_ok(void)
 static int bench_metrics_fell_through_is_flagged(void)
 {
     recipe_scene scene;
-    ENSURE(ground_and_box(&scene) == 0);
-    bench_state states[2];
-    spawn_states(&scene, states);
-    bench_state last = states[1];
+    bench_state box, last;
+    ENSURE(ground_and_box(&scene, &box) == 0);
+    last = box;
     last.position[1] = -3.0f; // under the ground box (its bottom is at -2), at rest
     bench_verdict v;
     bench_run run;
@@ -106,7 +108,7 @@ static int bench_metrics_fell_through_is_flagged(void)
     ENSURE(run.fell == 1);
     ENSURE(has_reason(&v, "fell through"));
     // Tilted 45 degrees about z, the box reaches 0.71 m down: a centre 0.55 m up is 0.16 m into the floor.
-    last = states[1];
+    last = box;
     last.position[1] = 0.55f;
     last.orientation[2] = sinf(0.125f * GLM_PIf);
     last.orientation[3] = cosf(0.125f * GLM_PIf);
@@ -122,10 +124,9 @@ static int bench_metrics_fell_through_is_flagged(void)
 static int bench_metrics_moving_and_gaining_is_flagged(void)
 {
     recipe_scene scene;
-    ENSURE(ground_and_box(&scene) == 0);
-    bench_state states[2];
-    spawn_states(&scene, states);
-    bench_state last = states[1];
+    bench_state box, last;
+    ENSURE(ground_and_box(&scene, &box) == 0);
+    last = box;
     last.linear_velocity[0] = 1.0f; // 500 J, from rest: not settled, and energy from nowhere
     bench_verdict v;
     bench_run run;
@@ -141,9 +142,8 @@ static int bench_metrics_moving_and_gaining_is_flagged(void)
     ENSURE(!has_reason(&v, "not settled") && has_reason(&v, "energy grew"));
     bench_run_free(&run);
     // Falling 1 m turns potential energy into kinetic: no gain.
-    last = states[1];
+    last = box;
     last.position[1] = 5.5f;
-    spawn_states(&scene, states);
     scene.items[1].position[1] = 6.5f;
     last.linear_velocity[1] = -sqrtf(2.0f * 9.81f * 1.0f);
     ENSURE(judge(&scene, 1, &last, &v, &run) == 0);
@@ -156,10 +156,9 @@ static int bench_metrics_moving_and_gaining_is_flagged(void)
 static int bench_metrics_left_and_nan_are_flagged(void)
 {
     recipe_scene scene;
-    ENSURE(ground_and_box(&scene) == 0);
-    bench_state states[2];
-    spawn_states(&scene, states);
-    bench_state last = states[1];
+    bench_state box, last;
+    ENSURE(ground_and_box(&scene, &box) == 0);
+    last = box;
     last.position[0] = 25.0f; // beyond the ground's edge (20 m) by more than the margin, and under its top
     last.position[1] = -5.0f;
     bench_verdict v;
@@ -167,7 +166,7 @@ static int bench_metrics_left_and_nan_are_flagged(void)
     ENSURE(judge(&scene, 1, &last, &v, &run) == 0);
     ENSURE(!v.ok && run.left == 1 && has_reason(&v, "left the scene"));
     bench_run_free(&run);
-    last = states[1];
+    last = box;
     last.angular_velocity[2] = NAN;
     ENSURE(judge(&scene, 1, &last, &v, &run) == 0);
     ENSURE(!v.ok && has_reason(&v, "NaN"));
@@ -180,12 +179,11 @@ static int bench_metrics_left_and_nan_are_flagged(void)
 static int bench_metrics_recipe_expectations(void)
 {
     recipe_scene scene;
-    ENSURE(ground_and_box(&scene) == 0);
+    bench_state box, last;
+    ENSURE(ground_and_box(&scene, &box) == 0);
     scene.metrics = RECIPE_METRIC_DRIFT;
     scene.expect.max_drift = RECIPE_STAND_DRIFT;
-    bench_state states[2];
-    spawn_states(&scene, states);
-    bench_state last = states[1];
+    last = box;
     last.position[0] = 0.05f; // slid 5 cm after the first second
     bench_verdict v;
     bench_run run;
@@ -196,20 +194,19 @@ static int bench_metrics_recipe_expectations(void)
     scene.metrics = RECIPE_METRIC_NONE;
     scene.expect.mean_height_min = 1.0f;
     scene.expect.mean_height_max = 2.0f;
-    ENSURE(judge(&scene, 1, &states[1], &v, &run) == 0);
+    ENSURE(judge(&scene, 1, &box, &v, &run) == 0);
     ENSURE(!v.ok && has_reason(&v, "mean height"));
     bench_run_free(&run);
     recipe_scene_free(&scene);
 
-    // One box fired at a wall (no gravity, no ground): stopped before it, ok; behind it, flagged.
+    // One box before a wall (no gravity, no ground): ending against it, ok; behind it, flagged.
     recipe_scene_init(&scene, "wall");
     scene.gravity[1] = 0.0f;
     const float half[3] = {0.1f, 0.1f, 0.1f};
     ENSURE(recipe_add_bullet_wall(&scene, 1, half, 300.0f, 0.1f, 0.0f, recipe_default_material()));
+    bench_state states[2];
     spawn_states(&scene, states);
-    states[0].linear_velocity[0] = 300.0f;
     last = states[0];
-    last.linear_velocity[0] = 0.0f;
     last.position[0] = -0.1f - 0.1f; // against the wall's front face
     ENSURE(judge(&scene, 0, &last, &v, &run) == 0);
     ENSURE(v.ok);
