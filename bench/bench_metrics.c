@@ -385,8 +385,10 @@ void bench_run_judge(const bench_run *run, bench_verdict *out)
     if (run->nan)
         add_reason(out, "a state became NaN or infinite");
     if (run->fell > 0)
-        add_reason(out, "%d bodies fell through the floor (the deepest %.3g m below its top)", run->fell,
-                   run->fell_depth);
+        add_reason(out,
+                   "%d bodies ended more than %.3g m into the floor or through it (the deepest %.3g m below "
+                   "its top)",
+                   run->fell, (double)RECIPE_FLOOR_TOLERANCE, run->fell_depth);
     if (run->left > 0)
         add_reason(out, "%d bodies left the scene (more than %.0f m outside its bounds at spawn)", run->left,
                    (double)LEAVE_MARGIN);
