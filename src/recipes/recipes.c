@@ -830,7 +830,7 @@ static bool build_highspeed(recipe_scene *s, uint64_t seed)
     s->expect.settle_speed = 0.0f;
     s->expect.moving =
         "bodies at 250 m/s bounce off each other and off walls of restitution 1 at restitution 0.9 "
-        "to 1: they keep most of their speed far beyond the 500 steps of Jolt's scene";
+        "to 1 inside a closed box: after the 500 steps of Jolt's scene they still fly at tens of m/s";
     uint64_t rng = seed;
     recipe_material wall_m = recipe_default_material();
     wall_m.restitution = 1.0f;
