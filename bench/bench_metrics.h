@@ -3,8 +3,11 @@
 // Engine-neutral measurements of a benchmark run, shared by physbench (our engine) and bullet_ref
 // (Bullet), so that both report the same figures computed by the same code: step-time percentiles,
 // drift of stacks, tunnelling through walls, kinetic energy, first-bounce heights of the restitution
-// ladder, the spinner's angular momentum and flip, NaN detection, a state hash and peak memory. Each
-// program samples its bodies' states after every step and hands them over as plain floats.
+// ladder, the spinner's angular momentum and flip, NaN detection, a state hash and peak memory; and the
+// verdict on the end state against the recipe's expectations (recipe_expect: settled, standing, nothing
+// through the floor or out of the scene, no energy gained), so that a run whose physics went wrong is marked
+// as such whichever engine ran it. Each program samples its bodies' states after every step and hands them
+// over as plain floats.
 #pragma once
 
 #include "recipes/recipes.h"
@@ -27,6 +30,7 @@ typedef struct bench_state
     float angular_velocity[3]; // (unit: rad/s)
     float mass;                // (unit: kg); 0 for static bodies
     float inertia[9];          // world inertia about the centre of mass, row-major (unit: kg m^2)
+    bool awake;                // false while the engine has the body asleep
 } bench_state;
 
 typedef struct bench_run
@@ -48,7 +52,25 @@ typedef struct bench_run
     double contacts_sum;     // contact points summed over steps (engine-reported)
     int calendar_events_max; // -1 when the engine has no calendar
     double ke_end;
+    // End state (see recipe_expect), from the last sample.
+    double energy0, energy_end; // kinetic plus potential energy above the floor, at spawn and at the end (J)
+    double energy_scale;        // kinetic energy plus |potential energy| at spawn: what gains are measured by
+    double mass;                // of the dynamic bodies (unit: kg)
+    double mean_height;         // of the dynamic bodies' centres (unit: m)
+    float lo[3], hi[3];         // the scene's bounds at spawn: every item's bounding sphere (unit: m)
+    int asleep, fell, left;     // dynamic bodies asleep, fallen through the floor, outside the bounds
+    double fell_depth;          // the deepest lowest point below the floor's top (unit: m)
 } bench_run;
+
+// The verdict on a run's end state: ok, or the reasons it is wrong (sentences, without quotes).
+#define BENCH_MAX_REASONS 8
+#define BENCH_REASON_SIZE 160
+typedef struct bench_verdict
+{
+    bool ok;
+    int reason_count;
+    char reasons[BENCH_MAX_REASONS][BENCH_REASON_SIZE];
+} bench_verdict;
 
 // Prepares a run of steps steps of scene (which must outlive the run). False when out of memory.
 bool bench_run_init(bench_run *run, const recipe_scene *scene, int steps);
@@ -56,9 +78,12 @@ void bench_run_free(bench_run *run);
 // Records the states of every item (states[i] for scene->items[i]) after step step (0: at spawn,
 // before the first step), and that step's time.
 void bench_run_sample(bench_run *run, int step, const bench_state *states, float ms_step);
+// Judges the end state of a run (its last sample) against its scene's recipe_expect.
+void bench_run_judge(const bench_run *run, bench_verdict *out);
 // Prints one JSON object on one line: {"engine":..., "scene":..., ...}. scene_name overrides the
 // recipe's name when not NULL (e.g. "bullet_wall_ccd"); ms_stage_json is an object text ("{}" when the
-// engine has no stages); hash_text is the state hash as text.
+// engine has no stages); hash_text is the state hash as text. The line ends with the end state and
+// bench_run_judge's verdict: "end_ok" and, when false, "end_reasons".
 void bench_run_print(const bench_run *run, FILE *out, const char *engine, const char *scene_name,
                      const char *ms_stage_json, const char *hash_text);
 // FNV-1a over the bits of every state: a hash for engines that have none of their own.

@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The rigid-body sandbox developers
 # Prints bench.json (from run_bench.sh) as side-by-side tables: per scene, our engine and Bullet's
-# step times (median and p95) and their ratio, drift, tunnelled bodies, kinetic energy at the end and
-# peak memory; the restitution ladder and the spinner; then collide_bench against libccd.
+# step times (median and p95) and their ratio, whether each engine's end state is right (end_ok, judged by
+# bench_metrics.c against the recipe's expectations), drift, tunnelled bodies, kinetic energy at the end and
+# peak memory; the reasons of every wrong end state; the restitution ladder and the spinner; then
+# collide_bench against libccd. A scene whose end state is wrong in either engine has no ratio and stays out
+# of the mean ratio: a run that exploded or let bodies through proves nothing about speed.
 # Usage: bench_table.py build/bench.json
 import json
+import math
 import re
 import sys
 
@@ -33,6 +37,16 @@ def load(path):
     return rows
 
 
+def end_wrong(row):
+    return bool(row) and row.get("end_ok") is False
+
+
+def end_cell(row):
+    if not row or "end_ok" not in row:
+        return "-"
+    return "ok" if row["end_ok"] else "WRONG"
+
+
 def scene_table(rows):
     ours = {r["scene"]: r for r in rows if r.get("engine") == "ours"}
     bullet = {r["scene"]: r for r in rows if r.get("engine") == "bullet"}
@@ -43,10 +57,12 @@ def scene_table(rows):
             order.append(name)
     header = (f"{'scene':<26} {'bodies':>6} | {'ours ms med':>11} {'p95':>8} | "
               f"{'bullet med':>10} {'p95':>8} | "
-              f"{'ratio':>6} | {'drift ours':>10} {'bullet':>8} | {'tunnel ours':>11} {'bullet':>6} | "
+              f"{'ratio':>6} | {'end ours':>8} {'bullet':>6} | {'drift ours':>10} {'bullet':>8} | "
+              f"{'tunnel ours':>11} {'bullet':>6} | "
               f"{'ke_end ours':>11} {'bullet':>10} | {'MB ours':>7} {'bullet':>6}")
     print(header)
     print("-" * len(header))
+    ratios, left_out, wrong = [], [], {}
     for name in order:
         if name.endswith("_ccd") and name not in ours:
             base = name[: -len("_ccd")]
@@ -57,16 +73,42 @@ def scene_table(rows):
         if o and b and b.get("ms_step_median"):
             ratio = o["ms_step_median"] / b["ms_step_median"]
         get = lambda r, k: r.get(k) if r else None
+        # Our row stands beside Bullet's plain and _ccd rows alike: its reasons are listed once.
+        for engine, r in (("ours", o), ("bullet", b)):
+            if end_wrong(r) and (engine, r["scene"]) not in wrong:
+                wrong[(engine, r["scene"])] = r.get("end_reasons", [])
+        ratio_cell = fmt(ratio, '>6.2f')
+        if ratio is not None:
+            if end_wrong(o) or end_wrong(b):
+                ratio_cell = format("wrong", ">6")
+                left_out.append(label)
+            else:
+                ratios.append(ratio)
         bodies = get(o, "bodies") if o else get(b, "bodies")
         print(f"{label:<26} {fmt(bodies, '>6')} | {fmt(get(o, 'ms_step_median'), '>11.4f')} "
               f"{fmt(get(o, 'ms_step_p95'), '>8.4f')} | {fmt(get(b, 'ms_step_median'), '>10.4f')} "
-              f"{fmt(get(b, 'ms_step_p95'), '>8.4f')} | {fmt(ratio, '>6.2f')} | "
+              f"{fmt(get(b, 'ms_step_p95'), '>8.4f')} | {ratio_cell} | "
+              f"{end_cell(o):>8} {end_cell(b):>6} | "
               f"{fmt(get(o, 'max_drift_m'), '>10.4f')} {fmt(get(b, 'max_drift_m'), '>8.4f')} | "
               f"{fmt(get(o, 'tunneled'), '>11')} {fmt(get(b, 'tunneled'), '>6')} | "
               f"{fmt(get(o, 'ke_end'), '>11.4g')} {fmt(get(b, 'ke_end'), '>10.4g')} | "
               f"{fmt(get(o, 'peak_rss_mb'), '>7.1f')} {fmt(get(b, 'peak_rss_mb'), '>6.1f')}")
-    print("ratio: our median step time / Bullet's (target <= 0.5). drift: largest move after the first "
+    print("ratio: our median step time / Bullet's (target <= 0.5), 'wrong' where either engine's end state is "
+          "wrong. end: the end state against the recipe's expectations. drift: largest move after the first "
           "second (m). tunnel: bodies ever beyond a wall.")
+    if ratios:
+        mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"mean ratio (geometric) over the {len(ratios)} scenes whose end states are right in both engines: "
+              f"{mean:.2f}" + (f"; left out: {', '.join(left_out)}" if left_out else ""))
+    if wrong:
+        print("end state wrong:")
+        for (engine, name), reasons in wrong.items():
+            print(f"  {name} ({engine}): " + "; ".join(reasons))
+    moving = [(r["scene"], r["moving"]) for r in ours.values() if r.get("moving")]
+    if moving:
+        print("not expected to be at rest at the end (judged on the rest):")
+        for name, why in moving:
+            print(f"  {name}: {why}")
     for engine, table in (("ours", ours), ("bullet", bullet)):
         ladder = table.get("restitution_ladder")
         if ladder and ladder.get("rebound"):

@@ -227,6 +227,7 @@ void sample(const BulletScene &b, std::vector<bench_state> &states)
         s.orientation[2] = q.z();
         s.orientation[3] = q.w();
         s.mass = body.getInvMass() > 0.0f ? 1.0f / body.getInvMass() : 0.0f;
+        s.awake = body.isActive();
         btMatrix3x3 inertia =
             s.mass > 0.0f ? body.getInvInertiaTensorWorld().inverse() : btMatrix3x3::getIdentity();
         for (int r = 0; r < 3; r++)

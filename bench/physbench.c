@@ -5,7 +5,8 @@
 // list), it builds the recipe through spawn.c, steps it at the recipe's fixed rate, times every
 // ph_world_step, reads the per-stage times and counters from ph_world_get_stats(), samples every
 // body through the public API, and prints one JSON line through bench_metrics.c with
-// "engine":"ours". Engine only: no
+// "engine":"ours", ending with the end state and its verdict against the recipe's expectations (end_ok,
+// end_reasons). Engine only: no
 // SDL, no GL. Options: --scene NAME (repeatable; default all), --steps N, --seed N, --simd PATH
 // (the contact solver's path: best, the default, scalar, sse2, avx2 or neon; a path this CPU lacks runs the
 // best it has, and stderr says which ran), --scalar (the same as --simd scalar), --no-calendar (world def
@@ -86,6 +87,7 @@ static void sample(ph_world *world, const ph_body_id *ids, int count, bench_stat
         s->orientation[2] = q.z;
         s->orientation[3] = q.w;
         s->mass = ph_body_get_mass(world, ids[i]);
+        s->awake = ph_body_is_awake(world, ids[i]);
         // ph_mat3 is column-major: col[c].raw[r] is row r.
         for (int r = 0; r < 3; r++)
         {
@@ -161,15 +163,9 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         }
         if (calendar_report)
         {
-            double height = 0.0;
             int dynamic = 0;
             for (int i = 0; i < scene.item_count; i++)
-            {
-                if (scene.items[i].type != RECIPE_DYNAMIC)
-                    continue;
-                height += (double)states[i].position[1];
-                dynamic++;
-            }
+                dynamic += scene.items[i].type == RECIPE_DYNAMIC;
             fprintf(
                 stderr,
                 "%s: calendar %s, %d steps: events/step mean %.1f max %d, sweeps/step %.1f, budget hits %ld "
@@ -177,8 +173,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
                 "at speed but not moving: %d body-steps (the last in step %d)\n",
                 name, no_calendar ? "off" : "on", steps, steps > 0 ? (double)events_sum / steps : 0.0,
                 run.calendar_events_max, steps > 0 ? (double)sweeps_sum / steps : 0.0, hits_sum,
-                steps_at_budget, last_at_budget, dynamic, dynamic > 0 ? height / dynamic : 0.0, stuck,
-                last_stuck);
+                steps_at_budget, last_at_budget, dynamic, run.mean_height, stuck, last_stuck);
         }
         char stages[STAGE_JSON_SIZE];
         int len = snprintf(stages, sizeof stages, "{");

@@ -423,7 +423,7 @@ static float heap_rest_time(const char *name, int keep, uint64_t seed, float lim
     return result;
 }
 
-// Random heaps of 200 boxes (heap1000's layout, 20 seeds) and of 200 hulls (convex_pile's, 8 seeds: the
+// Random heaps of 200 boxes (heap1000's layout, 20 seeds) and of 200 hulls (convex_pile1024's, 8 seeds: the
 // other 12 are physbench's and the note's, for time) all fall asleep within 20 s of their last landing. A
 // box wedged between two others on corner points once rocked for ever in 4 of 20 box heaps (manifold.c,
 // FACE_PREFERENCE).
@@ -433,7 +433,7 @@ static int scenario_heaps_fall_asleep(void)
     {
         const char *name;
         int seeds;
-    } heaps[] = {{"heap1000", 20}, {"convex_pile", 8}};
+    } heaps[] = {{"heap1000", 20}, {"convex_pile1024", 8}};
     for (size_t h = 0; h < sizeof heaps / sizeof heaps[0]; h++)
     {
         float worst = 0.0f;

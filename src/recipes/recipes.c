@@ -115,6 +115,7 @@ void recipe_scene_init(recipe_scene *scene, const char *name)
     scene->steps = DEFAULT_STEPS;
     scene->enable_sleep = true;
     scene->drift_after_s = DRIFT_SETTLE_S;
+    scene->expect.settle_speed = RECIPE_SETTLE_SPEED;
 }
 
 void recipe_scene_free(recipe_scene *scene)
@@ -331,6 +332,9 @@ bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, reci
     if (!it)
         return false;
     it->type = RECIPE_STATIC;
+    if (!scene->expect.has_floor || top > scene->expect.floor_y)
+        scene->expect.floor_y = top;
+    scene->expect.has_floor = true;
     return true;
 }
 
@@ -549,6 +553,7 @@ static bool build_pyramid20(recipe_scene *s, uint64_t seed)
     s->enable_sleep = false;
     s->steps = 600;
     s->metrics = RECIPE_METRIC_DRIFT;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
     return ground(s, 40.0f, 40.0f) &&
            recipe_add_pyramid(s, ORIGIN, PYRAMID20_BASE, UNIT, 0.0f, recipe_default_material());
 }
@@ -561,6 +566,7 @@ static bool build_column40(recipe_scene *s, uint64_t seed)
     s->enable_sleep = false;
     s->steps = 1800;
     s->metrics = RECIPE_METRIC_DRIFT;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
     return ground(s, 20.0f, 20.0f) &&
            recipe_add_tower(s, ORIGIN, COLUMN40_LAYERS, UNIT, 0.0f, recipe_default_material());
 }
@@ -583,6 +589,7 @@ static bool build_pyramid1240(recipe_scene *s, uint64_t seed)
     s->steps = 500;
     s->metrics = RECIPE_METRIC_DRIFT;
     s->drift_after_s = JOLT_PYRAMID_SETTLE_S;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
     if (!ground(s, 50.0f, 50.0f))
         return false;
     const float half[3] = {JOLT_BOX_HALF, JOLT_BOX_HALF, JOLT_BOX_HALF};
@@ -606,7 +613,9 @@ static bool build_pyramid1240(recipe_scene *s, uint64_t seed)
 }
 
 // large_pyramid: Box3D's benchmark: planar pyramid of base 100 (5050 cubes of half 0.5, density 100),
-// ground half (400, 1, 400), sleeping off, 200 steps.
+// ground half (400, 1, 400), sleeping off. Box3D times 200 steps; this runs 10 s, as long as the scenario
+// tests make a stack stand, because a pyramid that stands for 200 steps can still explode later (it did
+// from about step 300, issue 23), and the step time of an exploding scene means nothing.
 #define LARGE_PYRAMID_BASE 100
 #define LARGE_PYRAMID_DENSITY 100.0f
 // What Box3D's pyramid benchmarks share: sleeping off, drift measured, `steps` steps; returns their cubes'
@@ -616,6 +625,7 @@ static recipe_material box3d_pyramids(recipe_scene *s, int steps)
     s->enable_sleep = false;
     s->steps = steps;
     s->metrics = RECIPE_METRIC_DRIFT;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
     recipe_material m = recipe_default_material();
     m.density = LARGE_PYRAMID_DENSITY;
     return m;
@@ -624,7 +634,7 @@ static recipe_material box3d_pyramids(recipe_scene *s, int steps)
 static bool build_large_pyramid(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
-    recipe_material m = box3d_pyramids(s, 200);
+    recipe_material m = box3d_pyramids(s, 600);
     return ground(s, 400.0f, 400.0f) && recipe_add_pyramid(s, ORIGIN, LARGE_PYRAMID_BASE, UNIT, 0.0f, m);
 }
 
@@ -676,25 +686,34 @@ static bool build_heap1000(recipe_scene *s, uint64_t seed)
            recipe_add_heap(s, ORIGIN, 1000, HEAP_SIDE, UNIT, PILE_LIFT, seed, recipe_default_material());
 }
 
+// pile10k: 20 x 25 x 20 boxes; the top layer lands after 2.4 s, and the heap is at rest by 10 s.
 static bool build_pile10k(recipe_scene *s, uint64_t seed)
 {
-    s->steps = 300;
+    s->steps = 600;
     return ground(s, 100.0f, 100.0f) && recipe_add_pile(s, ORIGIN, 20, 25, 20, UNIT, PILE_SPACING, PILE_LIFT,
                                                         PILE_TILT, seed, recipe_default_material());
 }
 
-// convex_pile: 8 x 16 x 8 (x, y, z) = 1024 copies of one hull of 32 random points on a sphere of radius
+// convex_pile1024: 8 x 16 x 8 (x, y, z) = 1024 copies of one hull of 32 random points on a sphere of radius
 // 2, randomly oriented, 4 m apart (so their bounding spheres at most touch), the lowest 1 m above the
-// ground; 500 steps. convex_pile5120 is Box3D's full layout, 80 layers instead of 16 (8 x 80 x 8 = 5120
-// hulls, the top one 317 m up): the dense pile of issue 19 item 8, where most bodies land on others.
+// ground; the top layer lands after 3.6 s, and the pile has until 25 s to come to rest (the scenario tests
+// give a heap of hulls 20 s after its last landing to fall asleep, test_scenarios.c). convex_pile5120 is
+// Box3D's convex pile, 80 layers instead of 16 (8 x 80 x 8 = 5120 hulls, the top one 317 m up): the dense
+// pile of issue 19 item 8, where most bodies land on others, run as Box3D runs it, 500 steps.
 #define CONVEX_POINTS 32
 #define CONVEX_RADIUS 2.0f
 #define CONVEX_SPACING 4.0f
 #define CONVEX_LAYERS 16
 #define CONVEX_LAYERS_5120 80
+#define CONVEX_STEPS 1500
+#define CONVEX_STEPS_5120 500
+// Box3D's convex pile ends with the mean height of its hulls' centres near 7.5 m at step 500 (issue 23); the
+// pile is chaotic, and moving one hull by a millimetre at the start moves its mean height by up to half a
+// hull's radius (test_calendar.c, PILE_HEIGHT_TOLERANCE): the band is that wide about Box3D's figure.
+#define CONVEX_5120_MEAN_HEIGHT 7.5f // (unit: m)
+#define CONVEX_5120_HEIGHT_BAND 1.0f // (unit: m)
 static bool add_convex_pile(recipe_scene *s, uint64_t seed, int layers)
 {
-    s->steps = 500;
     uint64_t rng = seed;
     float points[CONVEX_POINTS][3];
     for (int i = 0; i < CONVEX_POINTS; i++)
@@ -727,13 +746,21 @@ static bool add_convex_pile(recipe_scene *s, uint64_t seed, int layers)
     return true;
 }
 
-static bool build_convex_pile(recipe_scene *s, uint64_t seed)
+static bool build_convex_pile1024(recipe_scene *s, uint64_t seed)
 {
+    s->steps = CONVEX_STEPS;
     return add_convex_pile(s, seed, CONVEX_LAYERS);
 }
 
 static bool build_convex_pile5120(recipe_scene *s, uint64_t seed)
 {
+    s->steps = CONVEX_STEPS_5120;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving =
+        "Box3D's definition stops at step 500 (8.3 s) while the top layers, 317 m up, still land "
+        "(a free fall of 8 s); judged by the pile's mean height at that step";
+    s->expect.mean_height_min = CONVEX_5120_MEAN_HEIGHT - CONVEX_5120_HEIGHT_BAND;
+    s->expect.mean_height_max = CONVEX_5120_MEAN_HEIGHT + CONVEX_5120_HEIGHT_BAND;
     return add_convex_pile(s, seed, CONVEX_LAYERS_5120);
 }
 
@@ -800,6 +827,10 @@ static bool build_bullet_wall(recipe_scene *s, uint64_t seed)
 static bool build_highspeed(recipe_scene *s, uint64_t seed)
 {
     s->steps = 500;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving =
+        "bodies at 250 m/s bounce off each other and off walls of restitution 1 at restitution 0.9 "
+        "to 1 inside a closed box: after the 500 steps of Jolt's scene they still fly at tens of m/s";
     uint64_t rng = seed;
     recipe_material wall_m = recipe_default_material();
     wall_m.restitution = 1.0f;
@@ -862,6 +893,9 @@ static bool build_highspeed(recipe_scene *s, uint64_t seed)
 #define LADDER_BOXES 11
 #define LADDER_DROP 20.0f
 #define LADDER_PITCH 2.0f
+// Each box's first rebound over its drop may differ from e^2 by this much: 40 cm of the 20 m drop, what the
+// contact's softness and the step's timing of the impact can take from or add to a bounce.
+#define LADDER_REBOUND_TOLERANCE 0.02f
 static bool build_restitution_ladder(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
@@ -869,6 +903,9 @@ static bool build_restitution_ladder(recipe_scene *s, uint64_t seed)
     s->steps = 300;
     s->metrics = RECIPE_METRIC_REBOUND;
     s->drop_height = LADDER_DROP;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving = "the box of restitution 1 bounces for ever, and those just below it for minutes";
+    s->expect.rebound_tolerance = LADDER_REBOUND_TOLERANCE;
     if (!ground(s, 30.0f, 10.0f))
         return false;
     for (int i = 0; i < LADDER_BOXES; i++)
@@ -883,7 +920,10 @@ static bool build_restitution_ladder(recipe_scene *s, uint64_t seed)
 }
 
 // spinner: a free box 0.1 x 0.5 x 1.5 m spinning at 8 rad/s about its intermediate axis (y) with a
-// 0.1 % perturbation, zero gravity, 10 s: it flips every second or so (Dzhanibekov effect).
+// 0.1 % perturbation, zero gravity, 10 s: it flips every second or so (Dzhanibekov effect). Its angular
+// momentum is conserved exactly; an integrator may lose at most SPINNER_MAX_ANG_MOM_ERR of it over the run
+// (the scenario test's bound, test_scenarios.c).
+#define SPINNER_MAX_ANG_MOM_ERR 5e-4f
 static bool build_spinner(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
@@ -891,6 +931,10 @@ static bool build_spinner(recipe_scene *s, uint64_t seed)
     s->steps = 600;
     s->enable_sleep = false;
     s->metrics = RECIPE_METRIC_ANGULAR;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving = "a free body in zero gravity spins for ever";
+    s->expect.max_ang_mom_err = SPINNER_MAX_ANG_MOM_ERR;
+    s->expect.must_flip = true;
     const float half[3] = {0.05f, 0.25f, 0.75f};
     const float at[3] = {0.0f, 2.0f, 0.0f};
     return recipe_add_spinner(s, at, half, 8.0f, 1e-3f, recipe_default_material());
@@ -900,7 +944,8 @@ static bool build_spinner(recipe_scene *s, uint64_t seed)
 
 // joint_grid: Box3D's benchmark: 100 x 100 balls of radius 0.4 m, 1 m apart in a vertical sheet, each
 // joined to its upper and left neighbours by spherical joints halfway between them, the top row static.
-// Sleeping off, 10 s; the drift after 5 s says whether the hanging sheet stands still.
+// Sleeping off, 10 s; the drift after 5 s says whether the hanging sheet stands still: it starts with every
+// joint at its length, in equilibrium, and must hang as still as a stack stands.
 #define JOINT_GRID_N 100
 static bool build_joint_grid(recipe_scene *s, uint64_t seed)
 {
@@ -909,6 +954,7 @@ static bool build_joint_grid(recipe_scene *s, uint64_t seed)
     s->steps = 600;
     s->metrics = RECIPE_METRIC_DRIFT;
     s->drift_after_s = 5.0f;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
     const int n = JOINT_GRID_N;
     for (int k = 0; k < n; k++)
     {
@@ -940,6 +986,10 @@ static bool build_wrecking_ball(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
     s->steps = 300;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving =
+        "the ball swings on through the wall on an undamped chain 11 m long (a period near 7 s), "
+        "and the struck boxes are still falling and rolling at 5 s";
     recipe_material m = recipe_default_material();
     if (!ground(s, 30.0f, 30.0f))
         return false;
@@ -991,6 +1041,10 @@ static bool build_bridge(recipe_scene *s, uint64_t seed)
 {
     (void)seed;
     s->steps = 600;
+    s->expect.settle_speed = 0.0f;
+    s->expect.moving =
+        "the load pulls the deck from its parabola towards a V, and the frictionless hinges let "
+        "the deck swing on under it (test_joints.c, joints_bridge_holds_box)";
     recipe_material m = recipe_default_material();
     const float origin[3] = {0.0f, 0.0f, 0.0f};
     if (!ground(s, 30.0f, 30.0f))
@@ -1361,7 +1415,7 @@ static const named_scene s_scenes[] = {
     {"many_pyramids", build_many_pyramids},
     {"pile1000", build_pile1000},
     {"heap1000", build_heap1000},
-    {"convex_pile", build_convex_pile},
+    {"convex_pile1024", build_convex_pile1024},
     {"convex_pile5120", build_convex_pile5120},
     {"hypervelocity", build_hypervelocity},
     {"thin_wall", build_thin_wall},

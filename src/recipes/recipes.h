@@ -99,6 +99,46 @@ typedef enum recipe_metric
     RECIPE_METRIC_ANGULAR = 8  // free spinner: angular momentum error and the flip
 } recipe_metric;
 
+// What a scene's end state must be after its `steps` steps, for any engine: bench/bench_metrics.c judges
+// every engine's run against it (issue 23: a benchmark must not be able to hide an explosion). Physics sets
+// these figures, not what some engine does today. Whatever a scene says, no state may be NaN, no dynamic body
+// may end outside the scene's starting bounds (plus a margin), below its floor or beyond a tunnel plane, and
+// the bodies' energy (kinetic plus potential) may not grow: nothing in a scene adds energy.
+typedef struct recipe_expect
+{
+    // At rest at the end: the dynamic bodies' kinetic energy is at most that of their whole mass moving at
+    // settle_speed (unit: m/s). 0: the scene is not expected to be at rest by its last step, and `moving`
+    // says why (a sentence). recipe_scene_init sets RECIPE_SETTLE_SPEED: a scene settles unless it says not.
+    float settle_speed;
+    const char *moving;
+    // RECIPE_METRIC_DRIFT: the stack stands: no dynamic body moves farther than this after drift_after_s
+    // (unit: m); 0: not judged.
+    float max_drift;
+    // The mean height of the dynamic bodies' centres at the end lies in [mean_height_min, mean_height_max]
+    // (unit: m); judged when mean_height_max > mean_height_min.
+    float mean_height_min, mean_height_max;
+    // RECIPE_METRIC_REBOUND: each body's first rebound over the drop height is within this of e^2, e its
+    // restitution (the ground's is 0, and a contact takes the larger of the two); 0: not judged.
+    float rebound_tolerance;
+    // RECIPE_METRIC_ANGULAR: the largest relative change of the angular momentum allowed, and whether the
+    // intermediate axis must turn over (Dzhanibekov); max_ang_mom_err 0: not judged.
+    float max_ang_mom_err;
+    bool must_flip;
+    // A ground (recipe_add_ground sets it): the top of the highest ground added (unit: m). A dynamic body
+    // whose lowest point ends more than RECIPE_FLOOR_TOLERANCE below it fell through.
+    bool has_floor;
+    float floor_y;
+} recipe_expect;
+
+// The speed of a settled scene's mass (see recipe_expect.settle_speed): 2 cm a second, which the eye would
+// not see as motion; a resting stack's jitter is a millimetre a second or less (unit: m/s).
+#define RECIPE_SETTLE_SPEED 0.02f
+// How far below the floor's top a body's lowest point may end before it counts as fallen through: far deeper
+// than a resting contact's overlap (millimetres), far shallower than any body's size (unit: m).
+#define RECIPE_FLOOR_TOLERANCE 0.1f
+// The drift allowed to a stack that must stand (unit: m): the scenario tests' bound (test_scenarios.c).
+#define RECIPE_STAND_DRIFT 0.01f
+
 #define RECIPE_NAME_SIZE 32
 #define RECIPE_MAX_TUNNEL_PLANES 6
 
@@ -130,9 +170,10 @@ typedef struct recipe_scene
     recipe_joint *joints;
     int joint_count;
     int joint_capacity;
+    recipe_expect expect; // the end state every engine must reach
 } recipe_scene;
 
-// An empty scene: gravity (0, -9.81, 0), 60 Hz, 600 steps, sleeping on, no metrics.
+// An empty scene: gravity (0, -9.81, 0), 60 Hz, 600 steps, sleeping on, no metrics, expected to settle.
 void recipe_scene_init(recipe_scene *scene, const char *name);
 void recipe_scene_free(recipe_scene *scene);
 
@@ -172,7 +213,8 @@ bool recipe_add_cradle(recipe_scene *scene, const float origin[3], int balls, fl
 // ---- Generators: each appends items and returns false when out of memory (items added so far stay).
 // "origin" is where the layout stands: the centre of its footprint on the plane y = origin[1].
 
-// Static ground box of half extents half[3] whose top face is at y = top.
+// Static ground box of half extents half[3] whose top face is at y = top; the scene's floor
+// (recipe_expect.floor_y) is the highest such top.
 bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, recipe_material material);
 // A column of layers boxes of half extents half, gap apart vertically.
 bool recipe_add_tower(recipe_scene *scene, const float origin[3], int layers, const float half[3], float gap,
