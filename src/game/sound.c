@@ -108,8 +108,8 @@ void sound_knock(sound *s, float strength)
         return;
     float share = strength / SOUND_FULL_STRENGTH;
     share = share > 1.0f ? 1.0f : share < SOUND_MIN_AMPLITUDE ? SOUND_MIN_AMPLITUDE : share;
-    sound_voice k = {SOUND_PEAK * share, SOUND_HIGH_PITCH + (SOUND_LOW_PITCH - SOUND_HIGH_PITCH) * share, 0.0f,
-                     0x9e3779b9u * (uint32_t)(s->knocks + 1)};
+    sound_voice k = {SOUND_PEAK * share, SOUND_HIGH_PITCH + (SOUND_LOW_PITCH - SOUND_HIGH_PITCH) * share,
+                     0.0f, 0x9e3779b9u * (uint32_t)(s->knocks + 1)};
     if (s->device)
         SDL_LockAudioDevice(s->device);
     s->voices[s->next] = k;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// Impact sounds (issue 21, impact feedback): a short synthesized knock for each impact impacts.c sees, as loud
-// as the impact is strong, mixed on SDL's audio thread. The synthesis (sound_mix) is plain C, apart from
+// Impact sounds (issue 21, impact feedback): a short synthesized knock for each impact impacts.c sees, as
+// loud as the impact is strong, mixed on SDL's audio thread. The synthesis (sound_mix) is plain C, apart from
 // SDL, so it can be tested. Off in recordings and headless runs; scripted runs (--frames) count the knocks
 // without opening an audio device unless --sound asks for one.
 #pragma once
 
 #include <SDL.h>
-
 #include <stdbool.h> // bool
 #include <stdint.h>  // uint32_t
 
@@ -29,9 +28,9 @@ typedef struct sound_voice
 
 typedef struct sound
 {
-    bool on;                 // knocks are made (K toggles)
+    bool on;                  // knocks are made (K toggles)
     SDL_AudioDeviceID device; // 0: no device open (silent, knocks still counted)
-    float rate;              // the device's rate (unit: Hz)
+    float rate;               // the device's rate (unit: Hz)
     sound_voice voices[SOUND_VOICES];
     int next;
     long knocks; // started since the start (for --report)
