@@ -7,7 +7,8 @@
 // options. No physics: the frame time of the renderer alone. Needs a GL 3.3 context: runs without a
 // display with SDL_VIDEODRIVER=offscreen (Mesa's llvmpipe).
 //
-//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--shadow-size N] [--msaa N]
+//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--no-fxaa] [--shadow-size N] [--msaa
+//     N]
 //                  [--static] [--bare] [--png out.png]
 //
 // --bare draws the cubes alone (no shadows, ground or sky), the configuration of the reference
@@ -55,7 +56,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
     int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO, shadow_size = 0;
-    bool shadows = true, still = false, bare = false;
+    bool shadows = true, still = false, bare = false, fxaa = true;
     const char *png = NULL;
     for (int i = 1; i < argc; i++)
     {
@@ -74,15 +75,17 @@ int main(int argc, char **argv)
             png = argv[++i];
         else if (!strcmp(argv[i], "--no-shadows"))
             shadows = false;
+        else if (!strcmp(argv[i], "--no-fxaa"))
+            fxaa = false;
         else if (!strcmp(argv[i], "--bare"))
             bare = true;
         else if (!strcmp(argv[i], "--static"))
             still = true;
         else
         {
-            fprintf(stderr,
-                    "usage: render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--msaa N] "
-                    "[--static] [--png out.png]\n");
+            fprintf(stderr, "usage: render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] "
+                            "[--no-fxaa] [--msaa N] "
+                            "[--static] [--png out.png]\n");
             return 2;
         }
     }
@@ -122,6 +125,7 @@ int main(int argc, char **argv)
     render_options opts = renderer_default_options();
     opts.shadows = shadows;
     opts.msaa_samples = msaa;
+    opts.fxaa = fxaa;
     opts.shadow_map_size = shadow_size;
     if (bare)
     {
@@ -169,15 +173,15 @@ int main(int argc, char **argv)
     if (png && !renderer_screenshot(r, png, err, sizeof err))
         fprintf(stderr, "%s\n", err);
     int n = frames - 1;
-    printf(
-        "{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
-        "\"bare\": %s, \"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"moving\": %s, \"frames\": %d, "
-        "\"shadow_passes_skipped\": %d, "
-        "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
-        "\"gl_errors\": %d}\n",
-        gl_renderer_string(), width, height, boxes, bare ? "true" : "false", shadows ? "true" : "false",
-        shadow_size, msaa, still ? "false" : "true", n, skipped, wall_sum / n * 1e3, wall_min * 1e3,
-        cpu_sum / n * 1e3, cpu_min * 1e3, gl_error_count());
+    printf("{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
+           "\"bare\": %s, \"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"fxaa\": %s, \"moving\": %s, "
+           "\"frames\": %d, "
+           "\"shadow_passes_skipped\": %d, "
+           "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
+           "\"gl_errors\": %d}\n",
+           gl_renderer_string(), width, height, boxes, bare ? "true" : "false", shadows ? "true" : "false",
+           shadow_size, msaa, fxaa ? "true" : "false", still ? "false" : "true", n, skipped,
+           wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3, cpu_min * 1e3, gl_error_count());
     renderer_destroy(r);
     SDL_GL_DeleteContext(context);
     SDL_DestroyWindow(window);

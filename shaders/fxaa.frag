@@ -2,11 +2,12 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // Anti-aliasing as a post-process, for renderers without multisampling (Mesa's llvmpipe reports none), after
 // the fast approximate anti-aliasing of T. Lottes (NVIDIA, 2009): a pixel whose neighbourhood has little
-// contrast in luma is kept; on an edge, the direction along the edge is estimated from the luma gradient of
-// the four diagonal neighbours, and the pixel is replaced by the mean of samples taken along that direction
-// (bilinear taps between pixels), over a short span and a longer one; the longer span is taken unless its
-// mean falls outside the neighbourhood's luma range (it crossed into another edge), which keeps thin
-// features. The diagonal samples sit on pixel corners, so each is the mean of four pixels.
+// contrast in luma is kept; on an edge, the direction along the edge is the luma gradient turned by 90
+// degrees, and the pixel is replaced by the mean of samples taken along that direction (bilinear taps between
+// pixels), over a short span and a longer one; the longer span is taken unless its mean falls outside the
+// neighbourhood's luma range (it crossed into another edge), which keeps thin features. The contrast test
+// reads the pixel and its four neighbours unfiltered, the cheapest reads a software rasteriser has: most
+// pixels end there (on llvmpipe the pass's diagonal, filtered reads had cost as much as the whole scene).
 #version 330 core
 
 uniform sampler2D u_source;
@@ -35,25 +36,27 @@ vec3 at(vec2 uv)
 
 void main()
 {
-    vec2 uv = gl_FragCoord.xy * u_texel;
-    vec3 centre = at(uv);
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    ivec2 last = textureSize(u_source, 0) - 1;
+    vec3 centre = texelFetch(u_source, p, 0).rgb;
     float lc = luma(centre);
-    float nw = luma(at(uv + vec2(-0.5, 0.5) * u_texel));
-    float ne = luma(at(uv + vec2(0.5, 0.5) * u_texel));
-    float sw = luma(at(uv + vec2(-0.5, -0.5) * u_texel));
-    float se = luma(at(uv + vec2(0.5, -0.5) * u_texel));
-    float lo = min(lc, min(min(nw, ne), min(sw, se)));
-    float hi = max(lc, max(max(nw, ne), max(sw, se)));
+    float n = luma(texelFetch(u_source, min(p + ivec2(0, 1), last), 0).rgb);
+    float s = luma(texelFetch(u_source, max(p - ivec2(0, 1), ivec2(0)), 0).rgb);
+    float e = luma(texelFetch(u_source, min(p + ivec2(1, 0), last), 0).rgb);
+    float w = luma(texelFetch(u_source, max(p - ivec2(1, 0), ivec2(0)), 0).rgb);
+    float lo = min(lc, min(min(n, s), min(e, w)));
+    float hi = max(lc, max(max(n, s), max(e, w)));
     if (hi - lo < max(EDGE_MIN, hi * EDGE_RELATIVE))
     {
         frag_color = vec4(centre, 1.0);
         return;
     }
     // Across the edge the luma changes most; along it least: the gradient turned by 90 degrees.
-    vec2 dir = vec2((sw + se) - (nw + ne), (nw + sw) - (ne + se));
-    float reduce = max((nw + ne + sw + se) * 0.25 * REDUCE_SHARE, REDUCE_MIN);
+    vec2 dir = vec2(s - n, e - w);
+    float reduce = max((n + s + e + w) * 0.25 * REDUCE_SHARE, REDUCE_MIN);
     float scale = 1.0 / (min(abs(dir.x), abs(dir.y)) + reduce);
     dir = clamp(dir * scale, vec2(-SPAN), vec2(SPAN)) * u_texel;
+    vec2 uv = gl_FragCoord.xy * u_texel;
     vec3 near = 0.5 * (at(uv + dir * (1.0 / 3.0 - 0.5)) + at(uv + dir * (2.0 / 3.0 - 0.5)));
     vec3 far = 0.5 * near + 0.25 * (at(uv - dir * 0.5) + at(uv + dir * 0.5));
     float lf = luma(far);

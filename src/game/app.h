@@ -33,7 +33,7 @@ typedef struct app_config
     bool headless;               // --headless: physics only, per-step statistics on stdout
     bool vsync;                  // on unless --no-vsync
     bool shadows;                // on unless --no-shadows
-    bool fxaa;                   // on unless --no-fxaa
+    int fxaa;    // 1 --fxaa, -1 --no-fxaa, 0 (default): on in recordings, screenshots and on a GPU
     int sound;   // impact sounds: 0 by default (a device when interactive), 1 --sound, -1 --no-sound
     bool timing; // --timing: print frame, physics and render times at exit
     bool hud;    // on unless --no-hud

@@ -29,7 +29,8 @@ static const char USAGE[] =
     "  --boxes N           the boxes scene with N boxes (frame-time measurements)\n"
     "  --no-vsync          do not wait for the display's refresh\n"
     "  --no-shadows        draw without the sun's shadow map\n"
-    "  --no-fxaa           draw without the anti-aliasing pass (used where the GL has no multisampling)\n"
+    "  --fxaa, --no-fxaa   the anti-aliasing pass where the GL draws no MSAA (default: in recordings and\n"
+    "                      screenshots, and on a GPU; off while playing on a software rasteriser)\n"
     "  --sound, --no-sound impact sounds through the audio device (default: on when interactive, off in\n"
     "                      recordings; runs with --frames count the knocks silently unless --sound)\n"
     "  --no-hud            hide the HUD (F8 toggles it)\n"
@@ -181,7 +182,9 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--no-shadows") == 0)
             cfg.shadows = false;
         else if (strcmp(a, "--no-fxaa") == 0)
-            cfg.fxaa = false;
+            cfg.fxaa = -1;
+        else if (strcmp(a, "--fxaa") == 0)
+            cfg.fxaa = 1;
         else if (strcmp(a, "--sound") == 0)
             cfg.sound = 1;
         else if (strcmp(a, "--no-sound") == 0)

@@ -538,6 +538,7 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     const char *gl_renderer = gl_renderer_string();
     bool software =
         strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "SWR");
+    r->software = software;
     r->auto_samples = software ? 0 : AUTO_MSAA_SAMPLES;
     r->last_poll_s = now_seconds();
     if (!gl_check("renderer_create"))
@@ -594,6 +595,11 @@ void renderer_resize(renderer *r, int width, int height)
         return;
     r->width = width;
     r->height = height;
+}
+
+bool renderer_is_software(const renderer *r)
+{
+    return r && r->software;
 }
 
 void renderer_get_size(const renderer *r, int *out_width, int *out_height)

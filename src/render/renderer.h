@@ -221,6 +221,9 @@ bool renderer_screenshot(renderer *r, const char *png_path, char *err, size_t er
 // Reads the framebuffer as tightly packed RGB, top row first (for video frames). out must hold
 // width * height * 3 bytes; returns false when out_size is too small.
 bool renderer_read_rgb(renderer *r, uint8_t *out, size_t out_size);
+// Whether the GL renderer rasterises in software (Mesa's llvmpipe, softpipe, SWR): no MSAA by default there,
+// and a full-screen pass costs as much as the scene's geometry.
+bool renderer_is_software(const renderer *r);
 void renderer_get_size(const renderer *r, int *out_width, int *out_height);
 
 // Projects a world point with this frame's camera to pixel coordinates (top-left origin, y down).

@@ -182,6 +182,7 @@ struct renderer
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;
+    bool software;          // a software rasteriser (llvmpipe, softpipe, SWR)
     int default_depth_bits; // of the window's framebuffer
 
     // renderer_set_offscreen: the frame's final target instead of the window (fbo 0: the window).
