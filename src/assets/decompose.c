@@ -620,6 +620,26 @@ static double *solid_cells(const ph_vec3 *v, const int *tris, int tri_count, con
     return cells.v ? cells.v : malloc(sizeof(double));
 }
 
+// The corners of the hull of the k points into out (at most k of them): what the engine keeps of them, so
+// that a load from the cache hulls each piece from its corners alone (a hull build costs in proportion
+// to its points, and a load builds each piece's hull twice: for its mass, then in the world). The points
+// themselves where the engine cannot hull them (the model's builder then leaves the piece out).
+static int hull_corners(const ph_vec3 *pts, int k, ph_vec3 *out)
+{
+    ph_hull_def def = ph_default_hull_def();
+    def.points = pts;
+    def.point_count = k;
+    def.vertex_budget = PH_HULL_MAX_VERTICES;
+    ph_status status = PH_OK;
+    ph_hull *hull = k >= 4 ? ph_hull_build(&def, &status) : NULL;
+    bool corners = hull && hull->vertex_count >= 4 && hull->vertex_count <= k;
+    int n = corners ? hull->vertex_count : k;
+    memcpy(out, corners ? hull->vertices : pts, (size_t)n * sizeof(ph_vec3));
+    if (hull)
+        ph_hull_free(hull);
+    return n;
+}
+
 // ---- Public ----------------------------------------------------------------------------------------
 
 decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, const int *tris, int tri_count,
@@ -782,8 +802,7 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
         {
             if (pieces[i].poly_count == 0 || !(pieces[i].hull > 0.0))
                 continue;
-            int n = pieces[i].hull_count;
-            memcpy(result->points + at, pieces[i].hull_points, (size_t)n * sizeof(ph_vec3));
+            int n = hull_corners(pieces[i].hull_points, pieces[i].hull_count, result->points + at);
             result->first[result->piece_count] = at;
             result->count[result->piece_count] = n;
             result->piece_count++;
