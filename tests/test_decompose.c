@@ -474,29 +474,42 @@ static bool stands(const char *what, const rest_pose *r)
     return r->tilt < 2.0f && fabsf(r->origin.y) < 0.01f && r->asleep;
 }
 
+// Drops the model tilted by degrees about x onto the floor over the obstacle (lo x y z, hi x y z), from
+// start_y (its file's origin) decomposed and from hull_start_y (clear of the obstacle) as its hull: the
+// decomposition must stand on its feet beside the obstacle, the hull must not (it lands on it).
+static int stands_over(const obj_model *m, const char *what, const float obstacle[6], float degrees,
+                       float start_y, float hull_start_y)
+{
+    ph_quat turn = glms_quatv(degrees * GLM_PIf / 180.0f, ph_v3(1.0f, 0.0f, 0.0f));
+    char text[96];
+    rest_pose r;
+    ENSURE(drop_model(m, MODEL_SHAPE_DECOMPOSE, ph_v3(0.0f, start_y, 0.0f), turn, obstacle, 4.0f, &r) == 0);
+    snprintf(text, sizeof text, "decomposed %s", what);
+    ENSURE(stands(text, &r));
+    ENSURE(drop_model(m, MODEL_SHAPE_HULL, ph_v3(0.0f, hull_start_y, 0.0f), turn, obstacle, 4.0f, &r) == 0);
+    snprintf(text, sizeof text, "hull of the %s", what);
+    ENSURE(!stands(text, &r));
+    return 0;
+}
+
 // The chair scenario of issue 22: the chair of models/ decomposed and dynamic, dropped 5 cm onto the
-// floor over a box (0.5 m wide, 0.3 m tall) that fits under its seat between its legs, stands on its
-// four legs; as its hull, it does not (it rests on the box).
+// floor, 3 degrees off level, over a box (0.5 m wide, 0.3 m tall) that fits under its seat between its
+// legs, stands on its four legs; as its hull, it does not (it rests on the box).
 static int decompose_chair_stands_on_its_legs(void)
 {
     obj_model *m = NULL;
     asset_error err;
     ENSURE(obj_load(SANDBOX_SOURCE_DIR "/models/chair.obj", NULL, &m, &err));
     const float box[6] = {-0.25f, 0.0f, -0.25f, 0.25f, 0.3f, 0.25f};
-    ph_quat turn = glms_quatv(3.0f * GLM_PIf / 180.0f, ph_v3(1.0f, 0.0f, 0.0f)); // a little off level
-    rest_pose r;
-    ENSURE(drop_model(m, MODEL_SHAPE_DECOMPOSE, ph_v3(0.0f, 0.05f, 0.0f), turn, box, 4.0f, &r) == 0);
-    ENSURE(stands("decomposed chair over a box", &r));
-    ENSURE(drop_model(m, MODEL_SHAPE_HULL, ph_v3(0.0f, 0.35f, 0.0f), turn, box, 4.0f, &r) == 0);
-    ENSURE(!stands("hull of the chair over the box", &r));
+    ENSURE(stands_over(m, "chair over a box", box, 3.0f, 0.05f, 0.35f) == 0);
     obj_free(m);
     return 0;
 }
 
 // The standing figure of issue 22 (make_figure), decomposed and dynamic, dropped 2 cm onto the floor,
 // tilted 3 degrees forward (it rocks onto its toes and back; its heels stop a lean of 9 degrees back),
-// over a post (0.1 m square, 0.5 m tall) between its legs: it stands on its
-// feet; as its hull it does not (it lands on the post).
+// over a post (0.1 m square, 0.5 m tall) between its legs: it stands on its feet; as its hull it does
+// not (it lands on the post).
 static int decompose_figure_stands_on_its_feet(void)
 {
     static soup s;
@@ -504,12 +517,7 @@ static int decompose_figure_stands_on_its_feet(void)
     obj_model *m = soup_model(&s);
     ENSURE(m);
     const float post[6] = {-0.05f, 0.0f, -0.05f, 0.05f, 0.5f, 0.05f};
-    ph_quat lean = glms_quatv(3.0f * GLM_PIf / 180.0f, ph_v3(1.0f, 0.0f, 0.0f));
-    rest_pose r;
-    ENSURE(drop_model(m, MODEL_SHAPE_DECOMPOSE, ph_v3(0.0f, 0.02f, 0.0f), lean, post, 4.0f, &r) == 0);
-    ENSURE(stands("decomposed figure over a post", &r));
-    ENSURE(drop_model(m, MODEL_SHAPE_HULL, ph_v3(0.0f, 0.55f, 0.0f), lean, post, 4.0f, &r) == 0);
-    ENSURE(!stands("hull of the figure over the post", &r));
+    ENSURE(stands_over(m, "figure over a post", post, 3.0f, 0.02f, 0.55f) == 0);
     obj_free(m);
     return 0;
 }
