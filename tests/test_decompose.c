@@ -13,7 +13,7 @@
 
 #include "phys/phys.h"
 
-#include <math.h>   // sqrtf, acosf, fminf
+#include <math.h>   // sqrtf, acosf, fminf, fmaxf, fabsf, INFINITY
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // malloc, free
 #include <string.h> // strlen, memcmp
@@ -126,6 +126,38 @@ static void make_l(soup *s)
     for (int i = 0; i < 6; i++)
         soup_quad(s, i, (i + 1) % 6, 6 + (i + 1) % 6, 6 + i);
     soup_orient(s);
+}
+
+// An axis-aligned box from lo to hi, wound outward.
+static void soup_box(soup *s, const float lo[3], const float hi[3])
+{
+    int v = s->nv;
+    for (int i = 0; i < 8; i++)
+        soup_vertex(s, i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]);
+    soup_quad(s, v + 0, v + 2, v + 3, v + 1); // z = lo
+    soup_quad(s, v + 4, v + 5, v + 7, v + 6); // z = hi
+    soup_quad(s, v + 0, v + 4, v + 6, v + 2); // x = lo
+    soup_quad(s, v + 1, v + 3, v + 7, v + 5); // x = hi
+    soup_quad(s, v + 0, v + 1, v + 5, v + 4); // y = lo
+    soup_quad(s, v + 2, v + 6, v + 7, v + 3); // y = hi
+}
+
+// A standing figure 1.65 m tall, facing +z, its feet on y = 0: feet, legs apart (a gap 0.14 m wide up to
+// the hips at y = 0.8), torso, arms hanging at its sides and a head; boxes that touch face to face, each
+// face inside the one it rests on (so no edge is shared and the surface is closed), 0.104 m^3 in all.
+static void make_figure(soup *s)
+{
+    s->nv = s->nt = 0;
+    static const float boxes[][6] = {
+        {-0.20f, 0.00f, -0.15f, -0.06f, 0.08f, 0.20f}, // left foot
+        {0.06f, 0.00f, -0.15f, 0.20f, 0.08f, 0.20f},   // right foot
+        {-0.19f, 0.08f, -0.07f, -0.07f, 0.80f, 0.07f}, // legs
+        {0.07f, 0.08f, -0.07f, 0.19f, 0.80f, 0.07f},   {-0.22f, 0.80f, -0.10f, 0.22f, 1.40f, 0.10f}, // torso
+        {-0.32f, 0.85f, -0.05f, -0.22f, 1.38f, 0.05f},                                               // arms
+        {0.22f, 0.85f, -0.05f, 0.32f, 1.38f, 0.05f},   {-0.10f, 1.40f, -0.09f, 0.10f, 1.65f, 0.09f}, // head
+    };
+    for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++)
+        soup_box(s, boxes[i], boxes[i] + 3);
 }
 
 // Checks the pieces of a decomposition: count, convexity of each hull, volume against the solid's.
@@ -367,9 +399,255 @@ static int decompose_cache(void)
     return 0;
 }
 
+// Where a model dropped on the ground came to rest.
+typedef struct rest_pose
+{
+    ph_vec3 origin; // of the model file (its feet or legs are at y = 0 there), in the world (unit: m)
+    ph_quat orientation;
+    float tilt; // of the model's up axis from the vertical (unit: degrees)
+    bool asleep;
+} rest_pose;
+
+// Drops the model made as kind (dynamic) with its file's origin at position, turned by orientation, onto
+// a flat ground (y = 0) and, when obstacle is not NULL, over a static box from obstacle[0..2] to
+// obstacle[3..5]; its pose after seconds.
+static int drop_model(const obj_model *m, model_shape_kind kind, ph_vec3 position, ph_quat orientation,
+                      const float *obstacle, float seconds, rest_pose *out)
+{
+    ph_world_def wd = ph_default_world_def();
+    ph_world *world = ph_world_create(&wd);
+    ENSURE(world);
+    ph_body_def ground = ph_default_body_def();
+    ground.shape = ph_make_box(ph_v3(10.0f, 0.5f, 10.0f));
+    ground.position = ph_v3(0.0f, -0.5f, 0.0f);
+    ENSURE(!PH_ID_IS_NULL(ph_body_create(world, &ground)));
+    if (obstacle)
+    {
+        ph_body_def box = ph_default_body_def();
+        box.shape = ph_make_box(ph_v3(0.5f * (obstacle[3] - obstacle[0]), 0.5f * (obstacle[4] - obstacle[1]),
+                                      0.5f * (obstacle[5] - obstacle[2])));
+        box.position = ph_v3(0.5f * (obstacle[0] + obstacle[3]), 0.5f * (obstacle[1] + obstacle[4]),
+                             0.5f * (obstacle[2] + obstacle[5]));
+        ENSURE(!PH_ID_IS_NULL(ph_body_create(world, &box)));
+    }
+    model_set set = {0};
+    asset_error err;
+    model_body_options o = model_default_body_options();
+    o.shape.kind = kind;
+    o.position = position;
+    o.orientation = orientation;
+    bool ok = model_physics_add_body(world, m, &o, &set, NULL, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.text);
+    ENSURE(ok);
+    ph_body_id b = set.bodies[0].body;
+    // The file's origin in the body frame: the body sits at position + R * origin at the start.
+    ph_vec3 start = ph_body_get_position(world, b);
+    ph_vec3 local = glms_quat_rotatev(glms_quat_inv(orientation), glms_vec3_sub(position, start));
+    for (int i = 0; i < (int)(seconds * 60.0f); i++)
+        ph_world_step(world);
+    out->orientation = ph_body_get_orientation(world, b);
+    out->origin = glms_vec3_add(ph_body_get_position(world, b), glms_quat_rotatev(out->orientation, local));
+    ph_vec3 up = glms_quat_rotatev(out->orientation, ph_v3(0, 1, 0));
+    out->tilt = acosf(fminf(1.0f, up.y)) * 180.0f / GLM_PIf;
+    out->asleep = !ph_body_is_awake(world, b);
+    model_set_free(&set);
+    ph_world_destroy(world);
+    return 0;
+}
+
+// The angle between the world's up direction in the frames of two orientations (unit: degrees): how far
+// apart two resting poses on a floor are, whatever their turns about the vertical.
+static float pose_angle(ph_quat a, ph_quat b)
+{
+    ph_vec3 ua = glms_quat_rotatev(glms_quat_inv(a), ph_v3(0, 1, 0));
+    ph_vec3 ub = glms_quat_rotatev(glms_quat_inv(b), ph_v3(0, 1, 0));
+    return acosf(fminf(1.0f, glms_vec3_dot(ua, ub))) * 180.0f / GLM_PIf;
+}
+
+// A rest on the feet: upright within 2 degrees (a box resting on a face settles to well under 0.1), and
+// the feet on the ground within 1 cm (contacts rest a few mm into each other), asleep.
+static bool stands(const char *what, const rest_pose *r)
+{
+    fprintf(stderr, "%s: tilt %.2f degrees, feet at y = %.4f m, %s\n", what, (double)r->tilt,
+            (double)r->origin.y, r->asleep ? "asleep" : "awake");
+    return r->tilt < 2.0f && fabsf(r->origin.y) < 0.01f && r->asleep;
+}
+
+// Drops the model tilted by degrees about x onto the floor over the obstacle (lo x y z, hi x y z), from
+// start_y (its file's origin) decomposed and from hull_start_y (clear of the obstacle) as its hull: the
+// decomposition must stand on its feet beside the obstacle, the hull must not (it lands on it).
+static int stands_over(const obj_model *m, const char *what, const float obstacle[6], float degrees,
+                       float start_y, float hull_start_y)
+{
+    ph_quat turn = glms_quatv(degrees * GLM_PIf / 180.0f, ph_v3(1.0f, 0.0f, 0.0f));
+    char text[96];
+    rest_pose r;
+    ENSURE(drop_model(m, MODEL_SHAPE_DECOMPOSE, ph_v3(0.0f, start_y, 0.0f), turn, obstacle, 4.0f, &r) == 0);
+    snprintf(text, sizeof text, "decomposed %s", what);
+    ENSURE(stands(text, &r));
+    ENSURE(drop_model(m, MODEL_SHAPE_HULL, ph_v3(0.0f, hull_start_y, 0.0f), turn, obstacle, 4.0f, &r) == 0);
+    snprintf(text, sizeof text, "hull of the %s", what);
+    ENSURE(!stands(text, &r));
+    return 0;
+}
+
+// The chair scenario of issue 22: the chair of models/ decomposed and dynamic, dropped 5 cm onto the
+// floor, 3 degrees off level, over a box (0.5 m wide, 0.3 m tall) that fits under its seat between its
+// legs, stands on its four legs; as its hull, it does not (it rests on the box).
+static int decompose_chair_stands_on_its_legs(void)
+{
+    obj_model *m = NULL;
+    asset_error err;
+    ENSURE(obj_load(SANDBOX_SOURCE_DIR "/models/chair.obj", NULL, &m, &err));
+    const float box[6] = {-0.25f, 0.0f, -0.25f, 0.25f, 0.3f, 0.25f};
+    ENSURE(stands_over(m, "chair over a box", box, 3.0f, 0.05f, 0.35f) == 0);
+    obj_free(m);
+    return 0;
+}
+
+// The standing figure of issue 22 (make_figure), decomposed and dynamic, dropped 2 cm onto the floor,
+// tilted 3 degrees forward (it rocks onto its toes and back; its heels stop a lean of 9 degrees back),
+// over a post (0.1 m square, 0.5 m tall) between its legs: it stands on its feet; as its hull it does
+// not (it lands on the post).
+static int decompose_figure_stands_on_its_feet(void)
+{
+    static soup s;
+    make_figure(&s);
+    obj_model *m = soup_model(&s);
+    ENSURE(m);
+    const float post[6] = {-0.05f, 0.0f, -0.05f, 0.05f, 0.5f, 0.05f};
+    ENSURE(stands_over(m, "figure over a post", post, 3.0f, 0.02f, 0.55f) == 0);
+    obj_free(m);
+    return 0;
+}
+
+// The resting pose of a dynamic decomposed model against the same model's true resting pose. The engine
+// has no moving triangle meshes, so the reference stands in for the mesh by its exact convex hull with
+// the solid's true mass, centre of mass and inertia (model_physics' hull of a closed surface): a flat
+// floor touches a solid only at points of its convex hull, so on a flat floor the mesh and its hull
+// rest alike, and the decomposition, whose pieces' hulls together span nearly the same hull, must rest
+// within 5 degrees of it. A pose on a floor is the body's up direction in its own frame (which of its
+// faces or feet it rests on): its turn about the vertical and its place on the floor are where the
+// settling left it, not a pose. Each model is dropped 2 cm, turned 5 degrees off its upright about a
+// slanted axis (so that it settles onto its feet, legs or base rather than balancing; 8 degrees rocks
+// the figure back over its heels, both ways alike), from the same pose both ways. The models: the chair
+// and the figure, and the shared cow and low-poly bunny when present.
+static int decompose_rest_pose_matches_mesh(void)
+{
+    static soup s;
+    obj_model *models[4] = {NULL, NULL, NULL, NULL};
+    const char *names[4] = {"chair", "figure", "spot", "low_poly_bunny"};
+    asset_error err;
+    ENSURE(obj_load(SANDBOX_SOURCE_DIR "/models/chair.obj", NULL, &models[0], &err));
+    make_figure(&s);
+    models[1] = soup_model(&s);
+    ENSURE(models[1]);
+    if (test_shared_testdata_present())
+    {
+        ENSURE(obj_load(SHARED_TESTDATA_DIR "/obj/spot_control_mesh.obj", NULL, &models[2], &err));
+        ENSURE(obj_load(SHARED_TESTDATA_DIR "/obj/low_poly_bunny.obj", NULL, &models[3], &err));
+    }
+    ph_quat turn = glms_quatv(5.0f * GLM_PIf / 180.0f, glms_vec3_normalize(ph_v3(1.0f, 0.0f, 0.6f)));
+    for (int i = 0; i < 4; i++)
+    {
+        if (!models[i])
+            continue;
+        // The lowest point of the model turned, 2 cm above the floor.
+        float low = INFINITY;
+        for (int k = 0; k < models[i]->position_count; k++)
+        {
+            const float *p = models[i]->positions + 3 * k;
+            low = fminf(low, glms_quat_rotatev(turn, ph_v3(p[0], p[1], p[2])).y);
+        }
+        ph_vec3 at = ph_v3(0.0f, 0.02f - low, 0.0f);
+        rest_pose dec, ref;
+        ENSURE(drop_model(models[i], MODEL_SHAPE_DECOMPOSE, at, turn, NULL, 5.0f, &dec) == 0);
+        ENSURE(drop_model(models[i], MODEL_SHAPE_HULL, at, turn, NULL, 5.0f, &ref) == 0);
+        float diff = pose_angle(dec.orientation, ref.orientation);
+        fprintf(stderr, "%s: decomposed rests %.2f degrees from the reference (tilts %.2f and %.2f)\n",
+                names[i], (double)diff, (double)dec.tilt, (double)ref.tilt);
+        ENSURE(diff < 5.0f);
+        obj_free(models[i]);
+    }
+    return 0;
+}
+
+// Models of every size (issue 22): the chair of models/ decomposed, and the crate as its hull, at 1 cm
+// and at 50 m (scale 0.01 and 50, as a scene entry's "scale" makes them), dropped 2% of their size onto
+// the floor, come to rest upright on it and fall asleep within 10 s.
+static int decompose_models_of_every_size(void)
+{
+    static const char *const files[2] = {SANDBOX_SOURCE_DIR "/models/chair.obj",
+                                         SANDBOX_SOURCE_DIR "/models/crate.obj"};
+    static const model_shape_kind kinds[2] = {MODEL_SHAPE_DECOMPOSE, MODEL_SHAPE_HULL};
+    static const float scales[2] = {0.01f, 50.0f};
+    for (int f = 0; f < 2; f++)
+    {
+        obj_model *m = NULL;
+        asset_error err;
+        ENSURE(obj_load(files[f], NULL, &m, &err));
+        float lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < m->position_count; k++)
+        {
+            lo = fminf(lo, m->positions[3 * k + 1]);
+            hi = fmaxf(hi, m->positions[3 * k + 1]);
+        }
+        for (int i = 0; i < 2; i++)
+        {
+            float size = scales[i] * (hi - lo);
+            ph_world_def wd = ph_default_world_def();
+            ph_world *world = ph_world_create(&wd);
+            ENSURE(world);
+            ph_body_def ground = ph_default_body_def();
+            ground.shape = ph_make_box(ph_v3(500.0f, 0.5f, 500.0f));
+            ground.position = ph_v3(0.0f, -0.5f, 0.0f);
+            ENSURE(!PH_ID_IS_NULL(ph_body_create(world, &ground)));
+            model_set set = {0};
+            model_body_options o = model_default_body_options();
+            o.shape.kind = kinds[f];
+            o.shape.scale[0] = o.shape.scale[1] = o.shape.scale[2] = scales[i];
+            o.position = ph_v3(0.0f, 0.02f * size - scales[i] * lo, 0.0f);
+            bool ok = model_physics_add_body(world, m, &o, &set, NULL, &err);
+            if (!ok)
+                fprintf(stderr, "%s\n", err.text);
+            ENSURE(ok);
+            ph_body_id b = set.bodies[0].body;
+            ph_vec3 start = ph_body_get_position(world, b);
+            int steps = 0;
+            while (steps < 600 && (steps < 30 || ph_body_is_awake(world, b)))
+            {
+                ph_world_step(world);
+                steps++;
+            }
+            ph_quat q = ph_body_get_orientation(world, b);
+            ph_vec3 up = glms_quat_rotatev(q, ph_v3(0, 1, 0));
+            float tilt = acosf(fminf(1.0f, up.y)) * 180.0f / GLM_PIf;
+            // How far it fell: 2% of its size, less the contacts' rest a little into the floor.
+            float fall = start.y - ph_body_get_position(world, b).y;
+            fprintf(stderr,
+                    "%s at %g (%.3g m tall): asleep after %.2f s, tilt %.3f degrees, fell %.4f of its size\n",
+                    files[f], (double)scales[i], (double)size, steps / 60.0, (double)tilt,
+                    (double)(fall / size));
+            ENSURE(!ph_body_is_awake(world, b));
+            ENSURE(tilt < 2.0f);
+            // Resting on the floor: it fell its 2% within 1% of its size (not stuck above, not sunk).
+            ENSURE_NEAR(fall / size, 0.02f, 0.01f);
+            model_set_free(&set);
+            ph_world_destroy(world);
+        }
+        obj_free(m);
+    }
+    return 0;
+}
+
 const test_case test_decompose_cases[] = {
     {"decompose_l_and_bowl", decompose_l_and_bowl},
     {"decompose_ball_stays_in_bowl", decompose_ball_stays_in_bowl},
     {"decompose_cache", decompose_cache},
+    {"decompose_chair_stands_on_its_legs", decompose_chair_stands_on_its_legs},
+    {"decompose_figure_stands_on_its_feet", decompose_figure_stands_on_its_feet},
+    {"decompose_rest_pose_matches_mesh", decompose_rest_pose_matches_mesh},
+    {"decompose_models_of_every_size", decompose_models_of_every_size},
     {0},
 };

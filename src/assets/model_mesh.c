@@ -352,6 +352,38 @@ static int compare_edge(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+// Sorts the n edges by their ends in linear time: a counting sort by the larger end, then a stable one by
+// the smaller (both are position indices below positions). qsort's comparisons were a third of a
+// decomposed model's load from its cache (216,000 edges for 72,000 triangles). Falls back to qsort when
+// out of memory.
+static void sort_edges(edge_key *edges, int n, int positions)
+{
+    edge_key *tmp = malloc((size_t)n * sizeof *tmp);
+    int *start = malloc(((size_t)positions + 1) * sizeof(int));
+    if (!tmp || !start)
+    {
+        free(tmp);
+        free(start);
+        qsort(edges, (size_t)n, sizeof *edges, compare_edge);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++)
+    {
+        const edge_key *from = pass == 0 ? edges : tmp;
+        edge_key *to = pass == 0 ? tmp : edges;
+        int shift = pass == 0 ? 0 : 32;
+        memset(start, 0, ((size_t)positions + 1) * sizeof(int));
+        for (int i = 0; i < n; i++)
+            start[(uint32_t)(from[i].ends >> shift) + 1]++;
+        for (int v = 0; v < positions; v++)
+            start[v + 1] += start[v];
+        for (int i = 0; i < n; i++)
+            to[start[(uint32_t)(from[i].ends >> shift)]++] = from[i];
+    }
+    free(tmp);
+    free(start);
+}
+
 static bool same_position(const float *a, const float *b)
 {
     return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
@@ -398,7 +430,7 @@ bool model_mesh_is_closed(const obj_model *model, int first, int count)
             edges[n].sign = a < b ? 1 : -1;
             n++;
         }
-    qsort(edges, (size_t)n, sizeof *edges, compare_edge);
+    sort_edges(edges, n, model->position_count);
     closed = n > 0;
     for (int i = 0; i < n && closed;)
     {

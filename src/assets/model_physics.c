@@ -539,13 +539,15 @@ static ph_status list_part(const obj_model *m, const int *tris, int n, const flo
 
 // Adds the parts' hulls to the world as a compound whose origin is the centre of mass: the solid's when
 // the model's surface is closed (its parts' hulls may overlap or fill its hollows), else total's (the
-// hulls' summed mass). The parts keep their hulls (the caller frees them).
+// hulls' summed mass). known_solid: the solid's mass properties where the caller has them (else they are
+// measured here). The parts keep their hulls (the caller frees them).
 static bool assemble_compound(ph_world *world, const obj_model *m, const part *parts, int part_count,
-                              ph_mass_properties total, const model_shape_options *o, int first, int count,
-                              model_shape *out, asset_error *err)
+                              ph_mass_properties total, const ph_mass_properties *known_solid,
+                              const model_shape_options *o, int first, int count, model_shape *out,
+                              asset_error *err)
 {
-    ph_mass_properties solid;
-    bool closed = mesh_mass(m, first, count, o->scale, o->density, &solid);
+    ph_mass_properties solid = known_solid ? *known_solid : total;
+    bool closed = known_solid || mesh_mass(m, first, count, o->scale, o->density, &solid);
     if (closed)
         total = solid;
     ph_compound_child_def *children = calloc((size_t)part_count, sizeof(ph_compound_child_def));
@@ -645,7 +647,7 @@ static bool build_compound_shape(ph_world *world, const obj_model *m, const mode
         asset_error_set(err, m->name, 0, "cannot make a compound: no part has volume");
         ok = false;
     }
-    ok = ok && assemble_compound(world, m, parts, part_count, total, o, first, count, out, err);
+    ok = ok && assemble_compound(world, m, parts, part_count, total, NULL, o, first, count, out, err);
     for (int i = 0; parts && i < part_count; i++)
         ph_hull_free(parts[i].hull);
     free(split);
@@ -684,6 +686,12 @@ static bool build_decomposed_shape(ph_world *world, const obj_model *m, const mo
         if (d && use_cache)
             decompose_cache_write(cache_path, key, d); // a folder we cannot write to just means no cache
     }
+    // The solid's mass from the welded surface in hand (what mesh_mass would weld and check again: a
+    // fifth of a load from the cache); none when inside out (the hulls' mass is then used).
+    ph_mass_properties solid = {0};
+    if (n > 0)
+        solid = ph_compute_polyhedron_mass(pts, remap, count, o->density);
+    bool solid_ok = solid.volume > 0.0f && solid.mass > 0.0f && isfinite(solid.mass);
     free(pts);
     free(remap);
     if (!d)
@@ -716,7 +724,8 @@ static bool build_decomposed_shape(ph_world *world, const obj_model *m, const mo
         asset_error_set(err, m->name, 0, "cannot decompose it: no piece has volume");
         ok = false;
     }
-    ok = ok && assemble_compound(world, m, parts, part_count, total, o, first, count, out, err);
+    ok = ok && assemble_compound(world, m, parts, part_count, total, solid_ok ? &solid : NULL, o, first,
+                                 count, out, err);
     for (int i = 0; parts && i < part_count; i++)
         ph_hull_free(parts[i].hull);
     free(parts);

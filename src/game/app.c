@@ -89,7 +89,8 @@ void app_prepare_projectile_model(app *a)
         return;
     char err[1024] = "";
     if (!level_model_projectile(&a->lv, a->projectile_model, a->r, a->tl.size, &a->tl.model_geom,
-                                &a->tl.model_mesh, err, sizeof err))
+                                &a->tl.model_mass, &a->tl.model_mass_from_mesh, &a->tl.model_mesh, err,
+                                sizeof err))
     {
         // The model itself is in the level (as static geometry if it is flat); only throwing it is not
         // possible, so this is a warning and the projectile stays a box or a sphere.
@@ -741,6 +742,7 @@ int app_run(const app_config *config)
     memset(&a, 0, sizeof a);
     a.cfg = *config;
     a.time_scale = 1.0f;
+    a.model_scale = 1.0f;
     a.substeps = level_world_substeps();
     // A recording leaves the HUD out: its wall-clock figures would differ between two recordings.
     a.show_hud = config->hud && !config->record_path;

@@ -113,7 +113,9 @@ typedef struct app
     // time
     double accumulator; // owed physics steps, fractional
     float time_scale;
+    float model_scale; // of a dropped .obj (the panel's "model scale"; 1: as its file has it)
     bool paused, step_once, quit, minimised, show_help, show_hud, tint_sleeping, pair_view;
+    bool show_shapes; // models drawn as their collision shapes (O), not their own meshes
     ph_debug_draw debug;
     ph_body_id pair_a, pair_b;
     // input

@@ -80,7 +80,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     render_camera rc = camera_render_camera(&a->cam, app_aspect(a));
     renderer_begin_frame(a->r, &rc);
     a->lv.highlight = a->tl.grabbing ? a->tl.grabbed : PH_NULL_BODY_ID;
-    level_submit(&a->lv, a->r, alpha, a->tint_sleeping);
+    level_submit(&a->lv, a->r, alpha, a->tint_sleeping, a->show_shapes);
     if (a->debug.draw_contacts || a->debug.draw_bounds || a->debug.draw_octree || a->debug.draw_calendar ||
         a->debug.draw_joints)
         renderer_debug_world(a->r, a->lv.world, &a->debug);

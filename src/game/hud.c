@@ -64,6 +64,7 @@ static const help_row HELP_ROWS[] = {
     {"H", "hinge tool: click a body, then the hinge point (axis: the view direction)"},
     {"B", "break tool: click near a joint to remove it"},
     {"J", "joints drawn on / off"},
+    {"O", "models drawn as their collision shapes (hull, compound, decomposition) / their own meshes"},
     {"X or Delete", "delete the body under the pointer"},
     {"F", "freeze the held body (or the one under the pointer) in place; F on it unfreezes"},
     {"Ctrl+Z / Ctrl+Y", "undo / redo a spawn, throw, delete or freeze (64 steps)"},

@@ -310,6 +310,10 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_j:
         a->debug.draw_joints = !a->debug.draw_joints;
         break;
+    case SDLK_o:
+        a->show_shapes = !a->show_shapes;
+        hud_message(&a->hd, false, a->show_shapes ? "collision shapes" : "models' own meshes");
+        break;
     case SDLK_x:
     case SDLK_DELETE:
         app_delete_at_pointer(a);
@@ -388,7 +392,8 @@ static void on_drop(app *a, const char *path)
     {
         obj_model *model = NULL;
         a->lv.warning[0] = '\0';
-        if (!level_add_model_file(&a->lv, path, a->r, pointer_point(a), &model, err, sizeof err))
+        if (!level_add_model_file(&a->lv, path, a->r, pointer_point(a), a->model_scale, &model, err,
+                                  sizeof err))
         {
             app_show_error(a, err);
             return;
@@ -398,7 +403,8 @@ static void on_drop(app *a, const char *path)
             hud_message(&a->hd, false, a->lv.warning);
         else
         {
-            snprintf(err, sizeof err, "added %s at the pointer (Tab: throw it)", path);
+            snprintf(err, sizeof err, "added %s at the pointer, scaled %gx (Tab: throw it)", path,
+                     (double)a->model_scale);
             hud_message(&a->hd, false, err);
         }
     }

@@ -467,6 +467,7 @@ typedef struct submit_context
     renderer *r;
     float alpha;
     bool tint_sleeping;
+    bool shapes;
     int meshes_submitted;
 } submit_context;
 
@@ -482,7 +483,7 @@ static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint3
         return true;
     *out_xf = level_interpolate(sc->lv, id, sc->alpha);
     *rgba = shade_rgba(b->rgba, id.index1);
-    if (b->mesh >= 0)
+    if (b->mesh >= 0 && !sc->shapes)
     {
         // A model draws its own render mesh in the body's frame instead of its collision shape.
         if (renderer_submit(sc->r, b->mesh, out_xf->p, out_xf->q, (vec3s){{1.0f, 1.0f, 1.0f}}, *rgba, *flags))
@@ -492,11 +493,11 @@ static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint3
     return true;
 }
 
-int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping)
+int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping, bool shapes)
 {
     if (!lv->world || !r)
         return 0;
-    submit_context sc = {lv, r, alpha, tint_sleeping, 0};
+    submit_context sc = {lv, r, alpha, tint_sleeping, shapes, 0};
     int n = renderer_submit_world(r, lv->world, INTERPOLATION_MARGIN, body_view, &sc);
     return n + sc.meshes_submitted;
 }

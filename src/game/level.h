@@ -148,8 +148,11 @@ bool level_load_recipe(level *lv, const char *name, uint32_t seed, char *err, si
 // *inout_mesh is -1 and r is given, its render mesh about the hull's centre of mass (the body origin) in
 // *inout_mesh, both scaled so that the model's largest extent is size (unit: m; 0: as the file has it).
 // False with a message on failure.
+// *out_from_mesh tells whether *out_mass holds the solid's mass properties (a closed surface) at a density
+// of 1 kg/m^3, about the hull's origin.
 bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, float size,
-                            ph_geom_id *out_geom, int *inout_mesh, char *err, size_t err_size);
+                            ph_geom_id *out_geom, ph_mass_properties *out_mass, bool *out_from_mesh,
+                            int *inout_mesh, char *err, size_t err_size);
 // Destroys the world and frees the renderer meshes of the level (r may be NULL).
 void level_unload(level *lv, renderer *r);
 
@@ -189,11 +192,12 @@ bool level_place_layout(level *lv, level_layout layout, vec3s point, vec3s *out_
 // How far boxes (world bounds, unit: m) must rise so that none overlaps a body's bounds and none starts
 // below a static mesh's surface under them; the placing rule of level_place_layout (at most 200 m).
 float level_clear_lift(level *lv, const ph_aabb *boxes, int count);
-// Adds the bodies of an .obj file (see assets/model_physics.h; no default ground) to the level, the
-// bottom centre of its bounds at point, lifted by level_clear_lift. *out_model gets the parsed model
-// (the caller's, for the projectile). False with a message.
-bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, struct obj_model **out_model,
-                          char *err, size_t err_size);
+// Adds the bodies of an .obj file (see assets/model_physics.h; no default ground) to the level, scaled by
+// scale (> 0; 1: as its file has it), the bottom centre of its bounds at point, lifted by
+// level_clear_lift. *out_model gets the parsed model (the caller's, for the projectile). False with a
+// message.
+bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, float scale,
+                          struct obj_model **out_model, char *err, size_t err_size);
 // Draws the outlines of the blocks a layout would make at base (the spawn preview) as renderer lines.
 void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s base);
 // Sub-steps of the worlds made from now on (the panel's slider), 0: the engine's default; and the number in
@@ -207,5 +211,6 @@ void level_set_error(char *err, size_t err_size, const char *text);
 // Records a renderer mesh the level made, so level_unload removes it. False when out of memory.
 bool level_track_mesh(level *lv, int mesh);
 
-// Submits every visible body, interpolated by alpha, with its colour (and model mesh).
-int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping);
+// Submits every visible body, interpolated by alpha, with its colour (and model mesh, unless shapes: then
+// every body is drawn as its collision shape, so a model's hull, compound or decomposition can be seen).
+int level_submit(level *lv, renderer *r, float alpha, bool tint_sleeping, bool shapes);

@@ -12,7 +12,7 @@
 #include "assets/scene.h"
 #include "game/level.h"
 
-#include <math.h>   // powf, fabsf, fmaxf
+#include <math.h>   // powf, fabsf, fmaxf, isfinite
 #include <stdio.h>  // fprintf, snprintf
 #include <string.h> // strrchr, strcmp
 
@@ -187,13 +187,18 @@ static bool load_obj(level *lv, const char *path, renderer *r, uint32_t seed, ch
     return true;
 }
 
-bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, obj_model **out_model,
-                          char *err, size_t err_size)
+bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point, float scale,
+                          obj_model **out_model, char *err, size_t err_size)
 {
     *out_model = NULL;
     asset_error aerr;
     memset(&aerr, 0, sizeof aerr);
     obj_model *model = NULL;
+    if (!(scale > 0.0f) || !isfinite(scale))
+    {
+        snprintf(err, err_size, "%s: the scale must be finite and > 0, got %g", path, (double)scale);
+        return false;
+    }
     if (!lv->world || !ph_is_finite_vec3(point) || !obj_load(path, NULL, &model, &aerr))
     {
         level_set_error(err, err_size,
@@ -209,7 +214,8 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
     ph_aabb box = {{{INFINITY, INFINITY, INFINITY}}, {{-INFINITY, -INFINITY, -INFINITY}}};
     for (int i = 0; i < model->position_count; i++)
     {
-        ph_vec3 p = {{model->positions[3 * i], model->positions[3 * i + 1], model->positions[3 * i + 2]}};
+        ph_vec3 p = {{scale * model->positions[3 * i], scale * model->positions[3 * i + 1],
+                      scale * model->positions[3 * i + 2]}};
         box = (ph_aabb){glms_vec3_minv(box.lo, p), glms_vec3_maxv(box.hi, p)};
     }
     // Its bottom centre goes to the point, then up onto what is there.
@@ -218,6 +224,7 @@ bool level_add_model_file(level *lv, const char *path, renderer *r, vec3s point,
     ph_aabb placed = {glms_vec3_add(box.lo, offset), glms_vec3_add(box.hi, offset)};
     offset.y += level_clear_lift(lv, &placed, 1);
     model_scene_options options = model_default_scene_options();
+    options.scale = scale;
     options.offset = offset;
     options.default_ground = false;
     if (!add_model_scene(lv, model, &options, r, err, err_size))
@@ -300,11 +307,14 @@ static float model_scale_for(const struct obj_model *model, float size)
 }
 
 bool level_model_projectile(level *lv, const struct obj_model *model, renderer *r, float size,
-                            ph_geom_id *out_geom, int *inout_mesh, char *err, size_t err_size)
+                            ph_geom_id *out_geom, ph_mass_properties *out_mass, bool *out_from_mesh,
+                            int *inout_mesh, char *err, size_t err_size)
 {
     *out_geom = PH_NULL_GEOM_ID;
+    *out_from_mesh = false;
     float scale = model_scale_for(model, size);
     model_shape_options options = model_default_shape_options();
+    options.density = 1.0f; // the throw's density multiplies it
     for (int k = 0; k < 3; k++)
         options.scale[k] = scale;
     model_shape shape;
@@ -316,6 +326,8 @@ bool level_model_projectile(level *lv, const struct obj_model *model, renderer *
         return false;
     }
     *out_geom = shape.shape.geom;
+    *out_mass = shape.mass;
+    *out_from_mesh = shape.mass_from_mesh;
     if (*inout_mesh >= 0 || !r)
         return true;
     model_mesh_options mo = model_mesh_default_options();

@@ -30,12 +30,13 @@ enum
     VIEW_XRAY,
     VIEW_HUD,
     VIEW_IMPACTS,
+    VIEW_SHAPES,
     VIEW_COUNT
 };
 
 static const char *const VIEW_NAMES[VIEW_COUNT] = {
     "contacts (F2)", "bounds (F3)",  "octree (F4)", "sleeping (F5)", "calendar (F6)",  "GJK/EPA (F7)",
-    "joints (J)",    "shadows (F9)", "x-ray (F10)", "HUD (F8)",      "impact flashes",
+    "joints (J)",    "shadows (F9)", "x-ray (F10)", "HUD (F8)",      "impact flashes", "shapes (O)",
 };
 
 // Projectile choices: the primitives, the loaded model, then models/*.obj.
@@ -80,6 +81,7 @@ static void read_views(const app *a, bool *v)
     v[VIEW_XRAY] = a->ropts.debug_xray;
     v[VIEW_HUD] = a->show_hud;
     v[VIEW_IMPACTS] = a->imp.on;
+    v[VIEW_SHAPES] = a->show_shapes;
 }
 
 static void write_views(app *a, const bool *v)
@@ -99,6 +101,7 @@ static void write_views(app *a, const bool *v)
     a->ropts.debug_xray = v[VIEW_XRAY];
     a->show_hud = v[VIEW_HUD];
     a->imp.on = v[VIEW_IMPACTS];
+    a->show_shapes = v[VIEW_SHAPES];
 }
 
 static void stats_text(const app *a, char *out, size_t size)
@@ -186,6 +189,7 @@ void app_panel_build(app *a, float dt_seconds)
         .projectile_names = projectile_names,
         .projectile = (int)a->tl.projectile,
         .projectile_size = a->tl.size > 0.0f ? a->tl.size : TOOLS_DEFAULT_SIZE,
+        .model_scale = a->model_scale,
         .view_count = VIEW_COUNT,
         .view_names = VIEW_NAMES,
         .views = views,
@@ -224,6 +228,8 @@ void app_panel_build(app *a, float dt_seconds)
         else if (m.projectile >= 0)
             a->tl.projectile = (tools_projectile)m.projectile;
     }
+    if (changed & PANEL_UI_CHANGED_MODEL_SCALE)
+        a->model_scale = m.model_scale;
     if (changed & PANEL_UI_CHANGED_VIEWS)
         write_views(a, views);
     if (changed & (PANEL_UI_UNDO | PANEL_UI_REDO))

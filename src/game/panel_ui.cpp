@@ -25,6 +25,8 @@ constexpr int SUBSTEPS_MIN = 1, SUBSTEPS_MAX = 16;
 constexpr float DENSITY_MIN = 50.0f, DENSITY_MAX = 20000.0f;
 constexpr float FRICTION_MAX = 2.0f;
 constexpr float PROJECTILE_SIZE_MIN = 0.1f, PROJECTILE_SIZE_MAX = 3.0f;
+// A dropped model's scale: 1 cm parts of a model in metres to 50 m buildings of a 0.5 m one.
+constexpr float MODEL_SCALE_MIN = 0.01f, MODEL_SCALE_MAX = 100.0f;
 
 struct widget_rect
 {
@@ -309,6 +311,9 @@ int panel_ui_build(panel_ui_model *m, bool visible, float dt_seconds, int *out_l
             }
             if (slider_float("size", &m->projectile_size, PROJECTILE_SIZE_MIN, PROJECTILE_SIZE_MAX, "%.2f m"))
                 changed |= PANEL_UI_CHANGED_PROJECTILE;
+            if (slider_float("model scale", &m->model_scale, MODEL_SCALE_MIN, MODEL_SCALE_MAX, "%.3gx",
+                             ImGuiSliderFlags_Logarithmic))
+                changed |= PANEL_UI_CHANGED_MODEL_SCALE;
         }
         if (ImGui::CollapsingHeader("Debug views", ImGuiTreeNodeFlags_DefaultOpen))
         {

@@ -35,6 +35,7 @@ extern "C"
         const char *const *projectile_names;
         int projectile;
         float projectile_size; // edge or diameter (unit: m)
+        float model_scale;     // of an .obj dropped on the window (1: as its file has it)
         // Debug views: names and their switches (edited in place)
         int view_count;
         const char *const *view_names;
@@ -56,7 +57,8 @@ extern "C"
         PANEL_UI_REDO = 1 << 8,
         PANEL_UI_SAVE = 1 << 9,
         PANEL_UI_LOAD = 1 << 10,
-        PANEL_UI_SCREENSHOT = 1 << 11
+        PANEL_UI_SCREENSHOT = 1 << 11,
+        PANEL_UI_CHANGED_MODEL_SCALE = 1 << 12
     };
 
     // Starts ImGui on the window's current GL context. False when the backends cannot start.

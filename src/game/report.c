@@ -47,8 +47,8 @@ bool app_write_report(app *a, float alpha)
     // One line per body alive at the end (those made during the run included): slot, tag, the position
     // where it was made, the drawn (interpolated) position of the last frame, where it projects in the
     // screenshot (-1 -1 when not visible), its bounds (lowest x y z, highest x y z) in the last step, its
-    // drawn orientation (x y z w), its type, 1 when it is drawn highlighted (held), and its material
-    // (density, friction, restitution).
+    // drawn orientation (x y z w), its type, 1 when it is drawn highlighted (held), its material
+    // (density, friction, restitution) and its mass (kg).
     int n = 0;
     const ph_body_id *ids = level_list_bodies(&a->lv, &n);
     for (int i = 0; i < n; i++)
@@ -66,13 +66,14 @@ bool app_write_report(app *a, float alpha)
         ph_material m = ph_body_get_material(a->lv.world, id);
         fprintf(f,
                 "body %u %s %.4f %.4f %.4f %.4f %.4f %.4f %.1f %.1f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f "
-                "%.4f %.4f %s %d %.4f %.4f %.4f\n",
+                "%.4f %.4f %s %d %.4f %.4f %.4f %.6g\n",
                 id.index1, level_tag_name(b->tag), (double)s.x, (double)s.y, (double)s.z, (double)xf.p.x,
                 (double)xf.p.y, (double)xf.p.z, (double)px, (double)py, (double)bb.lo.x, (double)bb.lo.y,
                 (double)bb.lo.z, (double)bb.hi.x, (double)bb.hi.y, (double)bb.hi.z, (double)xf.q.x,
                 (double)xf.q.y, (double)xf.q.z, (double)xf.q.w,
                 body_type_name(ph_body_get_type(a->lv.world, id)), PH_ID_EQUALS(id, a->lv.highlight) ? 1 : 0,
-                (double)m.density, (double)m.friction, (double)m.restitution);
+                (double)m.density, (double)m.friction, (double)m.restitution,
+                (double)ph_body_get_mass(a->lv.world, id));
     }
     fclose(f);
     return true;

@@ -196,6 +196,14 @@ ph_body_id tools_throw_body(const tools *t, level *lv, const tools_throw_def *de
         body.shape = ph_make_geom_shape(PH_SHAPE_HULL, t->model_geom);
     else
         body.shape = ph_make_box((ph_vec3){{half, half, half}});
+    ph_mass_properties solid;
+    if (kind == TOOLS_PROJECTILE_MODEL && t->model_mass_from_mesh)
+    {
+        solid = t->model_mass;
+        solid.mass *= def->density;
+        solid.inertia = glms_mat3_scale(solid.inertia, def->density);
+        body.mass_properties = &solid;
+    }
     ph_body_id id = ph_body_create(lv->world, &body);
     if (PH_ID_IS_NULL(id))
     {

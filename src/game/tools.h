@@ -37,7 +37,12 @@ typedef struct tools
     bool custom_material;  // the player chose the projectiles' material (the panel), else steel
     ph_material material;  // that material
     ph_geom_id model_geom; // hull of the loaded model (null: none loaded)
-    int model_mesh;        // its render mesh, -1 when none
+    // Where the model's surface is closed, its solid's mass properties at a density of 1 kg/m^3 about the
+    // hull's origin (its centre of mass): a thrown model weighs what the solid does (times the throw's
+    // density), as a model in a scene does, not what its hull would.
+    bool model_mass_from_mesh;
+    ph_mass_properties model_mass;
+    int model_mesh; // its render mesh, -1 when none
     bool charging;
     float charge_seconds; // how long the button has been held (unit: s)
     bool grabbing;

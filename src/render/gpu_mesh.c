@@ -302,9 +302,9 @@ bool mesh_data_from_arrays(mesh_data *out, const float *positions, const float *
 bool mesh_data_triangles(mesh_data *out, int tri_count, mesh_corner_fn *corner, const void *ctx)
 {
     memset(out, 0, sizeof *out);
-    if (!corner || tri_count <= 0 || tri_count > MESH_MAX_ELEMENTS / 3)
+    if (!corner || tri_count <= 0 || tri_count > MESH_MAX_ELEMENTS / 6)
         return false;
-    if (!alloc_mesh(out, tri_count * 3, tri_count * 3))
+    if (!alloc_mesh(out, tri_count * 6, tri_count * 6))
         return false;
     for (int t = 0; t < tri_count; t++)
     {
@@ -312,11 +312,14 @@ bool mesh_data_triangles(mesh_data *out, int tri_count, mesh_corner_fn *corner, 
         for (int c = 0; c < 3; c++)
             p[c] = corner(t, c, ctx);
         vec3s n = triangle_normal(p[0], p[1], p[2]);
+        // The front copy, then the back one: reversed corners, opposite normal.
         for (int c = 0; c < 3; c++)
         {
-            set_vertex(&out->vertices[3 * t + c], p[c], n, WHITE);
-            out->indices[3 * t + c] = (uint32_t)(3 * t + c);
+            set_vertex(&out->vertices[6 * t + c], p[c], n, WHITE);
+            set_vertex(&out->vertices[6 * t + 3 + c], p[2 - c], glms_vec3_negate(n), WHITE);
         }
+        for (int c = 0; c < 6; c++)
+            out->indices[6 * t + c] = (uint32_t)(6 * t + c);
     }
     return true;
 }

@@ -62,7 +62,9 @@ bool mesh_data_hull(mesh_data *out, const ph_hull *hull);      // flat faces, fa
 bool mesh_data_from_arrays(mesh_data *out, const float *positions, const float *normals, const float *colors,
                            int vertex_count, const uint32_t *indices, int index_count);
 // A triangle list as flat-shaded triangles: tri_count triangles from corner(i, c, ctx) (triangle i,
-// corner c in 0..2, counter-clockwise seen from the front). Used for static meshes (world_view.c).
+// corner c in 0..2, counter-clockwise seen from the front), each also turned the other way, since a
+// static mesh is a surface that may be seen from either side (walls of one side, a terrain's underside).
+// Used for static meshes (world_view.c).
 typedef vec3s mesh_corner_fn(int triangle, int corner, const void *ctx);
 bool mesh_data_triangles(mesh_data *out, int tri_count, mesh_corner_fn *corner, const void *ctx);
 void mesh_data_free(mesh_data *m);

@@ -128,6 +128,15 @@ files)
     run --scene first --frames 20 $common --script "2 drop $src/models/chair.obj" --report "$out/drop.txt" \
         2>"$out/drop_err.txt"
     grep -q "^body [0-9]* model " "$out/drop.txt" || { echo "FAIL: the dropped model is not in the level"; exit 1; }
+    # The dropped chair thrown as the model projectile (three Tabs from the box) weighs what its solid does
+    # (0.09684 m^3 of boards times the density), as the dropped one does, not what its hull (0.85 m^3) would.
+    run --scene first --frames 30 $common --report "$out/throw_model.txt" \
+        --script "2 drop $src/models/chair.obj; 4 key Tab; 5 key Tab; 6 key Tab; 8 down 240 120 left; 9 up 240 120 left" \
+        2>"$out/throw_model_err.txt"
+    awk '$1 == "body" && $3 == "model" { n++; v = $27 / $24; printf "model body %s: %.5f m^3 of solid\n", $2, v;
+                                          if (v < 0.0959 || v > 0.0978) bad = 1 }
+         END { if (n != 2 || bad) { print "FAIL: need the dropped and the thrown chair at 0.09684 m^3"; exit 1 } }' \
+        "$out/throw_model.txt"
     for f in "$src"/tests/data/bad_index.obj "$src"/tests/data/bad_nan.obj; do
         set +e
         "$sandbox" --headless "$f" 2>"$out/${name}_err.txt" >/dev/null
