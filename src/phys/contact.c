@@ -11,9 +11,10 @@
 #include "core.h"
 #include "world.h"
 
-#include <stddef.h> // offsetof
-#include <stdlib.h> // qsort
-#include <string.h> // memcpy, memset
+#include <stdatomic.h> // the narrow phase's counts, summed over the workers
+#include <stddef.h>    // offsetof
+#include <stdlib.h>    // qsort
+#include <string.h>    // memcpy, memset
 
 // Most extra speculative distance from relative motion (unit: m). Beyond this the calendar takes over.
 #define CONTACT_MAX_MOTION_MARGIN 1.0f
@@ -24,6 +25,9 @@
 // PH_CONTACT_RECYCLE_DISTANCE of the pose the manifold was built at (contact.h), and neither body has turned
 // by more than this angle since (unit: rad; 3 degrees).
 #define CONTACT_RECYCLE_ANGLE 0.05f
+// Fewest contacts a worker takes at a time in the narrow phase (task.h): a contact's manifold costs about a
+// microsecond, a range a claim and some cache lines passed between cores.
+#define CONTACT_MIN_RANGE 32
 // A manifold polygon with less area than this is a line (ph_contact_patch_radius; unit: m^2).
 #define CONTACT_PATCH_MIN_AREA 1e-8f
 
@@ -540,6 +544,111 @@ static void fill_contact(ph_contact_set *set, int k)
     c->child_b = cand->child_b;
 }
 
+// The narrow phase of contacts over a range of them (ph_contacts_update), for the workers.
+typedef struct narrow_task
+{
+    ph_world *world;
+    float dt;
+    bool merged;   // the set was merged: each contact is filled from last step's list first
+    uint8_t *wake; // per contact: 1 when it may wake a sleeping body (wake_touched decides)
+    atomic_int manifolds, points, recycled, wakers; // summed over the ranges (integers: any order)
+} narrow_task;
+
+// Whether body slot sleeps (a static body never does).
+static bool is_sleeping(const ph_body *b)
+{
+    return !b->awake && b->type != PH_BODY_STATIC;
+}
+
+// An awake body wakes a sleeping one (and its whole island) when they touch, or before they touch when it is
+// on the move (a speculative contact, so that the impact is not lost on a body that acts as static for a
+// step). A quiet awake neighbour a few millimetres away does not: it is in another island, and waking the
+// sleeper every time it settled would keep a pile awake for ever. Run on the stepping thread in contact order
+// (a wake changes which bodies later contacts find asleep), for the contacts the narrow phase marked.
+static void wake_touched(ph_world *world, const ph_contact_brief *c)
+{
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
+    if (wa && is_sleeping(bb) && (c->touching || is_moving(world, c->a)))
+        ph_world_wake_island(world, c->b);
+    else if (wb && is_sleeping(ba) && (c->touching || is_moving(world, c->b)))
+        ph_world_wake_island(world, c->a);
+}
+
+// Contacts begin .. end - 1: each rebuilt from its own candidate and last step's contact, writing only
+// itself and its brief. Contact k is candidate k, whose pair motion is still the bodies'.
+static void narrow_range(int begin, int end, int worker, void *context)
+{
+    narrow_task *t = context;
+    ph_world *world = t->world;
+    ph_contact_set *set = &world->contacts;
+    int manifolds = 0, points = 0, recycled = 0, wakers = 0;
+    (void)worker;
+    for (int k = begin; k < end; k++)
+    {
+        if (t->merged)
+            fill_contact(set, k);
+        ph_contact *c = &set->items[k];
+        const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+        float motion = set->candidates[k].motion;
+        c->margin = pair_margin(world, motion);
+        // The pair's friction and restitution, for a new contact only: a body's material is fixed at its
+        // creation, and a carried contact has the same bodies (a destroyed body's contacts are removed), so
+        // it keeps the values computed when it was new. Reading the materials (a cache line of each body
+        // that nothing else here needs) was a tenth of the stage in pile10k.
+        if (t->merged && set->candidates[k].source < 0)
+        {
+            c->friction = sqrtf(ba->material.friction * bb->material.friction);
+            c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
+                                                                                 : bb->material.restitution;
+        }
+        if (can_recycle(world, c, motion))
+        {
+            recycle(world, c);
+            recycled++;
+        }
+        else
+        {
+            ph_contact old;
+            old.manifold.point_count = c->manifold.point_count;
+            if (old.manifold.point_count > 0) // match_impulses reads no further than the count
+            {
+                memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
+                memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
+            }
+            // The parts' shapes and poses, needed only here: a recycled manifold follows the bodies.
+            ph_convex sa, sb;
+            ph_transform xa, xb;
+            ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
+            ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
+            ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
+            match_impulses(c, &old);
+            // The twist's arm; only friction reads it (a frictionless pair skips the polygon's integral).
+            c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
+            c->radius_a = round_radius(&sa);
+            c->radius_b = round_radius(&sb);
+            remember_build(world, c);
+        }
+        // A contact without points has no normal to speak of (a carried one keeps no manifold).
+        bool has_points = c->manifold.point_count > 0, touch = has_points && ph_contact_is_touching(c);
+        set->briefs[k] = (ph_contact_brief){c->a, c->b, c->manifold.point_count,
+                                            has_points ? c->manifold.normal : glms_vec3_zero(), touch};
+        // Waking only ever makes a sleeping body awake, so a contact whose bodies are not asleep now cannot
+        // wake one later in the step's order either.
+        t->wake[k] = has_points && (is_sleeping(ba) || is_sleeping(bb));
+        wakers += t->wake[k];
+        if (has_points)
+        {
+            manifolds++;
+            points += c->manifold.point_count;
+        }
+    }
+    atomic_fetch_add_explicit(&t->manifolds, manifolds, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->points, points, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->recycled, recycled, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->wakers, wakers, memory_order_relaxed);
+}
+
 bool ph_contacts_update(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -584,79 +693,26 @@ bool ph_contacts_update(ph_step_context *ctx)
         return false;
     unsigned long long t1 = ph_ticks();
 
-    // Narrow phase: a manifold per contact, impulses matched by feature id. Contact k is candidate k, whose
-    // pair motion is still the bodies' (waking a body on the way changes neither velocities nor radii).
-    int manifolds = 0, points = 0, recycled = 0;
-    for (int k = 0; k < set->count; k++)
-    {
-        if (merged)
-            fill_contact(set, k);
-        ph_contact *c = &set->items[k];
-        const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-        float motion = set->candidates[k].motion;
-        c->margin = pair_margin(world, motion);
-        // The pair's friction and restitution, for a new contact only: a body's material is fixed at its
-        // creation, and a carried contact has the same bodies (a destroyed body's contacts are removed), so
-        // it keeps the values computed when it was new. Reading the materials (a cache line of each body
-        // that nothing else here needs) was a tenth of the stage in pile10k.
-        if (merged && set->candidates[k].source < 0)
-        {
-            c->friction = sqrtf(ba->material.friction * bb->material.friction);
-            c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
-                                                                                 : bb->material.restitution;
-        }
-        if (can_recycle(world, c, motion))
-        {
-            recycle(world, c);
-            recycled++;
-        }
-        else
-        {
-            ph_contact old;
-            old.manifold.point_count = c->manifold.point_count;
-            if (old.manifold.point_count > 0) // match_impulses reads no further than the count
-            {
-                memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
-                memcpy(old.normal_impulse, c->normal_impulse, sizeof old.normal_impulse);
-            }
-            // The parts' shapes and poses, needed only here: a recycled manifold follows the bodies.
-            ph_convex sa, sb;
-            ph_transform xa, xb;
-            ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
-            ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
-            ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
-            match_impulses(c, &old);
-            // The twist's arm; only friction reads it (a frictionless pair skips the polygon's integral).
-            c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
-            c->radius_a = round_radius(&sa);
-            c->radius_b = round_radius(&sb);
-            remember_build(world, c);
-        }
-        // A contact without points has no normal to speak of (a carried one keeps no manifold).
-        bool has_points = c->manifold.point_count > 0, touch = has_points && ph_contact_is_touching(c);
-        set->briefs[k] = (ph_contact_brief){c->a, c->b, c->manifold.point_count,
-                                            has_points ? c->manifold.normal : glms_vec3_zero(), touch};
-        if (c->manifold.point_count > 0)
-        {
-            manifolds++;
-            points += c->manifold.point_count;
-            // An awake body wakes a sleeping one (and its whole island) when they touch, or before they
-            // touch when it is on the move (a speculative contact, so that the impact is not lost on a
-            // body that acts as static for a step). A quiet awake neighbour a few millimetres away does
-            // not: it is in another island, and waking the sleeper every time it settled would keep a
-            // pile awake for ever.
-            bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
-            if (wa && !bb->awake && bb->type != PH_BODY_STATIC && (touch || is_moving(world, c->a)))
-                ph_world_wake_island(world, c->b);
-            else if (wb && !ba->awake && ba->type != PH_BODY_STATIC && (touch || is_moving(world, c->b)))
-                ph_world_wake_island(world, c->a);
-        }
-    }
+    // Narrow phase: a manifold per contact, impulses matched by feature id, over the workers. Waking is left
+    // to the stepping thread, in contact order, after them: it changes the world beyond one contact.
+    uint8_t *wake = ph_arena_alloc(ctx->arena, (size_t)(set->count > 0 ? set->count : 1));
+    if (!wake)
+        return false;
+    narrow_task t = {.world = world, .dt = ctx->dt, .merged = merged, .wake = wake};
+    atomic_init(&t.manifolds, 0);
+    atomic_init(&t.points, 0);
+    atomic_init(&t.recycled, 0);
+    atomic_init(&t.wakers, 0);
+    ph_parallel_for(&world->tasks, set->count, CONTACT_MIN_RANGE, narrow_range, &t);
+    for (int k = 0; atomic_load_explicit(&t.wakers, memory_order_relaxed) > 0 && k < set->count; k++)
+        if (wake[k])
+            wake_touched(world, &set->briefs[k]);
+    ph_arena_free(ctx->arena, wake);
     unsigned long long t2 = ph_ticks();
     set->keyed = true; // the contacts are the candidates, one for one
-    set->recycled_count = recycled;
-    ctx->stats->manifold_count = manifolds;
-    ctx->stats->contact_point_count = points;
+    set->recycled_count = atomic_load_explicit(&t.recycled, memory_order_relaxed);
+    ctx->stats->manifold_count = atomic_load_explicit(&t.manifolds, memory_order_relaxed);
+    ctx->stats->contact_point_count = atomic_load_explicit(&t.points, memory_order_relaxed);
     ctx->stats->ms_stage[PH_STAGE_MANIFOLD] += ph_ticks_to_ms(t1 - t0);
     ctx->stats->ms_stage[PH_STAGE_NARROWPHASE] += ph_ticks_to_ms(t2 - t1);
     ctx->ticks = t2;

@@ -270,6 +270,20 @@ static bool check_world_def(const ph_world_def *def)
                def->calendar_events_per_pair, PH_MAX_CALENDAR_BUDGET);
         return false;
     }
+    if (def->worker_count < 1 || def->worker_count > PH_MAX_WORKERS)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.worker_count is %d; it must be in [1, %d].", fn, def->worker_count,
+               PH_MAX_WORKERS);
+        return false;
+    }
+    if (!def->enqueue_task != !def->finish_task)
+    {
+        ph_log(PH_LOG_ERROR,
+               "%s: def.enqueue_task and def.finish_task must be set together (a job system) or both be NULL "
+               "(the built-in pool).",
+               fn);
+        return false;
+    }
     return true;
 }
 
@@ -291,6 +305,13 @@ ph_world *ph_world_create(const ph_world_def *def)
     {
         ph_free(world, sizeof *world);
         ph_log(PH_LOG_ERROR, "ph_world_create: out of memory (the step arena).");
+        return NULL;
+    }
+    if (!ph_tasks_create(&world->tasks, def))
+    {
+        ph_arena_destroy(&world->arena);
+        ph_free(world, sizeof *world);
+        ph_log(PH_LOG_ERROR, "ph_world_create: could not start %d worker threads.", def->worker_count - 1);
         return NULL;
     }
     ph_octree_create(&world->octree);
@@ -335,6 +356,7 @@ void ph_world_destroy(ph_world *world)
     ph_id_pool_destroy(&world->geom_ids);
     ph_octree_destroy(&world->octree);
     ph_arena_destroy(&world->arena);
+    ph_tasks_destroy(&world->tasks);
     ph_free(world, sizeof *world);
 }
 
@@ -1592,7 +1614,7 @@ void ph_world_step(ph_world *world)
     if (!ph_contacts_update(&ctx))
         ph_log(PH_LOG_ERROR, "The narrow phase ran out of memory; last step's contacts are kept.");
     // Contacts may have woken sleeping bodies: then the awake list is taken again for the solver (the
-    // narrow phase takes nothing from the arena, so the list is its last allocation).
+    // narrow phase keeps nothing of the arena, so the list is its last allocation).
     if (listed && world->wake_count != wakes)
     {
         ph_arena_free(ctx.arena, ctx.awake);
