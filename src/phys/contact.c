@@ -544,6 +544,49 @@ static void fill_contact(ph_contact_set *set, int k)
     c->child_b = cand->child_b;
 }
 
+// What a broadphase pair makes of candidates: none (its bodies' joint keeps them apart), the pair itself (two
+// convex bodies), or parts (a compound or a mesh: expand_pair).
+typedef enum pair_kind
+{
+    PAIR_JOINTED,
+    PAIR_CONVEX,
+    PAIR_PARTS,
+} pair_kind;
+
+typedef struct pair_survey
+{
+    float motion; // pair_motion (unit: m)
+    pair_kind kind;
+} pair_survey;
+
+typedef struct survey_task
+{
+    const ph_world *world;
+    const ph_octree_pair *pairs;
+    float dt;
+    pair_survey *out;
+} survey_task;
+
+static void survey_pairs(int begin, int end, int worker, void *context)
+{
+    const survey_task *t = context;
+    const ph_world *world = t->world;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+    {
+        int a = t->pairs[i].a, b = t->pairs[i].b;
+        const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+        // Jointed bodies do not collide unless the joint says so (a world without joints skips the read of
+        // both bodies' lists, a cache line each in a big scene).
+        if (world->joint_ids.live_count > 0 && ph_joints_exclude(world, a, b))
+            t->out[i] = (pair_survey){0.0f, PAIR_JOINTED};
+        else
+            t->out[i] = (pair_survey){pair_motion(world, a, b, t->dt),
+                                      ba->mesh || bb->mesh || ba->compound || bb->compound ? PAIR_PARTS
+                                                                                           : PAIR_CONVEX};
+    }
+}
+
 // The narrow phase of contacts over a range of them (ph_contacts_update), for the workers.
 typedef struct narrow_task
 {
@@ -676,16 +719,26 @@ bool ph_contacts_update(ph_step_context *ctx)
         set->keyed = true;
         return true;
     }
-    for (int i = 0; i < ctx->pair_count; i++)
+    // Each pair's motion and kind on the workers (the reads of both bodies' states and shapes, cache misses
+    // in a big scene), then its candidates in pair order here.
+    pair_survey *survey = ph_arena_alloc(ctx->arena, (size_t)ctx->pair_count * sizeof *survey);
+    if (!survey)
+        return false;
+    survey_task st = {world, ctx->pairs, ctx->dt, survey};
+    ph_parallel_for(&world->tasks, ctx->pair_count, CONTACT_MIN_RANGE, survey_pairs, &st);
+    bool expanded = ph_array_reserve(set->candidates, set->candidate_capacity, ctx->pair_count);
+    for (int i = 0; expanded && i < ctx->pair_count; i++)
     {
         int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
-        if (world->joint_ids.live_count > 0 && ph_joints_exclude(world, a, b))
-            continue; // jointed bodies do not collide unless the joint says so (a world without joints
-                      // skips the read of both bodies' lists, a cache line each in a big scene)
-        float motion = pair_motion(world, a, b, ctx->dt);
-        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
-            return false;
+        float motion = survey[i].motion;
+        if (survey[i].kind == PAIR_CONVEX)
+            expanded = push_candidate(set, a, b, -1, -1, motion);
+        else if (survey[i].kind == PAIR_PARTS)
+            expanded = expand_pair(world, a, b, motion, pair_margin(world, motion));
     }
+    ph_arena_free(ctx->arena, survey);
+    if (!expanded)
+        return false;
     if (!ph_array_reserve(set->briefs, set->brief_capacity, set->candidate_count))
         return false;
     bool merged = !same_contacts(set, keyed);

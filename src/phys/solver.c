@@ -1428,6 +1428,60 @@ static void finish_poses(int begin, int end, int worker, void *context)
     }
 }
 
+// What a body is to the sub-steps (ph_solve's lists): dynamic or not, and in free flight (dynamic, in no
+// constraint, when the step lists the bodies that step on their state).
+enum
+{
+    BODY_DYNAMIC = 1,
+    BODY_FLYING = 2,
+};
+
+static int body_kind(const ph_world *world, int slot, const uint8_t *constrained, bool listed)
+{
+    bool is_dynamic = world->bodies[slot].type == PH_BODY_DYNAMIC;
+    bool flying = listed && constrained && !constrained[slot] && is_dynamic;
+    return (is_dynamic ? BODY_DYNAMIC : 0) | (flying ? BODY_FLYING : 0);
+}
+
+// The start of the step of awake bodies begin .. end - 1: the world inverse inertia of where a dynamic body
+// is, the step's start pose and no motion yet; each body's kind into kinds[i] and the velocity sub-step's
+// record of a dynamic body that takes the sub-steps into motion[i] (either NULL: not noted).
+typedef struct start_task
+{
+    const ph_step_context *ctx;
+    const uint8_t *constrained;
+    bool listed; // the step lists the bodies that step on their state (ph_solve's `stepped`)
+    int *kinds;
+    solver_motion *motion;
+} start_task;
+
+static void start_bodies(int begin, int end, int worker, void *context)
+{
+    const start_task *t = context;
+    const ph_step_context *ctx = t->ctx;
+    ph_world *world = ctx->world;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+    {
+        int slot = ctx->awake[i];
+        if (i + SOLVER_BODY_AHEAD < end)
+            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 4);
+        ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &world->states[slot];
+        int kind = body_kind(world, slot, t->constrained, t->listed);
+        if (kind & BODY_DYNAMIC)
+            ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
+        body->center0 = body->center;
+        body->q0 = body->xf.q;
+        st->dp = glms_vec3_zero();
+        st->dq = glms_quat_identity();
+        if (t->kinds)
+            t->kinds[i] = kind;
+        if (t->motion && kind == BODY_DYNAMIC)
+            t->motion[i] = solver_motion_of(body, slot, world->def.gravity, ctx->h);
+    }
+}
+
 bool ph_solve(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -1486,21 +1540,15 @@ bool ph_solve(ph_step_context *ctx)
     solver_motion *motion = ph_arena_alloc(ctx->arena, awake_n * sizeof *motion);
     int *stepped = ph_arena_alloc(ctx->arena, awake_n * sizeof(int));
     int dynamic_count = 0, stepped_count = 0, flying_count = 0; // flying: from the end of `stepped` down
+    // Each body's start of the step on the workers, which note its kind (in `dynamic`, by awake index) and
+    // its motion record (in `motion`, by awake index); the lists are then made in awake order here.
+    start_task st = {ctx, constrained, stepped != NULL, dynamic, motion};
+    ph_parallel_for(&world->tasks, ctx->awake_count, SOLVER_MIN_BODIES, start_bodies, &st);
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
-        if (i + SOLVER_BODY_AHEAD < ctx->awake_count)
-            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 4);
-        ph_body *body = &world->bodies[slot];
-        ph_body_state *st = &states[slot];
-        bool is_dynamic = body->type == PH_BODY_DYNAMIC;
-        if (is_dynamic)
-            ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
-        body->center0 = body->center;
-        body->q0 = body->xf.q;
-        st->dp = glms_vec3_zero();
-        st->dq = glms_quat_identity();
-        bool flying = stepped && constrained && !constrained[slot] && is_dynamic;
+        int kind = dynamic ? dynamic[i] : body_kind(world, slot, constrained, stepped != NULL);
+        bool flying = (kind & BODY_FLYING) != 0;
         if (stepped)
         {
             if (flying)
@@ -1508,11 +1556,12 @@ bool ph_solve(ph_step_context *ctx)
             else
                 stepped[stepped_count++] = slot;
         }
-        // A body in free flight flies (whenever one does, fly_first below), and takes no sub-step.
-        if (is_dynamic && dynamic && !flying)
+        // A body in free flight flies (whenever one does, fly_first below), and takes no sub-step. The lists
+        // fill from their starts, behind the index read (dynamic_count <= i).
+        if ((kind & BODY_DYNAMIC) && dynamic && !flying)
         {
             if (motion)
-                motion[dynamic_count] = solver_motion_of(body, slot, world->def.gravity, ctx->h);
+                motion[dynamic_count] = motion[i];
             dynamic[dynamic_count++] = slot;
         }
     }
