@@ -58,7 +58,7 @@ static void test_finish(void *user_task, void *user_context)
     }
 }
 
-// A ground, a 7 x 7 x 7 pile of unit boxes and 4 x 3 x 4 bouncing hulls of 24 random points dropped on top
+// A ground, an 8 x 8 x 8 pile of unit boxes and 4 x 3 x 4 bouncing hulls of 24 random points dropped on top
 // of it.
 static bool build_boxes_and_hulls(recipe_scene *s)
 {
@@ -67,7 +67,7 @@ static bool build_boxes_and_hulls(recipe_scene *s)
     const float ground_half[3] = {30.0f, 1.0f, 30.0f}, origin[3] = {0.0f, 0.0f, 0.0f},
                 half[3] = {0.5f, 0.5f, 0.5f};
     if (!recipe_add_ground(s, ground_half, 0.0f, recipe_default_material()) ||
-        !recipe_add_pile(s, origin, 7, 7, 7, half, 1.1f, 0.5f, 0.02f, 7, recipe_default_material()))
+        !recipe_add_pile(s, origin, 8, 8, 8, half, 1.1f, 0.5f, 0.02f, 7, recipe_default_material()))
         return false;
     uint64_t rng = 23;
     float points[24][3];

@@ -315,6 +315,7 @@ ph_world *ph_world_create(const ph_world_def *def)
         return NULL;
     }
     ph_octree_create(&world->octree);
+    world->octree.tasks = &world->tasks; // its pair search splits over the world's workers
     world->octree.max_pairs_per_proxy = PH_MAX_PAIRS_PER_BODY;
     world->octree.max_pairs = PH_MAX_PAIRS_PER_STEP;
     ph_id_pool_create(&world->body_ids);
