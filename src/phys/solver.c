@@ -41,6 +41,11 @@
 // of them on the scalar path. The groups keep each point's separation between the sweeps that see the same
 // positions, and the sub-step's position update of constrained bodies runs 4 or 8 at a time there too, bit
 // for bit as the scalar loop.
+// Workers (task.h): every per-body loop, the preparation of the groups and each colour of every sweep are
+// split among them; a colour's groups share no moving body, so the colours' sweeps, one after another, give
+// the bits of one sweep over all the groups. The scalar path and the constraints the colours could not take
+// stay on the stepping thread, in their order: the scalar sweep's order is the contacts', and splitting it
+// would change the results.
 #include "solver.h"
 
 #include "core.h"
@@ -630,7 +635,7 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
     store_pair(&pv, sa, sb);
 }
 
-// A sweep of the wide groups (warm start, solve, restitution, or the step's totals) over a range of them.
+// A sweep of the wide groups (warm start, solve or restitution) over a range of them.
 typedef enum sweep_kind
 {
     SWEEP_WARM_START,
