@@ -42,7 +42,7 @@ _Static_assert(WIDE % LANES == 0, "a group is a whole number of units");
 // soft-constraint terms, which spill out of AVX2's 16 (pyramid20's step -6%, large_pyramid's -10 to -15%).
 // Clang 14 (Debian 12) crashes on these clones, so clang builds keep the AVX2 build only; so do
 // ThreadSanitizer builds, whose instrumented ifunc resolvers run before its runtime starts and crash.
-#if defined(PH_LANES_AVX2) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX512VL__) &&             \
+#if defined(PH_LANES_AVX2) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX512VL__) &&          \
     !defined(__SANITIZE_THREAD__)
 #define WIDE_KERNEL static __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else
