@@ -181,17 +181,17 @@ static int same_hashes(const char *name, int steps)
 
 static int workers_pyramid(void)
 {
-    return same_hashes("pyramid20", 200);
+    return same_hashes("pyramid20", 150);
 }
 
 static int workers_boxes_and_hulls(void)
 {
-    return same_hashes("boxes_and_hulls", 160);
+    return same_hashes("boxes_and_hulls", 120);
 }
 
 static int workers_joints(void)
 {
-    return same_hashes("ragdolls", 100);
+    return same_hashes("ragdolls", 80);
 }
 
 static int workers_calendar(void)
