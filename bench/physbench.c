@@ -11,7 +11,8 @@
 // (the contact solver's path: best, the default, scalar, sse2, avx2 or neon; a path this CPU lacks runs the
 // best it has, and stderr says which ran), --scalar (the same as --simd scalar), --no-calendar (world def
 // enable_calendar off: the reference run of issue 19 item 8), --calendar-report (one line per scene on
-// stderr: the calendar's events per step, its budget hits and the dynamic bodies' mean height), --list.
+// stderr: the calendar's events per step, its budget hits and the dynamic bodies' mean height), --workers N
+// (world def worker_count on the built-in pool; default 1, so that figures stay comparable), --list.
 #include "bench_metrics.h"
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
@@ -33,6 +34,8 @@ static ph_simd_path simd_path = PH_SIMD_BEST;
 static bool no_calendar;
 // --calendar-report: the calendar's summary line on stderr.
 static bool calendar_report;
+// --workers N: world def worker_count.
+static int workers = 1;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
 // --calendar-report counts the body-steps in which a body at speed did not move (issue 24, item 8): faster
@@ -109,6 +112,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
     ph_world_def def = spawn_world_def(&scene);
     def.simd = simd_path;
     def.enable_calendar = !no_calendar;
+    def.worker_count = workers;
     ph_world *world = ph_world_create(&def);
     ph_body_id *ids = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *ids);
     bench_state *states = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *states);
@@ -214,7 +218,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--simd best|scalar|sse2|avx2|neon]\n"
-            "                 [--scalar] [--no-calendar] [--calendar-report] [--list]\n"
+            "                 [--scalar] [--no-calendar] [--calendar-report] [--workers N] [--list]\n"
             "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
 }
 
@@ -239,6 +243,8 @@ int main(int argc, char **argv)
             no_calendar = true;
         else if (strcmp(argv[i], "--calendar-report") == 0)
             calendar_report = true;
+        else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
+            workers = (int)strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--list") == 0)
         {
             for (const char *const *n = bench_scene_names; *n; n++)

@@ -506,14 +506,14 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, const
 static bool chain_sweep(ph_body_state *states, wide_solver *w)
 {
     const float inv_h = 60.0f * 16.0f;
-    ph_wide_warm_start(states, w);
+    ph_wide_warm_start(states, w, 0, w->group_count);
     for (int sweep = 0; sweep < 3; sweep++)
     {
-        ph_wide_solve(states, w, inv_h, true, sweep == 0, false);
-        ph_wide_solve(states, w, inv_h, false, true, true);
+        ph_wide_solve(states, w, inv_h, true, sweep == 0, false, 0, w->group_count);
+        ph_wide_solve(states, w, inv_h, false, true, true, 0, w->group_count);
     }
-    ph_wide_bounce(states, w, 1.0f / inv_h, true);
-    return ph_wide_bounce(states, w, 1.0f / inv_h, false);
+    ph_wide_bounce(states, w, 1.0f / inv_h, true, 0, w->group_count);
+    return ph_wide_bounce(states, w, 1.0f / inv_h, false, 0, w->group_count);
 }
 
 // ph_wide_solve runs up to three units (groups of 8 lanes, or halves of them on 4-lane sets) of one colour
@@ -614,7 +614,7 @@ static int kept_arms_exact_with(bool isotropic, const wide_kernels *kernels)
                 ph_body_state_set_inv_inertia(
                     &states[m][i], ph_world_inv_inertia(states[m][i].dq, states[m][i].inv_inertia));
         }
-        ph_wide_refresh(states[m], &w[m], refreshed);
+        ph_wide_refresh(states[m], &w[m], refreshed, 0, w[m].group_count);
         bounced[m] = chain_sweep(states[m], &w[m]);
     }
     ENSURE(memcmp(states[0], states[1], sizeof states[0]) == 0);
@@ -662,7 +662,7 @@ enum
 static void lanes_step(ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
 {
     chain_sweep(states, w);
-    ph_wide_refresh(states, w, refreshed);
+    ph_wide_refresh(states, w, refreshed, 0, w->group_count);
     chain_sweep(states, w);
 }
 

@@ -24,7 +24,8 @@ const char *ph_status_string(ph_status status);
 
 // Allocator hooks. alloc returns memory aligned for any type or NULL; free receives the size that was
 // asked of alloc. ctx is passed back unchanged. Set them before creating any world; passing NULL
-// functions restores malloc/free.
+// functions restores malloc/free. The engine calls them from the thread that calls it only, never from its
+// workers (ph_world_def.worker_count).
 typedef void *ph_alloc_fn(size_t size, void *ctx);
 typedef void ph_free_fn(void *ptr, size_t size, void *ctx);
 void ph_set_allocator(ph_alloc_fn *alloc_fn, ph_free_fn *free_fn, void *ctx);
@@ -46,7 +47,8 @@ typedef void ph_log_fn(ph_log_level level, const char *message, void *ctx);
 void ph_set_log(ph_log_fn *log_fn, void *ctx);
 
 // Assert hook for internal invariants (PH_ASSERT, on in Debug and RelWithDebInfo builds). The default
-// prints the condition and aborts. User input never reaches an assert.
+// prints the condition and aborts. User input never reaches an assert. It may be called from a step's
+// worker threads (ph_world_def.worker_count), several at once.
 typedef void ph_assert_fn(const char *condition, const char *file, int line);
 void ph_set_assert_handler(ph_assert_fn *assert_fn);
 

@@ -42,6 +42,7 @@ typedef struct ph_world ph_world;
 //   gravity scale                                              |s| <= PH_MAX_GRAVITY_SCALE
 //   time step                                                  [PH_MIN_TIME_STEP, PH_MAX_TIME_STEP] s
 //   sub-steps, most sub-steps, solver iterations               [1, PH_MAX_SUBSTEPS]
+//   workers                                                    [1, PH_MAX_WORKERS]
 //   contact stiffness                                          [0, PH_MAX_CONTACT_HERTZ] Hz
 //   speculative margin                                         (0, PH_MAX_SPECULATIVE_MARGIN] m
 //   calendar event budget                                      [0, PH_MAX_CALENDAR_BUDGET]
@@ -65,6 +66,7 @@ typedef struct ph_world ph_world;
 #define PH_MIN_TIME_STEP 1e-4f         // (unit: s)
 #define PH_MAX_TIME_STEP 0.1f          // (unit: s)
 #define PH_MAX_SUBSTEPS 64             // sub-steps and solver iterations
+#define PH_MAX_WORKERS 64              // ph_world_def.worker_count
 #define PH_MAX_CONTACT_HERTZ 1e4f      // (unit: Hz)
 #define PH_MAX_SPECULATIVE_MARGIN 1.0f // (unit: m)
 #define PH_MAX_CALENDAR_BUDGET 65536   // time-of-impact events per step

@@ -98,6 +98,29 @@ typedef enum ph_simd_path
 ph_simd_path ph_simd_resolve(ph_simd_path requested);
 const char *ph_simd_path_name(ph_simd_path path); // "best", "scalar", "sse2", "avx2", "neon"
 
+// ---- Workers ----------------------------------------------------------------------------------------
+// A step splits its stages (pair finding, the narrow phase, constraint preparation, the solver's colours,
+// integration, the calendar's predictions, bounds) into tasks over ranges of items; a game may run them on
+// its own job system through ph_world_def.enqueue_task and finish_task (Box2D v3's b2WorldDef has the same
+// pair), or let the world run them on its built-in pool of threads. Every result is the same, to the bit, for
+// any worker count and any split of the ranges: each range writes only its own items' outputs, and what
+// ranges produce together is merged in item order, never in the order they finish.
+
+// Runs items [begin, end) of a task as worker `worker` (in [0, worker_count)). task_context is the pointer
+// the engine gave enqueue_task.
+typedef void ph_task_fn(int begin, int end, int worker, void *task_context);
+// Starts `task` over items [0, item_count) (item_count >= 1), split into ranges of at least min_range items
+// (the last may be shorter; one range of all items is allowed), each run once by calling task, on any
+// threads, in any order, at the same time or not. Two ranges that run at the same time must have different
+// worker indices. Returns a handle for finish_task, or NULL when the whole task already ran (finish_task is
+// then not called for it). The engine enqueues from the thread that called ph_world_step, one task at a
+// time: it finishes each before it enqueues the next, and never from inside a task.
+typedef void *ph_enqueue_task_fn(ph_task_fn *task, int item_count, int min_range, void *task_context,
+                                 void *user_context);
+// Returns once every range of the task enqueue_task returned `user_task` for has returned (the calling
+// thread may run ranges meanwhile, as worker 0 or any index no running range holds).
+typedef void ph_finish_task_fn(void *user_task, void *user_context);
+
 typedef struct ph_world_def
 {
     ph_vec3 gravity;       // (unit: m/s^2); default (0, -9.81, 0)
@@ -113,6 +136,16 @@ typedef struct ph_world_def
     bool enable_sleep;            // default true
     bool enable_calendar;         // in-frame time-of-impact sub-stepping; default true
     ph_simd_path simd;            // the contact solver's path (ph_simd_path); default PH_SIMD_BEST
+    // Threads that may run a step's work at once, the caller of ph_world_step included, in [1,
+    // PH_MAX_WORKERS]; default 1 (all on the caller's thread). Results are bit-identical for every count.
+    // With more than 1 and no callbacks, the world starts worker_count - 1 threads of its own (pthreads),
+    // which spin for a few tens of microseconds after each task and then sleep until the next step.
+    int worker_count;
+    // A job system's task callbacks (see ph_enqueue_task_fn): both set or both NULL; default NULL (the
+    // built-in pool). worker_count then bounds the worker indices the job system passes to tasks.
+    ph_enqueue_task_fn *enqueue_task;
+    ph_finish_task_fn *finish_task;
+    void *user_task_context; // passed to enqueue_task and finish_task as user_context; default NULL
     uint32_t internal_cookie;
 } ph_world_def;
 

@@ -3,6 +3,7 @@
 // Worlds of the built-in scenes and of scene files, and the game's per-body bookkeeping. The body array
 // is indexed by the engine's slot (index1 - 1) and checked against the full id, so a slot reused by a
 // new body is recognised by its generation and re-adopted with its own colour and pose.
+#define _POSIX_C_SOURCE 200809L // sysconf (the processors a world steps on)
 
 #include "game/level.h"
 
@@ -14,6 +15,7 @@
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // calloc, realloc, free
 #include <string.h> // memset, strcmp
+#include <unistd.h> // sysconf
 
 // The ground: a static box whose top face is at y = 0, wide enough to look endless from the default
 // camera (the renderer's ground plane is drawn in its place) (unit: m).
@@ -98,10 +100,26 @@ int level_world_substeps(void)
     return world_substeps > 0 ? world_substeps : ph_default_world_def().substeps;
 }
 
+// Most threads a world steps on: the game's scenes (a few thousand bodies) have about as many constraints per
+// colour of the solver as 8 workers share well; beyond that a colour's tasks cost more to hand out than they
+// save.
+#define LEVEL_MAX_WORKERS 8
+
+int level_world_workers(void)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online < 1)
+        return 1;
+    return online < LEVEL_MAX_WORKERS ? (int)online : LEVEL_MAX_WORKERS;
+}
+
 bool level_begin_world(level *lv, const ph_world_def *def_in, uint32_t seed, char *err, size_t err_size)
 {
     memset(lv, 0, sizeof *lv);
     ph_world_def def = *def_in;
+    // Every world the game makes steps on all the cores (up to LEVEL_MAX_WORKERS), on the engine's own pool;
+    // the results are the same bits as on one.
+    def.worker_count = level_world_workers();
     if (world_substeps > 0)
     {
         def.substeps = world_substeps;

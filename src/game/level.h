@@ -204,6 +204,8 @@ void level_draw_layout(const level *lv, renderer *r, level_layout layout, vec3s 
 // use. The engine reads them when a world is made, so the game makes the world again to change them.
 void level_set_world_substeps(int substeps);
 int level_world_substeps(void);
+// Threads the worlds step on: the processors online, at most 8 (level.c says why).
+int level_world_workers(void);
 // For the level's own files: starts an empty level around a new world (false with a message), and
 // copies a message into err.
 bool level_begin_world(level *lv, const ph_world_def *def, uint32_t seed, char *err, size_t err_size);

@@ -35,6 +35,7 @@
 #include "joint.h"
 #include "world.h"
 
+#include <stdint.h> // uint8_t
 #include <string.h> // memset
 
 // A body whose sweep is shorter than this fraction of the speculative margin never needs the calendar:
@@ -894,7 +895,7 @@ static void release_searches(cal_state *cs)
 //    the unit quaternions q0 and q1, sin(theta / 2) = sqrt(1 - (q0 . q1)^2); 4e-6 under the root covers the
 //    rounding of both quaternions (about 1e-7 each; an angle bound of 6 mrad at least).
 // A body that rotates or moves near other bodies fails the test, and searches as before.
-static bool quiet_first_search(cal_state *cs, int slot)
+static bool quiet_first_search(const cal_state *cs, int slot)
 {
     const ph_world *world = cs->world;
     const ph_body *b = &world->bodies[slot];
@@ -1308,6 +1309,8 @@ typedef struct first_pass
     float *motion; // their motion_of
     int *deferred; // those whose searches are left out (beyond_reach)
     float *awake_motion; // motion_of of every awake body, in awake order
+    int *search;         // the fast bodies searched, not deferred (first_searches)
+    uint8_t *quiet;      // per searched body: quiet_first_search's answer
     int fast_count;
     int deferred_count;
     float top[2];   // the two largest motions of awake bodies, top[0] >= top[1] (unit: m)
@@ -1328,12 +1331,14 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
     // A body alone in its world has nothing to meet: no list, no search (see beyond_reach).
     bool alone = world->body_ids.live_count <= 1;
     size_t n = (size_t)ctx->awake_count + 1;
-    fp->fast = alone ? NULL : ph_arena_alloc(ctx->arena, n * (2 * sizeof(int) + 2 * sizeof(float)));
+    fp->fast = alone ? NULL : ph_arena_alloc(ctx->arena, n * (3 * sizeof(int) + 2 * sizeof(float) + 1));
     if (fp->fast)
     {
         fp->deferred = fp->fast + n;
-        fp->motion = (float *)(fp->deferred + n);
+        fp->search = fp->deferred + n;
+        fp->motion = (float *)(fp->search + n);
         fp->awake_motion = fp->motion + n;
+        fp->quiet = (uint8_t *)(fp->awake_motion + n);
     }
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -1417,6 +1422,45 @@ static bool beyond_reach(cal_state *cs, first_pass *fp, int k)
     return reach <= CAL_SIZE_RATIO * fp->thinnest;
 }
 
+// Fewest fast bodies a worker takes at a time in the first pass (task.h).
+#define CAL_MIN_SEARCHES 64
+
+typedef struct quiet_task
+{
+    const cal_state *cs;
+    const int *slots;
+    uint8_t *quiet;
+} quiet_task;
+
+static void find_quiet(int begin, int end, int worker, void *context)
+{
+    const quiet_task *t = context;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+        t->quiet[i] = quiet_first_search(t->cs, t->slots[i]);
+}
+
+// The first pass over the fast bodies (fp->fast), as the loop `beyond_reach ? defer : first_search` over them
+// in order: which are left out is decided here, in order; which of the others are quiet the workers decide
+// (quiet_first_search reads the step's bodies, proxies and pairs, and nothing a search changes: its answer is
+// the same before the searches as at its turn); the others' searches run here, in order.
+static void first_searches(cal_state *cs, first_pass *fp)
+{
+    int count = 0;
+    for (int i = 0; i < fp->fast_count; i++)
+    {
+        if (beyond_reach(cs, fp, i))
+            fp->deferred[fp->deferred_count++] = fp->fast[i];
+        else
+            fp->search[count++] = fp->fast[i];
+    }
+    quiet_task t = {cs, fp->search, fp->quiet};
+    ph_parallel_for(&cs->world->tasks, count, CAL_MIN_SEARCHES, find_quiet, &t);
+    for (int i = 0; i < count && !cs->out_of_memory; i++)
+        if (!fp->quiet[i])
+            predict_body(cs, fp->search[i], -1, 0.0f, true);
+}
+
 bool ph_calendar_run(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -1446,17 +1490,15 @@ bool ph_calendar_run(ph_step_context *ctx)
     first_pass fp;
     if (!first_pass_begin(&cs, &fp))
         return true; // nothing moved far enough to need the calendar: no search, no event
-    int searches = fp.fast ? fp.fast_count : ctx->awake_count;
-    for (int i = 0; i < searches && !cs.out_of_memory; i++)
-    {
-        int slot = fp.fast ? fp.fast[i] : ctx->awake[i];
-        if (!fp.fast && motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) <= cs.query_motion)
-            continue;
-        if (fp.fast && beyond_reach(&cs, &fp, i))
-            fp.deferred[fp.deferred_count++] = slot;
-        else
-            first_search(&cs, slot);
-    }
+    if (fp.fast)
+        first_searches(&cs, &fp);
+    else // without the list (the arena is full): every awake body, one after another
+        for (int i = 0; i < ctx->awake_count && !cs.out_of_memory; i++)
+        {
+            int slot = ctx->awake[i];
+            if (motion_of(&world->bodies[slot], &world->states[slot], ctx->dt) > cs.query_motion)
+                first_search(&cs, slot);
+        }
     // A deferred body has no pair the first pass would sweep, but a body whose motion an event changes
     // may reach it later through its escape entry: when any event is coming, the deferred searches run
     // now, before the first event, as they would have in the loop above (they visit nothing else).

@@ -11,9 +11,10 @@
 #include "core.h"
 #include "world.h"
 
-#include <stddef.h> // offsetof
-#include <stdlib.h> // qsort
-#include <string.h> // memcpy, memset
+#include <stdatomic.h> // the narrow phase's counts, summed over the workers
+#include <stddef.h>    // offsetof
+#include <stdlib.h>    // qsort
+#include <string.h>    // memcpy, memset
 
 // Most extra speculative distance from relative motion (unit: m). Beyond this the calendar takes over.
 #define CONTACT_MAX_MOTION_MARGIN 1.0f
@@ -24,6 +25,9 @@
 // PH_CONTACT_RECYCLE_DISTANCE of the pose the manifold was built at (contact.h), and neither body has turned
 // by more than this angle since (unit: rad; 3 degrees).
 #define CONTACT_RECYCLE_ANGLE 0.05f
+// Fewest contacts a worker takes at a time in the narrow phase (task.h): a contact's manifold costs about a
+// microsecond, a range a claim and some cache lines passed between cores.
+#define CONTACT_MIN_RANGE 32
 // A manifold polygon with less area than this is a line (ph_contact_patch_radius; unit: m^2).
 #define CONTACT_PATCH_MIN_AREA 1e-8f
 
@@ -547,56 +551,92 @@ static void fill_contact(ph_contact_set *set, int k)
     c->child_b = cand->child_b;
 }
 
-bool ph_contacts_update(ph_step_context *ctx)
+// What a broadphase pair makes of candidates: none (its bodies' joint keeps them apart), the pair itself (two
+// convex bodies), or parts (a compound or a mesh: expand_pair).
+typedef enum pair_kind
 {
-    ph_world *world = ctx->world;
-    ph_contact_set *set = &world->contacts;
-    unsigned long long t0 = ctx->ticks; // the broadphase's end
+    PAIR_JOINTED,
+    PAIR_CONVEX,
+    PAIR_PARTS,
+} pair_kind;
 
-    // This step's candidates go to the other buffer: last step's stay, to compare with (ph_contact_set).
-    // The set is keyed again only once the contacts are this step's.
-    bool keyed = set->keyed;
-    set->keyed = false;
-    ph_contact_candidate *previous = set->previous;
-    int previous_capacity = set->previous_capacity;
-    set->previous = set->candidates;
-    set->previous_capacity = set->candidate_capacity;
-    set->candidates = previous;
-    set->candidate_capacity = previous_capacity;
-    set->candidate_count = 0;
-    if (ctx->pair_count == 0)
+typedef struct pair_survey
+{
+    float motion; // pair_motion (unit: m)
+    pair_kind kind;
+} pair_survey;
+
+typedef struct survey_task
+{
+    const ph_world *world;
+    const ph_octree_pair *pairs;
+    float dt;
+    pair_survey *out;
+} survey_task;
+
+static void survey_pairs(int begin, int end, int worker, void *context)
+{
+    const survey_task *t = context;
+    const ph_world *world = t->world;
+    (void)worker;
+    for (int i = begin; i < end; i++)
     {
-        // No pair, so no contact survives and none is built (a lone body, or bodies far apart): the stage
-        // ends here, untimed, as its two clock reads would cost more than its work; what little it did
-        // falls into the next stage's time.
-        set->count = 0;
-        set->recycled_count = 0;
-        set->keyed = true;
-        return true;
-    }
-    for (int i = 0; i < ctx->pair_count; i++)
-    {
-        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
+        int a = t->pairs[i].a, b = t->pairs[i].b;
+        const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
+        // Jointed bodies do not collide unless the joint says so (a world without joints skips the read of
+        // both bodies' lists, a cache line each in a big scene).
         if (world->joint_ids.live_count > 0 && ph_joints_exclude(world, a, b))
-            continue; // jointed bodies do not collide unless the joint says so (a world without joints
-                      // skips the read of both bodies' lists, a cache line each in a big scene)
-        float motion = pair_motion(world, a, b, ctx->dt);
-        if (!expand_pair(world, a, b, motion, pair_margin(world, motion)))
-            return false;
+            t->out[i] = (pair_survey){0.0f, PAIR_JOINTED};
+        else
+            t->out[i] = (pair_survey){pair_motion(world, a, b, t->dt),
+                                      ba->mesh || bb->mesh || ba->compound || bb->compound ? PAIR_PARTS
+                                                                                           : PAIR_CONVEX};
     }
-    if (!ph_array_reserve(set->briefs, set->brief_capacity, set->candidate_count))
-        return false;
-    bool merged = !same_contacts(set, keyed);
-    if (merged && !merge_contacts(set, keyed))
-        return false;
-    unsigned long long t1 = ph_ticks();
+}
 
-    // Narrow phase: a manifold per contact, impulses matched by feature id. Contact k is candidate k, whose
-    // pair motion is still the bodies' (waking a body on the way changes neither velocities nor radii).
-    int manifolds = 0, points = 0, recycled = 0;
-    for (int k = 0; k < set->count; k++)
+// The narrow phase of contacts over a range of them (ph_contacts_update), for the workers.
+typedef struct narrow_task
+{
+    ph_world *world;
+    float dt;
+    bool merged;   // the set was merged: each contact is filled from last step's list first
+    uint8_t *wake; // per contact: 1 when it may wake a sleeping body (wake_touched decides)
+    atomic_int manifolds, points, recycled, wakers; // summed over the ranges (integers: any order)
+} narrow_task;
+
+// Whether body slot sleeps (a static body never does).
+static bool is_sleeping(const ph_body *b)
+{
+    return !b->awake && b->type != PH_BODY_STATIC;
+}
+
+// An awake body wakes a sleeping one (and its whole island) when they touch, or before they touch when it is
+// on the move (a speculative contact, so that the impact is not lost on a body that acts as static for a
+// step). A quiet awake neighbour a few millimetres away does not: it is in another island, and waking the
+// sleeper every time it settled would keep a pile awake for ever. Run on the stepping thread in contact order
+// (a wake changes which bodies later contacts find asleep), for the contacts the narrow phase marked.
+static void wake_touched(ph_world *world, const ph_contact_brief *c)
+{
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
+    if (wa && is_sleeping(bb) && (c->touching || is_moving(world, c->a)))
+        ph_world_wake_island(world, c->b);
+    else if (wb && is_sleeping(ba) && (c->touching || is_moving(world, c->b)))
+        ph_world_wake_island(world, c->a);
+}
+
+// Contacts begin .. end - 1: each rebuilt from its own candidate and last step's contact, writing only
+// itself and its brief. Contact k is candidate k, whose pair motion is still the bodies'.
+static void narrow_range(int begin, int end, int worker, void *context)
+{
+    narrow_task *t = context;
+    ph_world *world = t->world;
+    ph_contact_set *set = &world->contacts;
+    int manifolds = 0, points = 0, recycled = 0, wakers = 0;
+    (void)worker;
+    for (int k = begin; k < end; k++)
     {
-        if (merged)
+        if (t->merged)
             fill_contact(set, k);
         ph_contact *c = &set->items[k];
         const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
@@ -606,7 +646,7 @@ bool ph_contacts_update(ph_step_context *ctx)
         // creation, and a carried contact has the same bodies (a destroyed body's contacts are removed), so
         // it keeps the values computed when it was new. Reading the materials (a cache line of each body
         // that nothing else here needs) was a tenth of the stage in pile10k.
-        if (merged && set->candidates[k].source < 0)
+        if (t->merged && set->candidates[k].source < 0)
         {
             c->friction = sqrtf(ba->material.friction * bb->material.friction);
             c->restitution = ba->material.restitution > bb->material.restitution ? ba->material.restitution
@@ -643,27 +683,96 @@ bool ph_contacts_update(ph_step_context *ctx)
         bool has_points = c->manifold.point_count > 0, touch = has_points && ph_contact_is_touching(c);
         set->briefs[k] = (ph_contact_brief){c->a, c->b, c->manifold.point_count,
                                             has_points ? c->manifold.normal : glms_vec3_zero(), touch};
-        if (c->manifold.point_count > 0)
+        // Waking only ever makes a sleeping body awake, so a contact whose bodies are not asleep now cannot
+        // wake one later in the step's order either.
+        t->wake[k] = has_points && (is_sleeping(ba) || is_sleeping(bb));
+        wakers += t->wake[k];
+        if (has_points)
         {
             manifolds++;
             points += c->manifold.point_count;
-            // An awake body wakes a sleeping one (and its whole island) when they touch, or before they
-            // touch when it is on the move (a speculative contact, so that the impact is not lost on a
-            // body that acts as static for a step). A quiet awake neighbour a few millimetres away does
-            // not: it is in another island, and waking the sleeper every time it settled would keep a
-            // pile awake for ever.
-            bool wa = ba->awake && ba->type != PH_BODY_STATIC, wb = bb->awake && bb->type != PH_BODY_STATIC;
-            if (wa && !bb->awake && bb->type != PH_BODY_STATIC && (touch || is_moving(world, c->a)))
-                ph_world_wake_island(world, c->b);
-            else if (wb && !ba->awake && ba->type != PH_BODY_STATIC && (touch || is_moving(world, c->b)))
-                ph_world_wake_island(world, c->a);
         }
     }
+    atomic_fetch_add_explicit(&t->manifolds, manifolds, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->points, points, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->recycled, recycled, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->wakers, wakers, memory_order_relaxed);
+}
+
+bool ph_contacts_update(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    ph_contact_set *set = &world->contacts;
+    unsigned long long t0 = ctx->ticks; // the broadphase's end
+
+    // This step's candidates go to the other buffer: last step's stay, to compare with (ph_contact_set).
+    // The set is keyed again only once the contacts are this step's.
+    bool keyed = set->keyed;
+    set->keyed = false;
+    ph_contact_candidate *previous = set->previous;
+    int previous_capacity = set->previous_capacity;
+    set->previous = set->candidates;
+    set->previous_capacity = set->candidate_capacity;
+    set->candidates = previous;
+    set->candidate_capacity = previous_capacity;
+    set->candidate_count = 0;
+    if (ctx->pair_count == 0)
+    {
+        // No pair, so no contact survives and none is built (a lone body, or bodies far apart): the stage
+        // ends here, untimed, as its two clock reads would cost more than its work; what little it did
+        // falls into the next stage's time.
+        set->count = 0;
+        set->recycled_count = 0;
+        set->keyed = true;
+        return true;
+    }
+    // Each pair's motion and kind on the workers (the reads of both bodies' states and shapes, cache misses
+    // in a big scene), then its candidates in pair order here.
+    pair_survey *survey = ph_arena_alloc(ctx->arena, (size_t)ctx->pair_count * sizeof *survey);
+    if (!survey)
+        return false;
+    survey_task st = {world, ctx->pairs, ctx->dt, survey};
+    ph_parallel_for(&world->tasks, ctx->pair_count, CONTACT_MIN_RANGE, survey_pairs, &st);
+    bool expanded = ph_array_reserve(set->candidates, set->candidate_capacity, ctx->pair_count);
+    for (int i = 0; expanded && i < ctx->pair_count; i++)
+    {
+        int a = ctx->pairs[i].a, b = ctx->pairs[i].b;
+        float motion = survey[i].motion;
+        if (survey[i].kind == PAIR_CONVEX)
+            expanded = push_candidate(set, a, b, -1, -1, motion);
+        else if (survey[i].kind == PAIR_PARTS)
+            expanded = expand_pair(world, a, b, motion, pair_margin(world, motion));
+    }
+    ph_arena_free(ctx->arena, survey);
+    if (!expanded)
+        return false;
+    if (!ph_array_reserve(set->briefs, set->brief_capacity, set->candidate_count))
+        return false;
+    bool merged = !same_contacts(set, keyed);
+    if (merged && !merge_contacts(set, keyed))
+        return false;
+    unsigned long long t1 = ph_ticks();
+
+    // Narrow phase: a manifold per contact, impulses matched by feature id, over the workers. Waking is left
+    // to the stepping thread, in contact order, after them: it changes the world beyond one contact.
+    uint8_t *wake = ph_arena_alloc(ctx->arena, (size_t)(set->count > 0 ? set->count : 1));
+    if (!wake)
+        return false;
+    narrow_task t = {.world = world, .dt = ctx->dt, .merged = merged, .wake = wake};
+    atomic_init(&t.manifolds, 0);
+    atomic_init(&t.points, 0);
+    atomic_init(&t.recycled, 0);
+    atomic_init(&t.wakers, 0);
+    ph_parallel_for(&world->tasks, set->count, CONTACT_MIN_RANGE, narrow_range, &t);
+    for (int k = 0; atomic_load_explicit(&t.wakers, memory_order_relaxed) > 0 && k < set->count; k++)
+        if (wake[k])
+            wake_touched(world, &set->briefs[k]);
+    ph_arena_free(ctx->arena, wake);
     unsigned long long t2 = ph_ticks();
     set->keyed = true; // the contacts are the candidates, one for one
-    set->recycled_count = recycled;
-    ctx->stats->manifold_count = manifolds;
-    ctx->stats->contact_point_count = points;
+    set->recycled_count = atomic_load_explicit(&t.recycled, memory_order_relaxed);
+    ctx->stats->manifold_count = atomic_load_explicit(&t.manifolds, memory_order_relaxed);
+    ctx->stats->contact_point_count = atomic_load_explicit(&t.points, memory_order_relaxed);
     ctx->stats->ms_stage[PH_STAGE_MANIFOLD] += ph_ticks_to_ms(t1 - t0);
     ctx->stats->ms_stage[PH_STAGE_NARROWPHASE] += ph_ticks_to_ms(t2 - t1);
     ctx->ticks = t2;

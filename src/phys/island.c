@@ -8,6 +8,8 @@
 #include "core.h"
 #include "world.h"
 
+#include <stdatomic.h> // the timers' flag, set by any worker
+
 static int find(int *parent, int x)
 {
     while (parent[x] != x)
@@ -27,16 +29,26 @@ static void join(int *parent, int a, int b)
         parent[ra] = rb;
 }
 
-int ph_islands_update(ph_step_context *ctx)
+// Fewest bodies a worker takes at a time in the sleep timers (task.h).
+#define ISLAND_MIN_BODIES 512
+
+typedef struct sleep_task
 {
+    const ph_step_context *ctx;
+    atomic_bool any_ready; // a body of some range has been quiet for PH_SLEEP_TIME
+} sleep_task;
+
+// The sleep timers of awake bodies begin .. end - 1: each body's own.
+static void update_sleep_times(int begin, int end, int worker, void *context)
+{
+    sleep_task *t = context;
+    const ph_step_context *ctx = t->ctx;
     ph_world *world = ctx->world;
-    int slots = world->body_ids.slot_count;
-    if (slots == 0)
-        return 1;
     const float lin2 = PH_SLEEP_LINEAR_SPEED * PH_SLEEP_LINEAR_SPEED;
     const float ang2 = PH_SLEEP_ANGULAR_SPEED * PH_SLEEP_ANGULAR_SPEED;
     bool any_ready = false;
-    for (int i = 0; i < ctx->awake_count; i++)
+    (void)worker;
+    for (int i = begin; i < end; i++)
     {
         int slot = ctx->awake[i];
         ph_body *body = &world->bodies[slot];
@@ -46,6 +58,21 @@ int ph_islands_update(ph_step_context *ctx)
         body->sleep_time = quiet ? body->sleep_time + ctx->dt : 0.0f;
         any_ready |= !(body->sleep_time < PH_SLEEP_TIME);
     }
+    if (any_ready)
+        atomic_store_explicit(&t->any_ready, true, memory_order_relaxed);
+}
+
+int ph_islands_update(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    int slots = world->body_ids.slot_count;
+    if (slots == 0)
+        return 1;
+    // The timers on the workers; the islands (a union-find over the contacts) on the stepping thread.
+    sleep_task t = {.ctx = ctx};
+    atomic_init(&t.any_ready, false);
+    ph_parallel_for(&world->tasks, ctx->awake_count, ISLAND_MIN_BODIES, update_sleep_times, &t);
+    bool any_ready = atomic_load_explicit(&t.any_ready, memory_order_relaxed);
     // An island sleeps only when every one of its bodies has been quiet for PH_SLEEP_TIME, so while no
     // body has, nothing can fall asleep and the islands need not be built: most steps of a scene in
     // motion (a spinning or bouncing body) end here, without the union-find and its two slot arrays.

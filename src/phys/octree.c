@@ -23,6 +23,7 @@
 #include "octree.h"
 
 #include "core.h"
+#include "task.h"
 
 #include <float.h>  // FLT_MAX
 #include <limits.h> // INT_MAX
@@ -82,6 +83,21 @@ struct ph_octree_packed
 };
 _Static_assert(offsetof(ph_octree_packed, hi) == 16 && sizeof(ph_octree_packed) == 32,
                "boxes_meet loads lo and hi as four lanes each");
+
+// A part of the split pair search (see find_pairs_split).
+typedef enum job_kind
+{
+    JOB_OWN,  // node_own_pairs(a)
+    JOB_PAIR, // subtree_vs_subtree(a, b)
+    JOB_SELF, // subtree_self(a)
+} job_kind;
+
+struct ph_octree_job
+{
+    job_kind kind;
+    int a, b;
+    int worker, first, count; // where its pairs are: raw + worker * raw_capacity + first, count of them
+};
 
 struct ph_octree_node
 {
@@ -214,7 +230,12 @@ void ph_octree_destroy(ph_octree *tree)
     ph_free(tree->packed_proxy, (size_t)tree->packed_proxy_capacity * sizeof *tree->packed_proxy);
     ph_free(tree->charges, (size_t)tree->charge_capacity * sizeof *tree->charges);
     ph_free(tree->pair_keys, (size_t)tree->pair_capacity * (2 * sizeof(uint64_t) + sizeof(ph_octree_pair)));
+    ph_free(tree->jobs, (size_t)tree->job_capacity * sizeof *tree->jobs);
+    ph_free(tree->raw, (size_t)tree->raw_workers * (size_t)tree->raw_capacity * sizeof *tree->raw);
+    ph_free(tree->raw_used, (size_t)tree->raw_workers * sizeof *tree->raw_used);
+    const ph_tasks *tasks = tree->tasks;
     ph_octree_create(tree);
+    tree->tasks = tasks;
 }
 
 // Grows *array from *capacity to at least need elements of size elem (doubling); false when out of
@@ -700,11 +721,31 @@ typedef struct pair_search
     ph_octree *tree;
     const ph_octree_packed *packed;
     bool out_of_memory;
+    // A worker's part of a split search (find_pairs_split) records each overlapping pair's packed indices
+    // here, in the walk's order, and leaves the caps to the replay in that order; NULL: add_pair keeps it.
+    ph_octree_raw *raw;
+    int raw_count, raw_capacity;
 } pair_search;
+
+static void keep_pair(pair_search *ps, const ph_octree_packed *a, int ia, const ph_octree_packed *b, int ib);
 
 // Packed proxies a and b are ps->packed[ia] and [ib] (a may be a copy held in registers).
 static inline void add_pair(pair_search *ps, const ph_octree_packed *a, int ia, const ph_octree_packed *b,
                             int ib)
+{
+    if (!ps->raw)
+    {
+        keep_pair(ps, a, ia, b, ib);
+        return;
+    }
+    if (ps->raw_count < ps->raw_capacity)
+        ps->raw[ps->raw_count] = (ph_octree_raw){ia, ib};
+    ps->raw_count++; // past the capacity: counted, so that the search knows how much it needed
+}
+
+// The caps of ph_octree_find_pairs, applied to each overlapping pair in the walk's order, and the key of a
+// kept one.
+static void keep_pair(pair_search *ps, const ph_octree_packed *a, int ia, const ph_octree_packed *b, int ib)
 {
     ph_octree *tree = ps->tree;
     ph_octree_charge *ca = &tree->charges[ia], *cb = &tree->charges[ib];
@@ -841,13 +882,10 @@ static void subtree_vs_subtree(pair_search *ps, int a, int b)
     }
 }
 
-// Every pair inside the subtree of n.
-static void subtree_self(pair_search *ps, int n)
+// Every pair with a proxy node n holds itself: its own proxies among themselves and against its children's
+// subtrees.
+static void node_own_pairs(pair_search *ps, const ph_octree_node *node)
 {
-    const ph_octree *tree = ps->tree;
-    const ph_octree_node *node = &tree->nodes[n];
-    if (node->active == 0)
-        return;
     for (int i = node->first; i < node->own_end; i++)
     {
         const ph_octree_packed *pa = &ps->packed[i];
@@ -855,6 +893,16 @@ static void subtree_self(pair_search *ps, int n)
             test_pair(ps, pa, &ps->packed[j]);
         proxy_vs_children(ps, pa, node);
     }
+}
+
+// Every pair inside the subtree of n.
+static void subtree_self(pair_search *ps, int n)
+{
+    const ph_octree *tree = ps->tree;
+    const ph_octree_node *node = &tree->nodes[n];
+    if (node->active == 0)
+        return;
+    node_own_pairs(ps, node);
     for (int i = 0; i < node->child_count; i++)
     {
         const ph_octree_node *ci = &tree->nodes[node->children[i]];
@@ -880,6 +928,147 @@ static void flat_pairs(pair_search *ps, int count)
             if (boxes_meet(&a, &packed[j]) && (a.active | packed[j].active))
                 add_pair(ps, &a, i, &packed[j], j);
     }
+}
+
+// ---- The split pair search ----
+// The walk of subtree_self from the root, cut into parts in its order: the top levels' own proxies and their
+// pairs of subtrees, and below them whole subtrees of few active proxies. The workers walk the parts and
+// record the overlapping pairs they meet, each part's in the walk's order; the stepping thread then applies
+// the caps to them part by part in that order (keep_pair), so the answer, what it keeps and what it drops,
+// is the serial walk's.
+
+// A tree with fewer proxies than this is walked by the stepping thread alone.
+#define SPLIT_MIN_PROXIES 512
+// Levels of the tree cut into parts at most, and the share of the active proxies below which a subtree is
+// one part (1 / (parts per worker)).
+#define SPLIT_MAX_DEPTH 4
+#define SPLIT_PARTS_PER_WORKER 16
+// Parts a worker takes at a time.
+#define SPLIT_MIN_PARTS 4
+
+static bool push_job(ph_octree *tree, job_kind kind, int a, int b)
+{
+    void *jobs = tree->jobs;
+    if (!grow_array(&jobs, &tree->job_capacity, tree->job_count + 1, INITIAL_NODES, sizeof *tree->jobs))
+        return false;
+    tree->jobs = jobs;
+    tree->jobs[tree->job_count++] = (ph_octree_job){kind, a, b, 0, 0, 0};
+    return true;
+}
+
+// The parts of subtree_self(n), in its order.
+static bool plan_jobs(ph_octree *tree, int n, int depth, int leaf_active)
+{
+    const ph_octree_node *node = &tree->nodes[n];
+    if (node->active == 0)
+        return true;
+    if (depth >= SPLIT_MAX_DEPTH || node->active <= leaf_active)
+        return push_job(tree, JOB_SELF, n, 0);
+    if (!push_job(tree, JOB_OWN, n, 0))
+        return false;
+    for (int i = 0; i < node->child_count; i++)
+    {
+        node = &tree->nodes[n];
+        const ph_octree_node *ci = &tree->nodes[node->children[i]];
+        for (int j = i + 1; j < node->child_count; j++)
+        {
+            if (subtrees_meet(ci, &tree->nodes[node->children[j]]) &&
+                !push_job(tree, JOB_PAIR, node->children[i], node->children[j]))
+                return false;
+        }
+        if (!plan_jobs(tree, node->children[i], depth + 1, leaf_active))
+            return false;
+    }
+    return true;
+}
+
+static void run_jobs(int begin, int end, int worker, void *context)
+{
+    ph_octree *tree = context;
+    pair_search ps = {tree,
+                      tree->packed,
+                      false,
+                      tree->raw + (size_t)worker * (size_t)tree->raw_capacity,
+                      tree->raw_used[worker],
+                      tree->raw_capacity};
+    for (int j = begin; j < end; j++)
+    {
+        ph_octree_job *job = &tree->jobs[j];
+        job->worker = worker;
+        job->first = ps.raw_count;
+        if (job->kind == JOB_OWN)
+            node_own_pairs(&ps, &tree->nodes[job->a]);
+        else if (job->kind == JOB_PAIR)
+            subtree_vs_subtree(&ps, job->a, job->b);
+        else
+            subtree_self(&ps, job->a);
+        job->count = ps.raw_count - job->first;
+    }
+    tree->raw_used[worker] = ps.raw_count;
+}
+
+// The tree's pairs through the workers, kept as the serial walk keeps them (through ps). False when the
+// search was not split (a small tree, no workers, out of memory, or a worker's room too small for what it
+// met, which is then grown for the next search): the caller walks the tree itself.
+static bool find_pairs_split(ph_octree *tree, pair_search *ps, int packed_count)
+{
+    const ph_tasks *tasks = tree->tasks;
+    if (!tasks || tasks->worker_count < 2 || tree->root == NONE || packed_count < SPLIT_MIN_PROXIES)
+        return false;
+    int workers = tasks->worker_count;
+    // Room for a whole search per worker: at least the last search's pairs, which grow between searches.
+    int need = tree->raw_capacity > INITIAL_PAIRS ? tree->raw_capacity : INITIAL_PAIRS;
+    if (workers > tree->raw_workers || need > tree->raw_capacity)
+    {
+        size_t old_block = (size_t)tree->raw_workers * (size_t)tree->raw_capacity * sizeof *tree->raw;
+        ph_octree_raw *raw = ph_alloc((size_t)workers * (size_t)need * sizeof *raw);
+        int *used = ph_alloc((size_t)workers * sizeof *used);
+        if (!raw || !used)
+        {
+            ph_free(raw, (size_t)workers * (size_t)need * sizeof *raw);
+            ph_free(used, (size_t)workers * sizeof *used);
+            return false;
+        }
+        ph_free(tree->raw, old_block);
+        ph_free(tree->raw_used, (size_t)tree->raw_workers * sizeof *tree->raw_used);
+        tree->raw = raw;
+        tree->raw_used = used;
+        tree->raw_workers = workers;
+        tree->raw_capacity = need;
+    }
+    tree->job_count = 0;
+    int leaf_active = tree->nodes[tree->root].active / (workers * SPLIT_PARTS_PER_WORKER);
+    if (!plan_jobs(tree, tree->root, 0, leaf_active))
+        return false;
+    memset(tree->raw_used, 0, (size_t)workers * sizeof *tree->raw_used);
+    ph_parallel_for(tasks, tree->job_count, SPLIT_MIN_PARTS, run_jobs, tree);
+    long total = 0;
+    bool overflow = false;
+    for (int w = 0; w < workers; w++)
+    {
+        total += tree->raw_used[w];
+        overflow |= tree->raw_used[w] > tree->raw_capacity;
+    }
+    if (overflow)
+    {
+        // Met more than a worker had room for: the next search gets room for this one's pairs and a half.
+        long grown = total + total / 2;
+        tree->raw_capacity = grown < INT_MAX / 2 ? (int)grown : INT_MAX / 2;
+        tree->raw_workers = 0; // reallocated by the next search
+        ph_free(tree->raw, (size_t)workers * (size_t)need * sizeof *tree->raw);
+        ph_free(tree->raw_used, (size_t)workers * sizeof *tree->raw_used);
+        tree->raw = NULL;
+        tree->raw_used = NULL;
+        return false;
+    }
+    for (int j = 0; j < tree->job_count && !ps->out_of_memory; j++)
+    {
+        const ph_octree_job *job = &tree->jobs[j];
+        const ph_octree_raw *r = tree->raw + (size_t)job->worker * (size_t)tree->raw_capacity + job->first;
+        for (int k = 0; k < job->count; k++)
+            keep_pair(ps, &tree->packed[r[k].a], r[k].a, &tree->packed[r[k].b], r[k].b);
+    }
+    return true;
 }
 
 // Below this many keys a sort of the pairs is an insertion sort (small scenes).
@@ -984,7 +1173,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
         pk->active = is_active(px, body_active);
         px->paired = pk->active;
     }
-    pair_search ps = {tree, tree->packed, false};
+    pair_search ps = {tree, tree->packed, false, NULL, 0, 0};
     tree->packed_total = packed_count;
     tree->pairs_dropped = 0;
     if (packed_count > 0) // an empty tree may have no charges array (memset of NULL is undefined)
@@ -992,7 +1181,7 @@ int ph_octree_find_pairs(ph_octree *tree, const uint8_t *body_active, const ph_o
     tree->flat_valid = flat;
     if (flat)
         flat_pairs(&ps, packed_count);
-    if (tree->root != NONE && !flat)
+    if (tree->root != NONE && !flat && !find_pairs_split(tree, &ps, packed_count))
         subtree_self(&ps, tree->root);
 
     // Each outside proxy against the tree and against the outside proxies after it.

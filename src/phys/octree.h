@@ -50,6 +50,14 @@ typedef struct ph_octree_proxy
 } ph_octree_proxy;
 typedef struct ph_octree_node ph_octree_node;
 typedef struct ph_octree_packed ph_octree_packed;
+typedef struct ph_octree_job ph_octree_job;
+typedef struct ph_tasks ph_tasks;
+
+// An overlapping pair a part of a split pair search met: the two proxies' packed indices.
+typedef struct ph_octree_raw
+{
+    int a, b;
+} ph_octree_raw;
 
 typedef struct ph_octree
 {
@@ -83,6 +91,16 @@ typedef struct ph_octree
     int *packed_order; // nodes in the depth-first order of the last packing (the refit's node list)
     int packed_order_count;
     int packed_order_capacity;
+    // The split pair search (octree.c, find_pairs_split): the workers (NULL or one: no split), the parts of
+    // the walk in its order, and each worker's overlapping pairs, raw_capacity of them from raw + w *
+    // raw_capacity (every worker's room holds a whole search's: any worker may be given every part).
+    const ph_tasks *tasks;
+    ph_octree_job *jobs;
+    int job_count, job_capacity;
+    ph_octree_raw *raw;
+    int raw_capacity;      // per worker
+    int raw_workers;       // workers the block has room for
+    int *raw_used;         // per worker: raw pairs recorded in this search (counted past the capacity)
     int reinsert_count;    // re-insertions by ph_octree_move since creation (statistics)
     int repack_count;      // find_pairs calls that packed the tree afresh since creation (statistics)
     bool tight_valid;      // no proxy changed since find_pairs refitted the nodes' tight bounds

@@ -41,15 +41,27 @@
 // of them on the scalar path. The groups keep each point's separation between the sweeps that see the same
 // positions, and the sub-step's position update of constrained bodies runs 4 or 8 at a time there too, bit
 // for bit as the scalar loop.
+// Workers (task.h): every per-body loop, the preparation of the groups and each colour of every sweep are
+// split among them; a colour's groups share no moving body, so the colours' sweeps, one after another, give
+// the bits of one sweep over all the groups. The scalar path and the constraints the colours could not take
+// stay on the stepping thread, in their order: the scalar sweep's order is the contacts', and splitting it
+// would change the results.
 #include "solver.h"
 
 #include "core.h"
 #include "solver_internal.h"
 #include "world.h"
 
-#include <stdlib.h> // qsort
-#include <string.h> // memset
+#include <stdatomic.h> // the sweeps' and integration's flags set by any worker
+#include <stdlib.h>    // qsort
+#include <string.h>    // memset
 
+// The smallest ranges the workers take (task.h): a colour's groups, bodies, constraints. A range costs a
+// claim and a cache line or two passed between cores; these hold a few microseconds of work each, and a
+// colour or a list smaller than that runs on the stepping thread alone.
+#define SOLVER_MIN_GROUPS 4
+#define SOLVER_MIN_BODIES 256
+#define SOLVER_MIN_CONSTRAINTS 32
 // Sweeps of the restitution pass, the first SOLVER_COMPRESSION_PASSES of them only stopping approaches.
 #define SOLVER_RESTITUTION_PASSES 20
 #define SOLVER_COMPRESSION_PASSES 4
@@ -417,21 +429,45 @@ static void prefetch_group(const ph_world *world, const wide_group *g)
     }
 }
 
+typedef struct prepare_task
+{
+    const ph_world *world;
+    const prepare_params *params;
+    constraint_set *set;
+} prepare_task;
+
+// Scalar constraints begin .. end - 1: each written from its own contact.
+static void prepare_scalars(int begin, int end, int worker, void *context)
+{
+    const prepare_task *t = context;
+    const constraint_set *set = t->set;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+        prepare(t->world, t->params, set->heads[set->wide ? set->wide->scalar[i] : i].contact, &set->cons[i]);
+}
+
+// Groups begin .. end - 1: each gathered from its lanes' contacts and written alone.
+static void prepare_groups(int begin, int end, int worker, void *context)
+{
+    const prepare_task *t = context;
+    wide_solver *wide = t->set->wide;
+    wide_input in;
+    (void)worker;
+    for (int g = begin; g < end; g++)
+    {
+        if (g + SOLVER_GATHER_AHEAD < end)
+            prefetch_group(t->world, wide_group_at(wide, g + SOLVER_GATHER_AHEAD));
+        gather_group(t->world, t->params, wide_group_at(wide, g), &in);
+        ph_wide_prepare(t->world->states, wide, g, &in, t->params->impulse_scale);
+    }
+}
+
 static void prepare_all(const ph_world *world, const prepare_params *params, constraint_set *set)
 {
-    wide_solver *wide = set->wide;
-    for (int i = 0; i < set->scalar_count; i++)
-        prepare(world, params, set->heads[wide ? wide->scalar[i] : i].contact, &set->cons[i]);
-    if (!wide)
-        return;
-    wide_input in;
-    for (int g = 0; g < wide->group_count; g++)
-    {
-        if (g + SOLVER_GATHER_AHEAD < wide->group_count)
-            prefetch_group(world, wide_group_at(wide, g + SOLVER_GATHER_AHEAD));
-        gather_group(world, params, wide_group_at(wide, g), &in);
-        ph_wide_prepare(world->states, wide, g, &in, params->impulse_scale);
-    }
+    prepare_task t = {world, params, set};
+    ph_parallel_for(&world->tasks, set->scalar_count, SOLVER_MIN_CONSTRAINTS, prepare_scalars, &t);
+    if (set->wide)
+        ph_parallel_for(&world->tasks, set->wide->group_count, SOLVER_MIN_GROUPS, prepare_groups, &t);
 }
 
 // Rebuilds the rows of a constraint with the bodies' current inverse inertias (ph_wide_refresh does the same
@@ -487,7 +523,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
             refresh_rows(states, &set->cons[i]);
     }
     if (set->wide)
-        ph_wide_refresh(states, set->wide, refreshed);
+        ph_wide_refresh(states, set->wide, refreshed, 0, set->wide->group_count);
 }
 
 static void warm_start_constraint(ph_body_state *states, constraint *con)
@@ -600,22 +636,93 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
     store_pair(&pv, sa, sb);
 }
 
+// A sweep of the wide groups (warm start, solve or restitution) over a range of them.
+typedef enum sweep_kind
+{
+    SWEEP_WARM_START,
+    SWEEP_SOLVE,
+    SWEEP_BOUNCE,
+} sweep_kind;
+
+typedef struct sweep_task
+{
+    ph_body_state *states;
+    wide_solver *wide;
+    sweep_kind kind;
+    int first; // the first group of the colour being swept
+    float inv_h, h;
+    bool use_bias, measure, sum_total, compress;
+    atomic_bool bounced; // SWEEP_BOUNCE: a point bounced in some range
+} sweep_task;
+
+static void sweep_range(int begin, int end, int worker, void *context)
+{
+    sweep_task *t = context;
+    int first = t->first + begin, last = t->first + end;
+    (void)worker;
+    switch (t->kind)
+    {
+    case SWEEP_WARM_START:
+        ph_wide_warm_start(t->states, t->wide, first, last);
+        break;
+    case SWEEP_SOLVE:
+        ph_wide_solve(t->states, t->wide, t->inv_h, t->use_bias, t->measure, t->sum_total, first, last);
+        break;
+    case SWEEP_BOUNCE:
+        if (ph_wide_bounce(t->states, t->wide, t->h, t->compress, first, last))
+            atomic_store_explicit(&t->bounced, true, memory_order_relaxed);
+        break;
+    }
+}
+
+// One sweep of the wide groups as one call with one worker; with more, colour by colour (the last colour
+// first for a warm start, which runs its groups backwards), each colour's groups split among the workers.
+// The groups of a colour share no moving body, so the split changes no bit (solver_internal.h).
+static void sweep_groups(const ph_tasks *tasks, sweep_task *t)
+{
+    wide_solver *w = t->wide;
+    if (tasks->worker_count == 1)
+    {
+        t->first = 0;
+        sweep_range(0, w->group_count, 0, t);
+        return;
+    }
+    for (int i = 0; i < w->colors; i++)
+    {
+        int c = t->kind == SWEEP_WARM_START ? w->colors - 1 - i : i;
+        t->first = w->color_first[c];
+        ph_parallel_for(tasks, w->color_first[c + 1] - t->first, SOLVER_MIN_GROUPS, sweep_range, t);
+    }
+}
+
 // One sweep over the constraints: the wide groups, then the scalar constraints one at a time.
-static void warm_start(ph_body_state *states, const constraint_set *set)
+static void warm_start(const ph_tasks *tasks, ph_body_state *states, const constraint_set *set)
 {
     if (set->wide)
-        ph_wide_warm_start(states, set->wide);
+    {
+        sweep_task t = {.states = states, .wide = set->wide, .kind = SWEEP_WARM_START};
+        sweep_groups(tasks, &t);
+    }
     for (int i = 0; i < set->scalar_count; i++)
         warm_start_constraint(states, &set->cons[i]);
 }
 
 // `measure`: the first sweep since the bodies last moved (see ph_wide_solve); `sum_total`: the sub-step's
 // last (solve_constraint).
-static void solve(ph_body_state *states, const constraint_set *set, float inv_h, bool use_bias, bool measure,
-                  bool sum_total)
+static void solve(const ph_tasks *tasks, ph_body_state *states, const constraint_set *set, float inv_h,
+                  bool use_bias, bool measure, bool sum_total)
 {
     if (set->wide)
-        ph_wide_solve(states, set->wide, inv_h, use_bias, measure, sum_total);
+    {
+        sweep_task t = {.states = states,
+                        .wide = set->wide,
+                        .kind = SWEEP_SOLVE,
+                        .inv_h = inv_h,
+                        .use_bias = use_bias,
+                        .measure = measure,
+                        .sum_total = sum_total};
+        sweep_groups(tasks, &t);
+    }
     for (int i = 0; i < set->scalar_count; i++)
         solve_constraint(states, &set->cons[i], inv_h, use_bias, sum_total);
 }
@@ -689,7 +796,7 @@ static bool bounce(ph_body_state *states, constraint *con, float h, bool compres
 // points of a face does not distribute evenly; a few sweeps converge the face's points together, first
 // stopping the approach (SOLVER_COMPRESSION_PASSES), then pushing apart. Lanes are read out whole and
 // written back: only bouncing materials pay for it.
-static void restitution(ph_body_state *states, const constraint_set *set, float h)
+static void restitution(const ph_tasks *tasks, ph_body_state *states, const constraint_set *set, float h)
 {
     wide_solver *wide = set->wide;
     // Whether any point bounces does not change between sweeps: when the first finds none, the step is done.
@@ -697,7 +804,15 @@ static void restitution(ph_body_state *states, const constraint_set *set, float 
     for (int pass = 0; pass < SOLVER_RESTITUTION_PASSES && bouncing; pass++)
     {
         bool compress = pass < SOLVER_COMPRESSION_PASSES;
-        bouncing = wide && ph_wide_bounce(states, wide, h, compress);
+        bouncing = false;
+        if (wide)
+        {
+            sweep_task t = {
+                .states = states, .wide = wide, .kind = SWEEP_BOUNCE, .h = h, .compress = compress};
+            atomic_init(&t.bounced, false);
+            sweep_groups(tasks, &t);
+            bouncing = atomic_load_explicit(&t.bounced, memory_order_relaxed);
+        }
         for (int i = 0; i < set->scalar_count; i++)
         {
             if (set->cons[i].restitution != 0.0f)
@@ -740,8 +855,58 @@ static float sag_need(const ph_body_state *sa, const ph_body_state *sb, ph_conta
     return c->steady_force / (mass * SOLVER_SAG_FRACTION * radius);
 }
 
+typedef struct store_task
+{
+    ph_world *world;
+    const wide_solver *wide;
+    float inv_h, blend, gravity;
+    float *need; // per group: the most its lanes ask (sag_need)
+} store_task;
+
+// store_impulses for groups begin .. end - 1, each lane writing its own contact.
+static void store_groups(int begin, int end, int worker, void *context)
+{
+    const store_task *t = context;
+    ph_world *world = t->world;
+    const ph_body_state *states = world->states;
+    const wide_solver *wide = t->wide;
+    (void)worker;
+    for (int g = begin; g < end; g++)
+    {
+        const wide_group *grp = wide_group_at(wide, g);
+        // The contacts of a later group, whose impulses are written in no order the prefetchers follow.
+        if (g + SOLVER_GATHER_AHEAD < end)
+        {
+            const wide_group *ahead = wide_group_at(wide, g + SOLVER_GATHER_AHEAD);
+            for (int lane = 0; lane < ahead->lanes; lane++)
+                prefetch_impulses(&world->contacts.items[ahead->contact[lane]]);
+        }
+        float need = 0.0f;
+        for (int lane = 0; lane < grp->lanes; lane++)
+        {
+            ph_contact *c = &world->contacts.items[grp->contact[lane]];
+            float load = 0.0f, mass = 0.0f;
+            for (int p = 0; p < grp->point_counts[lane]; p++)
+            {
+                c->normal_impulse[p] = grp->points[p].n.impulse[lane];
+                load += grp->points[p].n.impulse[lane];
+                mass += grp->points[p].n.mass[lane];
+            }
+            const ph_body_state *sa = (const ph_body_state *)((const char *)states + grp->at_a[lane]);
+            const ph_body_state *sb = (const ph_body_state *)((const char *)states + grp->at_b[lane]);
+            need = fmaxf(need, sag_need(sa, sb, c, load, mass, grp->twist_radius[lane], t->inv_h, t->blend,
+                                        t->gravity));
+            c->friction_impulse[0] = grp->f1.impulse[lane];
+            c->friction_impulse[1] = grp->f2.impulse[lane];
+            c->twist_impulse = grp->twist_impulse[lane];
+        }
+        t->need[g] = need;
+    }
+}
+
 // Warm starting reuses the impulse that held the contact over a sub-step. Notes the stiffness the most loaded
-// face contact asks for (sag_need) in world->contact_need_hertz, for the next step's plan.
+// face contact asks for (sag_need) in world->contact_need_hertz, for the next step's plan: the groups note
+// theirs each, and the most is taken here, in group order (a maximum, so any order would give it).
 static void store_impulses(ph_world *world, const constraint_set *set, float h, float dt)
 {
     const ph_body_state *states = world->states;
@@ -765,36 +930,45 @@ static void store_impulses(ph_world *world, const constraint_set *set, float h, 
         c->twist_impulse = con->twist.impulse;
     }
     const wide_solver *wide = set->wide;
-    for (int g = 0; wide && g < wide->group_count; g++)
+    int groups = wide ? wide->group_count : 0;
+    float *group_need = groups > 0 ? ph_arena_alloc(&world->arena, (size_t)groups * sizeof(float)) : NULL;
+    if (group_need)
     {
-        const wide_group *grp = wide_group_at(wide, g);
-        // The contacts of a later group, whose impulses are written in no order the prefetchers follow.
-        if (g + SOLVER_GATHER_AHEAD < wide->group_count)
+        store_task t = {world, wide, inv_h, blend, gravity, group_need};
+        ph_parallel_for(&world->tasks, groups, SOLVER_MIN_GROUPS, store_groups, &t);
+        for (int g = 0; g < groups; g++)
+            need = fmaxf(need, group_need[g]);
+        ph_arena_free(&world->arena, group_need);
+    }
+    else if (groups > 0)
+    {
+        // Out of memory for the notes: one range, its most noted in place of the array.
+        float one = 0.0f;
+        store_task t = {world, wide, inv_h, blend, gravity, &one};
+        for (int g = 0; g < groups; g++)
         {
-            const wide_group *ahead = wide_group_at(wide, g + SOLVER_GATHER_AHEAD);
-            for (int lane = 0; lane < ahead->lanes; lane++)
-                prefetch_impulses(&world->contacts.items[ahead->contact[lane]]);
-        }
-        for (int lane = 0; lane < grp->lanes; lane++)
-        {
-            ph_contact *c = &world->contacts.items[grp->contact[lane]];
-            float load = 0.0f, mass = 0.0f;
-            for (int p = 0; p < grp->point_counts[lane]; p++)
-            {
-                c->normal_impulse[p] = grp->points[p].n.impulse[lane];
-                load += grp->points[p].n.impulse[lane];
-                mass += grp->points[p].n.mass[lane];
-            }
-            const ph_body_state *sa = (const ph_body_state *)((const char *)states + grp->at_a[lane]);
-            const ph_body_state *sb = (const ph_body_state *)((const char *)states + grp->at_b[lane]);
-            need =
-                fmaxf(need, sag_need(sa, sb, c, load, mass, grp->twist_radius[lane], inv_h, blend, gravity));
-            c->friction_impulse[0] = grp->f1.impulse[lane];
-            c->friction_impulse[1] = grp->f2.impulse[lane];
-            c->twist_impulse = grp->twist_impulse[lane];
+            store_groups(g, g + 1, 0, &t);
+            need = fmaxf(need, one);
         }
     }
     world->contact_need_hertz = sqrtf(need) / (2.0f * GLM_PIf);
+}
+
+// store_totals for groups begin .. end - 1.
+static void store_group_totals(int begin, int end, int worker, void *context)
+{
+    const store_task *t = context;
+    (void)worker;
+    for (int g = begin; g < end; g++)
+    {
+        const wide_group *grp = wide_group_at(t->wide, g);
+        for (int lane = 0; lane < grp->lanes; lane++)
+        {
+            ph_contact *c = &t->world->contacts.items[grp->contact[lane]];
+            for (int p = 0; p < grp->point_counts[lane]; p++)
+                c->total_impulse[p] = grp->cold[p].total_impulse[lane];
+        }
+    }
 }
 
 // What each point's normal impulse came to over the whole step, sub-steps and restitution (the contacts'
@@ -808,16 +982,10 @@ static void store_totals(ph_world *world, const constraint_set *set)
         for (int p = 0; p < con->point_count; p++)
             c->total_impulse[p] = con->points[p].total_impulse;
     }
-    const wide_solver *wide = set->wide;
-    for (int g = 0; wide && g < wide->group_count; g++)
+    if (set->wide)
     {
-        const wide_group *grp = wide_group_at(wide, g);
-        for (int lane = 0; lane < grp->lanes; lane++)
-        {
-            ph_contact *c = &world->contacts.items[grp->contact[lane]];
-            for (int p = 0; p < grp->point_counts[lane]; p++)
-                c->total_impulse[p] = grp->cold[p].total_impulse[lane];
-        }
+        store_task t = {.world = world, .wide = set->wide};
+        ph_parallel_for(&world->tasks, set->wide->group_count, SOLVER_MIN_GROUPS, store_group_totals, &t);
     }
 }
 
@@ -1088,8 +1256,9 @@ typedef void (*flight_fn)(ph_body *body, ph_body_state *st);
 
 // fly() for the bodies in `slots`, those that fly steady two at a time (ph_body_fly_steady_pair: the same
 // results, their dependent chains interleaved), each between `start` and `flown`; the bodies are
-// independent, so the order in which they fly does not matter.
-static void fly_all(const ph_step_context *ctx, const int *slots, int count, flight_fn start, flight_fn flown)
+// independent, so the order in which they fly, and which of them pair up, does not matter.
+static void fly_range(const ph_step_context *ctx, const int *slots, int count, flight_fn start,
+                      flight_fn flown)
 {
     ph_world *world = ctx->world;
     int pending = -1; // a steady body waiting for a partner
@@ -1125,6 +1294,27 @@ static void fly_all(const ph_step_context *ctx, const int *slots, int count, fli
         if (flown)
             flown(&world->bodies[pending], &world->states[pending]);
     }
+}
+
+typedef struct fly_task
+{
+    const ph_step_context *ctx;
+    const int *slots;
+    flight_fn start, flown;
+} fly_task;
+
+static void fly_task_range(int begin, int end, int worker, void *context)
+{
+    const fly_task *t = context;
+    (void)worker;
+    fly_range(t->ctx, t->slots + begin, end - begin, t->start, t->flown);
+}
+
+// fly_range over the workers.
+static void fly_all(const ph_step_context *ctx, const int *slots, int count, flight_fn start, flight_fn flown)
+{
+    fly_task t = {ctx, slots, start, flown};
+    ph_parallel_for(&ctx->world->tasks, count, SOLVER_MIN_BODIES, fly_task_range, &t);
 }
 
 // solve_free's start of a body's step: from where it is, with the world inverse inertia of there for a body
@@ -1278,6 +1468,139 @@ static void project_deep_contacts(ph_step_context *ctx)
         ph_arena_free(ctx->arena, deep);
 }
 
+// A sub-step's velocity integration of the bodies in contact constraints, over a range of them.
+typedef struct velocity_task
+{
+    ph_world *world;
+    const int *dynamic;
+    const solver_motion *motion;
+    uint8_t *spin; // note_spin: 1 for each listed body that turns fast enough to be refreshed
+    float h, carried, max_speed, spin_limit;
+    bool note_spin;
+    atomic_int spinners; // bodies marked in spin, by every range
+} velocity_task;
+
+static void integrate_velocities(int begin, int end, int worker, void *context)
+{
+    velocity_task *t = context;
+    ph_world *world = t->world;
+    int spinners = 0;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+    {
+        int slot = t->dynamic[i];
+        ph_body_state *st = &world->states[slot];
+        if (t->motion && t->motion[i].slot >= 0)
+            solver_integrate_velocity(&t->motion[i], st, t->h, t->max_speed);
+        else
+            ph_body_integrate_velocity(&world->bodies[slot], st, world->def.gravity, t->h, t->carried);
+        if (t->note_spin)
+        {
+            t->spin[i] = dot3(st->w, st->w) > t->spin_limit * t->spin_limit;
+            spinners += t->spin[i];
+        }
+    }
+    if (spinners > 0)
+        atomic_fetch_add_explicit(&t->spinners, spinners, memory_order_relaxed);
+}
+
+// A sub-step's position integration of the bodies that step on their state alone, over a range of them: the
+// wide kernels take them `lanes` at a time, bit for bit as the scalar loop, so where the ranges cut the list
+// changes nothing.
+typedef struct position_task
+{
+    ph_body_state *states;
+    const int *slots;
+    const wide_kernels *kernels;
+    float h;
+} position_task;
+
+static void integrate_positions(int begin, int end, int worker, void *context)
+{
+    const position_task *t = context;
+    const int *slots = t->slots + begin;
+    int count = end - begin;
+    (void)worker;
+    int wide_done = ph_wide_integrate_positions(t->kernels, t->states, slots, count, t->h);
+    ph_body_integrate_positions(t->states, slots + wide_done, count - wide_done, t->h);
+}
+
+// The end of the step for awake bodies begin .. end - 1: their poses from the step's motion, their forces
+// cleared.
+static void finish_poses(int begin, int end, int worker, void *context)
+{
+    const ph_step_context *ctx = context;
+    ph_world *world = ctx->world;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+    {
+        int slot = ctx->awake[i];
+        if (i + SOLVER_BODY_AHEAD < end)
+            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 3);
+        ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &world->states[slot];
+        body->center = glms_vec3_add(body->center0, st->dp);
+        body->xf.q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
+        ph_body_sync_transform(body);
+        body->force = glms_vec3_zero();
+        body->torque = glms_vec3_zero();
+    }
+}
+
+// What a body is to the sub-steps (ph_solve's lists): dynamic or not, and in free flight (dynamic, in no
+// constraint, when the step lists the bodies that step on their state).
+enum
+{
+    BODY_DYNAMIC = 1,
+    BODY_FLYING = 2,
+};
+
+static int body_kind(const ph_world *world, int slot, const uint8_t *constrained, bool listed)
+{
+    bool is_dynamic = world->bodies[slot].type == PH_BODY_DYNAMIC;
+    bool flying = listed && constrained && !constrained[slot] && is_dynamic;
+    return (is_dynamic ? BODY_DYNAMIC : 0) | (flying ? BODY_FLYING : 0);
+}
+
+// The start of the step of awake bodies begin .. end - 1: the world inverse inertia of where a dynamic body
+// is, the step's start pose and no motion yet; each body's kind into kinds[i] and the velocity sub-step's
+// record of a dynamic body that takes the sub-steps into motion[i] (either NULL: not noted).
+typedef struct start_task
+{
+    const ph_step_context *ctx;
+    const uint8_t *constrained;
+    bool listed; // the step lists the bodies that step on their state (ph_solve's `stepped`)
+    int *kinds;
+    solver_motion *motion;
+} start_task;
+
+static void start_bodies(int begin, int end, int worker, void *context)
+{
+    const start_task *t = context;
+    const ph_step_context *ctx = t->ctx;
+    ph_world *world = ctx->world;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+    {
+        int slot = ctx->awake[i];
+        if (i + SOLVER_BODY_AHEAD < end)
+            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 4);
+        ph_body *body = &world->bodies[slot];
+        ph_body_state *st = &world->states[slot];
+        int kind = body_kind(world, slot, t->constrained, t->listed);
+        if (kind & BODY_DYNAMIC)
+            ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
+        body->center0 = body->center;
+        body->q0 = body->xf.q;
+        st->dp = glms_vec3_zero();
+        st->dq = glms_quat_identity();
+        if (t->kinds)
+            t->kinds[i] = kind;
+        if (t->motion && kind == BODY_DYNAMIC)
+            t->motion[i] = solver_motion_of(body, slot, world->def.gravity, ctx->h);
+    }
+}
+
 bool ph_solve(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -1336,21 +1659,15 @@ bool ph_solve(ph_step_context *ctx)
     solver_motion *motion = ph_arena_alloc(ctx->arena, awake_n * sizeof *motion);
     int *stepped = ph_arena_alloc(ctx->arena, awake_n * sizeof(int));
     int dynamic_count = 0, stepped_count = 0, flying_count = 0; // flying: from the end of `stepped` down
+    // Each body's start of the step on the workers, which note its kind (in `dynamic`, by awake index) and
+    // its motion record (in `motion`, by awake index); the lists are then made in awake order here.
+    start_task st = {ctx, constrained, stepped != NULL, dynamic, motion};
+    ph_parallel_for(&world->tasks, ctx->awake_count, SOLVER_MIN_BODIES, start_bodies, &st);
     for (int i = 0; i < ctx->awake_count; i++)
     {
         int slot = ctx->awake[i];
-        if (i + SOLVER_BODY_AHEAD < ctx->awake_count)
-            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 4);
-        ph_body *body = &world->bodies[slot];
-        ph_body_state *st = &states[slot];
-        bool is_dynamic = body->type == PH_BODY_DYNAMIC;
-        if (is_dynamic)
-            ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, body->xf.q));
-        body->center0 = body->center;
-        body->q0 = body->xf.q;
-        st->dp = glms_vec3_zero();
-        st->dq = glms_quat_identity();
-        bool flying = stepped && constrained && !constrained[slot] && is_dynamic;
+        int kind = dynamic ? dynamic[i] : body_kind(world, slot, constrained, stepped != NULL);
+        bool flying = (kind & BODY_FLYING) != 0;
         if (stepped)
         {
             if (flying)
@@ -1358,11 +1675,12 @@ bool ph_solve(ph_step_context *ctx)
             else
                 stepped[stepped_count++] = slot;
         }
-        // A body in free flight flies (whenever one does, fly_first below), and takes no sub-step.
-        if (is_dynamic && dynamic && !flying)
+        // A body in free flight flies (whenever one does, fly_first below), and takes no sub-step. The lists
+        // fill from their starts, behind the index read (dynamic_count <= i).
+        if ((kind & BODY_DYNAMIC) && dynamic && !flying)
         {
             if (motion)
-                motion[dynamic_count] = solver_motion_of(body, slot, world->def.gravity, ctx->h);
+                motion[dynamic_count] = motion[i];
             dynamic[dynamic_count++] = slot;
         }
     }
@@ -1400,6 +1718,13 @@ bool ph_solve(ph_step_context *ctx)
     // state is at hand then) so that it need not scan every state again; their marks in `refreshed` are
     // cleared before the next sub-step's list replaces them.
     int *spinning = ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int));
+    uint8_t *spin =
+        spinning ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1)) : NULL;
+    if (!spin && spinning)
+    {
+        ph_arena_free(ctx->arena, spinning);
+        spinning = NULL;
+    }
     int spinning_count = 0;
     float spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     float inv_h = 1.0f / ctx->h, max_speed = BODY_MAX_ROTATION / ctx->h;
@@ -1420,17 +1745,22 @@ bool ph_solve(ph_step_context *ctx)
                 refreshed[spinning[i]] = 0;
             spinning_count = 0;
         }
-        for (int i = 0; i < dynamic_count; i++)
-        {
-            int slot = dynamic[i];
-            ph_body_state *st = &states[slot];
-            if (motion && motion[i].slot >= 0)
-                solver_integrate_velocity(&motion[i], st, ctx->h, max_speed);
-            else
-                ph_body_integrate_velocity(&world->bodies[slot], st, world->def.gravity, ctx->h, carried);
-            if (note_spin && dot3(st->w, st->w) > spin_limit * spin_limit)
-                spinning[spinning_count++] = slot;
-        }
+        velocity_task vt = {.world = world,
+                            .dynamic = dynamic,
+                            .motion = motion,
+                            .spin = spin,
+                            .h = ctx->h,
+                            .carried = carried,
+                            .max_speed = max_speed,
+                            .spin_limit = spin_limit,
+                            .note_spin = note_spin};
+        atomic_init(&vt.spinners, 0);
+        ph_parallel_for(&world->tasks, dynamic_count, SOLVER_MIN_BODIES, integrate_velocities, &vt);
+        // The spinners in list order, from the marks the ranges left.
+        for (int i = 0; atomic_load_explicit(&vt.spinners, memory_order_relaxed) > 0 && i < dynamic_count;
+             i++)
+            if (spin[i])
+                spinning[spinning_count++] = dynamic[i];
         unsigned long long t1 = ph_ticks();
         integrate_ticks += t1 - t0;
         if (refreshed && s > 0)
@@ -1438,20 +1768,20 @@ bool ph_solve(ph_step_context *ctx)
                              note_spin ? spinning_count : dynamic_count, constrained, refreshed);
         if (joints > 0)
             ph_joints_warm_start(world, ctx->h);
-        warm_start(states, &set);
+        warm_start(&world->tasks, states, &set);
         // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
         // measure the separations, the others reuse them (the wide path keeps them per group).
         for (int it = 0; it < world->def.solver_iterations; it++)
         {
             if (joints > 0)
                 ph_joints_solve(world, ctx->h, true);
-            solve(states, &set, inv_h, true, s == 0 && it == 0, false);
+            solve(&world->tasks, states, &set, inv_h, true, s == 0 && it == 0, false);
         }
         t0 = ph_ticks();
         if (stepped)
         {
-            int wide_done = ph_wide_integrate_positions(kernels, states, stepped, stepped_count, ctx->h);
-            ph_body_integrate_positions(states, stepped + wide_done, stepped_count - wide_done, ctx->h);
+            position_task pt = {states, stepped, kernels, ctx->h};
+            ph_parallel_for(&world->tasks, stepped_count, SOLVER_MIN_BODIES, integrate_positions, &pt);
             for (int i = 0; !fly_first && i < flying_count; i++)
                 ph_body_integrate_position(&world->bodies[flying[i]], &states[flying[i]], world->def.gravity,
                                            ctx->h, true);
@@ -1471,7 +1801,7 @@ bool ph_solve(ph_step_context *ctx)
         {
             if (joints > 0)
                 ph_joints_solve(world, ctx->h, false);
-            solve(states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
+            solve(&world->tasks, states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
         }
         t0 = ph_ticks();
     }
@@ -1485,24 +1815,14 @@ bool ph_solve(ph_step_context *ctx)
     }
     project_deep_contacts(ctx);
     world->last_h = ctx->h;
-    restitution(states, &set, ctx->h);
+    restitution(&world->tasks, states, &set, ctx->h);
     store_totals(world, &set);
     if (set.wide)
         ctx->stats->solver_colors = wide.colors;
 
-    for (int i = 0; i < ctx->awake_count; i++)
-    {
-        int slot = ctx->awake[i];
-        if (i + SOLVER_BODY_AHEAD < ctx->awake_count)
-            prefetch_body(&world->bodies[ctx->awake[i + SOLVER_BODY_AHEAD]], 3);
-        ph_body *body = &world->bodies[slot];
-        ph_body_state *st = &states[slot];
-        body->center = glms_vec3_add(body->center0, st->dp);
-        body->xf.q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
-        ph_body_sync_transform(body);
-        body->force = glms_vec3_zero();
-        body->torque = glms_vec3_zero();
-    }
+    ph_parallel_for(&world->tasks, ctx->awake_count, SOLVER_MIN_BODIES, finish_poses, ctx);
+    if (spin)
+        ph_arena_free(ctx->arena, spin);
     if (spinning)
         ph_arena_free(ctx->arena, spinning);
     if (set.cons)

@@ -226,6 +226,9 @@ typedef struct wide_group
     int max_passes;
     int isotropic; // every lane's bodies' inverse inertias are multiples of the identity (cubes, spheres,
                    // static bodies): the sweeps turn the arms by a product with the scale (ph_wide_prepare)
+    // Lanes (bit l for lane l) whose body a or b does not move (inverse mass 0: static, kinematic, asleep):
+    // the sweeps do not write its velocity back (store_velocity).
+    int still_a, still_b;
     // Each point's current separation, as the last sweep after a position update measured it: positions
     // change only between a sub-step's biased sweep and its relax sweep, so the next sub-step's biased
     // sweep finds the relax sweep's values still exact and reads them instead of measuring again.
@@ -255,12 +258,18 @@ typedef enum wide_arms_mode
     WIDE_ARMS_WORKED_OUT,
 } wide_arms_mode;
 
+// Colours a constraint may take: one bit each in a body's 64-bit mask of colours used.
+#define WIDE_MAX_COLORS 64
+
 typedef struct wide_solver
 {
     wide_group *groups; // group_count of them, `stride` bytes apart: use wide_group_at
     size_t stride;      // sizeof(wide_group), and where the arms are kept, a wide_group_arms after each
     int group_count;
-    int colors;  // colours used
+    int colors; // colours used
+    // The groups of colour c are color_first[c] .. color_first[c + 1] - 1: no two of them share a body that
+    // moves, so a colour's groups may be solved by several workers at once.
+    int color_first[WIDE_MAX_COLORS + 1];
     int *scalar; // head of each scalar constraint, in the order they are solved
     int scalar_count;
     int *color, *order; // scratch of ph_wide_build: colour of each constraint, constraints in group order
@@ -311,11 +320,12 @@ typedef struct wide_kernels
     int lanes; // LANES of the set: 8 (AVX2) or 4 (SSE2, Neon)
     void (*prepare)(const ph_body_state *states, wide_solver *w, int g, const wide_input *in,
                     float warm_scale);
-    void (*refresh)(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed);
-    bool (*bounce)(ph_body_state *states, wide_solver *w, float h, bool compress);
-    void (*warm_start)(ph_body_state *states, const wide_solver *w);
+    void (*refresh)(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed, int first,
+                    int last);
+    bool (*bounce)(ph_body_state *states, wide_solver *w, float h, bool compress, int first, int last);
+    void (*warm_start)(ph_body_state *states, const wide_solver *w, int first, int last);
     void (*solve)(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure,
-                  bool sum_total);
+                  bool sum_total, int first, int last);
     int (*integrate_positions)(ph_body_state *states, const int *slots, int count, float h);
 } wide_kernels;
 
@@ -338,31 +348,36 @@ static inline void ph_wide_prepare(const ph_body_state *states, wide_solver *w, 
     w->kernels->prepare(states, w, g, in, warm_scale);
 }
 
+// The calls below work on groups first .. last - 1; a sweep is the same whether it runs over all the groups
+// at once or over each colour's (in colour order) cut into any ranges, run side by side.
+
 // refresh_rows() in solver.c for every lane with a body marked in `refreshed` (by slot).
-static inline void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
+static inline void ph_wide_refresh(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed,
+                                   int first, int last)
 {
-    w->kernels->refresh(states, w, refreshed);
+    w->kernels->refresh(states, w, refreshed, first, last);
 }
 
 // One restitution sweep over the groups, as bounce() in solver.c per lane; true when a point bounced.
-static inline bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h, bool compress)
+static inline bool ph_wide_bounce(ph_body_state *states, wide_solver *w, float h, bool compress, int first,
+                                  int last)
 {
-    return w->kernels->bounce(states, w, h, compress);
+    return w->kernels->bounce(states, w, h, compress, first, last);
 }
 
-// The same as warm_start in solver.c over the grouped constraints.
-static inline void ph_wide_warm_start(ph_body_state *states, const wide_solver *w)
+// The same as warm_start in solver.c over the grouped constraints, last group first.
+static inline void ph_wide_warm_start(ph_body_state *states, const wide_solver *w, int first, int last)
 {
-    w->kernels->warm_start(states, w);
+    w->kernels->warm_start(states, w, first, last);
 }
 
 // The same as solve in solver.c over the grouped constraints. `measure`: the bodies have moved since the last
 // sweep, which measures the separations again (from the motion so far, as solve() in solver.c) and keeps them
 // for the sweeps after it; otherwise it reads them.
 static inline void ph_wide_solve(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias,
-                                 bool measure, bool sum_total)
+                                 bool measure, bool sum_total, int first, int last)
 {
-    w->kernels->solve(states, w, inv_h, use_bias, measure, sum_total);
+    w->kernels->solve(states, w, inv_h, use_bias, measure, sum_total, first, last);
 }
 
 // ph_body_integrate_positions for the first count - count % lanes of `slots`, `kernels->lanes` at a time and

@@ -16,9 +16,6 @@
 #include <stddef.h> // offsetof
 #include <string.h> // memset, memcpy
 
-// Colours a constraint may take: one bit each in a body's 64-bit mask of colours used.
-#define WIDE_MAX_COLORS 64
-
 // ---- Colouring and grouping (plain C) ----
 
 bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, const constraint_head *heads,
@@ -114,12 +111,23 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
             grp->max_passes = 1;
         }
         wide_group *grp = wide_group_at(out, g);
+        if (lane == 0)
+        {
+            out->color_first[grp->color + 1] = g + 1;
+            grp->still_a = grp->still_b = 0;
+        }
+        grp->still_a |= states[heads[k].a].inv_mass > 0.0f ? 0 : 1 << lane;
+        grp->still_b |= states[heads[k].b].inv_mass > 0.0f ? 0 : 1 << lane;
         grp->at_a[lane] = heads[k].a * (int)sizeof(ph_body_state);
         grp->at_b[lane] = heads[k].b * (int)sizeof(ph_body_state);
         grp->contact[lane] = heads[k].contact;
         grp->point_counts[lane] = heads[k].point_count;
         grp->lanes++;
     }
+    // A colour without groups (none, but the colouring does not promise it) starts where the one before ends.
+    for (int c = 0; c < out->colors; c++)
+        if (out->color_first[c + 1] < out->color_first[c])
+            out->color_first[c + 1] = out->color_first[c];
     // Unused lanes: no contact, no points (ph_wide_prepare zeroes them), and lane 0's bodies (which they
     // leave as they are).
     for (int g = 0; g < group_count; g++)

@@ -40,8 +40,10 @@ _Static_assert(WIDE % LANES == 0, "a group is a whole number of units");
 // The AVX2 kernels are also built for AVX-512VL and the loader picks that build where the CPU has it: the
 // instructions are the same 8-lane ones, but its 32 vector registers hold a group's velocities, normal and
 // soft-constraint terms, which spill out of AVX2's 16 (pyramid20's step -6%, large_pyramid's -10 to -15%).
-// Clang 14 (Debian 12) crashes on these clones, so clang builds keep the AVX2 build only.
-#if defined(PH_LANES_AVX2) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX512VL__)
+// Clang 14 (Debian 12) crashes on these clones, so clang builds keep the AVX2 build only; so do
+// ThreadSanitizer builds, whose instrumented ifunc resolvers run before its runtime starts and crash.
+#if defined(PH_LANES_AVX2) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX512VL__) &&          \
+    !defined(__SANITIZE_THREAD__)
 #define WIDE_KERNEL static __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else
 #define WIDE_KERNEL static
@@ -134,17 +136,22 @@ WIDE_INLINE wide_velocity load_velocity(const ph_body_state *states, const wide_
 }
 
 // Writes unit o's velocities back (with the inverse masses and inertia scales as read). Lanes beyond the
-// group's are not written; lanes sharing a body that does not move write back the value they read.
+// group's are not written, and neither are bodies that do not move (still_a, still_b): their lanes go to a
+// scratch row. Such a body (the ground) is shared by any number of a colour's constraints, which workers
+// solve at the same time; its velocity comes out as it was read, and writing it back from two threads at once
+// would be a data race all the same.
 WIDE_INLINE void store_velocity(ph_body_state *states, const wide_group *g, int o, const wide_velocity *p)
 {
     const fw a[8] = {p->va.x, p->va.y, p->va.z, p->inv_mass_a, p->wa.x, p->wa.y, p->wa.z, p->scale_a};
     const fw b[8] = {p->vb.x, p->vb.y, p->vb.z, p->inv_mass_b, p->wb.x, p->wb.y, p->wb.z, p->scale_b};
     int count = g->lanes - o < LANES ? g->lanes - o : LANES;
+    _Alignas(32) float scratch[2][LANES][8];
     float *rows_a[LANES], *rows_b[LANES];
     for (int lane = 0; lane < LANES; lane++)
     {
-        rows_a[lane] = state_at(states, g->at_a[o + lane]) + FIELD(v);
-        rows_b[lane] = state_at(states, g->at_b[o + lane]) + FIELD(v);
+        unsigned bit = 1u << (o + lane);
+        rows_a[lane] = g->still_a & bit ? scratch[0][lane] : state_at(states, g->at_a[o + lane]) + FIELD(v);
+        rows_b[lane] = g->still_b & bit ? scratch[1][lane] : state_at(states, g->at_b[o + lane]) + FIELD(v);
     }
     fw_store_runs(rows_a, count, a);
     fw_store_runs(rows_b, count, b);
@@ -409,9 +416,10 @@ WIDE_INLINE void twist_row_of(wide_group *g, wide_group_arms *kept, int o, const
 
 // The anchors stay those of the step's start (see refresh_rows in solver.c): only the masses and the turned
 // arms change with the inverse inertias.
-WIDE_KERNEL void WIDE_FN(refresh)(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed)
+WIDE_KERNEL void WIDE_FN(refresh)(const ph_body_state *states, wide_solver *w, const uint8_t *refreshed,
+                                  int first, int last)
 {
-    for (int gi = 0; gi < w->group_count; gi++)
+    for (int gi = first; gi < last; gi++)
     {
         wide_group *g = wide_group_at(w, gi);
         // Lanes with a body that solver.c's refresh_spinning marked as turning fast.
@@ -451,11 +459,12 @@ WIDE_KERNEL void WIDE_FN(refresh)(const ph_body_state *states, wide_solver *w, c
 
 // One restitution sweep over the groups, lane for lane what bounce() in solver.c does (the lanes of a group
 // share no moving body, so side by side is the same as one after the other). True when a point bounced.
-WIDE_KERNEL bool WIDE_FN(bounce)(ph_body_state *states, wide_solver *w, float h_scalar, bool compress)
+WIDE_KERNEL bool WIDE_FN(bounce)(ph_body_state *states, wide_solver *w, float h_scalar, bool compress,
+                                 int first, int last)
 {
     const fw zero = fw_zero(), sign = fw_splat(-0.0f), h = fw_splat(h_scalar);
     bool bouncing = false;
-    for (int gi = 0; gi < w->group_count; gi++)
+    for (int gi = first; gi < last; gi++)
     {
         wide_group *g = wide_group_at(w, gi);
         for (int u = 0, units = units_of(g); u < units; u++)
@@ -651,13 +660,13 @@ WIDE_KERNEL void WIDE_FN(prepare)(const ph_body_state *states, wide_solver *w, i
         g->max_passes = (int)g->passes[lane] > g->max_passes ? (int)g->passes[lane] : g->max_passes;
 }
 
-WIDE_KERNEL void WIDE_FN(warm_start)(ph_body_state *states, const wide_solver *w)
+WIDE_KERNEL void WIDE_FN(warm_start)(ph_body_state *states, const wide_solver *w, int first, int last)
 {
     // Last group first: the sweep before (the last sub-step's relax) ended there, and the groups it left in
     // the caches come first; this then ends on the first groups, where the biased sweep after it starts
     // (pile10k: 5% fewer misses of a 1 MB cache, cachegrind). The sweeps themselves keep one order: a relax
     // sweep in the order opposite to the biased one before it fed energy into piles and toppled column40.
-    for (int gi = w->group_count - 1; gi >= 0; gi--)
+    for (int gi = last - 1; gi >= first; gi--)
     {
         const wide_group *g = wide_group_at(w, gi);
         for (int u = 0, units = units_of(g); u < units; u++)
@@ -858,18 +867,19 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
 }
 
 WIDE_KERNEL void WIDE_FN(solve)(ph_body_state *states, wide_solver *w, float inv_h_scalar, bool use_bias,
-                                bool measure, bool sum_total)
+                                bool measure, bool sum_total, int begin, int last)
 {
     const fw inv_h = fw_splat(inv_h_scalar);
     const bool keep = wide_keeps_arms(w);
     // Runs of up to WIDE_INTERLEAVE units of one colour, point count and passes, taken unit by unit (group
-    // gi, unit u) in group order.
-    for (int gi = 0, u = 0; gi < w->group_count;)
+    // gi, unit u) in group order. Units are independent lane by lane, so how the groups are cut into ranges
+    // (and so into runs) changes no bit.
+    for (int gi = begin, u = 0; gi < last;)
     {
         wide_group *run[WIDE_INTERLEAVE] = {0};
         int at[WIDE_INTERLEAVE] = {0}, k = 0;
         const wide_group *first = wide_group_at(w, gi);
-        while (k < WIDE_INTERLEAVE && gi < w->group_count)
+        while (k < WIDE_INTERLEAVE && gi < last)
         {
             wide_group *next = wide_group_at(w, gi);
             if (k > 0 && (next->color != first->color || next->point_count != first->point_count ||

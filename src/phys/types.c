@@ -83,6 +83,10 @@ ph_world_def ph_default_world_def(void)
     d.calendar_events_per_pair = PH_DEFAULT_CALENDAR_PER_PAIR;
     d.enable_sleep = true;
     d.enable_calendar = true;
+    d.worker_count = 1;
+    d.enqueue_task = NULL;
+    d.finish_task = NULL;
+    d.user_task_context = NULL;
     d.internal_cookie = PH_WORLD_DEF_COOKIE;
     return d;
 }

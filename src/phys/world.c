@@ -270,6 +270,20 @@ static bool check_world_def(const ph_world_def *def)
                def->calendar_events_per_pair, PH_MAX_CALENDAR_BUDGET);
         return false;
     }
+    if (def->worker_count < 1 || def->worker_count > PH_MAX_WORKERS)
+    {
+        ph_log(PH_LOG_ERROR, "%s: def.worker_count is %d; it must be in [1, %d].", fn, def->worker_count,
+               PH_MAX_WORKERS);
+        return false;
+    }
+    if (!def->enqueue_task != !def->finish_task)
+    {
+        ph_log(PH_LOG_ERROR,
+               "%s: def.enqueue_task and def.finish_task must be set together (a job system) or both be NULL "
+               "(the built-in pool).",
+               fn);
+        return false;
+    }
     return true;
 }
 
@@ -293,7 +307,15 @@ ph_world *ph_world_create(const ph_world_def *def)
         ph_log(PH_LOG_ERROR, "ph_world_create: out of memory (the step arena).");
         return NULL;
     }
+    if (!ph_tasks_create(&world->tasks, def))
+    {
+        ph_arena_destroy(&world->arena);
+        ph_free(world, sizeof *world);
+        ph_log(PH_LOG_ERROR, "ph_world_create: could not start %d worker threads.", def->worker_count - 1);
+        return NULL;
+    }
     ph_octree_create(&world->octree);
+    world->octree.tasks = &world->tasks; // its pair search splits over the world's workers
     world->octree.max_pairs_per_proxy = PH_MAX_PAIRS_PER_BODY;
     world->octree.max_pairs = PH_MAX_PAIRS_PER_STEP;
     ph_id_pool_create(&world->body_ids);
@@ -335,6 +357,7 @@ void ph_world_destroy(ph_world *world)
     ph_id_pool_destroy(&world->geom_ids);
     ph_octree_destroy(&world->octree);
     ph_arena_destroy(&world->arena);
+    ph_tasks_destroy(&world->tasks);
     ph_free(world, sizeof *world);
 }
 
@@ -1497,26 +1520,63 @@ static bool collect_awake(ph_step_context *ctx)
     return true;
 }
 
+// Fewest bodies a worker takes at a time in the world's own per-body stages (task.h).
+#define WORLD_MIN_BODIES 512
+
+// The bounds of awake body i of the step (ctx->awake order) swept over the coming step.
+static ph_aabb swept_bounds(const ph_step_context *ctx, int i)
+{
+    const ph_world *world = ctx->world;
+    int slot = ctx->awake[i];
+    const ph_body *b = &world->bodies[slot];
+    const ph_body_state *st = &world->states[slot];
+    ph_vec3 move = glms_vec3_scale(st->v, ctx->dt);
+    float grow = world->def.speculative_margin + glms_vec3_norm(st->w) * ctx->dt * b->bound_radius;
+    ph_aabb sw;
+    sw.lo = glms_vec3_minv(b->bounds.lo, glms_vec3_add(b->bounds.lo, move));
+    sw.hi = glms_vec3_maxv(b->bounds.hi, glms_vec3_add(b->bounds.hi, move));
+    sw.lo = glms_vec3_sub(sw.lo, ph_v3(grow, grow, grow));
+    sw.hi = glms_vec3_add(sw.hi, ph_v3(grow, grow, grow));
+    return sw;
+}
+
+typedef struct sweep_bounds_task
+{
+    const ph_step_context *ctx;
+    ph_aabb *swept; // per awake body
+} sweep_bounds_task;
+
+static void sweep_bounds(int begin, int end, int worker, void *context)
+{
+    const sweep_bounds_task *t = context;
+    (void)worker;
+    for (int i = begin; i < end; i++)
+        t->swept[i] = swept_bounds(t->ctx, i);
+}
+
 // Stage 1: moving bodies get bounds swept over the coming step (their current bounds, the same moved by
-// v dt, grown by the rotation's reach and the speculative margin), then the octree reports the pairs.
+// v dt, grown by the rotation's reach and the speculative margin), worked out by the workers and moved in the
+// octree in body order by the stepping thread (the tree is one structure); then the octree reports the pairs.
 static void update_broadphase(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
+    ph_aabb *swept =
+        ph_arena_alloc(ctx->arena, (size_t)(ctx->awake_count > 0 ? ctx->awake_count : 1) * sizeof *swept);
+    if (swept)
+    {
+        sweep_bounds_task t = {ctx, swept};
+        ph_parallel_for(&world->tasks, ctx->awake_count, WORLD_MIN_BODIES, sweep_bounds, &t);
+    }
     for (int i = 0; i < ctx->awake_count; i++)
     {
-        int slot = ctx->awake[i];
-        ph_body *b = &world->bodies[slot];
-        const ph_body_state *st = &world->states[slot];
-        ph_vec3 move = glms_vec3_scale(st->v, ctx->dt);
-        float grow = world->def.speculative_margin + glms_vec3_norm(st->w) * ctx->dt * b->bound_radius;
-        ph_aabb sw;
-        sw.lo = glms_vec3_minv(b->bounds.lo, glms_vec3_add(b->bounds.lo, move));
-        sw.hi = glms_vec3_maxv(b->bounds.hi, glms_vec3_add(b->bounds.hi, move));
-        sw.lo = glms_vec3_sub(sw.lo, ph_v3(grow, grow, grow));
-        sw.hi = glms_vec3_add(sw.hi, ph_v3(grow, grow, grow));
-        if (b->proxy >= 0)
-            ph_octree_move(&world->octree, b->proxy, sw);
+        const ph_body *b = &world->bodies[ctx->awake[i]];
+        if (b->proxy < 0)
+            continue;
+        // Out of memory for the list: one at a time.
+        ph_octree_move(&world->octree, b->proxy, swept ? swept[i] : swept_bounds(ctx, i));
     }
+    if (swept)
+        ph_arena_free(ctx->arena, swept);
     const ph_octree_pair *pairs = NULL;
     int n = ph_octree_find_pairs(&world->octree, world->active, &pairs);
     int dropped = n >= 0 ? world->octree.pairs_dropped : 0;
@@ -1547,15 +1607,23 @@ static void end_stage(ph_step_context *ctx, ph_stage stage)
     ctx->ticks = now;
 }
 
-static void finish_bodies(ph_step_context *ctx)
+// The bounds of awake bodies begin .. end - 1 at their new poses.
+static void finish_range(int begin, int end, int worker, void *context)
 {
+    const ph_step_context *ctx = context;
     ph_world *world = ctx->world;
-    for (int i = 0; i < ctx->awake_count; i++)
+    (void)worker;
+    for (int i = begin; i < end; i++)
     {
         ph_body *b = &world->bodies[ctx->awake[i]];
         b->bounds = ph_body_compute_bounds(b);
         b->version = 0;
     }
+}
+
+static void finish_bodies(ph_step_context *ctx)
+{
+    ph_parallel_for(&ctx->world->tasks, ctx->awake_count, WORLD_MIN_BODIES, finish_range, ctx);
 }
 
 void ph_world_step(ph_world *world)
@@ -1592,7 +1660,7 @@ void ph_world_step(ph_world *world)
     if (!ph_contacts_update(&ctx))
         ph_log(PH_LOG_ERROR, "The narrow phase ran out of memory; last step's contacts are kept.");
     // Contacts may have woken sleeping bodies: then the awake list is taken again for the solver (the
-    // narrow phase takes nothing from the arena, so the list is its last allocation).
+    // narrow phase keeps nothing of the arena, so the list is its last allocation).
     if (listed && world->wake_count != wakes)
     {
         ph_arena_free(ctx.arena, ctx.awake);

@@ -11,6 +11,7 @@
 #include "id_pool.h"
 #include "joint.h"
 #include "octree.h"
+#include "task.h"
 
 #include "phys/phys.h"
 
@@ -76,6 +77,7 @@ struct ph_world
     ph_body_state joint_still; // what a joint reads for the world, a static or a sleeping body: no motion
 
     ph_calendar calendar; // this step's time-of-impact events and their heap
+    ph_tasks tasks;       // the workers the stages split their work among (task.h)
 
     uint32_t next_island_id;
     uint64_t step_count;
