@@ -1365,7 +1365,8 @@ static bool solve_free(ph_step_context *ctx, unsigned long long t_start)
 // and down the stack (the boxes were squeezed out sideways). So, as in shock propagation (Guendelman, Bridson
 // and Fedkiw, 2003), the contacts are taken from the bottom up, and of a pair one above the other (the normal
 // within 45 degrees of up) only the upper body moves: the lower one has already been put where it rests.
-// Pairs side by side share the move by inverse mass. Only where a deep contact joins two moving bodies whose
+// Pairs side by side share the move by inverse mass. Jointed bodies are left to their joints (moved alone,
+// the ragdolls' limbs opened their joints by 25 mm). Only where a deep contact joins two moving bodies whose
 // masses differ by SOLVER_SAG_MIN_RATIO or more: between like bodies the soft contacts hold (an overlap of a
 // heap's landing is pushed out by the next steps' contacts, as designed), and moving them there changed which
 // heaps of hulls settled (one of 16 then rocked on for ever). Resting contacts, whose overlap is millimetres
@@ -1431,8 +1432,10 @@ static void project_deep_contacts(ph_step_context *ctx)
     {
         const ph_contact *c = &set->items[k];
         float ma = world->states[c->a].inv_mass, mb = world->states[c->b].inv_mass;
-        if (c->manifold.point_count == 0 || ma + mb <= 0.0f ||
-            contact_depth_bound(world, c) > -SOLVER_PROJECT_DEPTH)
+        // A jointed body is not moved: alone, the move would open its joints (as the calendar holds a jointed
+        // group together), and its joints' projection has placed it already.
+        if (c->manifold.point_count == 0 || ma + mb <= 0.0f || world->bodies[c->a].joint_head >= 0 ||
+            world->bodies[c->b].joint_head >= 0 || contact_depth_bound(world, c) > -SOLVER_PROJECT_DEPTH)
             continue;
         if (!deep && !(deep = ph_arena_alloc(ctx->arena, (size_t)set->count * sizeof *deep)))
             return; // no memory for the list: the overlaps stay the next step's contacts' to push out
