@@ -263,7 +263,9 @@ static void free_target(render_target *t)
 {
     if (t->fbo)
         glDeleteFramebuffers(1, &t->fbo);
-    if (t->color)
+    if (t->color && t->color_texture)
+        glDeleteTextures(1, &t->color);
+    else if (t->color)
         glDeleteRenderbuffers(1, &t->color);
     if (t->depth)
         glDeleteRenderbuffers(1, &t->depth);
@@ -271,18 +273,35 @@ static void free_target(render_target *t)
 }
 
 // Makes a target of width x height with an RGBA8 colour and a 24-bit depth buffer, multisampled when
-// samples > 0. False (and nothing made) when the GL cannot complete it.
-static bool create_target(render_target *t, int samples, int width, int height)
+// samples > 0; with color_texture its colour is a texture read with bilinear filtering (the anti-aliasing
+// pass's taps between pixels need it), and samples must be 0. False (and nothing made) when the GL cannot
+// complete it.
+static bool create_target(render_target *t, int samples, int width, int height, bool color_texture)
 {
+    t->color_texture = color_texture;
     glGenFramebuffers(1, &t->fbo);
-    glGenRenderbuffers(1, &t->color);
     glGenRenderbuffers(1, &t->depth);
-    glBindRenderbuffer(GL_RENDERBUFFER, t->color);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    if (color_texture)
+    {
+        glGenTextures(1, &t->color);
+        glBindTexture(GL_TEXTURE_2D, t->color);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->color, 0);
+    }
+    else
+    {
+        glGenRenderbuffers(1, &t->color);
+        glBindRenderbuffer(GL_RENDERBUFFER, t->color);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->color);
+    }
     glBindRenderbuffer(GL_RENDERBUFFER, t->depth);
     glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
-    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, t->color);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, t->depth);
     bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -318,7 +337,7 @@ static bool ensure_msaa(renderer *r, int samples)
     if (r->msaa.fbo && r->msaa_samples == samples && r->msaa_width == r->width && r->msaa_height == r->height)
         return true;
     free_msaa(r);
-    if (!create_target(&r->msaa, samples, r->width, r->height))
+    if (!create_target(&r->msaa, samples, r->width, r->height, false))
         return false;
     r->msaa_samples = samples;
     r->msaa_width = r->width;
@@ -328,45 +347,19 @@ static bool ensure_msaa(renderer *r, int samples)
 
 static void free_post(renderer *r)
 {
-    if (r->post_fbo)
-        glDeleteFramebuffers(1, &r->post_fbo);
-    if (r->post_color)
-        glDeleteTextures(1, &r->post_color);
-    if (r->post_depth)
-        glDeleteRenderbuffers(1, &r->post_depth);
-    r->post_fbo = r->post_color = r->post_depth = 0;
+    free_target(&r->post);
     r->post_width = r->post_height = 0;
 }
 
-// Makes the anti-aliasing pass's source match the frame size: a colour texture (read with bilinear filtering,
-// which the pass's taps between pixels need) and a 24-bit depth buffer. False when the GL cannot complete it
-// (the frame is then drawn without the pass).
+// Makes the anti-aliasing pass's source match the frame size; false when the GL cannot make it (the frame is
+// then drawn without the pass).
 static bool ensure_post(renderer *r)
 {
-    if (r->post_fbo && r->post_width == r->width && r->post_height == r->height)
+    if (r->post.fbo && r->post_width == r->width && r->post_height == r->height)
         return true;
     free_post(r);
-    glGenTextures(1, &r->post_color);
-    glBindTexture(GL_TEXTURE_2D, r->post_color);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, r->width, r->height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glGenRenderbuffers(1, &r->post_depth);
-    glBindRenderbuffer(GL_RENDERBUFFER, r->post_depth);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, r->width, r->height);
-    glGenFramebuffers(1, &r->post_fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, r->post_fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->post_color, 0);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->post_depth);
-    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (!ok)
-    {
-        free_post(r);
+    if (!create_target(&r->post, 0, r->width, r->height, true))
         return false;
-    }
     r->post_width = r->width;
     r->post_height = r->height;
     return true;
@@ -379,7 +372,7 @@ bool renderer_set_offscreen(renderer *r, int width, int height)
     free_target(&r->offscreen);
     if (width <= 0 || height <= 0)
         return true;
-    if (!create_target(&r->offscreen, 0, width, height))
+    if (!create_target(&r->offscreen, 0, width, height, false))
         return false;
     r->width = width;
     r->height = height;
@@ -1015,7 +1008,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     // Main target.
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
     bool fxaa = opts->fxaa && !msaa && r->fxaa_prog.sp.id && ensure_post(r);
-    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post_fbo : r->offscreen.fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post.fbo : r->offscreen.fbo);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];
     render_rgba_bytes(opts->clear_rgba, clear);
@@ -1116,7 +1109,7 @@ void renderer_draw(renderer *r, const render_options *opts)
         glDisable(GL_DEPTH_TEST);
         glUseProgram(r->fxaa_prog.sp.id);
         glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, r->post_color);
+        glBindTexture(GL_TEXTURE_2D, r->post.color);
         glUniform1i(r->fxaa_prog.source, 0);
         glUniform2f(r->fxaa_prog.texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
         glBindVertexArray(r->empty_vao);

@@ -116,10 +116,12 @@ typedef struct fxaa_program
     GLint source, texel;
 } fxaa_program;
 
-// A framebuffer with one colour and one depth renderbuffer: the multisampled target, the off-screen target.
+// A framebuffer with one colour and one depth buffer: the multisampled target, the anti-aliasing pass's
+// source (its colour a texture the pass reads), the off-screen target.
 typedef struct render_target
 {
     GLuint fbo, color, depth;
+    bool color_texture; // color is a texture (else a renderbuffer)
 } render_target;
 
 struct renderer
@@ -176,8 +178,7 @@ struct renderer
 
     render_target msaa;
     int msaa_samples, msaa_width, msaa_height;
-    // The anti-aliasing pass's source (render_options.fxaa): a colour texture and a depth renderbuffer.
-    GLuint post_fbo, post_color, post_depth;
+    render_target post; // the anti-aliasing pass's source (render_options.fxaa)
     int post_width, post_height;
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
