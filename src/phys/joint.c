@@ -683,12 +683,20 @@ typedef struct joint_geometry
     bool axis_valid; // false for a distance joint of zero length
 } joint_geometry;
 
+// The anchors from the centres of mass at the bodies' current poses in the step (out_ra, out_rb), and the gap
+// anchor b - anchor a.
+static ph_vec3 anchors_of(const ph_joint *j, const ph_body_state *sa, const ph_body_state *sb,
+                          ph_vec3 *out_ra, ph_vec3 *out_rb)
+{
+    *out_ra = rotate(sa->dq, j->ra);
+    *out_rb = rotate(sb->dq, j->rb);
+    return v_add(v_add(v_sub(sb->dp, sa->dp), j->delta_center), v_sub(*out_rb, *out_ra));
+}
+
 static joint_geometry geometry_of(const ph_joint *j, const ph_body_state *sa, const ph_body_state *sb)
 {
     joint_geometry g;
-    g.ra = rotate(sa->dq, j->ra);
-    g.rb = rotate(sb->dq, j->rb);
-    g.d = v_add(v_add(v_sub(sb->dp, sa->dp), j->delta_center), v_sub(g.rb, g.ra));
+    g.d = anchors_of(j, sa, sb, &g.ra, &g.rb);
     g.arm_a = g.ra;
     g.axis_valid = true;
     g.axial = 0.0f;
@@ -1246,22 +1254,27 @@ static bool projects(const ph_joint *j)
 void ph_joints_project(ph_world *world)
 {
     const ph_body_state *still = &world->joint_still;
-    for (int pass = 0; pass < JOINT_PROJECT_PASSES; pass++)
+    // A pass that moves nothing ends the projection: with no joint open past the slop (a step without
+    // impacts) that is the first.
+    bool moved = true;
+    for (int pass = 0; pass < JOINT_PROJECT_PASSES && moved; pass++)
     {
+        moved = false;
         for (int i = 0; i < world->joint_list_count; i++)
         {
             ph_joint *j = &world->joints[world->joint_list[i]];
             if (!projects(j))
                 continue;
-            joint_geometry g = geometry_of(j, j->sa, j->sb);
-            float gap = glms_vec3_norm(g.d);
+            ph_vec3 ra, rb, d = anchors_of(j, j->sa, j->sb, &ra, &rb);
+            float gap = glms_vec3_norm(d);
             if (!(gap > JOINT_PROJECT_SLOP))
                 continue;
             float close = fminf(gap - JOINT_PROJECT_SLOP, JOINT_PROJECT_MAX);
             float ma = j->sa->inv_mass, mb = j->sb->inv_mass;
             if (!(ma + mb > 0.0f))
                 continue;
-            ph_vec3 impulse = v_scale(g.d, -close / (gap * (ma + mb)));
+            ph_vec3 impulse = v_scale(d, -close / (gap * (ma + mb)));
+            moved = true;
             if (j->sa != still)
                 j->sa->dp = v_sub(j->sa->dp, v_scale(impulse, ma));
             if (j->sb != still)
