@@ -296,78 +296,99 @@ static int laws_rolling_incline(void)
     return 0;
 }
 
-// Linear momentum and angular momentum about the origin of a set of bodies (world inertia from the body's
-// box half extents and orientation).
+// Linear momentum and angular momentum about the origin.
 typedef struct laws_momentum
 {
     ph_vec3 p, l;
 } laws_momentum;
 
-static laws_momentum momentum_of(const ph_world *w, const ph_body_id *ids, const ph_vec3 *halves, int n)
+// Linear and angular momentum of two bodies about the origin, from the API alone (world inertia and
+// angular velocity now).
+static laws_momentum pair_momentum(const ph_world *w, const ph_body_id *ids)
 {
     laws_momentum m = {glms_vec3_zero(), glms_vec3_zero()};
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < 2; i++)
     {
-        float mass = ph_body_get_mass(w, ids[i]);
-        ph_vec3 v = ph_body_get_linear_velocity(w, ids[i]), om = ph_body_get_angular_velocity(w, ids[i]);
-        ph_vec3 c = ph_body_get_position(w, ids[i]); // boxes: the origin is the centre of mass
-        ph_quat q = ph_body_get_orientation(w, ids[i]);
-        ph_vec3 h = halves[i];
-        ph_vec3 ib = ph_v3(mass * (h.y * h.y + h.z * h.z) / 3.0f, mass * (h.x * h.x + h.z * h.z) / 3.0f,
-                           mass * (h.x * h.x + h.y * h.y) / 3.0f);
-        // I w = R I_body R^T w
-        ph_vec3 wb = glms_quat_rotatev(glms_quat_conjugate(q), om);
-        ph_vec3 lb = ph_v3(ib.x * wb.x, ib.y * wb.y, ib.z * wb.z);
-        ph_vec3 spin = glms_quat_rotatev(q, lb);
-        ph_vec3 pv = glms_vec3_scale(v, mass);
-        m.p = glms_vec3_add(m.p, pv);
-        m.l = glms_vec3_add(m.l, glms_vec3_add(glms_vec3_cross(c, pv), spin));
+        ph_vec3 p = glms_vec3_scale(ph_body_get_linear_velocity(w, ids[i]), ph_body_get_mass(w, ids[i]));
+        ph_vec3 spin =
+            glms_mat3_mulv(ph_body_get_world_inertia(w, ids[i]), ph_body_get_angular_velocity(w, ids[i]));
+        m.p = glms_vec3_add(m.p, p);
+        m.l = glms_vec3_add(m.l,
+                            glms_vec3_add(glms_vec3_cross(ph_body_get_center_of_mass(w, ids[i]), p), spin));
     }
     return m;
 }
 
-// Two free boxes (no gravity) meet off centre: whatever the restitution, the contact's equal and opposite
-// impulses keep the pair's linear momentum (issue 19, item 1: within 0.1%). Its angular momentum about a
-// fixed point is printed, not yet asserted: the rows' anchors are fixed at the step's start while the
-// centres move through the sub-steps, so the two impulses act at points apart by the bodies' relative
-// motion since then, and an impact that sets the boxes sliding on each other changes it by about 1% (the
-// issue's target of 0.1% is not met; see issue 19's note).
+// Two free bodies (no gravity) meet off centre, a cube and a turned plank (a box, then a hull of the same
+// reach with slanted faces and its centre of mass off its origin), at restitution 0 to 1: a contact's
+// impulses are equal and opposite at one point, so the pair's linear momentum and its angular momentum about
+// a fixed point are kept (issue 19, item 1: within 0.1%). They meet, slide over each other and spin apart
+// (the plank at up to 5 rad/s): anchors carried apart by the bodies' relative motion through the step, row
+// inertias of the step's start for a turning plank, or restitution's angular impulse taken as a change of
+// velocity rather than of momentum, each broke the angular momentum by 0.1% to 0.9% here. Every solver path.
 static int laws_impact_momentum(void)
 {
-    const float restitutions[] = {0.0f, 0.5f, 1.0f};
-    for (int k = 0; k < 3; k++)
-    {
-        ph_world *w = laws_world(ph_v3(0, 0, 0));
-        ph_vec3 halves[2] = {ph_v3(0.5f, 0.5f, 0.5f), ph_v3(0.8f, 0.3f, 0.4f)};
-        ph_body_def a = laws_body(ph_make_box(halves[0]), ph_v3(-2.0f, 0.35f, 0.2f), 0.4f);
-        a.material.restitution = restitutions[k];
-        a.linear_velocity = ph_v3(3.0f, 0, 0);
-        ph_body_def b = laws_body(ph_make_box(halves[1]), ph_v3(1.0f, -0.3f, -0.1f), 0.4f);
-        b.material.restitution = restitutions[k];
-        b.orientation = glms_quatv(0.3f, glms_vec3_normalize(ph_v3(0.2f, 1.0f, 0.1f)));
-        b.linear_velocity = ph_v3(-1.0f, 0, 0);
-        ph_body_id ids[2] = {ph_body_create(w, &a), ph_body_create(w, &b)};
-        ENSURE(!PH_ID_IS_NULL(ids[0]) && !PH_ID_IS_NULL(ids[1]));
-        laws_momentum before = momentum_of(w, ids, halves, 2);
-        float touched = 0.0f;
-        for (int s = 0; s < 90; s++)
-        {
-            ph_world_step(w);
-            ph_contact_info c[8];
-            int n = ph_world_get_contacts(w, c, 8);
-            for (int i = 0; i < n && i < 8; i++)
-                touched += c[i].normal_impulse;
-        }
-        laws_momentum after = momentum_of(w, ids, halves, 2);
-        float dp = glms_vec3_norm(glms_vec3_sub(after.p, before.p)) / glms_vec3_norm(before.p);
-        float dl = glms_vec3_norm(glms_vec3_sub(after.l, before.l)) / glms_vec3_norm(before.l);
-        fprintf(stderr,
-                "  e = %.1f: impulse %.1f N s, linear momentum changed %.2e, angular %.2e (relative)\n",
-                (double)restitutions[k], (double)touched, (double)dp, (double)dl);
-        ENSURE(touched > 1.0f); // they did meet
-        ENSURE(dp < 1e-3f);
-        ph_world_destroy(w);
-    }
+    const ph_simd_path paths[] = {PH_SIMD_SCALAR, PH_SIMD_BEST};
+    for (int path = 0; path < 2; path++)
+        for (int hull = 0; hull < 2; hull++)
+            for (int k = 0; k <= 4; k++)
+            {
+                ph_world_def wd = ph_default_world_def();
+                wd.gravity = ph_v3(0, 0, 0);
+                wd.simd = paths[path];
+                ph_world *w = ph_world_create(&wd);
+                ENSURE(w != NULL);
+                float e = 0.25f * (float)k;
+                ph_body_def a =
+                    laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(-2.0f, 0.35f, 0.2f), 0.4f);
+                a.material.restitution = e;
+                a.linear_velocity = ph_v3(3.0f, 0, 0);
+                ph_shape plank = ph_make_box(ph_v3(0.8f, 0.3f, 0.4f));
+                if (hull)
+                {
+                    ph_vec3 corners[8];
+                    int n = 0;
+                    for (int x = -1; x <= 1; x += 2)
+                        for (int y = -1; y <= 1; y += 2)
+                            for (int z = -1; z <= 1; z += 2)
+                                corners[n++] = ph_v3(0.8f * (float)x + (y > 0 ? 0.3f : 0.0f), 0.3f * (float)y,
+                                                     0.4f * (float)z * (x > 0 ? 0.5f : 1.0f));
+                    ph_hull_def hd = ph_default_hull_def();
+                    hd.points = corners;
+                    hd.point_count = n;
+                    plank = ph_make_geom_shape(PH_SHAPE_HULL, ph_world_add_hull(w, &hd));
+                }
+                ph_body_def b = laws_body(plank, ph_v3(1.0f, -0.3f, -0.1f), 0.4f);
+                b.material.restitution = e;
+                b.orientation = glms_quatv(0.3f, glms_vec3_normalize(ph_v3(0.2f, 1.0f, 0.1f)));
+                b.linear_velocity = ph_v3(-1.0f, 0, 0);
+                ph_body_id ids[2] = {ph_body_create(w, &a), ph_body_create(w, &b)};
+                ENSURE(!PH_ID_IS_NULL(ids[0]) && !PH_ID_IS_NULL(ids[1]));
+                laws_momentum before = pair_momentum(w, ids);
+                float touched = 0.0f, spin = 0.0f;
+                for (int s = 0; s < 90; s++)
+                {
+                    ph_world_step(w);
+                    ph_contact_info c[8];
+                    int n = ph_world_get_contacts(w, c, 8);
+                    for (int i = 0; i < n && i < 8; i++)
+                        touched += c[i].normal_impulse;
+                    spin = fmaxf(spin, glms_vec3_norm(ph_body_get_angular_velocity(w, ids[1])));
+                }
+                laws_momentum after = pair_momentum(w, ids);
+                float dp = glms_vec3_norm(glms_vec3_sub(after.p, before.p)) / glms_vec3_norm(before.p);
+                float dl = glms_vec3_norm(glms_vec3_sub(after.l, before.l)) / glms_vec3_norm(before.l);
+                fprintf(
+                    stderr,
+                    "  %s, %s, e = %.2f: impulse %.1f N s, plank spin up to %.1f rad/s; momentum changed: "
+                    "linear %.2e, angular %.2e (relative)\n",
+                    ph_simd_path_name(ph_simd_resolve(paths[path])), hull ? "hull" : "box", (double)e,
+                    (double)touched, (double)spin, (double)dp, (double)dl);
+                ENSURE(touched > 1.0f); // they did meet
+                ENSURE(dp < 1e-3f);
+                ENSURE(dl < 1e-3f);
+                ph_world_destroy(w);
+            }
     return 0;
 }
 
@@ -635,50 +656,60 @@ static int laws_mass_ratio_stack(void)
     return 0;
 }
 
-// A body 1000 times as dense as a stack of three boxes, dropped 1 m onto it (issue 19, item 3): the stack
-// must hold it (contacts cannot let one body through another), each box staying on the one below, and no box
-// is pushed into another or into the ground by more than 5 cm, even for one step. It was 22 cm in the steps
-// after the impact, before the contacts had learnt the load, until deep overlaps were projected out
+// A body 1000 times as dense as a stack of three boxes, dropped about 1 m onto it (issue 19, item 3): the
+// stack must hold it (contacts cannot let one body through another), each box staying on the one below, and
+// no box is pushed into another or into the ground by more than 5 cm, even for one step. It was 22 cm in the
+// steps after the impact, before the contacts had learnt the load, until deep overlaps were projected out
 // (solver.c, project_deep_contacts); before the mass-ratio stiffening the heavy box went through the stack.
+// Where in a step the heavy body lands changes how deep it gets before the step ends, so it is dropped from 9
+// heights over 10 cm: of 21 heights over that range, 6 sank past 5 cm (to 57 mm) and in one a box went
+// through another while the projection took only the contacts deep from the start.
 static int laws_heavy_drop_holds(void)
 {
-    ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
-    ENSURE(w != NULL);
-    ENSURE(!PH_ID_IS_NULL(laws_ground(w, 0.6f)));
-    ph_body_id ids[4];
-    for (int i = 0; i < 3; i++)
+    float worst_all = 0.0f;
+    for (int h = -4; h <= 4; h++)
     {
-        ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 0.5f + (float)i, 0), 0.6f);
-        ids[i] = ph_body_create(w, &d);
-        ENSURE(!PH_ID_IS_NULL(ids[i]));
-    }
-    for (int s = 0; s < 120; s++)
-        ph_world_step(w);
-    ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 4.5f, 0), 0.6f);
-    d.material.density *= 1000.0f;
-    ids[3] = ph_body_create(w, &d);
-    ENSURE(!PH_ID_IS_NULL(ids[3]));
-    float worst = 0.0f;
-    for (int s = 0; s < 300; s++)
-    {
-        ph_world_step(w);
-        float below = 0.0f; // the ground's top
-        for (int i = 0; i < 4; i++)
+        ph_world *w = laws_world(ph_v3(0, -LAWS_G, 0));
+        ENSURE(w != NULL);
+        ENSURE(!PH_ID_IS_NULL(laws_ground(w, 0.6f)));
+        ph_body_id ids[4];
+        for (int i = 0; i < 3; i++)
         {
-            float y = ph_body_get_position(w, ids[i]).y;
-            worst = fmaxf(worst, below + 0.5f - y);
-            ENSURE(y > below); // still above what it rests on
-            below = y + 0.5f;
+            ph_body_def d =
+                laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, 0.5f + (float)i, 0), 0.6f);
+            ids[i] = ph_body_create(w, &d);
+            ENSURE(!PH_ID_IS_NULL(ids[i]));
         }
+        for (int s = 0; s < 120; s++)
+            ph_world_step(w);
+        float drop = 4.5f + 0.0125f * (float)h;
+        ph_body_def d = laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(0, drop, 0), 0.6f);
+        d.material.density *= 1000.0f;
+        ids[3] = ph_body_create(w, &d);
+        ENSURE(!PH_ID_IS_NULL(ids[3]));
+        float worst = 0.0f;
+        for (int s = 0; s < 300; s++)
+        {
+            ph_world_step(w);
+            float below = 0.0f; // the ground's top
+            for (int i = 0; i < 4; i++)
+            {
+                float y = ph_body_get_position(w, ids[i]).y;
+                worst = fmaxf(worst, below + 0.5f - y);
+                ENSURE(y > below); // still above what it rests on
+                below = y + 0.5f;
+            }
+        }
+        ph_vec3 top = ph_body_get_position(w, ids[3]);
+        fprintf(stderr,
+                "  1000 times as dense, dropped from %.4f m on three boxes: the deepest overlap %.1f mm "
+                "(target 50); it rests at (%.3f, %.3f)\n",
+                (double)drop, 1000.0 * (double)worst, (double)top.x, (double)top.y);
+        ENSURE(top.y > 3.4f && fabsf(top.x) < 0.5f && fabsf(top.z) < 0.5f);
+        worst_all = fmaxf(worst_all, worst);
+        ph_world_destroy(w);
     }
-    ph_vec3 top = ph_body_get_position(w, ids[3]);
-    fprintf(stderr,
-            "  1000 times as dense, dropped 1 m on three boxes: the deepest overlap %.1f mm (target 50); "
-            "it rests at (%.3f, %.3f)\n",
-            1000.0 * (double)worst, (double)top.x, (double)top.y);
-    ENSURE(top.y > 3.4f && fabsf(top.x) < 0.5f && fabsf(top.z) < 0.5f);
-    ENSURE(worst < 0.05f);
-    ph_world_destroy(w);
+    ENSURE(worst_all < 0.05f);
     return 0;
 }
 

@@ -20,6 +20,9 @@ typedef struct ph_arena ph_arena;
 // Sweeps over the normal rows of one manifold per iteration. One sweep hands most of an impact to the
 // first point and tips a landing box into a spin; a few local sweeps share it out like a block solve.
 #define SOLVER_NORMAL_PASSES 3
+// A contact's anchors follow its bodies' relative motion through the step once that has moved them by this
+// fraction of their reach from the bodies' centres (solver.c, rearm).
+#define SOLVER_REARM_FRACTION 1e-4f
 // Only manifolds closing faster than this get the extra passes; resting contacts, warm-started with the
 // impulses that already share their load, converge with one (unit: m/s).
 #define SOLVER_IMPACT_SPEED 0.1f
@@ -58,7 +61,8 @@ typedef struct row
 
 typedef struct constraint_point
 {
-    // The anchors of the normal row, fixed for the step: from each centre of mass to the point, less the
+    // The anchors of the normal row, set at the step's start (and moved only as rearm in solver.c says): from
+    // each centre of mass to the point, less the
     // part of a round shape's radius (sphere, capsule) along the normal. The contact point of a round shape
     // is not a point of the body but where its core's offset surface faces the other: as the body turns it
     // stays under the core, so the separation is measured from the core point, which does turn with the
@@ -98,6 +102,13 @@ typedef struct constraint
     // that times the mean distance of the contact patch from its centre.
     ph_vec3 fa, fb;     // the centre from each body's centre of mass at the start of the step (unit: m)
     float twist_radius; // (unit: m)
+    // How the anchors (the points' and the centre's) follow the bodies' relative motion through the step
+    // (solver.c, rearm): the relative displacement dp_b - dp_a they last followed, the square of the change
+    // of it that moves them again (infinite where a body does not move), and the share of it the point
+    // takes with body a.
+    ph_vec3 armed;      // (unit: m)
+    float rearm_limit2; // (unit: m^2)
+    float follow_a;
     row f1, f2;
     twist_row twist;
     constraint_point points[PH_MAX_MANIFOLD_POINTS];
@@ -238,6 +249,11 @@ typedef struct wide_group
     _Alignas(32) float separation[PH_MAX_MANIFOLD_POINTS][WIDE];
     wide_point points[PH_MAX_MANIFOLD_POINTS];
     wide_point_cold cold[PH_MAX_MANIFOLD_POINTS];
+    // How the anchors follow the bodies' relative motion (constraint's armed, rearm_limit2, follow_a): read
+    // by the sweeps that measure the separations.
+    float armed[3][WIDE];     // (unit: m)
+    float rearm_limit2[WIDE]; // (unit: m^2)
+    float follow_a[WIDE];
     float accel_n[WIDE];
     int contact[WIDE];      // contact of each lane (-1 unused)
     int point_counts[WIDE]; // points of each lane

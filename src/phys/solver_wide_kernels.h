@@ -626,6 +626,14 @@ WIDE_INLINE void prepare_unit(const ph_body_state *states, wide_group *g, wide_g
     twist_row_of(g, kept, o, &inertia, n, in_use);
     st(g->twist_impulse + o, fw_and(warm_scale * ld(in->twist_impulse + o), in_use));
     st(g->twist_radius + o, fw_and(ld(in->twist_radius + o), in_use));
+    // How the anchors follow the bodies' relative motion (prepare() and follow_share() in solver.c).
+    st3(g->armed, o, (v3w){zero, zero, zero}, in_use);
+    fw reach = fw_splat(SOLVER_REARM_FRACTION) * fw_sqrt(dot_exact(fa, fa) + dot_exact(fb, fb));
+    fw moving = fw_and(fw_gt(p.inv_mass_a, zero), fw_gt(p.inv_mass_b, zero));
+    st(g->rearm_limit2 + o, fw_and(fw_select(fw_splat(INFINITY), reach * reach, moving), in_use));
+    fw round_a = fw_gt(radius_a, zero), round_b = fw_gt(radius_b, zero), half = fw_splat(0.5f);
+    fw follow = fw_select(fw_select(half, zero, round_b), fw_select(fw_splat(1.0f), half, round_b), round_a);
+    st(g->follow_a + o, fw_and(follow, in_use));
     *out_passes = fw_and(
         fw_select(fw_splat(1.0f), fw_splat((float)SOLVER_NORMAL_PASSES), fw_and(impact, several)), in_use);
 }
@@ -704,6 +712,42 @@ WIDE_KERNEL void WIDE_FN(warm_start)(ph_body_state *states, const wide_solver *w
     }
 }
 
+// rearm() in solver.c for the lanes of unit o of group g in `far`: their anchors moved by their shares of
+// delta, the change of the relative displacement `moved` since they last moved, and the rows rebuilt (in a
+// measuring sweep, rarely: moving bodies that slide or roll on each other). na, nb: the normal turned into
+// each body's frame of the step's start, as the measuring sweep has them.
+static void WIDE_FN(rearm_unit)(const ph_body_state *states, wide_group *g, wide_group_arms *kept, int o,
+                                v3w moved, v3w delta, fw far, v3w na, v3w nb)
+{
+    wide_velocity p = load_velocity(states, g, o); // for the inverse masses
+    wide_inertia in = load_inertias(states, g, o, &p);
+    v3w n = LD3(g->normal, o), t1 = LD3(g->t1, o), t2 = LD3(g->t2, o);
+    fw follow = ld(g->follow_a + o), rest = fw_splat(1.0f) - follow;
+    v3w da = {delta.x * rest, delta.y * rest, delta.z * rest};
+    v3w db = {delta.x * follow, delta.y * follow, delta.z * follow};
+    fw along = dot_exact(da, na) + dot_exact(db, nb);
+    for (int i = 0; i < g->point_count; i++)
+    {
+        wide_point *wp = &g->points[i];
+        fw mask = fw_and(far, has_point(g, o, i));
+        v3w ra = LD3(wp->ra, o), rb = LD3(wp->rb, o);
+        blend3(wp->ra, o, (v3w){ra.x + da.x, ra.y + da.y, ra.z + da.z}, mask);
+        blend3(wp->rb, o, sub(rb, db), mask);
+        fw base = ld(wp->base_separation + o);
+        st(wp->base_separation + o, fw_select(base, base + along, mask));
+        refresh_row(&wp->n, kept ? &kept->normal[i] : NULL, o, &p, &in, LD3(wp->ra, o), LD3(wp->rb, o), n,
+                    mask);
+    }
+    v3w fa = LD3(g->fa, o), fb = LD3(g->fb, o);
+    blend3(g->fa, o, (v3w){fa.x + da.x, fa.y + da.y, fa.z + da.z}, far);
+    blend3(g->fb, o, sub(fb, db), far);
+    fa = LD3(g->fa, o);
+    fb = LD3(g->fb, o);
+    refresh_row(&g->f1, kept ? &kept->friction[0] : NULL, o, &p, &in, fa, fb, t1, far);
+    refresh_row(&g->f2, kept ? &kept->friction[1] : NULL, o, &p, &in, fa, fb, t2, far);
+    blend3(g->armed, o, moved, far);
+}
+
 // Units solved side by side at most (see solve_units): as many as the registers hold with few spills. AVX2's
 // and AVX-512's build take 3 (measured, see solve_units). SSE2's 16 registers hold one unit's velocities and
 // row terms with spills already, and on large_pyramid one unit at a time spent less in the sweeps than two
@@ -742,9 +786,17 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
             fw ma[8], mb[8]; // dp, pad, dq of each body
             load_runs_at(states, g[k]->at_a + o[k], FIELD(dp), ma);
             load_runs_at(states, g[k]->at_b + o[k], FIELD(dp), mb);
-            fw shift = dot(sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]}), n[k]);
+            v3w moved = sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]});
+            fw shift = dot(moved, n[k]);
             v3w na = rotate_inverse((v3w){ma[4], ma[5], ma[6]}, ma[7], n[k]);
             v3w nb = rotate_inverse((v3w){mb[4], mb[5], mb[6]}, mb[7], n[k]);
+            // The anchors follow the bodies' relative motion once it has changed enough (rearm).
+            v3w delta = sub(moved, LD3(g[k]->armed, o[k]));
+            fw far = fw_and(fw_gt(dot_exact(delta, delta), ld(g[k]->rearm_limit2 + o[k])),
+                            has_point(g[k], o[k], 0));
+            if (fw_any(far))
+                WIDE_FN(rearm_unit)
+                (states, g[k], keep ? wide_kept_arms(g[k]) : NULL, o[k], moved, delta, far, na, nb);
             for (int i = 0; i < point_count; i++)
             {
                 const wide_point *wp = &g[k]->points[i];
