@@ -1070,6 +1070,7 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
             return NULL;
         }
     ph_mass_properties solid = ph_compute_polyhedron_mass(vertices, tris, tri_count, 1.0f);
+    ph_mass_properties as_wound = solid;
     if (!(solid.volume > 0.0f))
     {
         // Wound inside out (the cuts and the voxels do not care which way): its volume the other way.
@@ -1221,6 +1222,7 @@ decompose_result *decompose_mesh(const ph_vec3 *vertices, int vertex_count, cons
         result->piece_count = 0;
         result->hull_volume = 0.0f;
         result->solid_volume = solid.volume;
+        result->mesh_mass = as_wound;
         int at = 0;
         for (int i = 0; i < piece_count; i++)
         {
@@ -1278,34 +1280,34 @@ void decompose_free(decompose_result *result)
 // Bumped whenever the algorithm or the format changes, so old files stop matching.
 #define DECOMPOSE_CACHE_VERSION 3u
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
+uint64_t decompose_key_add(uint64_t key, const void *data, size_t bytes)
 {
     const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8)
     {
-        h ^= p[i];
-        h *= 1099511628211ull;
+        uint64_t w;
+        memcpy(&w, p + i, sizeof w);
+        key ^= w * 0x9e3779b97f4a7c15ull;
+        key = (key << 27 | key >> 37) * 0xc2b2ae3d27d4eb4full;
     }
-    return h;
+    for (; i < bytes; i++)
+    {
+        key ^= p[i];
+        key *= 1099511628211ull; // FNV-1a's prime for the last bytes
+    }
+    return key;
 }
 
-uint64_t decompose_key(const ph_vec3 *vertices, int vertex_count, const int *tris, int tri_count,
-                       const decompose_options *options)
+uint64_t decompose_key_start(const decompose_options *options)
 {
     decompose_options o = options ? *options : decompose_default_options();
     uint32_t version = DECOMPOSE_CACHE_VERSION;
     uint64_t h = 14695981039346656037ull;
-    h = fnv(h, &version, sizeof version);
-    h = fnv(h, &o.max_pieces, sizeof o.max_pieces);
-    h = fnv(h, &o.concavity, sizeof o.concavity);
-    h = fnv(h, &o.resolution, sizeof o.resolution);
-    h = fnv(h, &vertex_count, sizeof vertex_count);
-    h = fnv(h, &tri_count, sizeof tri_count);
-    if (vertices && vertex_count > 0)
-        h = fnv(h, vertices, (size_t)vertex_count * sizeof(ph_vec3));
-    if (tris && tri_count > 0)
-        h = fnv(h, tris, (size_t)tri_count * 3 * sizeof(int));
-    return h;
+    h = decompose_key_add(h, &version, sizeof version);
+    h = decompose_key_add(h, &o.max_pieces, sizeof o.max_pieces);
+    h = decompose_key_add(h, &o.concavity, sizeof o.concavity);
+    return decompose_key_add(h, &o.resolution, sizeof o.resolution);
 }
 
 decompose_result *decompose_cache_read(const char *path, uint64_t key)
@@ -1350,18 +1352,18 @@ decompose_result *decompose_cache_read(const char *path, uint64_t key)
         r->count[i] = counts[i];
         at += counts[i];
     }
-    float volumes[2];
+    float volumes[2], mass[14];
     bool ok = true;
+    // The points in one read (ph_vec3 is three floats, as the file has them), then checked.
+    _Static_assert(sizeof(ph_vec3) == 3 * sizeof(float), "ph_vec3 is read as three floats");
+    ok = fread(r->points, sizeof(ph_vec3), (size_t)total, f) == (size_t)total;
     for (int i = 0; ok && i < total; i++)
-    {
-        float xyz[3];
-        ok = fread(xyz, sizeof xyz, 1, f) == 1 && isfinite(xyz[0]) && isfinite(xyz[1]) && isfinite(xyz[2]);
-        if (ok)
-            r->points[i] = ph_v3(xyz[0], xyz[1], xyz[2]);
-    }
+        ok = isfinite(r->points[i].x) && isfinite(r->points[i].y) && isfinite(r->points[i].z);
     char extra;
     ok = ok && fread(volumes, sizeof volumes, 1, f) == 1 && isfinite(volumes[0]) && isfinite(volumes[1]) &&
-         fread(&extra, 1, 1, f) == 0; // nothing after the volumes
+         fread(mass, sizeof mass, 1, f) == 1 && fread(&extra, 1, 1, f) == 0; // nothing after the mass
+    for (int i = 0; ok && i < 14; i++)
+        ok = isfinite(mass[i]);
     if (!ok)
     {
         free(r);
@@ -1370,6 +1372,11 @@ decompose_result *decompose_cache_read(const char *path, uint64_t key)
     }
     r->hull_volume = volumes[0];
     r->solid_volume = volumes[1];
+    r->mesh_mass.mass = mass[0];
+    r->mesh_mass.volume = mass[1];
+    memcpy(r->mesh_mass.center.raw, mass + 2, 3 * sizeof(float));
+    for (int c = 0; c < 3; c++)
+        memcpy(r->mesh_mass.inertia.raw[c], mass + 5 + 3 * c, 3 * sizeof(float));
 done:
     free(counts);
     fclose(f);
@@ -1404,8 +1411,13 @@ bool decompose_cache_write(const char *path, uint64_t key, const decompose_resul
             float xyz[3] = {p->x, p->y, p->z};
             ok = fwrite(xyz, sizeof xyz, 1, f) == 1;
         }
-    float volumes[2] = {r->hull_volume, r->solid_volume};
-    ok = ok && fwrite(volumes, sizeof volumes, 1, f) == 1;
+    float volumes[2] = {r->hull_volume, r->solid_volume}, mass[14];
+    mass[0] = r->mesh_mass.mass;
+    mass[1] = r->mesh_mass.volume;
+    memcpy(mass + 2, r->mesh_mass.center.raw, 3 * sizeof(float));
+    for (int c = 0; c < 3; c++)
+        memcpy(mass + 5 + 3 * c, r->mesh_mass.inertia.raw[c], 3 * sizeof(float));
+    ok = ok && fwrite(volumes, sizeof volumes, 1, f) == 1 && fwrite(mass, sizeof mass, 1, f) == 1;
     if (f && fclose(f) != 0)
         ok = false;
     ok = ok && rename(tmp, path) == 0;
