@@ -6,9 +6,11 @@
 // result is point clouds, one per piece, that model_physics.c turns into hulls of a compound.
 #pragma once
 
+#include "phys/collision.h" // ph_mass_properties
 #include "phys/math.h"
 
 #include <stdbool.h> // bool
+#include <stddef.h>  // size_t
 #include <stdint.h>  // uint64_t
 
 // Defaults of decompose_options.
@@ -41,6 +43,10 @@ typedef struct decompose_result
     ph_vec3 *points;
     float hull_volume;  // sum of the pieces' hull volumes (the pieces do not overlap) (unit: m^3)
     float solid_volume; // the solid's, by the divergence theorem (unit: m^3)
+    // The mass properties of the surface as wound (ph_compute_polyhedron_mass at density 1: negative volume
+    // when inside out), kept with the pieces so that a load from the cache need not weld and measure the
+    // surface again.
+    ph_mass_properties mesh_mass;
 } decompose_result;
 
 // Decomposes the closed, outward-wound surface of tri_count triangles (3 indices each into vertices).
@@ -56,9 +62,12 @@ void decompose_free(decompose_result *result);
 // given (scaled), the triangles, the options and the format's version. A file with another key, or one
 // that is not a well-formed cache file, is simply not used.
 
-// The key of a decomposition's input (64-bit FNV-1a over its bytes).
-uint64_t decompose_key(const ph_vec3 *vertices, int vertex_count, const int *tris, int tri_count,
-                       const decompose_options *options);
+// The key of a decomposition's input: decompose_key_start() over the options and the format's version, then
+// decompose_key_add() over the bytes that determine the input, in order (model_physics.c: each triangle's
+// scaled corners, so that a load from the cache reads the model's triangles once and welds nothing). A 64-bit
+// hash of our own, a word at a time (multiply, rotate), not for adversarial input.
+uint64_t decompose_key_start(const decompose_options *options);
+uint64_t decompose_key_add(uint64_t key, const void *data, size_t bytes);
 // The cached result for key in the file at path, or NULL (no file, another key, malformed).
 decompose_result *decompose_cache_read(const char *path, uint64_t key);
 // Writes result under key to path (through a temporary file renamed over it, so a reader never sees

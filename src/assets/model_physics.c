@@ -664,41 +664,59 @@ static bool build_decomposed_shape(ph_world *world, const obj_model *m, const mo
                                    int first, int count, model_shape *out, asset_warnings *warnings,
                                    asset_error *err)
 {
-    if (!model_mesh_is_closed(m, first, count))
-    {
-        asset_error_warn(warnings, m->name, 0,
-                         "not a closed surface, so it cannot be decomposed: it collides as its convex hull");
-        return build_hull_shape(world, m, o, first, count, out, err);
-    }
-    ph_vec3 *pts = NULL;
-    int *remap = NULL;
-    int n = range_points(m, first, count, o->scale, &pts, &remap);
-    const char *reason = "out of memory";
-    // The cache beside the model file, under the key of exactly this input (scaled points, options).
+    // The cache beside the model file, under the key of exactly this input (the triangles' scaled corners,
+    // the options). Only a closed surface's decomposition is ever written, so a hit needs no check of the
+    // surface, no weld and no measure of it: the solid's mass is kept with the pieces.
     char cache_path[PATH_MAX_LENGTH];
     int len = snprintf(cache_path, sizeof cache_path, "%s.hulls", m->name);
-    bool use_cache = o->cache && n > 0 && len > 0 && (size_t)len < sizeof cache_path;
-    uint64_t key = use_cache ? decompose_key(pts, n, remap, count, &o->decompose) : 0;
-    decompose_result *d = use_cache ? decompose_cache_read(cache_path, key) : NULL;
-    if (!d && n > 0)
+    bool use_cache = o->cache && len > 0 && (size_t)len < sizeof cache_path;
+    uint64_t key = 0;
+    decompose_result *d = NULL;
+    if (use_cache)
     {
-        d = decompose_mesh(pts, n, remap, count, &o->decompose, &reason);
+        key = decompose_key_start(&o->decompose);
+        for (int t = first; t < first + count; t++)
+        {
+            float corners[9];
+            for (int c = 0; c < 3; c++)
+                for (int k = 0; k < 3; k++)
+                    corners[3 * c + k] =
+                        m->positions[3 * m->triangles[t].corner[c].position + k] * o->scale[k];
+            key = decompose_key_add(key, corners, sizeof corners);
+        }
+        d = decompose_cache_read(cache_path, key);
+    }
+    const char *reason = "out of memory";
+    if (!d)
+    {
+        if (!model_mesh_is_closed(m, first, count))
+        {
+            asset_error_warn(
+                warnings, m->name, 0,
+                "not a closed surface, so it cannot be decomposed: it collides as its convex hull");
+            return build_hull_shape(world, m, o, first, count, out, err);
+        }
+        ph_vec3 *pts = NULL;
+        int *remap = NULL;
+        int n = range_points(m, first, count, o->scale, &pts, &remap);
+        if (n > 0)
+            d = decompose_mesh(pts, n, remap, count, &o->decompose, &reason);
         if (d && use_cache)
             decompose_cache_write(cache_path, key, d); // a folder we cannot write to just means no cache
+        free(pts);
+        free(remap);
     }
-    // The solid's mass from the welded surface in hand (what mesh_mass would weld and check again: a
-    // fifth of a load from the cache); none when inside out (the hulls' mass is then used).
-    ph_mass_properties solid = {0};
-    if (n > 0)
-        solid = ph_compute_polyhedron_mass(pts, remap, count, o->density);
-    bool solid_ok = solid.volume > 0.0f && solid.mass > 0.0f && isfinite(solid.mass);
-    free(pts);
-    free(remap);
     if (!d)
     {
         asset_error_set(err, m->name, 0, "cannot decompose it: %s", reason);
         return false;
     }
+    // The solid's mass at the density, from its measure at density 1 (the same floats whether the pieces
+    // were made now or read from the cache); none when inside out (the hulls' mass is then used).
+    ph_mass_properties solid = d->mesh_mass;
+    solid.mass *= o->density;
+    solid.inertia = glms_mat3_scale(solid.inertia, o->density);
+    bool solid_ok = solid.volume > 0.0f && solid.mass > 0.0f && isfinite(solid.mass);
     part *parts = calloc((size_t)d->piece_count + 1, sizeof(part));
     int part_count = 0;
     ph_mass_properties total = {0};
