@@ -14,8 +14,9 @@
 // Longest message kept for the HUD's shader error line (unit: bytes).
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
-// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, fxaa.
-#define PROGRAM_COUNT 9
+// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, and the
+// three variants of fxaa.
+#define PROGRAM_COUNT 11
 
 // The ground square under the camera is cut into GROUND_CELLS x GROUND_CELLS cells so that the haze computed
 // per vertex follows the distance closely enough, and along the edges of the shadow map's footprint on the
@@ -138,6 +139,16 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
+// The anti-aliasing pass's variants (shaders/fxaa.frag): all in one pass, or the edge-marking pass and the
+// blend that runs on the marked pixels only.
+enum
+{
+    FXAA_SINGLE,
+    FXAA_EDGES,
+    FXAA_BLEND,
+    FXAA_VARIANTS
+};
+
 typedef struct fxaa_program
 {
     shader_program sp;
@@ -167,7 +178,7 @@ struct renderer
     sky_program sky_prog;
     lines_program lines_prog;
     text_program text_prog;
-    fxaa_program fxaa_prog;
+    fxaa_program fxaa_prog[FXAA_VARIANTS];
     char program_errors[PROGRAM_COUNT][RENDER_ERROR_MAX]; // the last failed reload per program, or ""
     char shader_error[RENDER_ERROR_MAX];
     double last_poll_s;
