@@ -9,11 +9,10 @@
 // reads the pixel and its four neighbours unfiltered, the cheapest reads a software rasteriser has: most
 // pixels end there (on llvmpipe the pass's diagonal, filtered reads had cost as much as the whole scene).
 //
-// A software rasteriser runs both sides of every branch, so that early end saves nothing there; what it
+// A software rasteriser runs both sides of every branch, so an early end would save nothing there; what it
 // does skip is a block of pixels that fails the early depth test. Hence two variants for two passes:
 // FXAA_EDGES copies every pixel and writes depth 0 where the pixel is on an edge, 1 elsewhere; FXAA_BLEND,
-// drawn at depth 0.5 with the test GREATER, runs the whole filter on the edge pixels alone. Without either
-// define, one pass does it all (a target without a depth buffer).
+// drawn at depth 0.5 with the test GREATER, runs the whole filter on the edge pixels alone.
 #version 330 core
 
 uniform sampler2D u_source;
@@ -37,7 +36,7 @@ float luma(vec3 c)
 
 vec3 at(vec2 uv)
 {
-    return texture(u_source, uv).rgb;
+    return textureLod(u_source, uv, 0.0).rgb;
 }
 
 void main()
@@ -57,13 +56,6 @@ void main()
     frag_color = vec4(centre, 1.0);
     gl_FragDepth = edge ? 0.0 : 1.0;
 #else
-#ifndef FXAA_BLEND
-    if (!edge)
-    {
-        frag_color = vec4(centre, 1.0);
-        return;
-    }
-#endif
     // Across the edge the luma changes most; along it least: the gradient turned by 90 degrees.
     vec2 dir = vec2(s - n, e - w);
     float reduce = max((n + s + e + w) * 0.25 * REDUCE_SHARE, REDUCE_MIN);

@@ -179,19 +179,12 @@ static void get_uniforms(renderer *r)
 // The programs in a fixed order, with their file stems and the defines of their variants.
 static int program_list(renderer *r, shader_program **out, const char **stems, const char **defines)
 {
-    shader_program *list[] = {&r->mesh_prog[0].sp,
-                              &r->mesh_prog[1].sp,
-                              &r->grid_prog[0].sp,
-                              &r->grid_prog[1].sp,
-                              &r->shadow_prog.sp,
-                              &r->sky_prog.sp,
-                              &r->lines_prog.sp,
-                              &r->text_prog.sp,
-                              &r->fxaa_prog[FXAA_SINGLE].sp,
-                              &r->fxaa_prog[FXAA_EDGES].sp,
+    shader_program *list[] = {&r->mesh_prog[0].sp,         &r->mesh_prog[1].sp, &r->grid_prog[0].sp,
+                              &r->grid_prog[1].sp,         &r->shadow_prog.sp,  &r->sky_prog.sp,
+                              &r->lines_prog.sp,           &r->text_prog.sp,    &r->fxaa_prog[FXAA_EDGES].sp,
                               &r->fxaa_prog[FXAA_BLEND].sp};
-    static const char *names[] = {"mesh",  "mesh", "grid", "grid", "shadow", "sky",
-                                  "lines", "text", "fxaa", "fxaa", "fxaa"};
+    static const char *names[] = {"mesh", "mesh",  "grid", "grid", "shadow",
+                                  "sky",  "lines", "text", "fxaa", "fxaa"};
     static const char *shadowed = "#define SHADOWS 1";
     const char *variants[] = {
         "", shadowed, "", shadowed, "", "", "", "", "", "#define FXAA_EDGES 1", "#define FXAA_BLEND 1"};
@@ -1048,7 +1041,9 @@ void renderer_draw(renderer *r, const render_options *opts)
     // Main target.
     render_pass_begin(r, RENDER_PASS_MESHES);
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
-    bool fxaa = opts->fxaa && !msaa && ensure_post(r);
+    // The anti-aliasing marks its edge pixels in the final target's depth buffer (the window's has one
+    // whenever it is drawn into directly: see ensure_msaa).
+    bool fxaa = opts->fxaa && !msaa && (r->offscreen.fbo || r->default_depth_bits > 0) && ensure_post(r);
     glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post.fbo : r->offscreen.fbo);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];
@@ -1124,17 +1119,16 @@ void renderer_draw(renderer *r, const render_options *opts)
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, r->post.color);
         glBindVertexArray(r->empty_vao);
-        // Two passes where the final target has a depth buffer to hold the edge marks (fxaa.frag).
-        bool marks = r->offscreen.fbo != 0 || r->default_depth_bits > 0;
-        int v0 = marks ? FXAA_EDGES : FXAA_SINGLE, v1 = marks ? FXAA_BLEND : FXAA_SINGLE;
+        // The copy writes every pixel and its edge mark (depth 0 on an edge, 1 elsewhere); the blend, at
+        // depth 0.5, passes the early test on the marked pixels only (fxaa.frag).
         glEnable(GL_DEPTH_TEST);
-        for (int v = v0; v <= v1; v++)
+        for (int v = FXAA_EDGES; v <= FXAA_BLEND; v++)
         {
             const fxaa_program *p = &r->fxaa_prog[v];
             glUseProgram(p->sp.id);
             glUniform1i(p->source, 0);
             glUniform2f(p->texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
-            glDepthFunc(v == FXAA_EDGES ? GL_ALWAYS : v == FXAA_BLEND ? GL_GREATER : GL_ALWAYS);
+            glDepthFunc(v == FXAA_EDGES ? GL_ALWAYS : GL_GREATER);
             glDepthMask(v == FXAA_EDGES ? GL_TRUE : GL_FALSE);
             glDrawArrays(GL_TRIANGLES, 0, 3);
             render_count_draw(r, RENDER_PASS_POST, 1);

@@ -15,8 +15,8 @@
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
 // Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, and the
-// three variants of fxaa.
-#define PROGRAM_COUNT 11
+// two passes of fxaa.
+#define PROGRAM_COUNT 10
 
 // The ground square under the camera is cut into GROUND_CELLS x GROUND_CELLS cells so that the haze computed
 // per vertex follows the distance closely enough, and along the edges of the shadow map's footprint on the
@@ -139,11 +139,10 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
-// The anti-aliasing pass's variants (shaders/fxaa.frag): all in one pass, or the edge-marking pass and the
-// blend that runs on the marked pixels only.
+// The anti-aliasing passes (shaders/fxaa.frag): the edge-marking copy and the blend that runs on the marked
+// pixels only.
 enum
 {
-    FXAA_SINGLE,
     FXAA_EDGES,
     FXAA_BLEND,
     FXAA_VARIANTS
