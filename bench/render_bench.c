@@ -188,6 +188,7 @@ int main(int argc, char **argv)
             pass_sum[p].triangles += rs->pass[p].triangles;
             pass_sum[p].samples += rs->pass[p].samples;
             pass_sum[p].ms_cpu += rs->pass[p].ms_cpu;
+            pass_sum[p].ms_wall += rs->pass[p].ms_wall;
         }
         wall_sum += wall;
         cpu_sum += cpu;
@@ -213,9 +214,9 @@ int main(int argc, char **argv)
         if (pass_sum[p].draw_calls == 0)
             continue;
         printf("{\"bench\": \"render_pass\", \"pass\": \"%s\", \"draw_calls\": %.1f, \"triangles\": %lld, "
-               "\"samples\": %lld, \"ms_cpu_mean\": %.2f}\n",
+               "\"samples\": %lld, \"ms_cpu_mean\": %.2f, \"ms_wall_mean\": %.2f}\n",
                renderer_pass_name(p), (double)pass_sum[p].draw_calls / n, pass_sum[p].triangles / n,
-               pass_sum[p].samples / n, (double)pass_sum[p].ms_cpu / n);
+               pass_sum[p].samples / n, (double)pass_sum[p].ms_cpu / n, (double)pass_sum[p].ms_wall / n);
     }
     free(pixels);
     renderer_destroy(r);

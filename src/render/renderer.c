@@ -939,6 +939,7 @@ void render_pass_begin(renderer *r, render_pass pass)
     // The GL works behind the calls: finishing here leaves the previous pass out of this one's time.
     glFinish();
     r->pass_t0 = cpu_seconds();
+    r->pass_w0 = now_seconds();
     glBeginQuery(GL_SAMPLES_PASSED, r->pass_query[pass]);
 }
 
@@ -949,6 +950,7 @@ void render_pass_end(renderer *r, render_pass pass)
     glEndQuery(GL_SAMPLES_PASSED);
     glFinish();
     r->stats.pass[pass].ms_cpu += (float)((cpu_seconds() - r->pass_t0) * 1000.0);
+    r->stats.pass[pass].ms_wall += (float)((now_seconds() - r->pass_w0) * 1000.0);
     GLuint64 samples = 0;
     glGetQueryObjectui64v(r->pass_query[pass], GL_QUERY_RESULT, &samples);
     r->stats.pass[pass].samples += (long long)samples;

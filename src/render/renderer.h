@@ -118,7 +118,8 @@ typedef struct render_pass_stats
     long long triangles; // submitted to the GL (before culling and clipping)
     long long samples;   // fragments that passed the depth test (GL_SAMPLES_PASSED): the shaded ones
     float ms_cpu;        // CPU time of the whole process, the GL's threads included, from the pass's first GL
-                         // call until the GL finished it (unit: ms)
+                         // call until the GL finished it (unit: ms): a software rasteriser's cost
+    float ms_wall;       // wall-clock time of the same span (unit: ms): a GPU's cost
 } render_pass_stats;
 
 // Frame statistics of the last renderer_draw.

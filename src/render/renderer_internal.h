@@ -231,7 +231,7 @@ struct renderer
     render_stats stats;
     bool profiling;                       // this frame measures its passes (render_options.profile_passes)
     GLuint pass_query[RENDER_PASS_COUNT]; // GL_SAMPLES_PASSED per pass, while profiling
-    double pass_t0;                       // process CPU time at the current pass's start (unit: s)
+    double pass_t0, pass_w0;              // process CPU and wall time at the current pass's start (unit: s)
 };
 
 // 0xRRGGBBAA to bytes r, g, b, a.
