@@ -8,11 +8,6 @@
 // neighbourhood's luma range (it crossed into another edge), which keeps thin features. The contrast test
 // reads the pixel and its four neighbours unfiltered, the cheapest reads a software rasteriser has: most
 // pixels end there (on llvmpipe the pass's diagonal, filtered reads had cost as much as the whole scene).
-//
-// A software rasteriser runs both sides of every branch, so an early end would save nothing there; what it
-// does skip is a block of pixels that fails the early depth test. Hence two variants for two passes:
-// FXAA_EDGES copies every pixel and writes depth 0 where the pixel is on an edge, 1 elsewhere; FXAA_BLEND,
-// drawn at depth 0.5 with the test GREATER, runs the whole filter on the edge pixels alone.
 #version 330 core
 
 uniform sampler2D u_source;
@@ -36,7 +31,7 @@ float luma(vec3 c)
 
 vec3 at(vec2 uv)
 {
-    return textureLod(u_source, uv, 0.0).rgb;
+    return texture(u_source, uv).rgb;
 }
 
 void main()
@@ -51,11 +46,11 @@ void main()
     float w = luma(texelFetch(u_source, max(p - ivec2(1, 0), ivec2(0)), 0).rgb);
     float lo = min(lc, min(min(n, s), min(e, w)));
     float hi = max(lc, max(max(n, s), max(e, w)));
-    bool edge = hi - lo >= max(EDGE_MIN, hi * EDGE_RELATIVE);
-#ifdef FXAA_EDGES
-    frag_color = vec4(centre, 1.0);
-    gl_FragDepth = edge ? 0.0 : 1.0;
-#else
+    if (hi - lo < max(EDGE_MIN, hi * EDGE_RELATIVE))
+    {
+        frag_color = vec4(centre, 1.0);
+        return;
+    }
     // Across the edge the luma changes most; along it least: the gradient turned by 90 degrees.
     vec2 dir = vec2(s - n, e - w);
     float reduce = max((n + s + e + w) * 0.25 * REDUCE_SHARE, REDUCE_MIN);
@@ -66,5 +61,4 @@ void main()
     vec3 far = 0.5 * near + 0.25 * (at(uv - dir * 0.5) + at(uv + dir * 0.5));
     float lf = luma(far);
     frag_color = vec4((lf < lo || lf > hi) ? near : far, 1.0);
-#endif
 }

@@ -169,25 +169,19 @@ static void get_uniforms(renderer *r)
     r->lines_prog.view_proj = glGetUniformLocation(r->lines_prog.sp.id, "u_view_proj");
     r->lines_prog.alpha_scale = glGetUniformLocation(r->lines_prog.sp.id, "u_alpha_scale");
     r->text_prog.screen_size = glGetUniformLocation(r->text_prog.sp.id, "u_screen_size");
-    for (int v = 0; v < FXAA_VARIANTS; v++)
-    {
-        r->fxaa_prog[v].source = glGetUniformLocation(r->fxaa_prog[v].sp.id, "u_source");
-        r->fxaa_prog[v].texel = glGetUniformLocation(r->fxaa_prog[v].sp.id, "u_texel");
-    }
+    r->fxaa_prog.source = glGetUniformLocation(r->fxaa_prog.sp.id, "u_source");
+    r->fxaa_prog.texel = glGetUniformLocation(r->fxaa_prog.sp.id, "u_texel");
 }
 
 // The programs in a fixed order, with their file stems and the defines of their variants.
 static int program_list(renderer *r, shader_program **out, const char **stems, const char **defines)
 {
-    shader_program *list[] = {&r->mesh_prog[0].sp,         &r->mesh_prog[1].sp, &r->grid_prog[0].sp,
-                              &r->grid_prog[1].sp,         &r->shadow_prog.sp,  &r->sky_prog.sp,
-                              &r->lines_prog.sp,           &r->text_prog.sp,    &r->fxaa_prog[FXAA_EDGES].sp,
-                              &r->fxaa_prog[FXAA_BLEND].sp};
-    static const char *names[] = {"mesh", "mesh",  "grid", "grid", "shadow",
-                                  "sky",  "lines", "text", "fxaa", "fxaa"};
+    shader_program *list[] = {&r->mesh_prog[0].sp, &r->mesh_prog[1].sp, &r->grid_prog[0].sp,
+                              &r->grid_prog[1].sp, &r->shadow_prog.sp,  &r->sky_prog.sp,
+                              &r->lines_prog.sp,   &r->text_prog.sp,    &r->fxaa_prog.sp};
+    static const char *names[] = {"mesh", "mesh", "grid", "grid", "shadow", "sky", "lines", "text", "fxaa"};
     static const char *shadowed = "#define SHADOWS 1";
-    const char *variants[] = {
-        "", shadowed, "", shadowed, "", "", "", "", "", "#define FXAA_EDGES 1", "#define FXAA_BLEND 1"};
+    const char *variants[] = {"", shadowed, "", shadowed, "", "", "", "", ""};
     int n = (int)(sizeof list / sizeof list[0]);
     for (int i = 0; i < n; i++)
     {
@@ -1043,9 +1037,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     // Main target.
     render_pass_begin(r, RENDER_PASS_MESHES);
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
-    // The anti-aliasing marks its edge pixels in the final target's depth buffer (the window's has one
-    // whenever it is drawn into directly: see ensure_msaa).
-    bool fxaa = opts->fxaa && !msaa && (r->offscreen.fbo || r->default_depth_bits > 0) && ensure_post(r);
+    bool fxaa = opts->fxaa && !msaa && r->fxaa_prog.sp.id && ensure_post(r);
     glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post.fbo : r->offscreen.fbo);
     glViewport(0, 0, r->width, r->height);
     uint8_t clear[4];
@@ -1118,25 +1110,16 @@ void renderer_draw(renderer *r, const render_options *opts)
     if (fxaa)
     {
         glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
+        glDisable(GL_DEPTH_TEST);
+        glUseProgram(r->fxaa_prog.sp.id);
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, r->post.color);
+        glUniform1i(r->fxaa_prog.source, 0);
+        glUniform2f(r->fxaa_prog.texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
         glBindVertexArray(r->empty_vao);
-        // The copy writes every pixel and its edge mark (depth 0 on an edge, 1 elsewhere); the blend, at
-        // depth 0.5, passes the early test on the marked pixels only (fxaa.frag).
+        glDrawArrays(GL_TRIANGLES, 0, 3);
         glEnable(GL_DEPTH_TEST);
-        for (int v = FXAA_EDGES; v <= FXAA_BLEND; v++)
-        {
-            const fxaa_program *p = &r->fxaa_prog[v];
-            glUseProgram(p->sp.id);
-            glUniform1i(p->source, 0);
-            glUniform2f(p->texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
-            glDepthFunc(v == FXAA_EDGES ? GL_ALWAYS : GL_GREATER);
-            glDepthMask(v == FXAA_EDGES ? GL_TRUE : GL_FALSE);
-            glDrawArrays(GL_TRIANGLES, 0, 3);
-            render_count_draw(r, RENDER_PASS_POST, 1);
-        }
-        glDepthFunc(GL_LESS);
-        glDepthMask(GL_TRUE);
+        render_count_draw(r, RENDER_PASS_POST, 1);
     }
     if (msaa || fxaa)
         render_pass_end(r, RENDER_PASS_POST);

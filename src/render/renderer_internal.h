@@ -14,9 +14,8 @@
 // Longest message kept for the HUD's shader error line (unit: bytes).
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
-// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, and the
-// two passes of fxaa.
-#define PROGRAM_COUNT 10
+// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, fxaa.
+#define PROGRAM_COUNT 9
 
 // The ground square under the camera is cut into GROUND_CELLS x GROUND_CELLS cells so that the haze computed
 // per vertex follows the distance closely enough, and along the edges of the shadow map's footprint on the
@@ -139,15 +138,6 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
-// The anti-aliasing passes (shaders/fxaa.frag): the edge-marking copy and the blend that runs on the marked
-// pixels only.
-enum
-{
-    FXAA_EDGES,
-    FXAA_BLEND,
-    FXAA_VARIANTS
-};
-
 typedef struct fxaa_program
 {
     shader_program sp;
@@ -177,7 +167,7 @@ struct renderer
     sky_program sky_prog;
     lines_program lines_prog;
     text_program text_prog;
-    fxaa_program fxaa_prog[FXAA_VARIANTS];
+    fxaa_program fxaa_prog;
     char program_errors[PROGRAM_COUNT][RENDER_ERROR_MAX]; // the last failed reload per program, or ""
     char shader_error[RENDER_ERROR_MAX];
     double last_poll_s;
