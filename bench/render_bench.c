@@ -7,9 +7,13 @@
 // options. No physics: the frame time of the renderer alone. Needs a GL 3.3 context: runs without a
 // display with SDL_VIDEODRIVER=offscreen (Mesa's llvmpipe).
 //
-//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--no-fxaa] [--shadow-size N] [--msaa
-//     N]
-//                  [--static] [--bare] [--png out.png]
+//     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--no-fxaa] [--shadow-size N]
+//                  [--msaa N] [--static] [--bare] [--profile] [--readback] [--png out.png]
+//
+// --profile measures each pass (the GL finishes after each one: the sum exceeds a frame's time a little)
+// and prints one more line per pass: draw calls, triangles, fragments shaded (samples passing the depth
+// test) and the process's CPU time (both of llvmpipe's threads); --readback reads every frame back into
+// memory, as sandbox --timing and recordings do, and prints its time.
 //
 // --bare draws the cubes alone (no shadows, ground or sky), the configuration of the reference
 // figure for a bare instanced-cube program, so both can be compared on the machine as it is loaded now.
@@ -56,7 +60,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
     int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO, shadow_size = 0;
-    bool shadows = true, still = false, bare = false, fxaa = true;
+    bool shadows = true, still = false, bare = false, fxaa = true, profile = false, readback = false;
     const char *png = NULL;
     for (int i = 1; i < argc; i++)
     {
@@ -81,11 +85,15 @@ int main(int argc, char **argv)
             bare = true;
         else if (!strcmp(argv[i], "--static"))
             still = true;
+        else if (!strcmp(argv[i], "--profile"))
+            profile = true;
+        else if (!strcmp(argv[i], "--readback"))
+            readback = true;
         else
         {
             fprintf(stderr, "usage: render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] "
-                            "[--no-fxaa] [--msaa N] "
-                            "[--static] [--png out.png]\n");
+                            "[--no-fxaa] [--shadow-size N] [--msaa N] [--static] [--bare] [--profile] "
+                            "[--readback] [--png out.png]\n");
             return 2;
         }
     }
@@ -127,6 +135,7 @@ int main(int argc, char **argv)
     opts.msaa_samples = msaa;
     opts.fxaa = fxaa;
     opts.shadow_map_size = shadow_size;
+    opts.profile_passes = profile;
     if (bare)
     {
         // The reference point: instanced lit cubes only, no shadows, ground or sky.
@@ -141,7 +150,9 @@ int main(int argc, char **argv)
     cam.eye = (vec3s){{extent * 0.8f, extent * 0.55f, extent * 0.9f}};
     cam.view = glms_lookat(cam.eye, (vec3s){{0.0f, 0.5f, 0.0f}}, (vec3s){{0.0f, 1.0f, 0.0f}});
     cam.proj = glms_perspective(glm_rad(FOV_DEG), (float)width / (float)height, NEAR_PLANE, FAR_PLANE);
-    double wall_sum = 0.0, cpu_sum = 0.0, wall_min = 1e30, cpu_min = 1e30;
+    uint8_t *pixels = readback ? malloc((size_t)width * (size_t)height * 3) : NULL;
+    double wall_sum = 0.0, cpu_sum = 0.0, wall_min = 1e30, cpu_min = 1e30, readback_sum = 0.0;
+    render_pass_stats pass_sum[RENDER_PASS_COUNT] = {{0}};
     int skipped = 0;
     for (int f = 0; f < frames; f++)
     {
@@ -161,10 +172,24 @@ int main(int argc, char **argv)
         renderer_text(r, 10.0f, 10.0f, 2.0f, 0xffffffff, "render_bench");
         renderer_draw(r, &opts);
         glFinish();
+        double c1 = cpu_seconds();
+        // What sandbox --timing and a recording add: the frame read back into memory.
+        if (pixels)
+            renderer_read_rgb(r, pixels, (size_t)width * (size_t)height * 3);
         double wall = wall_seconds() - w0, cpu = cpu_seconds() - c0;
-        skipped += renderer_get_stats(r)->shadow_pass_skipped;
+        const render_stats *rs = renderer_get_stats(r);
+        skipped += rs->shadow_pass_skipped;
         if (f == 0)
             continue; // the first frame compiles shader variants
+        readback_sum += cpu_seconds() - c1;
+        for (int p = 0; p < RENDER_PASS_COUNT; p++)
+        {
+            pass_sum[p].draw_calls += rs->pass[p].draw_calls;
+            pass_sum[p].triangles += rs->pass[p].triangles;
+            pass_sum[p].samples += rs->pass[p].samples;
+            pass_sum[p].ms_cpu += rs->pass[p].ms_cpu;
+            pass_sum[p].ms_wall += rs->pass[p].ms_wall;
+        }
         wall_sum += wall;
         cpu_sum += cpu;
         wall_min = wall < wall_min ? wall : wall_min;
@@ -182,6 +207,18 @@ int main(int argc, char **argv)
            gl_renderer_string(), width, height, boxes, bare ? "true" : "false", shadows ? "true" : "false",
            shadow_size, msaa, fxaa ? "true" : "false", still ? "false" : "true", n, skipped,
            wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3, cpu_min * 1e3, gl_error_count());
+    if (readback)
+        printf("{\"bench\": \"render_readback\", \"ms_cpu_mean\": %.2f}\n", readback_sum / n * 1e3);
+    for (int p = 0; p < RENDER_PASS_COUNT; p++)
+    {
+        if (pass_sum[p].draw_calls == 0)
+            continue;
+        printf("{\"bench\": \"render_pass\", \"pass\": \"%s\", \"draw_calls\": %.1f, \"triangles\": %lld, "
+               "\"samples\": %lld, \"ms_cpu_mean\": %.2f, \"ms_wall_mean\": %.2f}\n",
+               renderer_pass_name(p), (double)pass_sum[p].draw_calls / n, pass_sum[p].triangles / n,
+               pass_sum[p].samples / n, (double)pass_sum[p].ms_cpu / n, (double)pass_sum[p].ms_wall / n);
+    }
+    free(pixels);
     renderer_destroy(r);
     SDL_GL_DeleteContext(context);
     SDL_DestroyWindow(window);

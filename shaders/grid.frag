@@ -3,10 +3,14 @@
 // Ground plane with a 1 m grid and a stronger 10 m grid, lit like mesh.frag (sun, shadow map, hemisphere
 // ambient, haze). Lines are anti-aliased by measuring the distance to the nearest line in pixels with
 // screen-space derivatives (fwidth), and fade out where a grid cell becomes smaller than a few pixels.
+// SHADOWS defined: with the shadow lookup (the cells in the map's footprint); else lit everywhere, the
+// same colour the lookup gives where the map holds no shadow.
 #version 330 core
 
 in vec3 v_world;
+#ifdef SHADOWS
 in vec4 v_light_clip;
+#endif
 in float v_haze;
 
 uniform vec3 u_sun_dir;
@@ -16,11 +20,11 @@ uniform vec3 u_ground_ambient;
 uniform vec3 u_haze_color;
 uniform vec3 u_ground_color;
 uniform vec3 u_line_color;
-uniform int u_shadows;
 uniform sampler2DShadow u_shadow_map;
 
 out vec4 frag_color;
 
+#ifdef SHADOWS
 float shadow_factor(vec4 light_clip)
 {
     vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
@@ -28,6 +32,7 @@ float shadow_factor(vec4 light_clip)
         return 1.0;
     return texture(u_shadow_map, p); // 2x2 PCF by the sampler's linear filtering, as in mesh.frag
 }
+#endif
 
 // Coverage in [0, 1] of grid lines of the given spacing (unit: m), about one pixel wide. width is
 // fwidth(xz) (unit: m per pixel), shared by both spacings. Each family of lines fades on its own when
@@ -60,7 +65,11 @@ void main()
     float major = grid_lines(v_world.xz, width, 10.0);
     vec3 albedo = mix(u_ground_color, u_line_color, max(minor * 0.45, major * 0.9));
     float lit = max(u_sun_dir.y, 0.0);
-    float shadow = u_shadows != 0 ? shadow_factor(v_light_clip) : 1.0;
+#ifdef SHADOWS
+    float shadow = shadow_factor(v_light_clip);
+#else
+    float shadow = 1.0;
+#endif
     vec3 color = albedo * (u_sky_ambient + u_sun_color * lit * shadow);
     color = mix(color, u_haze_color, v_haze);
     frag_color = vec4(linear_to_srgb(color), 1.0);

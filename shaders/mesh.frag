@@ -3,13 +3,16 @@
 // Sun (Lambert + a little Blinn-Phong) with a percentage-closer-filtered shadow map, hemisphere ambient
 // (sky colour from above, ground bounce from below), distance haze towards the horizon colour, and
 // gamma encoding at the end (lighting is done in linear space). Kept lean: on Mesa's llvmpipe every
-// fragment instruction shows in the frame time.
+// fragment instruction shows in the frame time, and it runs both sides of every branch: the shadow lookup is
+// compiled in (SHADOWS defined) or left out, never skipped by a condition.
 #version 330 core
 
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_color;
+#ifdef SHADOWS
 in vec4 v_light_clip;
+#endif
 in float v_haze;
 
 uniform vec3 u_eye;
@@ -18,11 +21,11 @@ uniform vec3 u_sun_color; // linear radiance scale
 uniform vec3 u_sky_ambient;
 uniform vec3 u_ground_ambient;
 uniform vec3 u_haze_color;
-uniform int u_shadows;
 uniform sampler2DShadow u_shadow_map;
 
 out vec4 frag_color;
 
+#ifdef SHADOWS
 // One hardware-filtered comparison: with linear filtering the sampler compares the four nearest texels
 // and blends the results bilinearly (2x2 percentage-closer filtering), the cheapest PCF that hides the
 // texel staircase; software rasterisers pay for every extra tap.
@@ -33,6 +36,7 @@ float shadow_factor(vec4 light_clip)
         return 1.0;
     return texture(u_shadow_map, p);
 }
+#endif
 
 // Linear to sRGB, the display encoding, by a fit of three square roots (Ian Taylor, "sRGB approximations
 // for HLSL", 2010; within 0.2% of the exact piecewise curve): a few multiplies where pow() would cost an
@@ -50,7 +54,11 @@ void main()
     vec3 n = normalize(v_normal);
     vec3 v = normalize(u_eye - v_world);
     float lit = max(dot(n, u_sun_dir), 0.0);
-    float shadow = (u_shadows != 0 && lit > 0.0) ? shadow_factor(v_light_clip) : 1.0;
+#ifdef SHADOWS
+    float shadow = shadow_factor(v_light_clip);
+#else
+    float shadow = 1.0;
+#endif
     vec3 h = normalize(u_sun_dir + v);
     // Blinn-Phong exponent 48 by squaring (x^32 x^16): multiplies instead of exp2/log2.
     float s1 = max(dot(n, h), 0.0);

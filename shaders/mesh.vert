@@ -3,6 +3,7 @@
 // Lit instanced meshes: each instance is position + quaternion + per-axis scale (see render/gpu_mesh.h),
 // expanded here instead of in a per-instance matrix. Normals are divided by the scale before rotating,
 // which is the inverse-transpose of a diagonal scale, so stretched boxes and capsules keep true normals.
+// SHADOWS defined: the variant that looks the shadow map up (mesh.frag).
 #version 330 core
 
 layout(location = 0) in vec3 a_position;
@@ -24,7 +25,9 @@ uniform float u_haze_density; // (unit: 1/m)
 out vec3 v_world;
 out vec3 v_normal;
 out vec3 v_color;
+#ifdef SHADOWS
 out vec4 v_light_clip;
+#endif
 out float v_haze; // fraction of the horizon colour: smooth over a mesh, so computed per vertex
 
 // Rotates v by the unit quaternion q (x, y, z, w): v + 2 w (q x v) + 2 q x (q x v).
@@ -48,7 +51,9 @@ void main()
     v_normal = normal;
     // Instance colours are sRGB as picked by people; vertex colours are linear (model materials).
     v_color = srgb_to_linear(i_color.rgb) * a_color.rgb;
+#ifdef SHADOWS
     v_light_clip = u_light_view_proj * vec4(world + normal * u_normal_offset, 1.0);
+#endif
     v_haze = 1.0 - exp(-u_haze_density * length(u_eye - world));
     gl_Position = u_view_proj * vec4(world, 1.0);
 }

@@ -74,9 +74,15 @@ void render_lines_draw(renderer *r, bool xray)
         glDepthFunc(GL_LEQUAL); // lines lying on faces (bounds, contacts) win the depth tie
     glBindVertexArray(r->lines_vao);
     if (r->lines.count > 0)
+    {
         glDrawArrays(GL_LINES, 0, r->lines.count);
+        render_count_draw(r, RENDER_PASS_LINES, 0);
+    }
     if (r->points.count > 0)
+    {
         glDrawArrays(GL_POINTS, r->lines.count, r->points.count);
+        render_count_draw(r, RENDER_PASS_LINES, 0);
+    }
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDisable(GL_BLEND);

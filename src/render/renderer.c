@@ -36,17 +36,8 @@
 #define SHADOW_BIAS_UNITS 4.0f
 // Instances larger than this (bounding radius, unit: m) do not take part in fitting the shadow map.
 #define SHADOW_FIT_MAX_EXTENT 12.0f
-// Depth offset of the ground plane towards the camera (glPolygonOffset factor, units), see renderer_draw.
-#define GROUND_OFFSET_FACTOR (-1.0f)
-#define GROUND_OFFSET_UNITS (-4.0f)
 // Distance of the light's eye behind the casters along the sun direction (unit: m).
 #define SHADOW_EYE_MARGIN 10.0f
-// Half size of the ground square drawn under the camera (unit: m); the haze hides its edge.
-#define GROUND_HALF_SIZE 500.0f
-// The ground square is GROUND_CELLS x GROUND_CELLS quads, so the haze computed per vertex follows the
-// distance closely enough (cells of 2 * GROUND_HALF_SIZE / GROUND_CELLS = 31 m).
-#define GROUND_CELLS 32
-#define GROUND_VERTEX_COUNT (GROUND_CELLS * GROUND_CELLS * 6)
 // Haze: the fraction of the horizon colour is 1 - exp(-density * distance) (unit: 1/m); half at 200 m.
 #define HAZE_DENSITY 0.0035f
 // Shader files are checked for changes at most this often (unit: s).
@@ -84,8 +75,6 @@ static const vec3s GROUND_AMBIENT = {{0.10f, 0.09f, 0.08f}};
 static const vec3s ZENITH_COLOR = {{0.18f, 0.32f, 0.62f}};
 static const vec3s HORIZON_COLOR = {{0.62f, 0.70f, 0.80f}};
 static const vec3s BELOW_COLOR = {{0.25f, 0.24f, 0.23f}};
-static const vec3s GROUND_COLOR = {{0.30f, 0.31f, 0.30f}};
-static const vec3s GRID_LINE_COLOR = {{0.10f, 0.11f, 0.12f}};
 static const vec3s SLEEP_COLOR = {{0.42f, 0.47f, 0.62f}};
 
 static double now_seconds(void)
@@ -154,21 +143,21 @@ static void get_lit_uniforms(GLuint p, lit_uniforms *u)
     u->ground_ambient = glGetUniformLocation(p, "u_ground_ambient");
     u->haze_color = glGetUniformLocation(p, "u_haze_color");
     u->haze_density = glGetUniformLocation(p, "u_haze_density");
-    u->shadows = glGetUniformLocation(p, "u_shadows");
     u->shadow_map = glGetUniformLocation(p, "u_shadow_map");
 }
 
 // Reads every program's uniform locations (after a load or a reload).
 static void get_uniforms(renderer *r)
 {
-    get_lit_uniforms(r->mesh_prog.sp.id, &r->mesh_prog.u);
-    GLuint g = r->grid_prog.sp.id;
-    get_lit_uniforms(g, &r->grid_prog.u);
-    r->grid_prog.center = glGetUniformLocation(g, "u_center");
-    r->grid_prog.half_size = glGetUniformLocation(g, "u_half_size");
-    r->grid_prog.bounds = glGetUniformLocation(g, "u_bounds");
-    r->grid_prog.ground_color = glGetUniformLocation(g, "u_ground_color");
-    r->grid_prog.line_color = glGetUniformLocation(g, "u_line_color");
+    for (int v = 0; v < 2; v++)
+    {
+        get_lit_uniforms(r->mesh_prog[v].sp.id, &r->mesh_prog[v].u);
+        grid_program *grid = &r->grid_prog[v];
+        get_lit_uniforms(grid->sp.id, &grid->u);
+        grid->height = glGetUniformLocation(grid->sp.id, "u_height");
+        grid->ground_color = glGetUniformLocation(grid->sp.id, "u_ground_color");
+        grid->line_color = glGetUniformLocation(grid->sp.id, "u_line_color");
+    }
     r->shadow_prog.light_view_proj = glGetUniformLocation(r->shadow_prog.sp.id, "u_light_view_proj");
     GLuint s = r->sky_prog.sp.id;
     r->sky_prog.inv_view_proj = glGetUniformLocation(s, "u_inv_view_proj");
@@ -184,17 +173,21 @@ static void get_uniforms(renderer *r)
     r->fxaa_prog.texel = glGetUniformLocation(r->fxaa_prog.sp.id, "u_texel");
 }
 
-// The programs in a fixed order, with their file stems.
-static int program_list(renderer *r, shader_program **out, const char **stems)
+// The programs in a fixed order, with their file stems and the defines of their variants.
+static int program_list(renderer *r, shader_program **out, const char **stems, const char **defines)
 {
-    shader_program *list[] = {&r->mesh_prog.sp,  &r->grid_prog.sp, &r->shadow_prog.sp, &r->sky_prog.sp,
-                              &r->lines_prog.sp, &r->text_prog.sp, &r->fxaa_prog.sp};
-    static const char *names[] = {"mesh", "grid", "shadow", "sky", "lines", "text", "fxaa"};
+    shader_program *list[] = {&r->mesh_prog[0].sp, &r->mesh_prog[1].sp, &r->grid_prog[0].sp,
+                              &r->grid_prog[1].sp, &r->shadow_prog.sp,  &r->sky_prog.sp,
+                              &r->lines_prog.sp,   &r->text_prog.sp,    &r->fxaa_prog.sp};
+    static const char *names[] = {"mesh", "mesh", "grid", "grid", "shadow", "sky", "lines", "text", "fxaa"};
+    static const char *shadowed = "#define SHADOWS 1";
+    const char *variants[] = {"", shadowed, "", shadowed, "", "", "", "", ""};
     int n = (int)(sizeof list / sizeof list[0]);
     for (int i = 0; i < n; i++)
     {
         out[i] = list[i];
         stems[i] = names[i];
+        defines[i] = variants[i];
     }
     return n;
 }
@@ -204,8 +197,8 @@ bool renderer_reload_shaders(renderer *r)
     if (!r)
         return false;
     shader_program *programs[PROGRAM_COUNT];
-    const char *stems[PROGRAM_COUNT];
-    int n = program_list(r, programs, stems);
+    const char *stems[PROGRAM_COUNT], *defines[PROGRAM_COUNT];
+    int n = program_list(r, programs, stems, defines);
     bool reloaded = false;
     for (int i = 0; i < n; i++)
     {
@@ -443,32 +436,12 @@ static void create_buffers(renderer *r)
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, ts, (const void *)offsetof(text_vertex, color));
 
-    // Ground: GROUND_CELLS^2 squares of two triangles over (-1, -1) .. (1, 1), scaled in grid.vert.
-    static float corners[GROUND_VERTEX_COUNT * 2];
-    static const int quad[6][2] = {{0, 0}, {0, 1}, {1, 1}, {0, 0}, {1, 1}, {1, 0}};
-    int k = 0;
-    for (int j = 0; j < GROUND_CELLS; j++)
-    {
-        for (int i = 0; i < GROUND_CELLS; i++)
-        {
-            for (int c = 0; c < 6; c++)
-            {
-                corners[k++] = (float)(i + quad[c][0]) / (float)GROUND_CELLS * 2.0f - 1.0f;
-                corners[k++] = (float)(j + quad[c][1]) / (float)GROUND_CELLS * 2.0f - 1.0f;
-            }
-        }
-    }
-    glGenVertexArrays(1, &r->ground_vao);
-    glGenBuffers(1, &r->ground_vbo);
-    glBindVertexArray(r->ground_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->ground_vbo);
-    glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * (GLsizei)sizeof(float), NULL);
+    render_ground_create(r);
 
     // Core profile needs a bound vertex array even for an attribute-less draw.
     glGenVertexArrays(1, &r->empty_vao);
     glBindVertexArray(0);
+    glGenQueries(RENDER_PASS_COUNT, r->pass_query);
 }
 
 renderer *renderer_create(const char *base_path, char *err, size_t err_size)
@@ -498,11 +471,11 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
     r->camera.proj = glms_mat4_identity();
     r->view_proj = r->inv_view_proj = r->light_view_proj = glms_mat4_identity();
     shader_program *programs[PROGRAM_COUNT];
-    const char *stems[PROGRAM_COUNT];
-    int n = program_list(r, programs, stems);
+    const char *stems[PROGRAM_COUNT], *defines[PROGRAM_COUNT];
+    int n = program_list(r, programs, stems, defines);
     for (int i = 0; i < n; i++)
     {
-        if (!shader_program_load(programs[i], r->base_path, stems[i], err, err_size))
+        if (!shader_program_load_variant(programs[i], r->base_path, stems[i], defines[i], err, err_size))
         {
             renderer_destroy(r);
             return NULL;
@@ -548,13 +521,13 @@ void renderer_destroy(renderer *r)
     if (!r)
         return;
     shader_program *programs[PROGRAM_COUNT];
-    const char *stems[PROGRAM_COUNT];
-    int n = program_list(r, programs, stems);
+    const char *stems[PROGRAM_COUNT], *defines[PROGRAM_COUNT];
+    int n = program_list(r, programs, stems, defines);
     for (int i = 0; i < n; i++)
         shader_program_free(programs[i]);
     for (int i = 0; i < RENDER_MAX_MESHES; i++)
         gpu_mesh_free(&r->meshes[i].mesh);
-    GLuint buffers[] = {r->instance_vbo, r->lines_vbo, r->text_vbo, r->ground_vbo};
+    GLuint buffers[] = {r->instance_vbo, r->lines_vbo, r->text_vbo, r->ground_vbo, r->ground_ebo};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             glDeleteBuffers(1, &buffers[i]);
@@ -562,6 +535,8 @@ void renderer_destroy(renderer *r)
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i])
             glDeleteVertexArrays(1, &arrays[i]);
+    if (r->pass_query[0])
+        glDeleteQueries(RENDER_PASS_COUNT, r->pass_query);
     if (r->shadow_fbo)
         glDeleteFramebuffers(1, &r->shadow_fbo);
     if (r->shadow_depth)
@@ -915,26 +890,85 @@ static vec3s encode_gamma(vec3s c)
     return out;
 }
 
-static void set_vec3(GLint loc, vec3s v)
+void render_set_vec3(GLint loc, vec3s v)
 {
     glUniform3f(loc, v.x, v.y, v.z);
 }
 
-static void set_lit_uniforms(const renderer *r, const lit_uniforms *u, vec3s to_sun, bool shadows,
-                             float normal_offset)
+void render_set_lit_uniforms(const renderer *r, const lit_uniforms *u, vec3s to_sun, float normal_offset)
 {
     glUniformMatrix4fv(u->view_proj, 1, GL_FALSE, r->view_proj.raw[0]);
     glUniformMatrix4fv(u->light_view_proj, 1, GL_FALSE, r->light_view_proj.raw[0]);
     glUniform1f(u->normal_offset, normal_offset);
-    set_vec3(u->eye, r->camera.eye);
-    set_vec3(u->sun_dir, to_sun);
-    set_vec3(u->sun_color, SUN_COLOR);
-    set_vec3(u->sky_ambient, SKY_AMBIENT);
-    set_vec3(u->ground_ambient, GROUND_AMBIENT);
-    set_vec3(u->haze_color, HORIZON_COLOR);
+    render_set_vec3(u->eye, r->camera.eye);
+    render_set_vec3(u->sun_dir, to_sun);
+    render_set_vec3(u->sun_color, SUN_COLOR);
+    render_set_vec3(u->sky_ambient, SKY_AMBIENT);
+    render_set_vec3(u->ground_ambient, GROUND_AMBIENT);
+    render_set_vec3(u->haze_color, HORIZON_COLOR);
     glUniform1f(u->haze_density, HAZE_DENSITY);
-    glUniform1i(u->shadows, shadows ? 1 : 0);
     glUniform1i(u->shadow_map, 0);
+}
+
+// ---- Pass accounting -------------------------------------------------------------------------------------
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *renderer_pass_name(int pass)
+{
+    static const char *names[RENDER_PASS_COUNT] = {"shadow", "meshes", "ground", "sky",
+                                                   "lines",  "post",   "text"};
+    return pass >= 0 && pass < RENDER_PASS_COUNT ? names[pass] : "";
+}
+
+void render_pass_begin(renderer *r, render_pass pass)
+{
+    if (!r->profiling)
+        return;
+    // The GL works behind the calls: finishing here leaves the previous pass out of this one's time.
+    glFinish();
+    r->pass_t0 = cpu_seconds();
+    r->pass_w0 = now_seconds();
+    glBeginQuery(GL_SAMPLES_PASSED, r->pass_query[pass]);
+}
+
+void render_pass_end(renderer *r, render_pass pass)
+{
+    if (!r->profiling)
+        return;
+    glEndQuery(GL_SAMPLES_PASSED);
+    glFinish();
+    r->stats.pass[pass].ms_cpu += (float)((cpu_seconds() - r->pass_t0) * 1000.0);
+    r->stats.pass[pass].ms_wall += (float)((now_seconds() - r->pass_w0) * 1000.0);
+    GLuint64 samples = 0;
+    glGetQueryObjectui64v(r->pass_query[pass], GL_QUERY_RESULT, &samples);
+    r->stats.pass[pass].samples += (long long)samples;
+}
+
+void render_count_draw(renderer *r, render_pass pass, long long triangles)
+{
+    r->stats.pass[pass].draw_calls++;
+    r->stats.pass[pass].triangles += triangles;
+}
+
+// Draws the instances of every key in [key_lo, key_hi) whose keys step by key_step, one instanced draw
+// per key.
+static void draw_instances(renderer *r, render_pass pass, const int *first, const int *count, int key_lo,
+                           int key_hi, int key_step)
+{
+    for (int k = key_lo; k < key_hi; k += key_step)
+    {
+        if (count[k] <= 0)
+            continue;
+        const gpu_mesh *mesh = &r->meshes[k / 2].mesh;
+        gpu_mesh_draw_instanced(mesh, r->instance_vbo, first[k], count[k]);
+        render_count_draw(r, pass, (long long)(mesh->index_count / 3) * count[k]);
+    }
 }
 
 void renderer_draw(renderer *r, const render_options *opts)
@@ -945,7 +979,8 @@ void renderer_draw(renderer *r, const render_options *opts)
     render_options defaults = renderer_default_options();
     if (!opts)
         opts = &defaults;
-    int draw_calls = 0;
+    memset(r->stats.pass, 0, sizeof r->stats.pass);
+    r->profiling = opts->profile_passes && r->pass_query[0] != 0;
     int first[RENDER_MAX_MESHES * 2], count[RENDER_MAX_MESHES * 2];
     sort_instances(r, first, count);
     upload_instances(r);
@@ -974,6 +1009,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     bool shadow_drawn = false;
     if (shadows && shadow_key != r->shadow_key)
     {
+        render_pass_begin(r, RENDER_PASS_SHADOW);
         r->shadow_key = shadow_key;
         shadow_drawn = true;
         glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
@@ -988,16 +1024,9 @@ void renderer_draw(renderer *r, const render_options *opts)
         glPolygonOffset(SHADOW_BIAS_FACTOR, SHADOW_BIAS_UNITS);
         glUseProgram(r->shadow_prog.sp.id);
         glUniformMatrix4fv(r->shadow_prog.light_view_proj, 1, GL_FALSE, r->light_view_proj.raw[0]);
-        for (int m = 0; m < RENDER_MAX_MESHES; m++)
-        {
-            int k = m * 2; // even keys cast shadows
-            if (count[k] > 0)
-            {
-                gpu_mesh_draw_instanced(&r->meshes[m].mesh, r->instance_vbo, first[k], count[k]);
-                draw_calls++;
-            }
-        }
+        draw_instances(r, RENDER_PASS_SHADOW, first, count, 0, RENDER_MAX_MESHES * 2, 2); // even keys cast
         glDisable(GL_POLYGON_OFFSET_FILL);
+        render_pass_end(r, RENDER_PASS_SHADOW);
     }
     else if (!shadows)
     {
@@ -1006,6 +1035,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     r->stats.shadow_pass_skipped = shadows && !shadow_drawn;
 
     // Main target.
+    render_pass_begin(r, RENDER_PASS_MESHES);
     bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
     bool fxaa = opts->fxaa && !msaa && r->fxaa_prog.sp.id && ensure_post(r);
     glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post.fbo : r->offscreen.fbo);
@@ -1024,77 +1054,50 @@ void renderer_draw(renderer *r, const render_options *opts)
     glBindTexture(GL_TEXTURE_2D, r->shadow_depth);
     float normal_offset = texel_world * SHADOW_NORMAL_OFFSET_TEXELS;
 
-    glUseProgram(r->mesh_prog.sp.id);
-    set_lit_uniforms(r, &r->mesh_prog.u, to_sun, shadows, normal_offset);
-    for (int k = 0; k < RENDER_MAX_MESHES * 2; k++)
-    {
-        if (count[k] > 0)
-        {
-            gpu_mesh_draw_instanced(&r->meshes[k / 2].mesh, r->instance_vbo, first[k], count[k]);
-            draw_calls++;
-        }
-    }
+    const mesh_program *mesh_prog = &r->mesh_prog[shadows ? 1 : 0];
+    glUseProgram(mesh_prog->sp.id);
+    render_set_lit_uniforms(r, &mesh_prog->u, to_sun, normal_offset);
+    draw_instances(r, RENDER_PASS_MESHES, first, count, 0, RENDER_MAX_MESHES * 2, 1);
+    render_pass_end(r, RENDER_PASS_MESHES);
 
     if (opts->ground)
     {
-        glUseProgram(r->grid_prog.sp.id);
-        set_lit_uniforms(r, &r->grid_prog.u, to_sun, shadows, normal_offset);
-        vec3s center = {{r->camera.eye.x, opts->ground_height, r->camera.eye.z}};
-        set_vec3(r->grid_prog.center, center);
-        glUniform1f(r->grid_prog.half_size, GROUND_HALF_SIZE);
-        // A ground of finite size: the square under the camera is cut to its top face, so the grid ends
-        // where the ground ends.
-        if (opts->ground_bounded)
-            glUniform4f(r->grid_prog.bounds, opts->ground_lo[0], opts->ground_lo[1], opts->ground_hi[0],
-                        opts->ground_hi[1]);
-        else
-            glUniform4f(r->grid_prog.bounds, -1e30f, -1e30f, 1e30f, 1e30f);
-        set_vec3(r->grid_prog.ground_color, GROUND_COLOR);
-        set_vec3(r->grid_prog.line_color, GRID_LINE_COLOR);
-        // Seen from below, the ground is still drawn (a camera can dip under it). Pulled slightly towards
-        // the camera, it wins the depth test against a coplanar ground body's top face (a scene's static
-        // floor slab), so the grid shows on it instead of fighting it.
-        glDisable(GL_CULL_FACE);
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(GROUND_OFFSET_FACTOR, GROUND_OFFSET_UNITS);
-        glDepthFunc(GL_LEQUAL);
-        glBindVertexArray(r->ground_vao);
-        glDrawArrays(GL_TRIANGLES, 0, GROUND_VERTEX_COUNT);
-        glDepthFunc(GL_LESS);
-        glDisable(GL_POLYGON_OFFSET_FILL);
-        glEnable(GL_CULL_FACE);
-        draw_calls++;
+        render_pass_begin(r, RENDER_PASS_GROUND);
+        render_ground_draw(r, opts, to_sun, shadows, normal_offset);
+        render_pass_end(r, RENDER_PASS_GROUND);
     }
 
     if (opts->sky)
     {
+        render_pass_begin(r, RENDER_PASS_SKY);
         glUseProgram(r->sky_prog.sp.id);
         glUniformMatrix4fv(r->sky_prog.inv_view_proj, 1, GL_FALSE, r->inv_view_proj.raw[0]);
-        set_vec3(r->sky_prog.zenith_color, encode_gamma(ZENITH_COLOR));
-        set_vec3(r->sky_prog.horizon_color, encode_gamma(HORIZON_COLOR));
-        set_vec3(r->sky_prog.below_color, encode_gamma(BELOW_COLOR));
-        set_vec3(r->sky_prog.sun_dir, to_sun);
-        set_vec3(r->sky_prog.sun_color, encode_gamma(SUN_COLOR));
+        render_set_vec3(r->sky_prog.zenith_color, encode_gamma(ZENITH_COLOR));
+        render_set_vec3(r->sky_prog.horizon_color, encode_gamma(HORIZON_COLOR));
+        render_set_vec3(r->sky_prog.below_color, encode_gamma(BELOW_COLOR));
+        render_set_vec3(r->sky_prog.sun_dir, to_sun);
+        render_set_vec3(r->sky_prog.sun_color, encode_gamma(SUN_COLOR));
         glDepthFunc(GL_LEQUAL);
         glDepthMask(GL_FALSE);
         glBindVertexArray(r->empty_vao);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glDepthMask(GL_TRUE);
         glDepthFunc(GL_LESS);
-        draw_calls++;
+        render_count_draw(r, RENDER_PASS_SKY, 1);
+        render_pass_end(r, RENDER_PASS_SKY);
     }
 
     if (r->lines.count > 0 || r->points.count > 0)
     {
+        render_pass_begin(r, RENDER_PASS_LINES);
         render_lines_draw(r, false);
-        draw_calls += 2;
         if (opts->debug_xray)
-        {
             render_lines_draw(r, true);
-            draw_calls += 2;
-        }
+        render_pass_end(r, RENDER_PASS_LINES);
     }
 
+    if (msaa || fxaa)
+        render_pass_begin(r, RENDER_PASS_POST);
     if (msaa)
     {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa.fbo);
@@ -1102,6 +1105,7 @@ void renderer_draw(renderer *r, const render_options *opts)
         glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
                           GL_NEAREST);
         glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
+        render_count_draw(r, RENDER_PASS_POST, 0);
     }
     if (fxaa)
     {
@@ -1115,20 +1119,30 @@ void renderer_draw(renderer *r, const render_options *opts)
         glBindVertexArray(r->empty_vao);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glEnable(GL_DEPTH_TEST);
-        draw_calls++;
+        render_count_draw(r, RENDER_PASS_POST, 1);
     }
+    if (msaa || fxaa)
+        render_pass_end(r, RENDER_PASS_POST);
 
     if (r->text.count > 0)
     {
+        render_pass_begin(r, RENDER_PASS_TEXT);
         render_text_upload_and_draw(r);
-        draw_calls++;
+        render_count_draw(r, RENDER_PASS_TEXT, r->text.count / 3);
+        render_pass_end(r, RENDER_PASS_TEXT);
     }
     glBindVertexArray(0);
     glUseProgram(0);
     gl_check("renderer_draw");
 
     r->stats.instances = r->pending.count;
-    r->stats.draw_calls = draw_calls;
+    r->stats.draw_calls = 0;
+    r->stats.triangles = 0;
+    for (int p = 0; p < RENDER_PASS_COUNT; p++)
+    {
+        r->stats.draw_calls += r->stats.pass[p].draw_calls;
+        r->stats.triangles += r->stats.pass[p].triangles;
+    }
     r->stats.debug_vertices = r->lines.count + r->points.count;
     r->stats.ms_cpu = (float)((now_seconds() - t0) * 1000.0);
 }

@@ -79,6 +79,8 @@ typedef struct render_options
     bool debug_xray; // debug lines also drawn faintly through geometry
     vec3s sun_direction; // direction the light travels (towards the ground), need not be unit
     int shadow_map_size; // texels per side; 0 means 1024
+    bool profile_passes; // measure each pass (render_stats.pass): the GL is made to finish after each one,
+                         // which costs the overlap of CPU and GL work; for benchmarks, not for play
 } render_options;
 
 render_options renderer_default_options(void);
@@ -92,15 +94,45 @@ typedef struct render_camera
     vec3s eye; // world position of the camera (unit: m)
 } render_camera;
 
+// The passes of a frame, in drawing order (render_stats.pass).
+typedef enum render_pass
+{
+    RENDER_PASS_SHADOW, // depth of the casters from the sun into the shadow map
+    RENDER_PASS_MESHES, // the lit instances
+    RENDER_PASS_GROUND, // the ground plane and its grid
+    RENDER_PASS_SKY,    // the sky where nothing else was drawn
+    RENDER_PASS_LINES,  // debug lines and points
+    RENDER_PASS_POST,   // the MSAA resolve or the FXAA pass into the final target
+    RENDER_PASS_TEXT,   // HUD text and panels
+    RENDER_PASS_COUNT
+} render_pass;
+
+// The pass's name for reports ("shadow", "meshes", ...); "" for a bad index.
+const char *renderer_pass_name(int pass);
+
+// What one pass cost: draw calls and triangles always; samples and ms_cpu with
+// render_options.profile_passes (zero otherwise). All zero for a pass not drawn.
+typedef struct render_pass_stats
+{
+    int draw_calls;
+    long long triangles; // submitted to the GL (before culling and clipping)
+    long long samples;   // fragments that passed the depth test (GL_SAMPLES_PASSED): the shaded ones
+    float ms_cpu;        // CPU time of the whole process, the GL's threads included, from the pass's first GL
+                         // call until the GL finished it (unit: ms): a software rasteriser's cost
+    float ms_wall;       // wall-clock time of the same span (unit: ms): a GPU's cost
+} render_pass_stats;
+
 // Frame statistics of the last renderer_draw.
 typedef struct render_stats
 {
     int instances;            // submitted this frame
     int draw_calls;           // all passes together
     int debug_vertices;       // line and point vertices
+    long long triangles;      // submitted to the GL, all passes together
     bool shadow_pass_skipped; // the casters and the light did not change, the last shadow map was reused
     float ms_cpu; // CPU time of the renderer_draw call (sorting, uploads, GL calls; the driver may
                   // finish the work later, at the buffer swap) (unit: ms)
+    render_pass_stats pass[RENDER_PASS_COUNT]; // per pass, with render_options.profile_passes
 } render_stats;
 
 // Creates the renderer: loads and compiles every program from shaders/ (looked up under base_path,

@@ -14,8 +14,36 @@
 // Longest message kept for the HUD's shader error line (unit: bytes).
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
-// Programs the renderer loads: mesh, grid, shadow, sky, lines, text.
-#define PROGRAM_COUNT 7
+// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, fxaa.
+#define PROGRAM_COUNT 9
+
+// The ground square under the camera is cut into GROUND_CELLS x GROUND_CELLS cells so that the haze computed
+// per vertex follows the distance closely enough, and along the edges of the shadow map's footprint on the
+// ground, so each cell is either drawn with the shadow lookup or without (ground.c).
+#define GROUND_CELLS 32
+#define GROUND_LINES_MAX (GROUND_CELLS + 3)
+#define GROUND_VERTEX_MAX (GROUND_LINES_MAX * GROUND_LINES_MAX)
+#define GROUND_INDEX_MAX ((GROUND_LINES_MAX - 1) * (GROUND_LINES_MAX - 1) * 6)
+
+typedef struct ground_mesh
+{
+    float xz[GROUND_VERTEX_MAX][2]; // world x and z of each vertex (unit: m)
+    int vertex_count;
+    uint32_t index[GROUND_INDEX_MAX]; // triangles: first the cells in the footprint, then the others
+    int lit_count;                    // indices of the cells in the footprint
+    int plain_count;                  // indices of the others, after them
+} ground_mesh;
+
+// Cuts the ground rectangle lo..hi (x and z, unit: m) along a regular grid of GROUND_CELLS over the square
+// of half size half_size around center and along the footprint's edges fp_lo..fp_hi (none when fp_lo is
+// NULL: every cell is plain). A cell whose centre lies in the footprint is lit. The cells tile the
+// rectangle clipped to the square exactly, with shared vertices, so the two draws leave no cracks.
+void ground_mesh_build(ground_mesh *out, const float center[2], float half_size, const float lo[2],
+                       const float hi[2], const float *fp_lo, const float *fp_hi);
+// The rectangle in x and z (unit: m) that holds the shadow map's footprint on the plane y = height: its
+// four corners cast along the sun. False when the sun is too low for a bounded footprint.
+bool ground_shadow_footprint(mat4s light_view_proj, vec3s to_sun, float height, float out_lo[2],
+                             float out_hi[2]);
 
 // A growable array: data, count, capacity; grown by render_reserve.
 #define RENDER_ARRAY(type)                                                                                   \
@@ -70,7 +98,7 @@ typedef struct mesh_slot
 typedef struct lit_uniforms
 {
     GLint view_proj, light_view_proj, normal_offset, eye, sun_dir, sun_color, sky_ambient, ground_ambient,
-        haze_color, haze_density, shadows, shadow_map;
+        haze_color, haze_density, shadow_map;
 } lit_uniforms;
 
 typedef struct mesh_program
@@ -83,7 +111,7 @@ typedef struct grid_program
 {
     shader_program sp;
     lit_uniforms u;
-    GLint center, half_size, bounds, ground_color, line_color;
+    GLint height, ground_color, line_color;
 } grid_program;
 
 typedef struct shadow_program
@@ -133,8 +161,8 @@ struct renderer
     mat4s view_proj, inv_view_proj;
     mat4s light_view_proj;
 
-    mesh_program mesh_prog;
-    grid_program grid_prog;
+    mesh_program mesh_prog[2]; // [1] with the shadow lookup, [0] without
+    grid_program grid_prog[2];
     shadow_program shadow_prog;
     sky_program sky_prog;
     lines_program lines_prog;
@@ -170,8 +198,9 @@ struct renderer
     void *text_scratch; // stb_easy_font output buffer
     size_t text_scratch_size;
 
-    GLuint ground_vao, ground_vbo;
-    GLuint empty_vao; // the sky's attribute-less triangle
+    GLuint ground_vao, ground_vbo, ground_ebo;
+    ground_mesh ground; // this frame's
+    GLuint empty_vao;   // the sky's attribute-less triangle
 
     GLuint shadow_fbo, shadow_depth;
     int shadow_size;
@@ -190,6 +219,9 @@ struct renderer
     render_target offscreen;
 
     render_stats stats;
+    bool profiling;                       // this frame measures its passes (render_options.profile_passes)
+    GLuint pass_query[RENDER_PASS_COUNT]; // GL_SAMPLES_PASSED per pass, while profiling
+    double pass_t0, pass_w0;              // process CPU and wall time at the current pass's start (unit: s)
 };
 
 // 0xRRGGBBAA to bytes r, g, b, a.
@@ -197,6 +229,21 @@ void render_rgba_bytes(uint32_t rgba, uint8_t out[4]);
 // Adds a mesh; geometry (a ph_hull or ph_mesh address) marks it as cached world geometry, NULL as a user
 // mesh. Returns the handle or -1.
 int render_add_mesh_data(renderer *r, const mesh_data *data, const void *geometry);
+// Sets the uniforms shared by the lit programs (mesh and grid).
+void render_set_lit_uniforms(const renderer *r, const lit_uniforms *u, vec3s to_sun, float normal_offset);
+void render_set_vec3(GLint location, vec3s v);
+// Draws the ground (ground.c) as its cells: those in the shadow map's footprint with the shadowed grid
+// program, the others with the plain one. Returns false when nothing was drawn.
+void render_ground_create(renderer *r);
+void render_ground_draw(renderer *r, const render_options *opts, vec3s to_sun, bool shadows,
+                        float normal_offset);
+
+// Pass accounting (render_stats.pass): begin and end bracket a pass's GL calls (while profiling they
+// finish the GL and read the clock and the sample count); render_count_draw adds one draw call of
+// triangles to the pass.
+void render_pass_begin(renderer *r, render_pass pass);
+void render_pass_end(renderer *r, render_pass pass);
+void render_count_draw(renderer *r, render_pass pass, long long triangles);
 // debug_draw.c and text.c helpers used by renderer.c.
 void render_text_upload_and_draw(renderer *r);
 void render_lines_draw(renderer *r, bool xray);

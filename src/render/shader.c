@@ -203,7 +203,33 @@ static char *read_file(const char *path, char *err, size_t err_size)
     return buf;
 }
 
+// source with defines inserted after its #version line and a #line directive that gives the next line its
+// number in the file (GLSL: the line after the directive has the number given). NULL when out of memory.
+static char *with_defines(const char *source, const char *defines)
+{
+    const char *version = strstr(source, "#version");
+    const char *eol = version ? strchr(version, '\n') : NULL;
+    size_t head = eol ? (size_t)(eol - source) + 1 : 0;
+    int line = 1;
+    for (size_t i = 0; i < head; i++)
+        line += source[i] == '\n';
+    char directive[32];
+    snprintf(directive, sizeof directive, "\n#line %d\n", line);
+    size_t size = strlen(source) + strlen(defines) + strlen(directive) + 1;
+    char *out = malloc(size);
+    if (!out)
+        return NULL;
+    snprintf(out, size, "%.*s%s%s%s", (int)head, source, defines, directive, source + head);
+    return out;
+}
+
 GLuint shader_load(const char *vs_path, const char *fs_path, char *err, size_t err_size)
+{
+    return shader_load_defines(vs_path, fs_path, NULL, err, err_size);
+}
+
+GLuint shader_load_defines(const char *vs_path, const char *fs_path, const char *defines, char *err,
+                           size_t err_size)
 {
     char local[8];
     if (!err || err_size == 0)
@@ -225,6 +251,21 @@ GLuint shader_load(const char *vs_path, const char *fs_path, char *err, size_t e
     {
         free(vs);
         return 0;
+    }
+    if (defines && defines[0])
+    {
+        char *vs_variant = with_defines(vs, defines), *fs_variant = with_defines(fs, defines);
+        free(vs);
+        free(fs);
+        vs = vs_variant;
+        fs = fs_variant;
+        if (!vs || !fs)
+        {
+            free(vs);
+            free(fs);
+            snprintf(err, err_size, "%s: out of memory", fs_path);
+            return 0;
+        }
     }
     GLuint program = shader_compile(vs, fs, vs_path, fs_path, err, err_size);
     free(vs);
@@ -273,6 +314,12 @@ static void file_mtime(const char *path, time_t *sec, long *nsec)
 bool shader_program_load(shader_program *p, const char *base_path, const char *stem, char *err,
                          size_t err_size)
 {
+    return shader_program_load_variant(p, base_path, stem, NULL, err, err_size);
+}
+
+bool shader_program_load_variant(shader_program *p, const char *base_path, const char *stem,
+                                 const char *defines, char *err, size_t err_size)
+{
     char local[8];
     if (!err || err_size == 0)
     {
@@ -286,6 +333,12 @@ bool shader_program_load(shader_program *p, const char *base_path, const char *s
         return false;
     }
     memset(p, 0, sizeof *p);
+    int w = snprintf(p->defines, sizeof p->defines, "%s", defines ? defines : "");
+    if (w < 0 || (size_t)w >= sizeof p->defines)
+    {
+        snprintf(err, err_size, "shaders/%s: defines longer than %d bytes", stem, SHADER_DEFINES_MAX - 1);
+        return false;
+    }
     char name[SHADER_PATH_MAX];
     snprintf(name, sizeof name, "%s.vert", stem);
     if (!shader_find(base_path, name, p->vs_path, sizeof p->vs_path))
@@ -303,7 +356,7 @@ bool shader_program_load(shader_program *p, const char *base_path, const char *s
     }
     file_mtime(p->vs_path, &p->vs_mtime, &p->vs_mtime_ns);
     file_mtime(p->fs_path, &p->fs_mtime, &p->fs_mtime_ns);
-    p->id = shader_load(p->vs_path, p->fs_path, err, err_size);
+    p->id = shader_load_defines(p->vs_path, p->fs_path, p->defines, err, err_size);
     return p->id != 0;
 }
 
@@ -322,7 +375,7 @@ int shader_program_poll(shader_program *p, char *err, size_t err_size)
     p->vs_mtime_ns = vs_ns;
     p->fs_mtime = fs_sec;
     p->fs_mtime_ns = fs_ns;
-    GLuint program = shader_load(p->vs_path, p->fs_path, err, err_size);
+    GLuint program = shader_load_defines(p->vs_path, p->fs_path, p->defines, err, err_size);
     if (!program)
         return -1;
     if (p->id)
