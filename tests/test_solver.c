@@ -489,7 +489,7 @@ static int chain_build(uint64_t seed, wide_arms_mode mode, bool isotropic, const
     constraint_head heads[CHAIN_CONS];
     kernel_test_states(seed, isotropic, states, CHAIN_BODIES);
     for (int k = 0; k < CHAIN_CONS; k++)
-        heads[k] = (constraint_head){k, k + 1, k, k % 7 == 3 ? 2 : 4};
+        heads[k] = (constraint_head){k, k + 1, k, k % 7 == 3 ? 2 : 4, false};
     int isotropic_groups;
     ENSURE(kernel_test_build(seed, mode, kernels, heads, CHAIN_CONS, arena, states, CHAIN_BODIES, w,
                              &isotropic_groups) == 0);
@@ -672,7 +672,7 @@ static int lanes_independent_with(const wide_kernels *kernels, wide_arms_mode mo
     constraint_head heads[LANE_CONS];
     kernel_test_states(31337u, false, states, LANE_BODIES);
     for (int k = 0; k < LANE_CONS; k++)
-        heads[k] = (constraint_head){k % 5 == 2 ? 0 : 2 * k + 1, 2 * k + 2, k, 1 + k % 4};
+        heads[k] = (constraint_head){k % 5 == 2 ? 0 : 2 * k + 1, 2 * k + 2, k, 1 + k % 4, false};
     ph_arena arena;
     ph_arena_create(&arena, (size_t)1 << 20);
     wide_solver w;

@@ -677,12 +677,18 @@ static void narrow_range(int begin, int end, int worker, void *context)
             c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
             c->radius_a = round_radius(&sa);
             c->radius_b = round_radius(&sb);
+            c->sphere_a = sa.type == PH_SHAPE_SPHERE;
+            c->sphere_b = sb.type == PH_SHAPE_SPHERE;
             remember_build(world, c);
         }
         // A contact without points has no normal to speak of (a carried one keeps no manifold).
         bool has_points = c->manifold.point_count > 0, touch = has_points && ph_contact_is_touching(c);
-        set->briefs[k] = (ph_contact_brief){c->a, c->b, c->manifold.point_count,
-                                            has_points ? c->manifold.normal : glms_vec3_zero(), touch};
+        set->briefs[k] = (ph_contact_brief){c->a,
+                                            c->b,
+                                            c->manifold.point_count,
+                                            has_points ? c->manifold.normal : glms_vec3_zero(),
+                                            touch,
+                                            c->radius_a > 0.0f || c->radius_b > 0.0f};
         // Waking only ever makes a sleeping body awake, so a contact whose bodies are not asleep now cannot
         // wake one later in the step's order either.
         t->wake[k] = has_points && (is_sleeping(ba) || is_sleeping(bb));

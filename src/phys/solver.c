@@ -240,7 +240,7 @@ static int select_constraints(const ph_world *world, constraint_head *heads)
             continue;
         if (!world->active[c->a] && !world->active[c->b]) // awake non-static: bodies[].awake, 1 byte a body
             continue;
-        heads[n++] = (constraint_head){c->a, c->b, k, c->point_count};
+        heads[n++] = (constraint_head){c->a, c->b, k, c->point_count, c->round};
     }
     return n;
 }
@@ -313,8 +313,14 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
     con->fb = glms_vec3_sub(centre, cb);
     con->twist_radius = c->patch_radius;
     con->armed = glms_vec3_zero();
+    con->fa0 = con->fa;
+    con->fb0 = con->fb;
+    con->turn_a = c->sphere_a;
+    con->turn_b = c->sphere_b;
     float reach = SOLVER_REARM_FRACTION * sqrtf(dot3(con->fa, con->fa) + dot3(con->fb, con->fb));
-    con->rearm_limit2 = sa->inv_mass > 0.0f && sb->inv_mass > 0.0f ? reach * reach : INFINITY;
+    bool moving_a = sa->inv_mass > 0.0f, moving_b = sb->inv_mass > 0.0f;
+    bool turns = (con->turn_a && moving_a) || (con->turn_b && moving_b);
+    con->rearm_limit2 = (moving_a && moving_b) || turns ? reach * reach : INFINITY;
     con->follow_a = follow_share(c->radius_a, c->radius_b);
     make_row(&con->f1, sa, sb, con->fa, con->fb, con->t1, scale * c->friction_impulse[0]);
     make_row(&con->f2, sa, sb, con->fa, con->fb, con->t2, scale * c->friction_impulse[1]);
@@ -327,6 +333,9 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
         cp->ra = madd(glms_vec3_sub(mp->point, ca), con->normal, -c->radius_a);
         cp->rb = madd(glms_vec3_sub(mp->point, cb), con->normal, c->radius_b);
         cp->base_separation = mp->separation - dot3(glms_vec3_sub(cp->rb, cp->ra), con->normal);
+        cp->ra0 = cp->ra;
+        cp->rb0 = cp->rb;
+        cp->shift = glms_vec3_zero();
         cp->max_normal_impulse = 0.0f;
         cp->total_impulse = 0.0f;
         cp->bounce_impulse = 0.0f;
@@ -500,39 +509,59 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
     refresh_rows_of(&states[con->a], &states[con->b], con);
 }
 
-// Moves a constraint's anchors with its bodies' relative motion since the step's start, and rebuilds its
-// rows (ph_wide_solve's rearm_unit does the same for lanes). A contact's two impulses must act at one point
-// of space, or they apply a torque to the pair as well: anchors fixed to each body's centre are carried
-// apart by the bodies' relative motion through the sub-steps (boxes sliding over each other at 2 m/s: 3 cm
-// in a 60 Hz step), and an off-centre impact of two free boxes changed their angular momentum about a fixed
-// point by up to 0.9%. The point moves with the bodies' displacements in the shares follow_a and
-// 1 - follow_a: A's anchors by (1 - follow_a) d and B's by -follow_a d, d = dp_b - dp_a, so that
-// c_a + r_a = c_b + r_b again. The share is the round body's where one of them is round (its contact point
-// stays under its centre: the other share would give a rolling ball's normal force a lever), else half.
-// What each point measures does not change: base_separation takes the anchors' move along the turned
-// normals na, nb (R_a^T n, R_b^T n, as solve_constraint measures), so re-arming moves where the impulses act,
-// not what they push against. Only pairs of moving bodies (against a static body the momentum is not kept
-// anyway, and the moving body's anchors would not move), and only once d has changed by
-// SOLVER_REARM_FRACTION of the anchors' reach (rearm_limit2): contacts at rest, most of a pile's, never
-// re-arm.
-static void rearm(const ph_body_state *sa, const ph_body_state *sb, constraint *con, ph_vec3 na, ph_vec3 nb)
+// Moves a constraint's anchors with its bodies' motion since the step's start, and rebuilds its rows
+// (ph_wide_solve's rearm_unit does the same for lanes, but for round parts). A contact's two impulses must
+// act at one point of space, or they apply a torque to the pair as well: anchors fixed to each body's centre
+// are carried apart by the bodies' relative motion through the sub-steps (boxes sliding over each other at
+// 2 m/s: 3 cm in a 60 Hz step), and an off-centre impact of two free boxes changed their angular momentum
+// about a fixed point by up to 0.9%. The point moves with the bodies in the shares follow_a and 1 - follow_a,
+// so that c_a + r_a = c_b + r_b again: A's arm by (1 - follow_a) d, d = dp_b - dp_a, and B's by -follow_a d.
+// The share is the round part's where one of them is round (its contact point stays under its centre: the
+// other share would give a rolling ball's normal force a lever), else half. A sphere's anchor (its centre, a
+// point of the body) also turns with it: held where it was at the step's start, the arm of a sphere off its
+// body's centre of mass (a weighted ball, a compound's sphere) is not the lever its contact has as the body
+// turns, and a weighted ball rocking on the ground gained 12.5 J in 20 s. A capsule's anchor is the nearest
+// point of its segment, which slides along it as the capsule tips: turned as a point of the body, a capsule
+// rolling over a triangle mesh took spin kicks of 0.115 rad/s at the triangles' edges (0.089 held), past
+// the 0.1 of issue 19, so a capsule off its centre of mass still gains energy as it rocks. The
+// separation is measured from the step's anchors (ra0, rb0, turned with the bodies), so re-arming moves where
+// the impulses act, not what they push against. Only pairs of moving bodies or with a moving round part (a
+// static body's arm does not matter), and only once an arm would move by SOLVER_REARM_FRACTION of the
+// anchors' reach (rearm_limit2): contacts at rest, most of a pile's, never re-arm.
+static void rearm(const ph_body_state *sa, const ph_body_state *sb, constraint *con)
 {
-    ph_vec3 moved = glms_vec3_sub(sb->dp, sa->dp);
-    ph_vec3 delta = glms_vec3_sub(moved, con->armed);
-    if (!(dot3(delta, delta) > con->rearm_limit2))
+    ph_vec3 d = glms_vec3_sub(sb->dp, sa->dp);
+    ph_vec3 moved = glms_vec3_sub(d, con->armed);
+    bool far = dot3(moved, moved) > con->rearm_limit2;
+    float follow = con->follow_a, rest = 1.0f - follow;
+    ph_vec3 shifts[PH_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < con->point_count; i++)
+    {
+        const constraint_point *cp = &con->points[i];
+        ph_vec3 shift = glms_vec3_scale(d, rest);
+        if (con->turn_a && sa->inv_mass > 0.0f)
+            shift = madd(shift, glms_vec3_sub(rotate(sa->dq, cp->ra0), cp->ra0), follow);
+        if (con->turn_b && sb->inv_mass > 0.0f)
+            shift = madd(shift, glms_vec3_sub(rotate(sb->dq, cp->rb0), cp->rb0), rest);
+        shifts[i] = shift;
+        ph_vec3 change = glms_vec3_sub(shift, cp->shift);
+        far = far || dot3(change, change) > con->rearm_limit2;
+    }
+    if (!far)
         return;
-    con->armed = moved;
-    ph_vec3 da = glms_vec3_scale(delta, 1.0f - con->follow_a), db = glms_vec3_scale(delta, con->follow_a);
-    float along = dot3(da, na) + dot3(db, nb);
+    con->armed = d;
+    ph_vec3 mean = glms_vec3_zero();
     for (int i = 0; i < con->point_count; i++)
     {
         constraint_point *cp = &con->points[i];
-        cp->ra = glms_vec3_add(cp->ra, da);
-        cp->rb = glms_vec3_sub(cp->rb, db);
-        cp->base_separation += along;
+        cp->shift = shifts[i];
+        cp->ra = glms_vec3_add(cp->ra0, shifts[i]);
+        cp->rb = glms_vec3_sub(glms_vec3_add(cp->rb0, shifts[i]), d);
+        mean = glms_vec3_add(mean, shifts[i]);
     }
-    con->fa = glms_vec3_add(con->fa, da);
-    con->fb = glms_vec3_sub(con->fb, db);
+    mean = glms_vec3_scale(mean, 1.0f / (float)con->point_count);
+    con->fa = glms_vec3_add(con->fa0, mean);
+    con->fb = glms_vec3_sub(glms_vec3_add(con->fb0, mean), d);
     refresh_rows_of(sa, sb, con);
 }
 
@@ -614,11 +643,11 @@ static void solve_constraint(ph_body_state *states, constraint *con, float inv_h
     float sep[PH_MAX_MANIFOLD_POINTS];
     float shift = dot3(dp, n);
     ph_vec3 na = rotate(glms_quat_conjugate(sa->dq), n), nb = rotate(glms_quat_conjugate(sb->dq), n);
-    rearm(sa, sb, con, na, nb);
+    rearm(sa, sb, con);
     for (int i = 0; i < con->point_count; i++)
     {
         const constraint_point *cp = &con->points[i];
-        sep[i] = shift + dot3(cp->rb, nb) - dot3(cp->ra, na) + cp->base_separation;
+        sep[i] = shift + dot3(cp->rb0, nb) - dot3(cp->ra0, na) + cp->base_separation;
     }
     pair_velocity pv = load_pair(sa, sb);
     int passes = use_bias ? con->passes : 1;

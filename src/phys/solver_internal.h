@@ -68,8 +68,11 @@ typedef struct constraint_point
     // stays under the core, so the separation is measured from the core point, which does turn with the
     // body (a rolling ball's contact never opens). The radius lies along the normal, so the row's arms
     // r x n are the contact point's.
-    ph_vec3 ra, rb;           // (unit: m)
-    float base_separation;    // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
+    ph_vec3 ra, rb;        // (unit: m)
+    float base_separation; // separation minus dot(rb - ra, n): add the current anchor gap (unit: m)
+    // The scalar path's: the anchors of the step's start, which the separation is measured from, and the
+    // shift of A's anchor from them that the rows' arms ra, rb took (solver.c, rearm).
+    ph_vec3 ra0, rb0, shift;  // (unit: m)
     float max_normal_impulse; // largest single normal impulse this step (restitution needs contact)
     float approach;           // relative normal speed just before the point closed (unit: m/s)
     float approach_gap;       // separation when `approach` was taken (unit: m)
@@ -109,6 +112,8 @@ typedef struct constraint
     ph_vec3 armed;      // (unit: m)
     float rearm_limit2; // (unit: m^2)
     float follow_a;
+    ph_vec3 fa0, fb0;    // fa, fb at the step's start (unit: m)
+    bool turn_a, turn_b; // a sphere part, whose anchor (its centre) turns with it
     row f1, f2;
     twist_row twist;
     constraint_point points[PH_MAX_MANIFOLD_POINTS];
@@ -121,6 +126,7 @@ typedef struct constraint_head
     int a, b;    // body slots
     int contact; // index into world->contacts.items
     int point_count;
+    bool round; // a round part's anchors turn with it: solved one at a time (solver.c, rearm)
 } constraint_head;
 
 // ---- The velocity sub-step of most bodies ----
@@ -155,8 +161,9 @@ static inline void solver_integrate_velocity(const solver_motion *m, ph_body_sta
 // The constraints are coloured so that no two constraints of a colour share a body that moves, and each
 // colour is cut into groups of 8 lanes, one constraint per lane, solved side by side by the kernels of the
 // instruction set the world's ph_simd_path picks: AVX2 + FMA takes a group's 8 lanes at once, SSE2 and Neon
-// take 4 at a time (solver_wide_kernels.h). A constraint whose bodies have used up every colour is solved
-// one at a time after the groups, from the scalar array. The arithmetic per lane is the scalar solver's;
+// take 4 at a time (solver_wide_kernels.h). A constraint whose bodies have used up every colour, or with a
+// round part (whose anchor turns with it, solver.c rearm), is solved one at a time after the groups, from the
+// scalar array. The arithmetic per lane is the scalar solver's;
 // only the order of the Gauss-Seidel sweep differs (colour by colour instead of contact by contact).
 // Constraints are prepared straight into their lane (solver.c gathers 8 contacts, ph_wide_prepare builds
 // them): the lanes are the only copy. The layout of a group is the same for every instruction set, so that

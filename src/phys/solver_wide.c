@@ -54,7 +54,7 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
         const constraint_head *head = &heads[k];
         bool move_a = states[head->a].inv_mass > 0.0f, move_b = states[head->b].inv_mass > 0.0f;
         uint64_t taken = (move_a ? out->used[head->a] : 0) | (move_b ? out->used[head->b] : 0);
-        if (taken == ~(uint64_t)0)
+        if (taken == ~(uint64_t)0 || head->round)
         {
             color[k] = -1;
             out->scalar[out->scalar_count++] = k;
