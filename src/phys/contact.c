@@ -30,6 +30,9 @@
 #define CONTACT_MIN_RANGE 32
 // A manifold polygon with less area than this is a line (ph_contact_patch_radius; unit: m^2).
 #define CONTACT_PATCH_MIN_AREA 1e-8f
+// A sphere whose centre is further than this fraction of its radius from its body's centre of mass is
+// eccentric (eccentric_sphere).
+#define CONTACT_ECCENTRIC_FRACTION 1e-3f
 
 typedef struct mesh_collect
 {
@@ -312,6 +315,18 @@ static float edge_distance_integral(float px, float py, float qx, float qy, floa
 static float round_radius(const ph_convex *shape)
 {
     return shape->type == PH_SHAPE_SPHERE || shape->type == PH_SHAPE_CAPSULE ? shape->radius : 0.0f;
+}
+
+// Whether a part is a sphere whose centre is off its body's centre of mass (a weighted ball, a compound's
+// sphere): the solver turns its contact anchor with the body (solver.c, rearm). A centred sphere's anchor is
+// the centre of mass itself, which no turn moves.
+static bool eccentric_sphere(const ph_world *world, int slot, const ph_convex *part, ph_transform xf)
+{
+    if (part->type != PH_SHAPE_SPHERE)
+        return false;
+    ph_vec3 off = glms_vec3_sub(xf.p, world->bodies[slot].center);
+    float least = CONTACT_ECCENTRIC_FRACTION * part->radius;
+    return glms_vec3_dot(off, off) > least * least;
 }
 
 float ph_contact_patch_radius(const ph_manifold *m)
@@ -677,8 +692,8 @@ static void narrow_range(int begin, int end, int worker, void *context)
             c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
             c->radius_a = round_radius(&sa);
             c->radius_b = round_radius(&sb);
-            c->sphere_a = sa.type == PH_SHAPE_SPHERE;
-            c->sphere_b = sb.type == PH_SHAPE_SPHERE;
+            c->turn_a = eccentric_sphere(world, c->a, &sa, xa);
+            c->turn_b = eccentric_sphere(world, c->b, &sb, xb);
             remember_build(world, c);
         }
         // A contact without points has no normal to speak of (a carried one keeps no manifold).
@@ -688,7 +703,7 @@ static void narrow_range(int begin, int end, int worker, void *context)
                                             c->manifold.point_count,
                                             has_points ? c->manifold.normal : glms_vec3_zero(),
                                             touch,
-                                            c->radius_a > 0.0f || c->radius_b > 0.0f};
+                                            c->turn_a || c->turn_b};
         // Waking only ever makes a sleeping body awake, so a contact whose bodies are not asleep now cannot
         // wake one later in the step's order either.
         t->wake[k] = has_points && (is_sleeping(ba) || is_sleeping(bb));

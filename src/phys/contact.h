@@ -40,7 +40,7 @@ typedef struct ph_contact
     float steady_force;
     float patch_radius; // ph_contact_patch_radius of the manifold, worked out when it is built (unit: m)
     float radius_a, radius_b; // the parts' round radii (sphere, capsule; else 0) when it was built (unit: m)
-    bool sphere_a, sphere_b;  // the part is a sphere: its core is one point of the body (solver.c, rearm)
+    bool turn_a, turn_b; // the part is a sphere off its body's centre of mass (contact.c, eccentric_sphere)
     float total_impulse[PH_MAX_MANIFOLD_POINTS]; // normal impulse over the whole last step (unit: N s)
     // Recycling (contact.c): the state the manifold was built in, so that while the pair barely moves its
     // points can follow the bodies instead of running the narrow phase again.
@@ -75,7 +75,7 @@ typedef struct ph_contact_brief
     int point_count; // the manifold's
     ph_vec3 normal;  // the manifold's
     bool touching;   // ph_contact_is_touching
-    bool round;      // a part is round (radius_a or radius_b above 0): solved one at a time (solver.c, rearm)
+    bool round; // turn_a or turn_b: its anchor turns with the body, solved one at a time (solver.c, rearm)
 } ph_contact_brief;
 
 typedef struct ph_contact_set

@@ -315,8 +315,8 @@ static void prepare(const ph_world *world, const prepare_params *params, int k, 
     con->armed = glms_vec3_zero();
     con->fa0 = con->fa;
     con->fb0 = con->fb;
-    con->turn_a = c->sphere_a;
-    con->turn_b = c->sphere_b;
+    con->turn_a = c->turn_a;
+    con->turn_b = c->turn_b;
     float reach = SOLVER_REARM_FRACTION * sqrtf(dot3(con->fa, con->fa) + dot3(con->fb, con->fb));
     bool moving_a = sa->inv_mass > 0.0f, moving_b = sb->inv_mass > 0.0f;
     bool turns = (con->turn_a && moving_a) || (con->turn_b && moving_b);

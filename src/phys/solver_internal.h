@@ -126,7 +126,8 @@ typedef struct constraint_head
     int a, b;    // body slots
     int contact; // index into world->contacts.items
     int point_count;
-    bool round; // a round part's anchors turn with it: solved one at a time (solver.c, rearm)
+    bool round; // a sphere part off its body's centre of mass, whose anchor turns with it: solved one at a
+                // time (solver.c, rearm)
 } constraint_head;
 
 // ---- The velocity sub-step of most bodies ----
@@ -162,8 +163,8 @@ static inline void solver_integrate_velocity(const solver_motion *m, ph_body_sta
 // colour is cut into groups of 8 lanes, one constraint per lane, solved side by side by the kernels of the
 // instruction set the world's ph_simd_path picks: AVX2 + FMA takes a group's 8 lanes at once, SSE2 and Neon
 // take 4 at a time (solver_wide_kernels.h). A constraint whose bodies have used up every colour, or with a
-// round part (whose anchor turns with it, solver.c rearm), is solved one at a time after the groups, from the
-// scalar array. The arithmetic per lane is the scalar solver's;
+// sphere part off its body's centre of mass (whose anchor turns with it, solver.c rearm), is solved one at a
+// time after the groups, from the scalar array. The arithmetic per lane is the scalar solver's;
 // only the order of the Gauss-Seidel sweep differs (colour by colour instead of contact by contact).
 // Constraints are prepared straight into their lane (solver.c gathers 8 contacts, ph_wide_prepare builds
 // them): the lanes are the only copy. The layout of a group is the same for every instruction set, so that
