@@ -49,6 +49,8 @@
 // The force that sets the sub-steps is the joint's held load, low-passed over this time: an impact's spike
 // (a ragdoll's limb striking the ground) would otherwise ask for the most sub-steps a step after step.
 #define JOINT_STEADY_TIME 0.5f // (unit: s)
+// The fewest joint groups of a colour a worker takes (task.h): a group is a few hundred nanoseconds of work.
+#define JOINT_MIN_GROUPS 4
 // Below this the distance joint's axis is undefined (unit: m); the row is skipped.
 #define JOINT_MIN_LENGTH 1.0e-6f
 
@@ -207,6 +209,13 @@ void ph_joints_destroy_all(ph_world *world)
     ph_array_free(world->joints, world->joint_capacity);
     ph_array_free(world->joint_breaks, world->joint_break_capacity);
     world->joint_break_count = 0;
+    ph_joint_batch *b = &world->joint_batch;
+    ph_array_free(b->groups, b->group_capacity);
+    ph_array_free(b->rest, b->rest_capacity);
+    ph_array_free(b->used, b->used_capacity);
+    ph_array_free(b->color, b->color_capacity);
+    ph_array_free(b->order, b->order_capacity);
+    memset(b, 0, sizeof *b);
     ph_id_pool_destroy(&world->joint_ids);
 }
 
@@ -593,6 +602,117 @@ static ph_body_state still_state(void)
     return s;
 }
 
+// A spherical joint without cone or twist: its three point rows are all it has (the wide path's joints).
+static bool plain_point(const ph_joint *j)
+{
+    return j->def.type == PH_JOINT_SPHERICAL && !j->def.enable_cone && !j->def.enable_twist;
+}
+
+// Lays the listed joints out for the sweeps (ph_joint_batch): on a wide path the plain point joints coloured
+// greedily in list order (the lowest colour free at both moving bodies, as solver_wide.c colours contacts),
+// sorted by colour and cut into groups of WIDE lanes; the rest, and those whose bodies have used up every
+// colour, one at a time. Without kernels or memory for the layout, every joint is solved one at a time.
+static void build_batch(ph_world *world)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    b->kernels = ph_wide_kernels_for(world->def.simd);
+    b->group_count = b->colors = b->rest_count = 0;
+    int n = world->joint_list_count, slots = world->body_ids.slot_count;
+    if (!b->kernels || n == 0)
+    {
+        b->kernels = NULL;
+        return;
+    }
+    if (!ph_array_reserve(b->rest, b->rest_capacity, n) ||
+        !ph_array_reserve(b->color, b->color_capacity, n) ||
+        !ph_array_reserve(b->order, b->order_capacity, n) ||
+        !ph_array_reserve(b->used, b->used_capacity, slots > 0 ? slots : 1))
+    {
+        b->kernels = NULL;
+        return;
+    }
+    memset(b->used, 0, (size_t)(slots > 0 ? slots : 1) * sizeof *b->used);
+    int bucket[PH_JOINT_MAX_COLORS + 1] = {0};
+    for (int i = 0; i < n; i++)
+    {
+        int k = world->joint_list[i];
+        const ph_joint *j = &world->joints[k];
+        b->color[i] = -1;
+        bool move_a = j->sa->inv_mass > 0.0f, move_b = j->sb->inv_mass > 0.0f; // the world's state has none
+        uint64_t taken = (move_a ? b->used[j->a] : 0) | (move_b ? b->used[j->b] : 0);
+        if (!plain_point(j) || taken == ~(uint64_t)0)
+        {
+            b->rest[b->rest_count++] = k;
+            continue;
+        }
+        int c = __builtin_ctzll(~taken);
+        uint64_t bit = (uint64_t)1 << c;
+        if (move_a)
+            b->used[j->a] |= bit;
+        if (move_b)
+            b->used[j->b] |= bit;
+        b->color[i] = c;
+        b->colors = c + 1 > b->colors ? c + 1 : b->colors;
+        bucket[c + 1]++;
+    }
+    int groups = 0;
+    for (int c = 0; c < b->colors; c++)
+        groups += (bucket[c + 1] + WIDE - 1) / WIDE;
+    if (groups > 0 && !ph_array_reserve(b->groups, b->group_capacity, groups))
+    {
+        b->kernels = NULL;
+        return;
+    }
+    for (int c = 1; c <= b->colors; c++)
+        bucket[c] += bucket[c - 1];
+    for (int i = 0; i < n; i++)
+        if (b->color[i] >= 0)
+            b->order[bucket[b->color[i]]++] = i;
+    // Each colour's joints cut into runs of WIDE (its last group may be partial); a group never spans two.
+    int points = n - b->rest_count;
+    wide_joint_group *g = NULL;
+    for (int p = 0, lane = WIDE; p < points; p++, lane++)
+    {
+        int i = b->order[p], c = b->color[i];
+        if (lane == WIDE || c != b->color[b->order[p - 1]])
+        {
+            g = &b->groups[b->group_count];
+            memset(g, 0, sizeof *g);
+            // Greedy colouring leaves no colour below the highest empty: each colour starts a group.
+            if (p == 0 || c != b->color[b->order[p - 1]])
+                b->color_first[c] = b->group_count;
+            b->group_count++;
+            lane = 0;
+        }
+        const ph_joint *j = &world->joints[world->joint_list[i]];
+        for (int r = 0; r < 3; r++)
+        {
+            g->ra[r][lane] = g->ra_now[r][lane] = j->ra.raw[r];
+            g->rb[r][lane] = g->rb_now[r][lane] = j->rb.raw[r];
+            g->delta_center[r][lane] = j->delta_center.raw[r];
+            g->impulse[r][lane] = j->point_impulse.raw[r];
+        }
+        g->state_a[lane] = j->sa;
+        g->state_b[lane] = j->sb;
+        g->joint[lane] = world->joint_list[i];
+        g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
+        g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
+        g->lanes = lane + 1;
+    }
+    b->color_first[b->colors] = b->group_count;
+    // Unused lanes read lane 0's bodies (with zero anchors and impulses; they are never written back).
+    for (int gi = 0; gi < b->group_count; gi++)
+    {
+        wide_joint_group *u = &b->groups[gi];
+        for (int lane = u->lanes; lane < WIDE; lane++)
+        {
+            u->state_a[lane] = u->state_a[0];
+            u->state_b[lane] = u->state_b[0];
+            u->joint[lane] = -1;
+        }
+    }
+}
+
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
 {
     world->joint_still = still_state();
@@ -642,6 +762,7 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
         j->twist_lower_impulse *= warm_scale;
         j->twist_upper_impulse *= warm_scale;
     }
+    build_batch(world);
     return active;
 }
 
@@ -1096,13 +1217,62 @@ static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
     return soft_of(hertz, JOINT_DAMPING_RATIO, h);
 }
 
-void ph_joints_solve(ph_world *world, float h, bool use_bias)
+typedef struct joint_sweep_task
+{
+    wide_joint_group *groups;
+    const wide_kernels *kernels;
+    int first; // the first group of the colour being swept
+    wide_joint_sweep sweep;
+} joint_sweep_task;
+
+static void sweep_range(int begin, int end, int worker, void *context)
+{
+    joint_sweep_task *t = context;
+    (void)worker;
+    t->kernels->joint_sweep(t->groups, t->first + begin, t->first + end, &t->sweep);
+}
+
+// One sweep of the joint groups: as one call with one worker; with more, colour by colour, each colour's
+// groups split among the workers. A colour's lanes share no moving body, so the split changes no bit.
+static void sweep_groups(ph_world *world, row_soft soft, bool warm_start, bool measure, float h)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    if (!b->kernels || b->group_count == 0)
+        return;
+    joint_sweep_task t = {b->groups, b->kernels, 0,
+                          (wide_joint_sweep){soft.bias_rate, soft.mass_scale, soft.impulse_scale,
+                                             0.5f * PH_MAX_SPEED, BODY_MAX_ROTATION / h, warm_start,
+                                             measure}};
+    if (world->tasks.worker_count == 1)
+    {
+        sweep_range(0, b->group_count, 0, &t);
+        return;
+    }
+    for (int c = 0; c < b->colors; c++)
+    {
+        t.first = b->color_first[c];
+        ph_parallel_for(&world->tasks, b->color_first[c + 1] - t.first, JOINT_MIN_GROUPS, sweep_range, &t);
+    }
+}
+
+// The joints the sweeps solve one at a time: those the groups left, or all of them.
+static const int *one_at_a_time(const ph_world *world, int *out_count)
+{
+    const ph_joint_batch *b = &world->joint_batch;
+    *out_count = b->kernels ? b->rest_count : world->joint_list_count;
+    return b->kernels ? b->rest : world->joint_list;
+}
+
+void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
 {
     row_soft joint = joint_softness(world, h, use_bias);
     const ph_body_state *still = &world->joint_still;
-    for (int n = 0; n < world->joint_list_count; n++)
+    sweep_groups(world, joint, false, measure, h);
+    int count = 0;
+    const int *list = one_at_a_time(world, &count);
+    for (int n = 0; n < count; n++)
     {
-        ph_joint *j = &world->joints[world->joint_list[n]];
+        ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         pair p = load(sa, sb);
@@ -1194,9 +1364,12 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
 void ph_joints_warm_start(ph_world *world, float h)
 {
     const ph_body_state *still = &world->joint_still;
-    for (int n = 0; n < world->joint_list_count; n++)
+    sweep_groups(world, RIGID, true, false, h);
+    int count = 0;
+    const int *list = one_at_a_time(world, &count);
+    for (int n = 0; n < count; n++)
     {
-        ph_joint *j = &world->joints[world->joint_list[n]];
+        ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         pair p = load(sa, sb);
@@ -1285,6 +1458,15 @@ void ph_joints_project(ph_world *world)
 
 void ph_joints_finish(ph_world *world, float h, float dt)
 {
+    // The groups' impulses back to their joints.
+    const ph_joint_batch *b = &world->joint_batch;
+    for (int gi = 0; b->kernels && gi < b->group_count; gi++)
+    {
+        const wide_joint_group *g = &b->groups[gi];
+        for (int lane = 0; lane < g->lanes; lane++)
+            world->joints[g->joint[lane]].point_impulse =
+                ph_v3(g->impulse[0][lane], g->impulse[1][lane], g->impulse[2][lane]);
+    }
     float inv_h = 1.0f / h;
     float need = 0.0f, smoothing = fminf(1.0f, dt / JOINT_STEADY_TIME);
     for (int k = 0; k < world->joint_ids.slot_count; k++)

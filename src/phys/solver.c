@@ -490,7 +490,7 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 // turned with them, keeping the accumulated impulses. `refreshed` marks them by slot. `dynamic` lists the
 // awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
 // their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
-static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
+static bool refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
                              const uint8_t *constrained, uint8_t *refreshed)
 {
     ph_world *world = ctx->world;
@@ -516,7 +516,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
         }
     }
     if (!any)
-        return;
+        return false;
     for (int i = 0; i < set->scalar_count; i++)
     {
         if (refreshed[set->cons[i].a] || refreshed[set->cons[i].b])
@@ -524,6 +524,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
     }
     if (set->wide)
         ph_wide_refresh(states, set->wide, refreshed, 0, set->wide->group_count);
+    return true;
 }
 
 static void warm_start_constraint(ph_body_state *states, constraint *con)
@@ -1766,7 +1767,10 @@ bool ph_solve(ph_step_context *ctx)
                 spinning[spinning_count++] = dynamic[i];
         unsigned long long t1 = ph_ticks();
         integrate_ticks += t1 - t0;
-        if (refreshed && s > 0)
+        // The joints measure their geometry again in the first sweep of the step and after the bodies
+        // moved; an inertia refreshed since then changes their blocks too.
+        bool inertia_changed =
+            refreshed && s > 0 &&
             refresh_spinning(ctx, &set, note_spin ? spinning : dynamic,
                              note_spin ? spinning_count : dynamic_count, constrained, refreshed);
         if (joints > 0)
@@ -1777,7 +1781,7 @@ bool ph_solve(ph_step_context *ctx)
         for (int it = 0; it < world->def.solver_iterations; it++)
         {
             if (joints > 0)
-                ph_joints_solve(world, ctx->h, true);
+                ph_joints_solve(world, ctx->h, true, it == 0 && (s == 0 || inertia_changed));
             solve(&world->tasks, states, &set, inv_h, true, s == 0 && it == 0, false);
         }
         t0 = ph_ticks();
@@ -1803,7 +1807,7 @@ bool ph_solve(ph_step_context *ctx)
         for (int it = 0; it < world->def.solver_iterations; it++)
         {
             if (joints > 0)
-                ph_joints_solve(world, ctx->h, false);
+                ph_joints_solve(world, ctx->h, false, it == 0);
             solve(&world->tasks, states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
         }
         t0 = ph_ticks();
