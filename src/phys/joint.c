@@ -1424,18 +1424,43 @@ static bool projects(const ph_joint *j)
     }
 }
 
+// Whether a grouped joint is open past the slop, by the gaps the groups keep: the last relax sweep measured
+// them where the sub-steps leave the bodies, so a step whose grouped joints are all closed (a hanging grid of
+// twenty thousand) need not read them.
+static bool groups_open(const ph_joint_batch *b)
+{
+    const float slop2 = JOINT_PROJECT_SLOP * JOINT_PROJECT_SLOP;
+    for (int gi = 0; gi < b->group_count; gi++)
+    {
+        const wide_joint_group *g = &b->groups[gi];
+        for (int lane = 0; lane < g->lanes; lane++)
+        {
+            float x = g->gap[0][lane], y = g->gap[1][lane], z = g->gap[2][lane];
+            if (!(x * x + y * y + z * z <= slop2))
+                return true;
+        }
+    }
+    return false;
+}
+
 void ph_joints_project(ph_world *world)
 {
     const ph_body_state *still = &world->joint_still;
+    const ph_joint_batch *b = &world->joint_batch;
+    // The first pass takes the joints the groups left when no grouped joint is open.
+    bool skip_groups = b->kernels && b->group_count > 0 && !groups_open(b);
     // A pass that moves nothing ends the projection: with no joint open past the slop (a step without
     // impacts) that is the first.
     bool moved = true;
     for (int pass = 0; pass < JOINT_PROJECT_PASSES && moved; pass++)
     {
         moved = false;
-        for (int i = 0; i < world->joint_list_count; i++)
+        bool rest_only = pass == 0 && skip_groups;
+        int count = rest_only ? b->rest_count : world->joint_list_count;
+        const int *list = rest_only ? b->rest : world->joint_list;
+        for (int i = 0; i < count; i++)
         {
-            ph_joint *j = &world->joints[world->joint_list[i]];
+            ph_joint *j = &world->joints[list[i]];
             if (!projects(j))
                 continue;
             ph_vec3 ra, rb, d = anchors_of(j, j->sa, j->sb, &ra, &rb);
@@ -1480,7 +1505,10 @@ void ph_joints_finish(ph_world *world, float h, float dt)
             continue;
         }
         ph_body_state *sa = j->sa, *sb = j->sb;
-        joint_geometry g = geometry_of(j, sa, sb);
+        // A plain point joint's impulse is its point impulse alone (impulses_on_b reads no geometry).
+        joint_geometry g = {0};
+        if (!plain_point(j))
+            g = geometry_of(j, sa, sb);
         impulses_on_b(j, &g, &j->linear, &j->angular);
         j->force = v_scale(j->linear, inv_h);
         j->torque = v_scale(j->angular, inv_h);
