@@ -83,7 +83,8 @@ void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int
 // The solver's part. prepare marks the joints to solve and their bodies in `constrained` (by slot, may be
 // NULL) and returns how many; warm_scale scales the stored impulses (this sub-step over the last).
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
-void ph_joints_warm_start(ph_world *world, float h);
+// `at_start`: the step's first sub-step, whose bodies have not moved yet.
+void ph_joints_warm_start(ph_world *world, float h, bool at_start);
 // `measure`: the bodies moved, or their inverse inertias were refreshed, since the last sweep (the joint
 // groups then work out their anchors and blocks again; see solver_internal.h, wide_joint_group).
 void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure);

@@ -1774,7 +1774,7 @@ bool ph_solve(ph_step_context *ctx)
             refresh_spinning(ctx, &set, note_spin ? spinning : dynamic,
                              note_spin ? spinning_count : dynamic_count, constrained, refreshed);
         if (joints > 0)
-            ph_joints_warm_start(world, ctx->h);
+            ph_joints_warm_start(world, ctx->h, s == 0);
         warm_start(&world->tasks, states, &set);
         // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
         // measure the separations, the others reuse them (the wide path keeps them per group).

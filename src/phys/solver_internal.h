@@ -293,7 +293,7 @@ typedef struct wide_joint_group
     // the point block there (its upper half: xx, xy, xz, yy, yz, zz), as the last measuring sweep found them
     // (wide_joint_sweep.measure). Positions change only between a sub-step's biased sweep and its relax
     // sweep, so the relax sweep's values serve the next sub-step's warm start and biased sweep, which then
-    // read neither the bodies' motion nor their inertias. Set to the step's start by ph_joints_prepare.
+    // read neither the bodies' motion nor their inertias. The step's first warm start reads ra, rb instead.
     float ra_now[3][WIDE], rb_now[3][WIDE], gap[3][WIDE]; // (unit: m)
     float inv_k[6][WIDE];                                 // (unit: 1/kg)
     ph_body_state *state_a[WIDE], *state_b[WIDE]; // the states the step reads (unused lanes: lane 0's)
@@ -311,8 +311,9 @@ typedef struct wide_joint_sweep
     float bias_rate, mass_scale, impulse_scale;
     float max_speed, max_spin; // (unit: m/s, rad/s)
     bool warm_start;           // apply the accumulated impulses instead of solving the rows
-    bool measure; // a solving sweep after the bodies moved (or their inertias were refreshed): it works out
-                  // the anchors, gap and block from the states and keeps them; otherwise it reads them
+    bool measure;  // a solving sweep after the bodies moved (or their inertias were refreshed): it works out
+                   // the anchors, gap and block from the states and keeps them; otherwise it reads them
+    bool at_start; // a warm start before the bodies' first move: the anchors are the step's start's (ra, rb)
 } wide_joint_sweep;
 
 // What preparing a group reads from the world, lane by lane: solver.c gathers it, ph_wide_prepare does the

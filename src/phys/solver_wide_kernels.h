@@ -1134,8 +1134,8 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
             v3w ra, rb, acc = LD3(g->impulse, o), impulse = acc;
             if (sw->warm_start || !sw->measure)
             {
-                ra = LD3(g->ra_now, o);
-                rb = LD3(g->rb_now, o);
+                ra = sw->at_start ? LD3(g->ra, o) : LD3(g->ra_now, o);
+                rb = sw->at_start ? LD3(g->rb, o) : LD3(g->rb_now, o);
             }
             if (!sw->warm_start)
             {
