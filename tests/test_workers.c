@@ -4,8 +4,8 @@
 // of the built-in pool, and on a job system of the test's own, hashes to the same value after every step.
 // The scenes cover each stage the workers split: a pyramid (the solver's colours), a pile of boxes with
 // bouncing hulls dropped on it (the narrow phase, restitution's colours, sleeping and waking), ragdolls
-// (joints beside the contacts) and bullets at a wall (the calendar). Each is big enough that the stages'
-// smallest ranges (solver.c, contact.c) leave several ranges to split.
+// (joints beside the contacts), a joint grid (the joints' wide groups) and bullets at a wall (the calendar).
+// Each is big enough that the stages' smallest ranges (solver.c, contact.c) leave several ranges to split.
 #include "recipes/recipes.h"
 #include "recipes/spawn.h"
 #include "test.h"
@@ -102,10 +102,22 @@ static bool build_boxes_and_hulls(recipe_scene *s)
     return true;
 }
 
+// Box3D's joint grid, 24 x 24 (joint_grid is 100 x 100): 1104 plain point joints, about 140 groups of 8
+// lanes in a few colours, each colour split among the workers.
+static bool build_joint_grid(recipe_scene *s)
+{
+    recipe_scene_init(s, "joint_grid_24");
+    s->steps = WORKERS_MAX_STEPS;
+    s->enable_sleep = false;
+    return recipe_add_joint_grid(s, 24);
+}
+
 static bool build_scene(const char *name, recipe_scene *s)
 {
     if (strcmp(name, "boxes_and_hulls") == 0)
         return build_boxes_and_hulls(s);
+    if (strcmp(name, "joint_grid_24") == 0)
+        return build_joint_grid(s);
     return recipe_build(name, RECIPE_DEFAULT_SEED, s);
 }
 
@@ -194,6 +206,11 @@ static int workers_joints(void)
     return same_hashes("ragdolls", 80);
 }
 
+static int workers_joint_grid(void)
+{
+    return same_hashes("joint_grid_24", 60);
+}
+
 static int workers_calendar(void)
 {
     return same_hashes("bullet_wall", 60);
@@ -227,7 +244,11 @@ static int workers_def_checked(void)
 }
 
 const test_case test_workers_cases[] = {
-    {"workers_pyramid", workers_pyramid},         {"workers_boxes_and_hulls", workers_boxes_and_hulls},
-    {"workers_joints", workers_joints},           {"workers_calendar", workers_calendar},
-    {"workers_def_checked", workers_def_checked}, {0},
+    {"workers_pyramid", workers_pyramid},
+    {"workers_boxes_and_hulls", workers_boxes_and_hulls},
+    {"workers_joints", workers_joints},
+    {"workers_joint_grid", workers_joint_grid},
+    {"workers_calendar", workers_calendar},
+    {"workers_def_checked", workers_def_checked},
+    {0},
 };

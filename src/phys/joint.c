@@ -3,9 +3,10 @@
 // Joints: the public API (phys.h), their storage and their rows in the soft step.
 //
 // How a joint is solved. Each joint is a set of constraint rows between its two bodies, solved one joint
-// at a time (Gauss-Seidel) before the contacts in every sweep of ph_solve, with the contacts' scheme (Catto,
-// "Solver2D" and Box2D v3's soft step): warm started from the last sub-step's impulses; in the biased sweep
-// a rigid row is a stiff spring (JOINT_HERTZ, damping ratio JOINT_DAMPING_RATIO, capped at a quarter of
+// at a time (Gauss-Seidel) before the contacts in every sweep of ph_solve (on a wide path the plain point
+// joints first, in coloured groups of 8 lanes: batch_fill, solver_wide_kernels.h), with the contacts' scheme
+// (Catto, "Solver2D" and Box2D v3's soft step): warm started from the last sub-step's impulses; in the biased
+// sweep a rigid row is a stiff spring (JOINT_HERTZ, damping ratio JOINT_DAMPING_RATIO, capped at a quarter of
 // the sub-step rate) that removes the position error over a few sub-steps without bounce; the relax sweep
 // after the position update solves it rigidly with no bias, taking out the velocity the spring added. The
 // position error is measured from the bodies' motion so far in the step (their displacement dp and rotation
@@ -49,6 +50,8 @@
 // The force that sets the sub-steps is the joint's held load, low-passed over this time: an impact's spike
 // (a ragdoll's limb striking the ground) would otherwise ask for the most sub-steps a step after step.
 #define JOINT_STEADY_TIME 0.5f // (unit: s)
+// The fewest joint groups of a colour a worker takes (task.h): a group is a few hundred nanoseconds of work.
+#define JOINT_MIN_GROUPS 4
 // Below this the distance joint's axis is undefined (unit: m); the row is skipped.
 #define JOINT_MIN_LENGTH 1.0e-6f
 
@@ -207,6 +210,13 @@ void ph_joints_destroy_all(ph_world *world)
     ph_array_free(world->joints, world->joint_capacity);
     ph_array_free(world->joint_breaks, world->joint_break_capacity);
     world->joint_break_count = 0;
+    ph_joint_batch *b = &world->joint_batch;
+    ph_array_free(b->groups, b->group_capacity);
+    ph_array_free(b->rest, b->rest_capacity);
+    ph_array_free(b->used, b->used_capacity);
+    ph_array_free(b->color, b->color_capacity);
+    ph_array_free(b->order, b->order_capacity);
+    memset(b, 0, sizeof *b);
     ph_id_pool_destroy(&world->joint_ids);
 }
 
@@ -593,6 +603,127 @@ static ph_body_state still_state(void)
     return s;
 }
 
+// A spherical joint without cone or twist: its three point rows are all it has (the wide path's joints).
+static bool plain_point(const ph_joint *j)
+{
+    return j->def.type == PH_JOINT_SPHERICAL && !j->def.enable_cone && !j->def.enable_twist;
+}
+
+// The listed joints laid out for the sweeps (ph_joint_batch): on a wide path the plain point joints coloured
+// greedily in list order as ph_joints_prepare lists them (batch_color: the lowest colour free at both moving
+// bodies, as solver_wide.c colours contacts), then sorted by colour and cut into groups of WIDE lanes
+// (batch_fill); the rest, and those whose bodies have used up every colour, one at a time. Without kernels
+// or memory for the layout, every joint is solved one at a time.
+static void batch_begin(ph_world *world)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    b->kernels = ph_wide_kernels_for(world->def.simd);
+    b->group_count = b->colors = b->rest_count = 0;
+    int n = world->joint_ids.live_count, slots = world->body_ids.slot_count;
+    if (!b->kernels || n == 0 || !ph_array_reserve(b->rest, b->rest_capacity, n) ||
+        !ph_array_reserve(b->color, b->color_capacity, n) ||
+        !ph_array_reserve(b->order, b->order_capacity, n) ||
+        !ph_array_reserve(b->used, b->used_capacity, slots > 0 ? slots : 1))
+    {
+        b->kernels = NULL;
+        return;
+    }
+    memset(b->used, 0, (size_t)(slots > 0 ? slots : 1) * sizeof *b->used);
+    memset(b->color_first, 0, sizeof b->color_first);
+}
+
+// Listed joint i (slot k), whose bodies a and b move or not: its colour, or the one-at-a-time list.
+static void batch_color(ph_world *world, int i, int k, bool move_a, bool move_b)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    if (!b->kernels)
+        return;
+    const ph_joint *j = &world->joints[k];
+    b->color[i] = -1;
+    uint64_t taken = (move_a ? b->used[j->a] : 0) | (move_b ? b->used[j->b] : 0);
+    if (!plain_point(j) || taken == ~(uint64_t)0)
+    {
+        b->rest[b->rest_count++] = k;
+        return;
+    }
+    int c = __builtin_ctzll(~taken);
+    uint64_t bit = (uint64_t)1 << c;
+    if (move_a)
+        b->used[j->a] |= bit;
+    if (move_b)
+        b->used[j->b] |= bit;
+    b->color[i] = c;
+    b->colors = c + 1 > b->colors ? c + 1 : b->colors;
+    b->color_first[c + 1]++; // counts until batch_fill sums them
+}
+
+static void batch_fill(ph_world *world)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    if (!b->kernels)
+        return;
+    int n = world->joint_list_count, *first = b->color_first;
+    int groups = 0;
+    for (int c = 0; c < b->colors; c++)
+        groups += (first[c + 1] + WIDE - 1) / WIDE;
+    if (groups > 0 && !ph_array_reserve(b->groups, b->group_capacity, groups))
+    {
+        // Solved one at a time, in list order.
+        b->kernels = NULL;
+        return;
+    }
+    // The listed point joints sorted by colour: first[c + 1] becomes the end of colour c in `order`.
+    for (int c = 1; c <= b->colors; c++)
+        first[c] += first[c - 1];
+    for (int i = 0; i < n; i++)
+        if (b->color[i] >= 0)
+            b->order[first[b->color[i]]++] = i;
+    // Each colour's joints cut into runs of WIDE (its last group may be partial); a group never spans two.
+    // Greedy colouring leaves no colour below the highest empty, so each colour starts a group.
+    int points = n - b->rest_count;
+    wide_joint_group *g = NULL;
+    for (int p = 0, lane = WIDE; p < points; p++, lane++)
+    {
+        int i = b->order[p], c = b->color[i];
+        if (lane == WIDE || c != b->color[b->order[p - 1]])
+        {
+            if (p == 0 || c != b->color[b->order[p - 1]])
+                first[c] = b->group_count;
+            g = &b->groups[b->group_count++];
+            lane = 0;
+            g->lanes = g->still_a = g->still_b = 0;
+        }
+        const ph_joint *j = &world->joints[world->joint_list[i]];
+        for (int r = 0; r < 3; r++)
+        {
+            g->ra[r][lane] = j->ra.raw[r];
+            g->rb[r][lane] = j->rb.raw[r];
+            g->delta_center[r][lane] = j->delta_center.raw[r];
+            g->impulse[r][lane] = j->point_impulse.raw[r];
+        }
+        g->state_a[lane] = j->sa;
+        g->state_b[lane] = j->sb;
+        g->joint[lane] = world->joint_list[i];
+        g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
+        g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
+        g->lanes = lane + 1;
+    }
+    first[b->colors] = b->group_count;
+    // Unused lanes read lane 0's bodies, with zero anchors and impulses; they are never written back.
+    for (int gi = 0; gi < b->group_count; gi++)
+    {
+        wide_joint_group *u = &b->groups[gi];
+        for (int lane = u->lanes; lane < WIDE; lane++)
+        {
+            for (int r = 0; r < 3; r++)
+                u->ra[r][lane] = u->rb[r][lane] = u->delta_center[r][lane] = u->impulse[r][lane] = 0.0f;
+            u->state_a[lane] = u->state_a[0];
+            u->state_b[lane] = u->state_b[0];
+            u->joint[lane] = -1;
+        }
+    }
+}
+
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
 {
     world->joint_still = still_state();
@@ -605,14 +736,18 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
         return 0;
     }
     int active = 0;
+    batch_begin(world);
     for (int k = 0; k < world->joint_ids.slot_count; k++)
     {
         if (!ph_id_pool_is_live(&world->joint_ids, k))
             continue;
         ph_joint *j = &world->joints[k];
-        j->active = (moves(world, j->a) && awake(world, j->a)) || (moves(world, j->b) && awake(world, j->b));
+        bool move_a = moves(world, j->a) && awake(world, j->a),
+             move_b = moves(world, j->b) && awake(world, j->b);
+        j->active = move_a || move_b;
         if (!j->active)
             continue;
+        batch_color(world, world->joint_list_count, k, move_a, move_b);
         world->joint_list[world->joint_list_count++] = k;
         j->sa = state_of(world, j->a, &world->joint_still);
         j->sb = state_of(world, j->b, &world->joint_still);
@@ -642,6 +777,7 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
         j->twist_lower_impulse *= warm_scale;
         j->twist_upper_impulse *= warm_scale;
     }
+    batch_fill(world);
     return active;
 }
 
@@ -1096,13 +1232,68 @@ static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
     return soft_of(hertz, JOINT_DAMPING_RATIO, h);
 }
 
-void ph_joints_solve(ph_world *world, float h, bool use_bias)
+typedef struct joint_sweep_task
+{
+    wide_joint_group *groups;
+    const wide_kernels *kernels;
+    int first; // the first group of the colour being swept
+    wide_joint_sweep sweep;
+} joint_sweep_task;
+
+static void sweep_range(int begin, int end, int worker, void *context)
+{
+    joint_sweep_task *t = context;
+    (void)worker;
+    t->kernels->joint_sweep(t->groups, t->first + begin, t->first + end, &t->sweep);
+}
+
+// One sweep of the joint groups: as one call with one worker; with more, colour by colour, each colour's
+// groups split among the workers. A colour's lanes share no moving body, so the split changes no bit.
+static void sweep_groups(ph_world *world, row_soft soft, bool warm_start, bool measure, bool at_start,
+                         float h)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    if (!b->kernels || b->group_count == 0)
+        return;
+    joint_sweep_task t = {b->groups, b->kernels, 0,
+                          (wide_joint_sweep){.bias_rate = soft.bias_rate,
+                                             .mass_scale = soft.mass_scale,
+                                             .impulse_scale = soft.impulse_scale,
+                                             .max_speed = 0.5f * PH_MAX_SPEED,
+                                             .max_spin = BODY_MAX_ROTATION / h,
+                                             .warm_start = warm_start,
+                                             .measure = measure,
+                                             .at_start = at_start}};
+    if (world->tasks.worker_count == 1)
+    {
+        sweep_range(0, b->group_count, 0, &t);
+        return;
+    }
+    for (int c = 0; c < b->colors; c++)
+    {
+        t.first = b->color_first[c];
+        ph_parallel_for(&world->tasks, b->color_first[c + 1] - t.first, JOINT_MIN_GROUPS, sweep_range, &t);
+    }
+}
+
+// The joints the sweeps solve one at a time: those the groups left, or all of them.
+static const int *one_at_a_time(const ph_world *world, int *out_count)
+{
+    const ph_joint_batch *b = &world->joint_batch;
+    *out_count = b->kernels ? b->rest_count : world->joint_list_count;
+    return b->kernels ? b->rest : world->joint_list;
+}
+
+void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
 {
     row_soft joint = joint_softness(world, h, use_bias);
     const ph_body_state *still = &world->joint_still;
-    for (int n = 0; n < world->joint_list_count; n++)
+    sweep_groups(world, joint, false, measure, false, h);
+    int count = 0;
+    const int *list = one_at_a_time(world, &count);
+    for (int n = 0; n < count; n++)
     {
-        ph_joint *j = &world->joints[world->joint_list[n]];
+        ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         pair p = load(sa, sb);
@@ -1191,12 +1382,15 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
     *out_angular = ang;
 }
 
-void ph_joints_warm_start(ph_world *world, float h)
+void ph_joints_warm_start(ph_world *world, float h, bool at_start)
 {
     const ph_body_state *still = &world->joint_still;
-    for (int n = 0; n < world->joint_list_count; n++)
+    sweep_groups(world, RIGID, true, false, at_start, h);
+    int count = 0;
+    const int *list = one_at_a_time(world, &count);
+    for (int n = 0; n < count; n++)
     {
-        ph_joint *j = &world->joints[world->joint_list[n]];
+        ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
         joint_geometry g = geometry_of(j, sa, sb);
         pair p = load(sa, sb);
@@ -1251,18 +1445,43 @@ static bool projects(const ph_joint *j)
     }
 }
 
+// Whether a grouped joint is open past the slop, by the gaps the groups keep: the last relax sweep measured
+// them where the sub-steps leave the bodies, so a step whose grouped joints are all closed (a hanging grid of
+// twenty thousand) need not read them.
+static bool groups_open(const ph_joint_batch *b)
+{
+    const float slop2 = JOINT_PROJECT_SLOP * JOINT_PROJECT_SLOP;
+    for (int gi = 0; gi < b->group_count; gi++)
+    {
+        const wide_joint_group *g = &b->groups[gi];
+        for (int lane = 0; lane < g->lanes; lane++)
+        {
+            float x = g->gap[0][lane], y = g->gap[1][lane], z = g->gap[2][lane];
+            if (!(x * x + y * y + z * z <= slop2))
+                return true;
+        }
+    }
+    return false;
+}
+
 void ph_joints_project(ph_world *world)
 {
     const ph_body_state *still = &world->joint_still;
+    const ph_joint_batch *b = &world->joint_batch;
+    // The first pass takes the joints the groups left when no grouped joint is open.
+    bool skip_groups = b->kernels && b->group_count > 0 && !groups_open(b);
     // A pass that moves nothing ends the projection: with no joint open past the slop (a step without
     // impacts) that is the first.
     bool moved = true;
     for (int pass = 0; pass < JOINT_PROJECT_PASSES && moved; pass++)
     {
         moved = false;
-        for (int i = 0; i < world->joint_list_count; i++)
+        bool rest_only = pass == 0 && skip_groups;
+        int count = rest_only ? b->rest_count : world->joint_list_count;
+        const int *list = rest_only ? b->rest : world->joint_list;
+        for (int i = 0; i < count; i++)
         {
-            ph_joint *j = &world->joints[world->joint_list[i]];
+            ph_joint *j = &world->joints[list[i]];
             if (!projects(j))
                 continue;
             ph_vec3 ra, rb, d = anchors_of(j, j->sa, j->sb, &ra, &rb);
@@ -1285,6 +1504,15 @@ void ph_joints_project(ph_world *world)
 
 void ph_joints_finish(ph_world *world, float h, float dt)
 {
+    // The groups' impulses back to their joints.
+    const ph_joint_batch *b = &world->joint_batch;
+    for (int gi = 0; b->kernels && gi < b->group_count; gi++)
+    {
+        const wide_joint_group *g = &b->groups[gi];
+        for (int lane = 0; lane < g->lanes; lane++)
+            world->joints[g->joint[lane]].point_impulse =
+                ph_v3(g->impulse[0][lane], g->impulse[1][lane], g->impulse[2][lane]);
+    }
     float inv_h = 1.0f / h;
     float need = 0.0f, smoothing = fminf(1.0f, dt / JOINT_STEADY_TIME);
     for (int k = 0; k < world->joint_ids.slot_count; k++)
@@ -1298,7 +1526,10 @@ void ph_joints_finish(ph_world *world, float h, float dt)
             continue;
         }
         ph_body_state *sa = j->sa, *sb = j->sb;
-        joint_geometry g = geometry_of(j, sa, sb);
+        // A plain point joint's impulse is its point impulse alone (impulses_on_b reads no geometry).
+        joint_geometry g = {0};
+        if (!plain_point(j))
+            g = geometry_of(j, sa, sb);
         impulses_on_b(j, &g, &j->linear, &j->angular);
         j->force = v_scale(j->linear, inv_h);
         j->torque = v_scale(j->angular, inv_h);

@@ -20,6 +20,31 @@
 
 typedef struct ph_world ph_world;
 typedef struct ph_body_state ph_body_state;
+typedef struct wide_joint_group wide_joint_group;
+typedef struct wide_kernels wide_kernels;
+
+// Colours of the joint groups (one bit each in a body's 64-bit mask; solver_internal.h's WIDE_MAX_COLORS).
+#define PH_JOINT_MAX_COLORS 64
+
+// The step's joints as ph_joints_prepare lays them out for the sweeps: on a wide path (ph_simd_path), the
+// plain point joints in coloured groups of 8 lanes (solver_internal.h, wide_joint_group), solved colour by
+// colour, each colour's groups split among the workers; every other joint (and all of them on the scalar
+// path) one at a time after the groups, in the list's order. The arrays are the world's, grown as needed and
+// kept from step to step.
+typedef struct ph_joint_batch
+{
+    const wide_kernels *kernels; // NULL: no groups this step
+    wide_joint_group *groups;
+    int group_count, group_capacity;
+    int colors;
+    int color_first[PH_JOINT_MAX_COLORS + 1]; // groups of colour c: color_first[c] .. color_first[c + 1] - 1
+    int *rest;                                // the joints solved one at a time (slots)
+    int rest_count, rest_capacity;
+    uint64_t *used; // scratch: per body slot, the colours its joints took
+    int used_capacity;
+    int *color, *order; // scratch: per listed point joint, its colour; the point joints in group order
+    int color_capacity, order_capacity;
+} ph_joint_batch;
 
 typedef struct ph_joint
 {
@@ -58,8 +83,11 @@ void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int
 // The solver's part. prepare marks the joints to solve and their bodies in `constrained` (by slot, may be
 // NULL) and returns how many; warm_scale scales the stored impulses (this sub-step over the last).
 int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
-void ph_joints_warm_start(ph_world *world, float h);
-void ph_joints_solve(ph_world *world, float h, bool use_bias);
+// `at_start`: the step's first sub-step, whose bodies have not moved yet.
+void ph_joints_warm_start(ph_world *world, float h, bool at_start);
+// `measure`: the bodies moved, or their inverse inertias were refreshed, since the last sweep (the joint
+// groups then work out their anchors and blocks again; see solver_internal.h, wide_joint_group).
+void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure);
 // After the sub-steps: the anchors of point joints (spherical, revolute, rigid weld) drawn together in
 // position (the bodies' states' dp and dq), their velocities untouched.
 void ph_joints_project(ph_world *world);

@@ -573,7 +573,7 @@ static void rearm(const ph_body_state *sa, const ph_body_state *sb, constraint *
 // momentum by 0.33%, 0.02% at 0.02 (laws_impact_momentum). `refreshed` marks them by slot. `dynamic` lists
 // the awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
 // their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
-static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
+static bool refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
                              const uint8_t *constrained, uint8_t *refreshed)
 {
     ph_world *world = ctx->world;
@@ -601,7 +601,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
         }
     }
     if (!any)
-        return;
+        return false;
     for (int i = 0; i < set->scalar_count; i++)
     {
         if (refreshed[set->cons[i].a] || refreshed[set->cons[i].b])
@@ -609,6 +609,7 @@ static void refresh_spinning(ph_step_context *ctx, constraint_set *set, const in
     }
     if (set->wide)
         ph_wide_refresh(states, set->wide, refreshed, 0, set->wide->group_count);
+    return true;
 }
 
 static void warm_start_constraint(ph_body_state *states, constraint *con)
@@ -1924,18 +1925,21 @@ bool ph_solve(ph_step_context *ctx)
                 spinning[spinning_count++] = dynamic[i];
         unsigned long long t1 = ph_ticks();
         integrate_ticks += t1 - t0;
-        if (refreshed && s > 0)
+        // The joints measure their geometry again in the first sweep of the step and after the bodies
+        // moved; an inertia refreshed since then changes their blocks too.
+        bool inertia_changed =
+            refreshed && s > 0 &&
             refresh_spinning(ctx, &set, note_spin ? spinning : dynamic,
                              note_spin ? spinning_count : dynamic_count, constrained, refreshed);
         if (joints > 0)
-            ph_joints_warm_start(world, ctx->h);
+            ph_joints_warm_start(world, ctx->h, s == 0);
         warm_start(&world->tasks, states, &set);
         // The bodies last moved before the step's first sweep and before each relax sweep: those sweeps
         // measure the separations, the others reuse them (the wide path keeps them per group).
         for (int it = 0; it < world->def.solver_iterations; it++)
         {
             if (joints > 0)
-                ph_joints_solve(world, ctx->h, true);
+                ph_joints_solve(world, ctx->h, true, it == 0 && (s == 0 || inertia_changed));
             solve(&world->tasks, states, &set, inv_h, true, s == 0 && it == 0, false);
         }
         t0 = ph_ticks();
@@ -1961,7 +1965,7 @@ bool ph_solve(ph_step_context *ctx)
         for (int it = 0; it < world->def.solver_iterations; it++)
         {
             if (joints > 0)
-                ph_joints_solve(world, ctx->h, false);
+                ph_joints_solve(world, ctx->h, false, it == 0);
             solve(&world->tasks, states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
         }
         t0 = ph_ticks();

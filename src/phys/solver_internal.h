@@ -301,6 +301,45 @@ typedef struct wide_solver
     const struct wide_kernels *kernels; // the instruction set that solves the groups
 } wide_solver;
 
+// The step's plain point joints (joint.c: a spherical joint without cone or twist, whose one block is the
+// three rows that hold its anchors together) in groups of WIDE lanes, one joint per lane, coloured as the
+// contacts are so that no two lanes of a colour share a body that moves. A grid of ten thousand balls is
+// twenty thousand of them, solved three times per sub-step: one joint at a time they read a 1 KB ph_joint
+// and two states through pointers each (geometry_of was 29% of joint_grid's step); here a sweep streams
+// 576 bytes per 8 joints. The anchors are the step's start's, turned by each body's rotation so far in every
+// sweep, as joint.c's anchors_of turns them.
+typedef struct wide_joint_group
+{
+    _Alignas(32) float ra[3][WIDE], rb[3][WIDE]; // anchors from the centres of mass at the step's start (m)
+    float delta_center[3][WIDE];                 // centre of mass b less a at the step's start (unit: m)
+    float impulse[3][WIDE];                      // accumulated point impulse, world (unit: N s)
+    // The anchors turned to the bodies' poses, the gap between them (anchor b - anchor a) and the inverse of
+    // the point block there (its upper half: xx, xy, xz, yy, yz, zz), as the last measuring sweep found them
+    // (wide_joint_sweep.measure). Positions change only between a sub-step's biased sweep and its relax
+    // sweep, so the relax sweep's values serve the next sub-step's warm start and biased sweep, which then
+    // read neither the bodies' motion nor their inertias. The step's first warm start reads ra, rb instead.
+    float ra_now[3][WIDE], rb_now[3][WIDE], gap[3][WIDE]; // (unit: m)
+    float inv_k[6][WIDE];                                 // (unit: 1/kg)
+    ph_body_state *state_a[WIDE], *state_b[WIDE]; // the states the step reads (unused lanes: lane 0's)
+    int joint[WIDE];                              // slot of each lane's joint
+    int lanes;
+    // Lanes (bit l for lane l) whose body a or b does not move (inverse mass 0: the world, static,
+    // kinematic): its state is read, never written, so that any number of a colour's lanes may share it.
+    int still_a, still_b;
+} wide_joint_group;
+
+// The softness of a joint sweep's rows (joint.c's row_soft) and the caps joint.c's store() puts on the
+// velocities it writes.
+typedef struct wide_joint_sweep
+{
+    float bias_rate, mass_scale, impulse_scale;
+    float max_speed, max_spin; // (unit: m/s, rad/s)
+    bool warm_start;           // apply the accumulated impulses instead of solving the rows
+    bool measure;  // a solving sweep after the bodies moved (or their inertias were refreshed): it works out
+                   // the anchors, gap and block from the states and keeps them; otherwise it reads them
+    bool at_start; // a warm start before the bodies' first move: the anchors are the step's start's (ra, rb)
+} wide_joint_sweep;
+
 // What preparing a group reads from the world, lane by lane: solver.c gathers it, ph_wide_prepare does the
 // arithmetic. Lanes beyond the group's, and points beyond a lane's, are zero.
 typedef struct wide_input
@@ -351,6 +390,9 @@ typedef struct wide_kernels
     void (*solve)(ph_body_state *states, wide_solver *w, float inv_h, bool use_bias, bool measure,
                   bool sum_total, int first, int last);
     int (*integrate_positions)(ph_body_state *states, const int *slots, int count, float h);
+    // joint.c's warm start or solve_point (sweep->warm_start) and store() over joint groups first .. last
+    // - 1.
+    void (*joint_sweep)(wide_joint_group *groups, int first, int last, const wide_joint_sweep *sweep);
 } wide_kernels;
 
 // The kernels that run `path` on this build and CPU (ph_simd_resolve), or NULL for the scalar path.

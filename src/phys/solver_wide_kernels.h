@@ -1026,6 +1026,231 @@ WIDE_KERNEL int WIDE_FN(integrate_positions)(ph_body_state *states, const int *s
     return done;
 }
 
+// ---- Joints: plain point joints (joint.c) ----
+// joint.c's warm start and solve_point for each lane of the joint groups, then its store(): the anchors
+// turned by each body's rotation so far (as glms_quat_rotatev, which normalises the quaternion first), the
+// gap d between them, the point block K = (ma + mb) 1 + [ra]^T Ia [ra] + [rb]^T Ib [rb] solved by its
+// cofactors, and the velocities written back under joint.c's caps. The arithmetic is the scalar joint's,
+// fused where fw_madd is, so lanes differ from it by rounding (tests/test_joints.c,
+// joints_wide_matches_scalar).
+
+WIDE_INLINE v3w add3(v3w a, v3w b)
+{
+    return (v3w){a.x + b.x, a.y + b.y, a.z + b.z};
+}
+
+// v turned by the quaternion (x, y, z, w) of each lane: with q normalised to (u, s),
+// 2 (u . v) u + (s^2 - u . u) v + 2 s (u x v).
+WIDE_INLINE v3w joint_rotate(const fw *q, v3w v)
+{
+    fw inv =
+        fw_splat(1.0f) / fw_sqrt(fw_madd(q[0], q[0], fw_madd(q[1], q[1], fw_madd(q[2], q[2], q[3] * q[3]))));
+    v3w u = {q[0] * inv, q[1] * inv, q[2] * inv};
+    fw s = q[3] * inv;
+    fw uv = dot(u, v), k = fw_msub(s, s, dot(u, u)), s2 = s + s;
+    uv = uv + uv;
+    v3w c = cross(u, v);
+    return (v3w){fw_madd(c.x, s2, fw_madd(v.x, k, u.x * uv)), fw_madd(c.y, s2, fw_madd(v.y, k, u.y * uv)),
+                 fw_madd(c.z, s2, fw_madd(v.z, k, u.z * uv))};
+}
+
+// The world inverse inertias of states[0 .. LANES - 1], as load_inertia.
+WIDE_INLINE wide_mat3 joint_inertia(ph_body_state *const *states)
+{
+    wide_mat3 r;
+    const float *rows[LANES];
+    float last[LANES];
+    for (int lane = 0; lane < LANES; lane++)
+    {
+        rows[lane] = (const float *)states[lane] + FIELD(inv_inertia);
+        last[lane] = rows[lane][8];
+    }
+    fw_load_runs(rows, r.m);
+    r.m[8] = ld(last);
+    return r;
+}
+
+// The upper half of a symmetric 3x3 matrix, lane by lane.
+typedef struct wide_sym3
+{
+    fw xx, xy, xz, yy, yz, zz;
+} wide_sym3;
+
+// K += [r]^T I [r] of one body: s (|r|^2 1 - r r^T) where its inverse inertia is s 1 in every lane, else
+// column c = (I (r x e_c)) x r (joint.c's add_arm).
+WIDE_INLINE void joint_add_arm(wide_sym3 *k, bool isotropic, fw scale, const wide_mat3 *m, v3w r)
+{
+    if (isotropic)
+    {
+        fw sx = r.x * scale, sy = r.y * scale, sz = r.z * scale;
+        k->xx = k->xx + fw_madd(sy, r.y, sz * r.z);
+        k->yy = k->yy + fw_madd(sx, r.x, sz * r.z);
+        k->zz = k->zz + fw_madd(sx, r.x, sy * r.y);
+        k->xy = k->xy - sx * r.y;
+        k->xz = k->xz - sx * r.z;
+        k->yz = k->yz - sy * r.z;
+        return;
+    }
+    const fw zero = fw_zero();
+    v3w c0 = cross(mulv(m, (v3w){zero, r.z, -r.y}), r);
+    v3w c1 = cross(mulv(m, (v3w){-r.z, zero, r.x}), r);
+    v3w c2 = cross(mulv(m, (v3w){r.y, -r.x, zero}), r);
+    k->xx = k->xx + c0.x;
+    k->xy = k->xy + c1.x;
+    k->yy = k->yy + c1.y;
+    k->xz = k->xz + c2.x;
+    k->yz = k->yz + c2.y;
+    k->zz = k->zz + c2.z;
+}
+
+// v with its length capped at max (joint.c's capped_spin).
+WIDE_INLINE v3w joint_cap(v3w v, float max)
+{
+    fw v2 = dot(v, v);
+    fw over = fw_gt(v2, fw_splat(max * max));
+    if (!fw_any(over))
+        return v;
+    fw s = fw_select(fw_splat(1.0f), fw_splat(max) / fw_sqrt(v2), over);
+    return (v3w){v.x * s, v.y * s, v.z * s};
+}
+
+// The inverse of K (its upper half, as wide_sym3), by its cofactors; 0 where K is singular (joint.c's
+// solve_symmetric3).
+WIDE_INLINE wide_sym3 joint_inverse(const wide_sym3 *k)
+{
+    fw c00 = fw_msub(k->yy, k->zz, k->yz * k->yz), c01 = fw_msub(k->xz, k->yz, k->xy * k->zz),
+       c02 = fw_msub(k->xy, k->yz, k->xz * k->yy);
+    fw det = fw_madd(k->xx, c00, fw_madd(k->xy, c01, k->xz * c02));
+    fw regular = fw_gt(fw_andnot(fw_splat(-0.0f), det), fw_splat(1.0e-30f));
+    fw inv = fw_and(fw_splat(1.0f) / det, regular);
+    return (wide_sym3){inv * c00,
+                       inv * c01,
+                       inv * c02,
+                       inv * fw_msub(k->xx, k->zz, k->xz * k->xz),
+                       inv * fw_msub(k->xy, k->xz, k->xx * k->yz),
+                       inv * fw_msub(k->xx, k->yy, k->xy * k->xy)};
+}
+
+WIDE_INLINE v3w sym_mulv(const wide_sym3 *m, v3w b)
+{
+    return (v3w){fw_madd(m->xx, b.x, fw_madd(m->xy, b.y, m->xz * b.z)),
+                 fw_madd(m->xy, b.x, fw_madd(m->yy, b.y, m->yz * b.z)),
+                 fw_madd(m->xz, b.x, fw_madd(m->yz, b.y, m->zz * b.z))};
+}
+
+WIDE_INLINE wide_sym3 load_sym(float m[6][WIDE], int o)
+{
+    return (wide_sym3){ld(m[0] + o), ld(m[1] + o), ld(m[2] + o), ld(m[3] + o), ld(m[4] + o), ld(m[5] + o)};
+}
+
+WIDE_INLINE void store_sym(float m[6][WIDE], int o, const wide_sym3 *k)
+{
+    st(m[0] + o, k->xx);
+    st(m[1] + o, k->xy);
+    st(m[2] + o, k->xz);
+    st(m[3] + o, k->yy);
+    st(m[4] + o, k->yz);
+    st(m[5] + o, k->zz);
+}
+
+// The runs of 8 floats at `field` of the states of lanes o .. o + LANES - 1 of `states`, transposed.
+WIDE_INLINE void joint_runs(ph_body_state *const *states, int o, int field, fw out[8])
+{
+    const float *rows[LANES];
+    for (int lane = 0; lane < LANES; lane++)
+        rows[lane] = (const float *)states[o + lane] + field;
+    fw_load_runs(rows, out);
+}
+
+WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int last,
+                                      const wide_joint_sweep *sw)
+{
+    const fw zero = fw_zero(), mass_scale = fw_splat(sw->mass_scale),
+             bias = fw_splat(sw->mass_scale * sw->bias_rate), impulse_scale = fw_splat(sw->impulse_scale);
+    for (int gi = first; gi < last; gi++)
+    {
+        wide_joint_group *g = &groups[gi];
+        for (int o = 0; o < g->lanes; o += LANES)
+        {
+            fw a[8], b[8];
+            joint_runs(g->state_a, o, FIELD(v), a);
+            joint_runs(g->state_b, o, FIELD(v), b);
+            v3w va = {a[0], a[1], a[2]}, wa = {a[4], a[5], a[6]};
+            v3w vb = {b[0], b[1], b[2]}, wb = {b[4], b[5], b[6]};
+            bool iso_a = !fw_any(fw_lt(a[7], zero)), iso_b = !fw_any(fw_lt(b[7], zero));
+            wide_mat3 ia, ib;
+            if (!iso_a)
+                ia = joint_inertia(g->state_a + o);
+            if (!iso_b)
+                ib = joint_inertia(g->state_b + o);
+            v3w ra, rb, acc = LD3(g->impulse, o), impulse = acc;
+            if (sw->warm_start || !sw->measure)
+            {
+                ra = sw->at_start ? LD3(g->ra, o) : LD3(g->ra_now, o);
+                rb = sw->at_start ? LD3(g->rb, o) : LD3(g->rb_now, o);
+            }
+            if (!sw->warm_start)
+            {
+                v3w d;
+                wide_sym3 inv_k;
+                if (sw->measure)
+                {
+                    fw ma[8], mb[8];
+                    joint_runs(g->state_a, o, FIELD(dp), ma);
+                    joint_runs(g->state_b, o, FIELD(dp), mb);
+                    ra = joint_rotate(ma + 4, LD3(g->ra, o));
+                    rb = joint_rotate(mb + 4, LD3(g->rb, o));
+                    d = add3(add3(sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]}),
+                                  LD3(g->delta_center, o)),
+                             sub(rb, ra));
+                    fw m = a[3] + b[3];
+                    wide_sym3 k = {m, zero, zero, m, zero, m};
+                    joint_add_arm(&k, iso_a, a[7], &ia, ra);
+                    joint_add_arm(&k, iso_b, b[7], &ib, rb);
+                    inv_k = joint_inverse(&k);
+                    store3(g->ra_now, o, ra);
+                    store3(g->rb_now, o, rb);
+                    store3(g->gap, o, d);
+                    store_sym(g->inv_k, o, &inv_k);
+                }
+                else
+                {
+                    d = LD3(g->gap, o);
+                    inv_k = load_sym(g->inv_k, o);
+                }
+                v3w cdot = sub(add3(vb, cross(wb, rb)), add3(va, cross(wa, ra)));
+                v3w rhs = {fw_madd(d.x, bias, cdot.x * mass_scale), fw_madd(d.y, bias, cdot.y * mass_scale),
+                           fw_madd(d.z, bias, cdot.z * mass_scale)};
+                v3w x = sym_mulv(&inv_k, rhs);
+                impulse = (v3w){-fw_madd(acc.x, impulse_scale, x.x), -fw_madd(acc.y, impulse_scale, x.y),
+                                -fw_madd(acc.z, impulse_scale, x.z)};
+                store3(g->impulse, o, add3(acc, impulse));
+            }
+            // apply_linear, then store()'s caps.
+            v3w ta = cross(ra, impulse), tb = cross(rb, impulse);
+            ta = iso_a ? (v3w){ta.x * a[7], ta.y * a[7], ta.z * a[7]} : mulv(&ia, ta);
+            tb = iso_b ? (v3w){tb.x * b[7], tb.y * b[7], tb.z * b[7]} : mulv(&ib, tb);
+            va = joint_cap(madd(va, impulse, -a[3]), sw->max_speed);
+            wa = joint_cap(sub(wa, ta), sw->max_spin);
+            vb = joint_cap(madd(vb, impulse, b[3]), sw->max_speed);
+            wb = joint_cap(add3(wb, tb), sw->max_spin);
+            const fw out_a[8] = {va.x, va.y, va.z, a[3], wa.x, wa.y, wa.z, a[7]};
+            const fw out_b[8] = {vb.x, vb.y, vb.z, b[3], wb.x, wb.y, wb.z, b[7]};
+            int count = g->lanes - o < LANES ? g->lanes - o : LANES;
+            _Alignas(32) float scratch[2][LANES][8];
+            float *rows_a[LANES], *rows_b[LANES];
+            for (int lane = 0; lane < LANES; lane++)
+            {
+                unsigned bit = 1u << (o + lane);
+                rows_a[lane] = g->still_a & bit ? scratch[0][lane] : (float *)g->state_a[o + lane] + FIELD(v);
+                rows_b[lane] = g->still_b & bit ? scratch[1][lane] : (float *)g->state_b[o + lane] + FIELD(v);
+            }
+            fw_store_runs(rows_a, count, out_a);
+            fw_store_runs(rows_b, count, out_b);
+        }
+    }
+}
+
 const wide_kernels WIDE_FN(ph_wide_kernels) = {
     .lanes = LANES,
     .prepare = WIDE_FN(prepare),
@@ -1034,4 +1259,5 @@ const wide_kernels WIDE_FN(ph_wide_kernels) = {
     .warm_start = WIDE_FN(warm_start),
     .solve = WIDE_FN(solve),
     .integrate_positions = WIDE_FN(integrate_positions),
+    .joint_sweep = WIDE_FN(joint_sweep),
 };

@@ -74,7 +74,8 @@ struct ph_world
     float contact_need_hertz; // the frequency the last step's most loaded face contact asks for (solver.c)
     int *joint_list;          // the step's active joints (ph_joints_prepare)
     int joint_list_count, joint_list_capacity;
-    ph_body_state joint_still; // what a joint reads for the world, a static or a sleeping body: no motion
+    ph_body_state joint_still;  // what a joint reads for the world, a static or a sleeping body: no motion
+    ph_joint_batch joint_batch; // the step's joints laid out for the sweeps (ph_joints_prepare)
 
     ph_calendar calendar; // this step's time-of-impact events and their heap
     ph_tasks tasks;       // the workers the stages split their work among (task.h)

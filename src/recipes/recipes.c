@@ -947,15 +947,9 @@ static bool build_spinner(recipe_scene *s, uint64_t seed)
 // Sleeping off, 10 s; the drift after 5 s says whether the hanging sheet stands still: it starts with every
 // joint at its length, in equilibrium, and must hang as still as a stack stands.
 #define JOINT_GRID_N 100
-static bool build_joint_grid(recipe_scene *s, uint64_t seed)
+bool recipe_add_joint_grid(recipe_scene *s, int n)
 {
-    (void)seed;
-    s->enable_sleep = false;
-    s->steps = 600;
-    s->metrics = RECIPE_METRIC_DRIFT;
-    s->drift_after_s = 5.0f;
-    s->expect.max_drift = RECIPE_STAND_DRIFT;
-    const int n = JOINT_GRID_N;
+    int first = s->item_count;
     for (int k = 0; k < n; k++)
     {
         for (int i = 0; i < n; i++)
@@ -967,7 +961,7 @@ static bool build_joint_grid(recipe_scene *s, uint64_t seed)
             it->radius = 0.4f;
             set3(it->position, (float)k, -(float)i, 0.0f);
             it->type = i == 0 ? RECIPE_STATIC : RECIPE_DYNAMIC;
-            int index = k * n + i;
+            int index = first + k * n + i;
             if (i > 0 &&
                 !ball_joint(s, index - 1, index, (float)k, 0.5f - (float)i, 0.0f, 0, 0, 1, 0.0f, 0.0f))
                 return false;
@@ -977,6 +971,17 @@ static bool build_joint_grid(recipe_scene *s, uint64_t seed)
         }
     }
     return true;
+}
+
+static bool build_joint_grid(recipe_scene *s, uint64_t seed)
+{
+    (void)seed;
+    s->enable_sleep = false;
+    s->steps = 600;
+    s->metrics = RECIPE_METRIC_DRIFT;
+    s->drift_after_s = 5.0f;
+    s->expect.max_drift = RECIPE_STAND_DRIFT;
+    return recipe_add_joint_grid(s, JOINT_GRID_N);
 }
 
 // wrecking_ball: a 200 kg ball of radius 0.75 m on a chain of 10 capsule links of 1 m (58 kg each) held out

@@ -188,6 +188,9 @@ recipe_joint *recipe_add_joint(recipe_scene *scene, recipe_joint_type type, int 
 // at `feet`, facing +z, joined by spherical joints with swing cones and twist ranges at the hips,
 // shoulders and neck and hinges with limits at the knees and elbows. `height` scales it (1.8 m a person).
 bool recipe_add_ragdoll(recipe_scene *scene, const float feet[3], float height, recipe_material material);
+// Box3D's joint grid, n x n: balls of radius 0.4 m, 1 m apart in a vertical sheet (x right, y up, its top
+// row at y = 0 and static), each joined to its upper and left neighbours by spherical joints halfway between.
+bool recipe_add_joint_grid(recipe_scene *scene, int n);
 
 // ---- Jointed layouts for the game's spawners and scenes: static frames and what hangs from them, built
 // around origin (the centre of the footprint on the plane y = origin[1]).
