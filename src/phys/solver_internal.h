@@ -243,6 +243,8 @@ typedef struct wide_group
     int color;
     int point_count; // most points of a lane
     int max_passes;
+    int rearmed; // a lane's anchors have followed its bodies this step (rearm_unit in a measuring sweep)
+    float rearm_least2; // the least of the lanes' rearm_limit2 (unit: m^2)
     int isotropic; // every lane's bodies' inverse inertias are multiples of the identity (cubes, spheres,
                    // static bodies): the sweeps turn the arms by a product with the scale (ph_wide_prepare)
     // Lanes (bit l for lane l) whose body a or b does not move (inverse mass 0: static, kinematic, asleep):

@@ -664,8 +664,13 @@ WIDE_KERNEL void WIDE_FN(prepare)(const ph_body_state *states, wide_solver *w, i
         st(g->passes + o, passes);
     }
     g->max_passes = 1;
+    g->rearmed = 0;
+    g->rearm_least2 = INFINITY;
     for (int lane = 0; lane < g->lanes; lane++)
+    {
         g->max_passes = (int)g->passes[lane] > g->max_passes ? (int)g->passes[lane] : g->max_passes;
+        g->rearm_least2 = fminf(g->rearm_least2, g->rearm_limit2[lane]);
+    }
 }
 
 WIDE_KERNEL void WIDE_FN(warm_start)(ph_body_state *states, const wide_solver *w, int first, int last)
@@ -748,6 +753,19 @@ static void WIDE_FN(rearm_unit)(const ph_body_state *states, wide_group *g, wide
     blend3(g->armed, o, moved, far);
 }
 
+// rearm_unit for the lanes of unit o of group g whose bodies' relative displacement `moved` has changed by
+// more than their limits since their anchors last followed it; whether any did.
+static bool WIDE_FN(rearm_if_moved)(const ph_body_state *states, wide_group *g, bool keep, int o, v3w moved,
+                                    v3w na, v3w nb)
+{
+    v3w delta = sub(moved, LD3(g->armed, o));
+    fw far = fw_and(fw_gt(dot_exact(delta, delta), ld(g->rearm_limit2 + o)), has_point(g, o, 0));
+    if (!fw_any(far))
+        return false;
+    WIDE_FN(rearm_unit)(states, g, keep ? wide_kept_arms(g) : NULL, o, moved, delta, far, na, nb);
+    return true;
+}
+
 // Units solved side by side at most (see solve_units): as many as the registers hold with few spills. AVX2's
 // and AVX-512's build take 3 (measured, see solve_units). SSE2's 16 registers hold one unit's velocities and
 // row terms with spills already, and on large_pyramid one unit at a time spent less in the sweeps than two
@@ -790,13 +808,11 @@ WIDE_INLINE void solve_units(ph_body_state *states, wide_group *const *g, const 
             fw shift = dot(moved, n[k]);
             v3w na = rotate_inverse((v3w){ma[4], ma[5], ma[6]}, ma[7], n[k]);
             v3w nb = rotate_inverse((v3w){mb[4], mb[5], mb[6]}, mb[7], n[k]);
-            // The anchors follow the bodies' relative motion once it has changed enough (rearm).
-            v3w delta = sub(moved, LD3(g[k]->armed, o[k]));
-            fw far = fw_and(fw_gt(dot_exact(delta, delta), ld(g[k]->rearm_limit2 + o[k])),
-                            has_point(g[k], o[k], 0));
-            if (fw_any(far))
-                WIDE_FN(rearm_unit)
-                (states, g[k], keep ? wide_kept_arms(g[k]) : NULL, o[k], moved, delta, far, na, nb);
+            // The anchors follow the bodies' relative motion once it has changed enough (rearm). Until a lane
+            // of the group has, its anchors are the step's, and the group's least limit tells whether one may
+            // now: most groups (a pile at rest) never read the lanes' limits and shifts.
+            if (g[k]->rearmed || fw_any(fw_gt(dot_exact(moved, moved), fw_splat(g[k]->rearm_least2))))
+                g[k]->rearmed |= WIDE_FN(rearm_if_moved)(states, g[k], keep, o[k], moved, na, nb);
             for (int i = 0; i < point_count; i++)
             {
                 const wide_point *wp = &g[k]->points[i];
