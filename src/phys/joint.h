@@ -68,6 +68,8 @@ typedef struct ph_joint
     ph_vec3 linear, angular; // last sub-step's impulses summed over the rows (unit: N s, N m s)
     ph_vec3 force, torque;   // (unit: N, N m)
     ph_vec3 steady_force;    // force low-passed over JOINT_STEADY_TIME: the load it holds, without impacts
+    int projected_steps;     // steps in a row the position projection had to close it (ph_joints_project)
+    uint64_t last_projected; // the world's step_count when it last did
 } ph_joint;
 
 void ph_joints_destroy_all(ph_world *world);
