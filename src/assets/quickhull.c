@@ -220,20 +220,14 @@ static quickhull_status add_point(quickhull_work *w, const double *pts, double t
         entry[2]--;
         int ni = w->faces[fi].nb[e];
         quickhull_face *nf = &w->faces[ni];
-        if (nf->mark == round)
+        // A neighbour seen before is visible (nothing to do) or the far side of a horizon edge; one seen now
+        // is tested first.
+        bool first = nf->mark != round;
+        if (first)
         {
-            if (!nf->visible)
-            {
-                if (horizon >= edge_room)
-                    return QUICKHULL_INCONSISTENT;
-                w->horizon[2 * horizon] = fi;
-                w->horizon[2 * horizon + 1] = e;
-                horizon++;
-            }
-            continue;
+            nf->mark = round;
+            nf->visible = height(nf, pp) > tol;
         }
-        nf->mark = round;
-        nf->visible = height(nf, pp) > tol;
         if (!nf->visible)
         {
             if (horizon >= edge_room)
@@ -243,6 +237,8 @@ static quickhull_status add_point(quickhull_work *w, const double *pts, double t
             horizon++;
             continue;
         }
+        if (!first)
+            continue;
         if (visible >= edge_room)
             return QUICKHULL_INCONSISTENT;
         visible_list[visible++] = ni;

@@ -530,6 +530,8 @@ static void refresh_rows(const ph_body_state *states, constraint *con)
 // anchors' reach (rearm_limit2): contacts at rest, most of a pile's, never re-arm.
 static void rearm(const ph_body_state *sa, const ph_body_state *sb, constraint *con)
 {
+    if (con->rearm_limit2 == INFINITY) // against a static body, with no sphere that turns: nothing follows
+        return;
     ph_vec3 d = glms_vec3_sub(sb->dp, sa->dp);
     ph_vec3 moved = glms_vec3_sub(d, con->armed);
     bool far = dot3(moved, moved) > con->rearm_limit2;
@@ -1746,18 +1748,18 @@ static void start_bodies(int begin, int end, int worker, void *context)
 // restitution changed takes the change of carrying velocity that changes its velocity now by as much
 // (ph_body_angular_velocity_change): a cube and a plank-like hull that meet off centre at e = 1 (the hull
 // leaving at 5 rad/s) had their angular momentum changed by 0.13%, and by 0.064% this way. `spins`: the
-// bodies' (dynamic's) spins before restitution; their poses are the step's end (after finish_poses).
-static void keep_bounce_momentum(ph_world *world, const int *dynamic, int count, const ph_vec3 *spins,
+// spins of the bodies `turning` before restitution; their poses are the step's end (after finish_poses).
+static void keep_bounce_momentum(ph_world *world, const int *turning, int count, const ph_vec3 *spins,
                                  float h)
 {
     for (int i = 0; i < count; i++)
     {
-        ph_body_state *st = &world->states[dynamic[i]];
+        ph_body_state *st = &world->states[turning[i]];
         if (st->inv_inertia_scale >= 0.0f || glms_vec3_eqv(st->w, spins[i]))
             continue;
         ph_vec3 change = glms_vec3_sub(st->w, spins[i]);
         st->w = glms_vec3_add(
-            spins[i], ph_body_angular_velocity_change(&world->bodies[dynamic[i]], spins[i], h, change));
+            spins[i], ph_body_angular_velocity_change(&world->bodies[turning[i]], spins[i], h, change));
     }
 }
 
@@ -1981,15 +1983,16 @@ bool ph_solve(ph_step_context *ctx)
     project_deep_contacts(ctx);
     world->last_h = ctx->h;
     // Restitution acts at the step's end: the rows of spinning bodies take the inertia of where they turned
-    // to (the bodies noted in the last sub-step, else all).
+    // to, and their spins before it are kept for keep_bounce_momentum (the bodies noted spinning in the last
+    // sub-step, else all: a slower body's first-order error is below the refresh's angle).
+    const int *turning = spin_noted ? spinning : dynamic;
+    int turning_count = spin_noted ? spinning_count : dynamic_count;
     if (refreshed)
-        refresh_spinning(ctx, &set, spin_noted ? spinning : dynamic,
-                         spin_noted ? spinning_count : dynamic_count, constrained, refreshed);
-    // The spins before restitution, for keep_bounce_momentum.
+        refresh_spinning(ctx, &set, turning, turning_count, constrained, refreshed);
     ph_vec3 *spins =
-        dynamic_count > 0 ? ph_arena_alloc(ctx->arena, (size_t)dynamic_count * sizeof *spins) : NULL;
-    for (int i = 0; spins && i < dynamic_count; i++)
-        spins[i] = states[dynamic[i]].w;
+        turning_count > 0 ? ph_arena_alloc(ctx->arena, (size_t)turning_count * sizeof *spins) : NULL;
+    for (int i = 0; spins && i < turning_count; i++)
+        spins[i] = states[turning[i]].w;
     restitution(&world->tasks, states, &set, ctx->h);
     store_totals(world, &set);
     if (set.wide)
@@ -1998,7 +2001,7 @@ bool ph_solve(ph_step_context *ctx)
     ph_parallel_for(&world->tasks, ctx->awake_count, SOLVER_MIN_BODIES, finish_poses, ctx);
     if (spins)
     {
-        keep_bounce_momentum(world, dynamic, dynamic_count, spins, ctx->h);
+        keep_bounce_momentum(world, turning, turning_count, spins, ctx->h);
         ph_arena_free(ctx->arena, spins);
     }
     if (spin)
