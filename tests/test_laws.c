@@ -326,69 +326,84 @@ static laws_momentum pair_momentum(const ph_world *w, const ph_body_id *ids)
 // (the plank at up to 5 rad/s): anchors carried apart by the bodies' relative motion through the step, row
 // inertias of the step's start for a turning plank, or restitution's angular impulse taken as a change of
 // velocity rather than of momentum, each broke the angular momentum by 0.1% to 0.9% here. Every solver path.
+// At 10 m/s the cube moves a third of its size in a step and the time-of-impact calendar takes the impact
+// too: its events moved the bodies onto their sweeps' chords with no force to do it (0.15% to 0.17%). The
+// hull plank is left out at 10 m/s: it spins up to 10-15 rad/s, and a sub-step's rows take its inertia where
+// the sub-step starts, an error of the order of its turn in a sub-step (0.15-0.22% here; issue 19 item 1,
+// not met for fast spins).
 static int laws_impact_momentum(void)
 {
     const ph_simd_path paths[] = {PH_SIMD_SCALAR, PH_SIMD_BEST};
+    const float speeds[] = {3.0f, 10.0f};
+    int fast_events = 0;
     for (int path = 0; path < 2; path++)
-        for (int hull = 0; hull < 2; hull++)
-            for (int k = 0; k <= 4; k++)
-            {
-                ph_world_def wd = ph_default_world_def();
-                wd.gravity = ph_v3(0, 0, 0);
-                wd.simd = paths[path];
-                ph_world *w = ph_world_create(&wd);
-                ENSURE(w != NULL);
-                float e = 0.25f * (float)k;
-                ph_body_def a =
-                    laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(-2.0f, 0.35f, 0.2f), 0.4f);
-                a.material.restitution = e;
-                a.linear_velocity = ph_v3(3.0f, 0, 0);
-                ph_shape plank = ph_make_box(ph_v3(0.8f, 0.3f, 0.4f));
-                if (hull)
+        for (int fast = 0; fast < 2; fast++)
+            for (int hull = 0; hull < 2 - fast; hull++)
+                for (int k = 0; k <= 4; k++)
                 {
-                    ph_vec3 corners[8];
-                    int n = 0;
-                    for (int x = -1; x <= 1; x += 2)
-                        for (int y = -1; y <= 1; y += 2)
-                            for (int z = -1; z <= 1; z += 2)
-                                corners[n++] = ph_v3(0.8f * (float)x + (y > 0 ? 0.3f : 0.0f), 0.3f * (float)y,
-                                                     0.4f * (float)z * (x > 0 ? 0.5f : 1.0f));
-                    ph_hull_def hd = ph_default_hull_def();
-                    hd.points = corners;
-                    hd.point_count = n;
-                    plank = ph_make_geom_shape(PH_SHAPE_HULL, ph_world_add_hull(w, &hd));
+                    ph_world_def wd = ph_default_world_def();
+                    wd.gravity = ph_v3(0, 0, 0);
+                    wd.simd = paths[path];
+                    ph_world *w = ph_world_create(&wd);
+                    ENSURE(w != NULL);
+                    float e = 0.25f * (float)k;
+                    ph_body_def a =
+                        laws_body(ph_make_box(ph_v3(0.5f, 0.5f, 0.5f)), ph_v3(-4.0f, 0.35f, 0.2f), 0.4f);
+                    a.material.restitution = e;
+                    a.linear_velocity = ph_v3(speeds[fast], 0, 0);
+                    ph_shape plank = ph_make_box(ph_v3(0.8f, 0.3f, 0.4f));
+                    if (hull)
+                    {
+                        ph_vec3 corners[8];
+                        int n = 0;
+                        for (int x = -1; x <= 1; x += 2)
+                            for (int y = -1; y <= 1; y += 2)
+                                for (int z = -1; z <= 1; z += 2)
+                                    corners[n++] =
+                                        ph_v3(0.8f * (float)x + (y > 0 ? 0.3f : 0.0f), 0.3f * (float)y,
+                                              0.4f * (float)z * (x > 0 ? 0.5f : 1.0f));
+                        ph_hull_def hd = ph_default_hull_def();
+                        hd.points = corners;
+                        hd.point_count = n;
+                        plank = ph_make_geom_shape(PH_SHAPE_HULL, ph_world_add_hull(w, &hd));
+                    }
+                    ph_body_def b = laws_body(plank, ph_v3(1.0f, -0.3f, -0.1f), 0.4f);
+                    b.material.restitution = e;
+                    b.orientation = glms_quatv(0.3f, glms_vec3_normalize(ph_v3(0.2f, 1.0f, 0.1f)));
+                    b.linear_velocity = ph_v3(-speeds[fast] / 3.0f, 0, 0);
+                    ph_body_id ids[2] = {ph_body_create(w, &a), ph_body_create(w, &b)};
+                    ENSURE(!PH_ID_IS_NULL(ids[0]) && !PH_ID_IS_NULL(ids[1]));
+                    laws_momentum before = pair_momentum(w, ids);
+                    float touched = 0.0f, spin = 0.0f;
+                    int events = 0;
+                    for (int s = 0; s < 90; s++)
+                    {
+                        ph_world_step(w);
+                        events +=
+                            ph_world_get_stats(w)->calendar_events + ph_world_get_stats(w)->calendar_kept;
+                        ph_contact_info c[8];
+                        int n = ph_world_get_contacts(w, c, 8);
+                        for (int i = 0; i < n && i < 8; i++)
+                            touched += c[i].normal_impulse;
+                        spin = fmaxf(spin, glms_vec3_norm(ph_body_get_angular_velocity(w, ids[1])));
+                    }
+                    laws_momentum after = pair_momentum(w, ids);
+                    float dp = glms_vec3_norm(glms_vec3_sub(after.p, before.p)) / glms_vec3_norm(before.p);
+                    float dl = glms_vec3_norm(glms_vec3_sub(after.l, before.l)) / glms_vec3_norm(before.l);
+                    fprintf(stderr,
+                            "  %s, %s at %.0f m/s, e = %.2f: impulse %.1f N s, %d calendar events, plank "
+                            "spin up to %.1f "
+                            "rad/s; momentum changed: linear %.2e, angular %.2e (relative)\n",
+                            ph_simd_path_name(ph_simd_resolve(paths[path])), hull ? "hull" : "box",
+                            (double)speeds[fast], (double)e, (double)touched, events, (double)spin,
+                            (double)dp, (double)dl);
+                    ENSURE(touched > 1.0f); // they did meet
+                    fast_events += fast ? events : 0;
+                    ENSURE(dp < 1e-3f);
+                    ENSURE(dl < 1e-3f);
+                    ph_world_destroy(w);
                 }
-                ph_body_def b = laws_body(plank, ph_v3(1.0f, -0.3f, -0.1f), 0.4f);
-                b.material.restitution = e;
-                b.orientation = glms_quatv(0.3f, glms_vec3_normalize(ph_v3(0.2f, 1.0f, 0.1f)));
-                b.linear_velocity = ph_v3(-1.0f, 0, 0);
-                ph_body_id ids[2] = {ph_body_create(w, &a), ph_body_create(w, &b)};
-                ENSURE(!PH_ID_IS_NULL(ids[0]) && !PH_ID_IS_NULL(ids[1]));
-                laws_momentum before = pair_momentum(w, ids);
-                float touched = 0.0f, spin = 0.0f;
-                for (int s = 0; s < 90; s++)
-                {
-                    ph_world_step(w);
-                    ph_contact_info c[8];
-                    int n = ph_world_get_contacts(w, c, 8);
-                    for (int i = 0; i < n && i < 8; i++)
-                        touched += c[i].normal_impulse;
-                    spin = fmaxf(spin, glms_vec3_norm(ph_body_get_angular_velocity(w, ids[1])));
-                }
-                laws_momentum after = pair_momentum(w, ids);
-                float dp = glms_vec3_norm(glms_vec3_sub(after.p, before.p)) / glms_vec3_norm(before.p);
-                float dl = glms_vec3_norm(glms_vec3_sub(after.l, before.l)) / glms_vec3_norm(before.l);
-                fprintf(
-                    stderr,
-                    "  %s, %s, e = %.2f: impulse %.1f N s, plank spin up to %.1f rad/s; momentum changed: "
-                    "linear %.2e, angular %.2e (relative)\n",
-                    ph_simd_path_name(ph_simd_resolve(paths[path])), hull ? "hull" : "box", (double)e,
-                    (double)touched, (double)spin, (double)dp, (double)dl);
-                ENSURE(touched > 1.0f); // they did meet
-                ENSURE(dp < 1e-3f);
-                ENSURE(dl < 1e-3f);
-                ph_world_destroy(w);
-            }
+    ENSURE(fast_events > 0); // the calendar took part at 10 m/s
     return 0;
 }
 

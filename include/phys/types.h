@@ -178,6 +178,8 @@ typedef struct ph_step_stats
                         // error)
     int contact_point_count;
     int calendar_events;   // time-of-impact events resolved this step
+    int calendar_kept;     // events the solver had already taken: their response changed no velocity and the
+                           // solver left the two apart, so its ends stand (not counted in calendar_events)
     int calendar_substeps; // advances from one event to the next
     int calendar_sweeps;   // pairs of parts swept by the calendar's time of impact (queries made)
     int solver_substeps;   // solver sub-steps this step (more than def.substeps for a tall column or stack)
