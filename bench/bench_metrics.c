@@ -32,7 +32,7 @@
 // over a run is far smaller (the spinner keeps its energy within 1e-5).
 #define ENERGY_GAIN_TOLERANCE 0.01
 
-// The joint scenes of issue 20 close the list (Bullet's counterparts are not built: bullet_ref skips them).
+// The joint scenes of issue 20 close the list (bullet_ref builds their joints as Bullet's constraints).
 const char *const bench_scene_names[] = {
     "pyramid20",
     "column40",

@@ -17,8 +17,9 @@
 #include <stdio.h>   // FILE
 
 // The benchmark registry shared by physbench and bullet_ref, in running order, NULL-terminated:
-// issue 4's scenes plus pile10k (issue 8). Each is built by recipe_build(name, seed), which also sets
-// its step count, gravity, time step and sleeping (one source of truth in src/recipes/recipes.c).
+// issue 4's scenes plus pile10k (issue 8) and the joint scenes (issue 20). Each is built by
+// recipe_build(name, seed), which also sets its step count, gravity, time step and sleeping (one source of
+// truth in src/recipes/recipes.c).
 extern const char *const bench_scene_names[];
 
 // One body at one instant, as the engine reports it.

@@ -15,6 +15,32 @@
 // continuous collision as its CCD demo sets it up: the motion threshold is the body's smallest half
 // extent (CCD runs when a body moves more than that in one step) and the swept sphere's radius is 0.9
 // of it, a sphere inside the body; the scene is then reported as NAME_ccd.
+//
+// Joints (issue 20): each recipe joint becomes the Bullet constraint that holds the same thing, on frames at
+// the recipe's anchor (the world is Bullet's fixed body, btTypedConstraint::getFixedBody), added with
+// disableCollisionsBetweenLinkedBodies, as our engine keeps jointed bodies from colliding (collide_connected
+// is off in every recipe). Bullet's joint settings are its defaults, as for contacts: the same 10 iterations,
+// the global ERP 0.2 and CFM 0, each row starting the step from zero impulse (Bullet warm-starts contacts,
+// not joints), one step a frame; ours are soft rows warm-started over sub-steps (src/phys/joint.c). So the
+// joints hold the same things, and how far a long chain or sheet stretches under its weight is the solvers'
+// own difference, which the end state shows.
+// - Spherical: btPoint2PointConstraint. With a swing cone or a twist range: btConeTwistConstraint, whose
+//   frames' x axes (its twist axis) lie along the recipe's axis; both swing spans are the cone (a circular
+//   cone, ours), the twist span is half the range with frame b turned to the range's middle (Bullet's twist
+//   limit is |twist| <= span; all recipes' ranges are symmetric, so the turn is 0); a limit left off is a
+//   span Bullet never reaches. Limit settings are Bullet's defaults (softness 1, bias 0.3, relaxation 1).
+// - Revolute: btHingeConstraint about the frames' z axes. With useReferenceFrameA its angle is ours (frame
+//   b's turn about a's axis; without it the sign is the opposite), so the limits are the recipe's as they are
+//   (Bullet's defaults: softness 0.9, bias 0.3, relaxation 1).
+// - Distance: Bullet has none. btPoint2PointConstraint makes two points meet (a rod would then be a rigid
+//   arm of one body), and a 6-dof limit bounds b's anchor in a box of a's frame, not on a sphere about a's
+//   anchor. So the joint is one row of our own (DistanceConstraint below) on the anchors' distance, built as
+//   Bullet's constraints build theirs and solved by its solver with its ERP and CFM: the physics of a
+//   distance joint, Bullet's way of solving it. A rod's row always acts; a rope's only pulls, and only once
+//   the anchors are at its length or beyond (as Bullet's own limits, where ours act speculatively before),
+//   so a falling body on a slack rope overshoots its length by up to one step's motion before it is pulled
+//   back. No benchmark scene has one (swing, cradle and playthings do).
+// - Weld: btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis locked). No recipe has one.
 
 // The shared C headers, with C linkage.
 extern "C"
@@ -117,13 +143,173 @@ struct BulletScene
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
     std::vector<std::unique_ptr<btDefaultMotionState>> motion_states;
     std::vector<std::unique_ptr<btRigidBody>> bodies;
+    std::vector<std::unique_ptr<btTypedConstraint>> constraints; // destroyed before the bodies
 
     ~BulletScene()
     {
+        for (auto &constraint : constraints)
+            world.removeConstraint(constraint.get());
         for (auto &body : bodies)
             world.removeRigidBody(body.get());
     }
 };
+
+// ---- Joints -------------------------------------------------------------------------------------------
+
+// The recipe's distance joint as one row of Bullet's solver (Bullet has none; see the top of this file):
+// with d = anchor b - anchor a and n = d / |d|, the row is J v = d|d|/dt (J: -n and -(ra x n) for a, n and
+// rb x n for b), its target the global ERP's share of the length's error a step, as btPoint2PointConstraint
+// sets its rows'. The solver applies J^T times the impulse, so a positive impulse pushes the anchors apart:
+// a rope's impulse is kept <= 0 (it only pulls).
+class DistanceConstraint : public btTypedConstraint
+{
+  public:
+    DistanceConstraint(btRigidBody &a, btRigidBody &b, const btVector3 &pivot_a, const btVector3 &pivot_b,
+                       btScalar length, bool rope)
+        // A type no switch of Bullet's knows: this constraint is never drawn or serialised.
+        : btTypedConstraint(MAX_CONSTRAINT_TYPE, a, b), pivot_a_(pivot_a), pivot_b_(pivot_b), length_(length),
+          rope_(rope)
+    {
+    }
+
+    void getInfo1(btConstraintInfo1 *info) override
+    {
+        btVector3 d = separation(nullptr, nullptr);
+        bool active = d.length2() > kMinLength * kMinLength && (!rope_ || d.length() >= length_);
+        info->m_numConstraintRows = active ? 1 : 0;
+        info->nub = active && !rope_ ? 1 : 0; // a rod's row is unbounded, a rope's bounded
+    }
+
+    void getInfo2(btConstraintInfo2 *info) override
+    {
+        btVector3 ra, rb;
+        btVector3 d = separation(&ra, &rb);
+        btScalar len = d.length();
+        btVector3 n = d / len;
+        btVector3 ra_n = ra.cross(n), rb_n = rb.cross(n);
+        for (int k = 0; k < 3; k++)
+        {
+            info->m_J1linearAxis[k] = -n[k];
+            info->m_J1angularAxis[k] = -ra_n[k];
+            info->m_J2linearAxis[k] = n[k];
+            info->m_J2angularAxis[k] = rb_n[k];
+        }
+        info->m_constraintError[0] = info->fps * info->erp * (length_ - len);
+        info->m_lowerLimit[0] = -SIMD_INFINITY;
+        info->m_upperLimit[0] = rope_ ? btScalar(0) : SIMD_INFINITY;
+    }
+
+    // ERP and CFM are the solver's global ones; nothing to set.
+    void setParam(int, btScalar, int) override
+    {
+    }
+    btScalar getParam(int, int) const override
+    {
+        return 0;
+    }
+
+  private:
+    static constexpr btScalar kMinLength = btScalar(1e-6); // below it the line is undefined (unit: m)
+
+    // The anchors' separation (world), and their arms from the centres of mass.
+    btVector3 separation(btVector3 *ra, btVector3 *rb) const
+    {
+        const btTransform &xa = m_rbA.getCenterOfMassTransform(), &xb = m_rbB.getCenterOfMassTransform();
+        btVector3 arm_a = xa.getBasis() * pivot_a_, arm_b = xb.getBasis() * pivot_b_;
+        if (ra)
+            *ra = arm_a;
+        if (rb)
+            *rb = arm_b;
+        return (xb.getOrigin() + arm_b) - (xa.getOrigin() + arm_a);
+    }
+
+    btVector3 pivot_a_, pivot_b_;
+    btScalar length_;
+    bool rope_;
+};
+
+// The rotation taking the z axis onto unit vector axis (spawn.c's z_onto, so both engines' frames agree).
+btQuaternion z_onto(const btVector3 &axis)
+{
+    btScalar c = axis.z();
+    if (c < btScalar(-0.9999))
+        return btQuaternion(btVector3(1, 0, 0), btScalar(kPi));
+    btVector3 k = btVector3(0, 0, 1).cross(axis);
+    return btQuaternion(k.x(), k.y(), k.z(), 1 + c).normalized();
+}
+
+btVector3 vec3_of(const float v[3])
+{
+    return btVector3(v[0], v[1], v[2]);
+}
+
+// Builds one recipe joint as its Bullet counterpart (see the top of this file); a = -1 is the world,
+// Bullet's fixed body, whose frame is the world's.
+std::unique_ptr<btTypedConstraint> make_joint(BulletScene &b, const recipe_joint &j)
+{
+    btRigidBody &ra = j.a >= 0 ? *b.bodies[size_t(j.a)] : btTypedConstraint::getFixedBody();
+    btRigidBody &rb = *b.bodies[size_t(j.b)];
+    // World to each body's frame, at the scene's start (the fixed body's is the identity).
+    btTransform to_a = j.a >= 0 ? ra.getWorldTransform().inverse() : btTransform::getIdentity();
+    btTransform to_b = rb.getWorldTransform().inverse();
+    btVector3 anchor = vec3_of(j.anchor), axis = vec3_of(j.axis).normalized();
+    btTransform frame(z_onto(axis), anchor); // the recipe's joint frame: z along the axis
+    switch (j.type)
+    {
+    case RECIPE_JOINT_DISTANCE:
+    {
+        btVector3 anchor_b = vec3_of(j.anchor_b);
+        return std::make_unique<DistanceConstraint>(ra, rb, to_a * anchor, to_b * anchor_b,
+                                                    (anchor_b - anchor).length(), j.rope);
+    }
+    case RECIPE_JOINT_REVOLUTE:
+    {
+        // btHingeConstraint turns about its frames' z axes, as ours does. Ours is frame b's turn about a's z;
+        // Bullet's getHingeAngle is minus that with useReferenceFrameA false and that with true (checked by
+        // turning body b both ways), so with true the recipe's limits are the same range.
+        auto hinge = std::make_unique<btHingeConstraint>(ra, rb, to_a * frame, to_b * frame, true);
+        if (j.enable_limit)
+            hinge->setLimit(j.lower, j.upper); // Bullet's defaults: softness 0.9, bias 0.3, relaxation 1
+        return hinge;
+    }
+    case RECIPE_JOINT_WELD:
+        return std::make_unique<btFixedConstraint>(ra, rb, to_a * frame, to_b * frame);
+    case RECIPE_JOINT_SPHERICAL:
+    default:
+    {
+        if (!j.enable_cone && !j.enable_twist)
+            return std::make_unique<btPoint2PointConstraint>(ra, rb, to_a * anchor, to_b * anchor);
+        // btConeTwistConstraint twists about its frames' x axes: the frames are the recipe's turned so that x
+        // lies along the axis (a quarter turn about y takes x onto z). Its swing cone is an ellipse of two
+        // spans: both are the recipe's cone, a circle, ours. Its twist limit is |twist| <= span: the recipe's
+        // [lower, upper] is half its width about its middle, so frame b is turned back by the middle about
+        // the axis, and b's twist from it is ours less the middle (checked by turning body b). An angle left
+        // off is a span Bullet never reaches.
+        btTransform cone(frame.getRotation() * btQuaternion(btVector3(0, 1, 0), btScalar(-kPi / 2)), anchor);
+        btTransform cone_b = cone;
+        float mid = 0.5f * (j.lower + j.upper), half = 0.5f * (j.upper - j.lower);
+        if (j.enable_twist)
+            cone_b.setRotation(cone.getRotation() * btQuaternion(btVector3(1, 0, 0), -mid));
+        auto ct = std::make_unique<btConeTwistConstraint>(ra, rb, to_a * cone, to_b * cone_b);
+        btScalar unlimited = btScalar(BT_LARGE_FLOAT);
+        // Bullet's defaults: softness 1 (the limit is hard), bias 0.3, relaxation 1.
+        ct->setLimit(j.enable_cone ? j.cone : unlimited, j.enable_cone ? j.cone : unlimited,
+                     j.enable_twist ? half : unlimited);
+        return ct;
+    }
+    }
+}
+
+void build_joints(BulletScene &b, const recipe_scene &scene)
+{
+    for (int k = 0; k < scene.joint_count; k++)
+    {
+        b.constraints.push_back(make_joint(b, scene.joints[k]));
+        // Our engine keeps jointed bodies from colliding unless told (collide_connected, off in every
+        // recipe).
+        b.world.addConstraint(b.constraints.back().get(), true);
+    }
+}
 
 void build(BulletScene &b, const recipe_scene &scene, bool ccd)
 {
@@ -206,6 +392,7 @@ void build(BulletScene &b, const recipe_scene &scene, bool ccd)
         b.world.addRigidBody(body.get());
         b.bodies.push_back(std::move(body));
     }
+    build_joints(b, scene);
 }
 
 void sample(const BulletScene &b, std::vector<bench_state> &states)
@@ -253,15 +440,6 @@ bool run_scene(const char *name, uint64_t seed, int steps_override, bool ccd)
     {
         std::fprintf(stderr, "bullet_ref: unknown scene '%s'\n", name);
         return false;
-    }
-    if (scene.joint_count > 0)
-    {
-        // Not built here yet (btPoint2PointConstraint, btHingeConstraint, btGeneric6DofSpring2Constraint
-        // would be the counterparts): the bodies alone would be another scene, so none is timed.
-        std::fprintf(stderr, "bullet_ref: scene '%s' has joints, which this reference does not build; skipped\n",
-                     name);
-        recipe_scene_free(&scene);
-        return true;
     }
     int steps = steps_override > 0 ? steps_override : scene.steps;
     bench_run run;
