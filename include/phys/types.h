@@ -177,6 +177,7 @@ typedef struct ph_step_stats
     int pairs_dropped;  // broadphase pairs beyond PH_MAX_PAIRS_PER_BODY or PH_MAX_PAIRS_PER_STEP (a capacity
                         // error)
     int contact_point_count;
+    int sequenced_impacts; // two-body impacts taken one after another before the solver (a Newton's cradle)
     int calendar_events;   // time-of-impact events resolved this step
     int calendar_kept;     // events the solver had already taken: their response changed no velocity and the
                            // solver left the two apart, so its ends stand (not counted in calendar_events)

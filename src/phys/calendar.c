@@ -32,6 +32,7 @@
 #include "arena.h"
 #include "array.h"
 #include "core.h"
+#include "impact.h"
 #include "joint.h"
 #include "world.h"
 
@@ -54,8 +55,6 @@
 #define CAL_MIN_REGAP 1.0e-4f
 // Relative normal speed above which the response applies restitution (unit: m/s), as the solver's.
 #define CAL_RESTITUTION_THRESHOLD 1.0f
-// Sequential-impulse passes over the manifold of one event.
-#define CAL_RESPONSE_ITERATIONS 8
 // Smallest per-pair counter table (a power of two; see pair_entry).
 #define CAL_MIN_PAIR_TABLE 64
 // Most parts (compound children, mesh triangles) considered on one side of a pair.
@@ -995,135 +994,27 @@ static void first_search(cal_state *cs, int slot)
 
 // ---- Resolution -------------------------------------------------------------------------------------
 
-typedef struct resp_body
-{
-    ph_vec3 c;
-    ph_quat q;
-    float inv_mass;
-    ph_mat3 inv_inertia;
-    bool dynamic;
-} resp_body;
-
-static resp_body response_body(const ph_world *world, int slot, float t)
+static ph_impact_body response_body(const ph_world *world, int slot, float t)
 {
     const ph_body *b = &world->bodies[slot];
-    resp_body r;
-    pose_at(b, t, &r.c, &r.q);
+    ph_impact_body r;
+    ph_quat q;
+    pose_at(b, t, &r.c, &q);
     r.dynamic = b->type == PH_BODY_DYNAMIC && b->awake;
     r.inv_mass = r.dynamic ? b->inv_mass : 0.0f;
-    r.inv_inertia = r.dynamic ? ph_body_world_inv_inertia(b, r.q) : glms_mat3_zero();
+    r.inv_inertia = r.dynamic ? ph_body_world_inv_inertia(b, q) : glms_mat3_zero();
     return r;
 }
 
-// One row of the response: a point and a direction with its anchors and effective mass at the event.
-typedef struct resp_row
-{
-    ph_vec3 ra_x_d, rb_x_d;   // (p - c_a) x d, (p - c_b) x d
-    ph_vec3 ira_x_d, irb_x_d; // I_a^-1 (p - c_a) x d, I_b^-1 (p - c_b) x d
-    ph_vec3 d;
-    float mass;
-} resp_row;
-
-static resp_row make_resp_row(const resp_body *ra, const resp_body *rb, ph_vec3 p, ph_vec3 d)
-{
-    resp_row r;
-    r.d = d;
-    r.ra_x_d = glms_vec3_cross(glms_vec3_sub(p, ra->c), d);
-    r.rb_x_d = glms_vec3_cross(glms_vec3_sub(p, rb->c), d);
-    r.ira_x_d = glms_mat3_mulv(ra->inv_inertia, r.ra_x_d);
-    r.irb_x_d = glms_mat3_mulv(rb->inv_inertia, r.rb_x_d);
-    float k =
-        ra->inv_mass + rb->inv_mass + glms_vec3_dot(r.ra_x_d, r.ira_x_d) + glms_vec3_dot(r.rb_x_d, r.irb_x_d);
-    r.mass = k > 0.0f ? 1.0f / k : 0.0f;
-    return r;
-}
-
-// Relative velocity of B against A at the row's point along its direction.
-static float row_velocity(const resp_row *r, const ph_body_state *sa, const ph_body_state *sb)
-{
-    return glms_vec3_dot(sb->v, r->d) - glms_vec3_dot(sa->v, r->d) + glms_vec3_dot(sb->w, r->rb_x_d) -
-           glms_vec3_dot(sa->w, r->ra_x_d);
-}
-
-static void apply_row(const resp_row *r, const resp_body *ra, const resp_body *rb, ph_body_state *sa,
-                      ph_body_state *sb, float impulse)
-{
-    if (ra->dynamic)
-    {
-        sa->v = glms_vec3_sub(sa->v, glms_vec3_scale(r->d, impulse * ra->inv_mass));
-        sa->w = glms_vec3_sub(sa->w, glms_vec3_scale(r->ira_x_d, impulse));
-    }
-    if (rb->dynamic)
-    {
-        sb->v = glms_vec3_add(sb->v, glms_vec3_scale(r->d, impulse * rb->inv_mass));
-        sb->w = glms_vec3_add(sb->w, glms_vec3_scale(r->irb_x_d, impulse));
-    }
-}
-
-// Impulse response at the event, in three stages that can each only take kinetic energy away:
-//   1. compression: sequential impulses drive every point's normal velocity to zero (accumulated
-//      impulses clamped >= 0), the perfectly inelastic impulse P_c;
-//   2. restitution (Poisson's hypothesis): each point whose approach was faster than the threshold gets
-//      e P_c more. With complementarity (P_c > 0 only where the normal velocity became 0) the energy after
-//      is T_c + e^2 (T_0 - T_c) <= T_0: e = 1 keeps it, e < 1 loses some;
-//   3. friction: sequential impulses drive the tangential velocity towards zero inside the Coulomb cone
-//      |P_t| <= mu (1 + e) P_c; every such update moves a row's velocity towards zero, so it is dissipative.
-// Newton's law (target -e v_n per point, solved together with friction) is what most solvers use, but for
-// spinning bodies and several points it can add energy (Kane's paradox; Stronge, "Impact Mechanics",
-// ch. 4), and the calendar applies it many times in a step to the same fast bodies.
+// The response at the event (ph_impact_respond: compression, Poisson's restitution, friction, each of which
+// only takes kinetic energy away; the calendar applies it many times in a step to the same fast bodies).
 static void respond(ph_world *world, int a, int b, const ph_manifold *m, float t, bool inelastic)
 {
-    resp_body ra = response_body(world, a, t), rb = response_body(world, b, t);
-    ph_body_state *sa = &world->states[a], *sb = &world->states[b];
+    ph_impact_body ra = response_body(world, a, t), rb = response_body(world, b, t);
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
     float e = inelastic ? 0.0f : fmaxf(ba->material.restitution, bb->material.restitution);
     float mu = sqrtf(ba->material.friction * bb->material.friction);
-    ph_vec3 t1, t2;
-    ph_contact_tangents(m->normal, &t1, &t2);
-    resp_row rn[PH_MAX_MANIFOLD_POINTS], rt[PH_MAX_MANIFOLD_POINTS][2];
-    float bounce[PH_MAX_MANIFOLD_POINTS], pn[PH_MAX_MANIFOLD_POINTS] = {0};
-    float pt[PH_MAX_MANIFOLD_POINTS][2] = {{0}};
-    for (int i = 0; i < m->point_count; i++)
-    {
-        ph_vec3 p = m->points[i].point;
-        rn[i] = make_resp_row(&ra, &rb, p, m->normal);
-        rt[i][0] = make_resp_row(&ra, &rb, p, t1);
-        rt[i][1] = make_resp_row(&ra, &rb, p, t2);
-        bounce[i] = row_velocity(&rn[i], sa, sb) < -CAL_RESTITUTION_THRESHOLD ? e : 0.0f;
-    }
-    for (int it = 0; it < CAL_RESPONSE_ITERATIONS; it++)
-    {
-        for (int i = 0; i < m->point_count; i++)
-        {
-            float total = fmaxf(pn[i] - rn[i].mass * row_velocity(&rn[i], sa, sb), 0.0f);
-            apply_row(&rn[i], &ra, &rb, sa, sb, total - pn[i]);
-            pn[i] = total;
-        }
-    }
-    for (int i = 0; i < m->point_count; i++)
-    {
-        apply_row(&rn[i], &ra, &rb, sa, sb, bounce[i] * pn[i]);
-        pn[i] *= 1.0f + bounce[i];
-    }
-    for (int it = 0; it < CAL_RESPONSE_ITERATIONS; it++)
-    {
-        for (int i = 0; i < m->point_count; i++)
-        {
-            float l1 = pt[i][0] - rt[i][0].mass * row_velocity(&rt[i][0], sa, sb);
-            float l2 = pt[i][1] - rt[i][1].mass * row_velocity(&rt[i][1], sa, sb);
-            float limit = mu * pn[i], len2 = l1 * l1 + l2 * l2;
-            if (len2 > limit * limit)
-            {
-                float s = limit / sqrtf(len2);
-                l1 *= s;
-                l2 *= s;
-            }
-            apply_row(&rt[i][0], &ra, &rb, sa, sb, l1 - pt[i][0]);
-            apply_row(&rt[i][1], &ra, &rb, sa, sb, l2 - pt[i][1]);
-            pt[i][0] = l1;
-            pt[i][1] = l2;
-        }
-    }
+    ph_impact_respond(&ra, &rb, &world->states[a], &world->states[b], m, e, mu, CAL_RESTITUTION_THRESHOLD);
 }
 
 // Restarts body slot's sweep at time t with its current velocity; frozen bodies end the step at t.

@@ -616,7 +616,7 @@ typedef struct narrow_task
     float dt;
     bool merged;   // the set was merged: each contact is filled from last step's list first
     uint8_t *wake; // per contact: 1 when it may wake a sleeping body (wake_touched decides)
-    atomic_int manifolds, points, recycled, wakers; // summed over the ranges (integers: any order)
+    atomic_int manifolds, points, recycled, wakers, bouncy; // summed over the ranges (integers: any order)
 } narrow_task;
 
 // Whether body slot sleeps (a static body never does).
@@ -647,7 +647,7 @@ static void narrow_range(int begin, int end, int worker, void *context)
     narrow_task *t = context;
     ph_world *world = t->world;
     ph_contact_set *set = &world->contacts;
-    int manifolds = 0, points = 0, recycled = 0, wakers = 0;
+    int manifolds = 0, points = 0, recycled = 0, wakers = 0, bouncy = 0;
     (void)worker;
     for (int k = begin; k < end; k++)
     {
@@ -703,7 +703,8 @@ static void narrow_range(int begin, int end, int worker, void *context)
                                             c->manifold.point_count,
                                             has_points ? c->manifold.normal : glms_vec3_zero(),
                                             touch,
-                                            c->turn_a || c->turn_b};
+                                            c->turn_a || c->turn_b,
+                                            has_points && c->restitution > 0.0f};
         // Waking only ever makes a sleeping body awake, so a contact whose bodies are not asleep now cannot
         // wake one later in the step's order either.
         t->wake[k] = has_points && (is_sleeping(ba) || is_sleeping(bb));
@@ -712,9 +713,11 @@ static void narrow_range(int begin, int end, int worker, void *context)
         {
             manifolds++;
             points += c->manifold.point_count;
+            bouncy += c->restitution > 0.0f;
         }
     }
     atomic_fetch_add_explicit(&t->manifolds, manifolds, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->bouncy, bouncy, memory_order_relaxed);
     atomic_fetch_add_explicit(&t->points, points, memory_order_relaxed);
     atomic_fetch_add_explicit(&t->recycled, recycled, memory_order_relaxed);
     atomic_fetch_add_explicit(&t->wakers, wakers, memory_order_relaxed);
@@ -784,6 +787,7 @@ bool ph_contacts_update(ph_step_context *ctx)
     atomic_init(&t.points, 0);
     atomic_init(&t.recycled, 0);
     atomic_init(&t.wakers, 0);
+    atomic_init(&t.bouncy, 0);
     ph_parallel_for(&world->tasks, set->count, CONTACT_MIN_RANGE, narrow_range, &t);
     for (int k = 0; atomic_load_explicit(&t.wakers, memory_order_relaxed) > 0 && k < set->count; k++)
         if (wake[k])
@@ -792,6 +796,7 @@ bool ph_contacts_update(ph_step_context *ctx)
     unsigned long long t2 = ph_ticks();
     set->keyed = true; // the contacts are the candidates, one for one
     set->recycled_count = atomic_load_explicit(&t.recycled, memory_order_relaxed);
+    set->bouncy_count = atomic_load_explicit(&t.bouncy, memory_order_relaxed);
     ctx->stats->manifold_count = atomic_load_explicit(&t.manifolds, memory_order_relaxed);
     ctx->stats->contact_point_count = atomic_load_explicit(&t.points, memory_order_relaxed);
     ctx->stats->ms_stage[PH_STAGE_MANIFOLD] += ph_ticks_to_ms(t1 - t0);

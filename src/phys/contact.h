@@ -75,7 +75,8 @@ typedef struct ph_contact_brief
     int point_count; // the manifold's
     ph_vec3 normal;  // the manifold's
     bool touching;   // ph_contact_is_touching
-    bool round; // turn_a or turn_b: its anchor turns with the body, solved one at a time (solver.c, rearm)
+    bool round;  // turn_a or turn_b: its anchor turns with the body, solved one at a time (solver.c, rearm)
+    bool bouncy; // restitution > 0 (impact.c: the step's sequence of impacts)
 } ph_contact_brief;
 
 typedef struct ph_contact_set
@@ -98,6 +99,7 @@ typedef struct ph_contact_set
     int previous_capacity;
     bool keyed;
     int recycled_count; // manifolds of this step carried over from an earlier one (no narrow phase)
+    int bouncy_count;   // contacts with points and restitution > 0 this step (or fewer, after removals)
 } ph_contact_set;
 
 void ph_contact_set_destroy(ph_contact_set *set);

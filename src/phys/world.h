@@ -108,6 +108,9 @@ typedef struct ph_step_context
     int *awake; // slots of awake non-static bodies, ascending
     int awake_count;
     unsigned long long ticks; // ph_ticks() at the end of the last timed stage: the start of the next
+    // The impacts ph_impacts_sequence applied before the solver, by contact, for ph_impacts_report (arena).
+    struct ph_impact_record *impacts;
+    int impact_count;
 } ph_step_context;
 
 // Records an error in the world (status and message) and sends it to the log hook.
