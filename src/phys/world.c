@@ -1660,8 +1660,8 @@ void ph_world_step(ph_world *world)
     uint64_t wakes = world->wake_count;
     if (!ph_contacts_update(&ctx))
         ph_log(PH_LOG_ERROR, "The narrow phase ran out of memory; last step's contacts are kept.");
-    // The broadphase pairs awake bodies only, so a body the narrow phase woke has no contact yet with the rest
-    // of its island, which slept beside it: those pairs are found now, not a step later. A step late, a
+    // The broadphase pairs awake bodies only, so a body the narrow phase woke has no contact yet with the
+    // rest of its island, which slept beside it: those pairs are found now, not a step later. A step late, a
     // struck ball of a resting Newton's cradle went 5 cm into the next before the row knew it was touched.
     // The contacts kept from the first pass keep their impulses and manifolds (a recycled manifold is not
     // built again). An island woken by this second pass takes its pairs next step.
