@@ -537,13 +537,31 @@ static int laws_newtons_cradle(void)
     for (int k = 0; k < 5; k++)
         start[k] = top[k] = ph_body_get_position(w, ids[balls[k]]).y;
     float rest = start[1]; // the hanging height (the second ball is not lifted)
-    // Half a swing down, the strike, and the last ball's swing up: 1.5 s.
+    // Half a swing down, the strike, and the last ball's swing up: 1.5 s. The row hangs still long enough to
+    // fall asleep before the strike, and the strike must reach its far end in the step it happens: in the
+    // step the row first moves, the last ball leaves with the striker's speed and the second stays.
+    float striker = 0.0f;
+    bool struck = false, asleep = false;
     for (int s = 0; s < 90; s++)
     {
+        striker = fmaxf(striker, fabsf(ph_body_get_linear_velocity(w, ids[balls[0]]).x));
+        asleep |= !ph_body_is_awake(w, ids[balls[4]]);
         ph_world_step(w);
         for (int k = 0; k < 5; k++)
             top[k] = fmaxf(top[k], ph_body_get_position(w, ids[balls[k]]).y);
+        float second = fabsf(ph_body_get_linear_velocity(w, ids[balls[1]]).x);
+        float last = fabsf(ph_body_get_linear_velocity(w, ids[balls[4]]).x);
+        if (!struck && (second > 0.1f || last > 0.1f))
+        {
+            struck = true;
+            fprintf(stderr,
+                    "  hanging cradle: the step of the strike (at %.3f m/s) leaves the second ball at %.3f, "
+                    "the last at %.3f m/s\n",
+                    (double)striker, (double)second, (double)last);
+            ENSURE(last > 0.99f * striker && second < 0.01f * striker);
+        }
     }
+    ENSURE(struck && asleep);
     float fell = start[0] - rest, rose = top[4] - rest;
     fprintf(stderr,
             "  hanging cradle: the first ball fell %.4f m, the last rose %.4f m, the middle ones %.4f %.4f "
