@@ -168,7 +168,9 @@ static ph_impact_body impact_body(const ph_world *world, int slot)
 }
 
 // Whether contact c has a point that closes within the step (its gap at the relative normal velocity
-// there) faster than the restitution threshold.
+// there) faster than the restitution threshold: the solver's own test of a speculative point, along the
+// normal it would use. (Kept to points within the world's speculative margin, a struck cradle's first
+// impact, 3 cm away at 3 m/s, went back to the solver, which pushed the whole row.)
 static bool closes(const ph_world *world, const ph_contact *c, float dt)
 {
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
