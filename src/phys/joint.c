@@ -110,6 +110,27 @@ static float wrap_angle(float a)
     return a;
 }
 
+// A joint's geometry at the bodies' current poses in the step.
+struct joint_geometry
+{
+    ph_vec3 ra, rb;  // anchors from the centres of mass
+    ph_vec3 d;       // anchor b - anchor a
+    ph_quat qa, qb;  // frames
+    ph_vec3 za, zb;  // the frames' z axes
+    ph_vec3 u1, u2;  // across za
+    ph_vec3 arm_a;   // body a's arm of a row along a direction fixed in frame a (prismatic): ra + d
+    ph_vec3 axis;    // the axial row's direction (za; the distance joint's d / |d|)
+    float axial;     // revolute angle, prismatic position, distance length
+    bool axis_valid; // false for a distance joint of zero length
+    // A spherical joint with a cone or twist range: za x zb, its length and the swing angle (cone); the twist
+    // and the axis of its rate (twist_of; zero without a twist range).
+    ph_vec3 swing_cross, twist_axis;
+    float sin_swing, swing, twist;
+};
+typedef struct joint_geometry joint_geometry;
+
+static float twist_of(const joint_geometry *g, ph_vec3 *out_axis);
+
 // ---- Storage and lists -------------------------------------------------------------------------------
 
 static ph_joint_id make_joint_id(const ph_world *world, int slot)
@@ -216,6 +237,7 @@ void ph_joints_destroy_all(ph_world *world)
     ph_array_free(b->used, b->used_capacity);
     ph_array_free(b->color, b->color_capacity);
     ph_array_free(b->order, b->order_capacity);
+    ph_array_free(b->geometry, b->geometry_capacity);
     memset(b, 0, sizeof *b);
     ph_id_pool_destroy(&world->joint_ids);
 }
@@ -778,6 +800,10 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
         j->twist_upper_impulse *= warm_scale;
     }
     batch_fill(world);
+    ph_joint_batch *b = &world->joint_batch;
+    int solo = b->kernels ? b->rest_count : world->joint_list_count;
+    if (solo > 0 && !ph_array_reserve(b->geometry, b->geometry_capacity, solo))
+        ph_array_free(b->geometry, b->geometry_capacity); // each sweep works its geometry out
     return active;
 }
 
@@ -804,20 +830,6 @@ static pair load(const ph_body_state *sa, const ph_body_state *sb)
               sb->inv_inertia_scale};
     return p;
 }
-
-// A joint's geometry at the bodies' current poses in the step.
-typedef struct joint_geometry
-{
-    ph_vec3 ra, rb;  // anchors from the centres of mass
-    ph_vec3 d;       // anchor b - anchor a
-    ph_quat qa, qb;  // frames
-    ph_vec3 za, zb;  // the frames' z axes
-    ph_vec3 u1, u2;  // across za
-    ph_vec3 arm_a;   // body a's arm of a row along a direction fixed in frame a (prismatic): ra + d
-    ph_vec3 axis;    // the axial row's direction (za; the distance joint's d / |d|)
-    float axial;     // revolute angle, prismatic position, distance length
-    bool axis_valid; // false for a distance joint of zero length
-} joint_geometry;
 
 // The anchors from the centres of mass at the bodies' current poses in the step (out_ra, out_rb), and the gap
 // anchor b - anchor a.
@@ -850,6 +862,13 @@ static joint_geometry geometry_of(const ph_joint *j, const ph_body_state *sa, co
     g.axis_valid = true;
     switch (j->def.type)
     {
+    case PH_JOINT_SPHERICAL:
+        g.swing_cross = v_cross(g.za, g.zb);
+        g.sin_swing = glms_vec3_norm(g.swing_cross);
+        g.swing = j->def.enable_cone ? atan2f(g.sin_swing, v_dot(g.za, g.zb)) : 0.0f;
+        g.twist_axis = glms_vec3_zero();
+        g.twist = j->def.enable_twist ? twist_of(&g, &g.twist_axis) : 0.0f;
+        break;
     case PH_JOINT_REVOLUTE:
     {
         ph_quat rel = glms_quat_mul(glms_quat_conjugate(g.qa), g.qb);
@@ -1193,22 +1212,19 @@ static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_
     float inv_h = 1.0f / h;
     if (d->enable_cone)
     {
-        ph_vec3 s = v_cross(g->za, g->zb);
-        float sin_swing = glms_vec3_norm(s);
-        float swing = atan2f(sin_swing, v_dot(g->za, g->zb));
-        if (sin_swing > 1.0e-6f)
+        if (g->sin_swing > 1.0e-6f)
         {
-            // Turning b about s widens the swing: the row keeps cone - swing >= 0 along -s.
-            ph_vec3 u = v_scale(s, -1.0f / sin_swing);
-            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - swing, angular_mass(p, u),
+            // Turning b about za x zb widens the swing: the row keeps cone - swing >= 0 along -(za x zb).
+            ph_vec3 u = v_scale(g->swing_cross, -1.0f / g->sin_swing);
+            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - g->swing, angular_mass(p, u),
                                   joint, use_bias, inv_h, &j->cone_impulse);
             apply_angular(p, v_scale(u, x));
         }
     }
     if (d->enable_twist)
     {
-        ph_vec3 u;
-        float twist = twist_of(g, &u);
+        ph_vec3 u = g->twist_axis;
+        float twist = g->twist;
         float mass = angular_mass(p, u), speed = v_dot(u, v_sub(p->wb, p->wa));
         float x =
             solve_limit(speed, twist - d->twist_lower, mass, joint, use_bias, inv_h, &j->twist_lower_impulse);
@@ -1284,6 +1300,19 @@ static const int *one_at_a_time(const ph_world *world, int *out_count)
     return b->kernels ? b->rest : world->joint_list;
 }
 
+// The geometry of the n-th joint solved one at a time: worked out again where the bodies moved since the last
+// sweep that did (`measure`), else the one kept then (the bodies' poses change only between a sub-step's
+// biased sweep and its relax sweep, and between steps). Without the list's room, worked out in `tmp`.
+static const joint_geometry *geometry_at(ph_world *world, int n, const ph_joint *j, bool measure,
+                                         joint_geometry *tmp)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    joint_geometry *g = b->geometry ? &b->geometry[n] : tmp;
+    if (measure || !b->geometry)
+        *g = geometry_of(j, j->sa, j->sb);
+    return g;
+}
+
 void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
 {
     row_soft joint = joint_softness(world, h, use_bias);
@@ -1291,11 +1320,15 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
     sweep_groups(world, joint, false, measure, false, h);
     int count = 0;
     const int *list = one_at_a_time(world, &count);
+    // The relax sweep's first iteration follows the position update; the biased sweeps read what the warm
+    // start or the last relax sweep found.
+    bool moved = !use_bias && measure;
     for (int n = 0; n < count; n++)
     {
         ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
-        joint_geometry g = geometry_of(j, sa, sb);
+        joint_geometry tmp;
+        const joint_geometry g = *geometry_at(world, n, j, moved, &tmp);
         pair p = load(sa, sb);
         const ph_joint_def *d = &j->def;
         switch (d->type)
@@ -1354,13 +1387,9 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
         lin = j->point_impulse;
         if (!d->enable_cone && !d->enable_twist)
             break; // geometry_of left the frames out
-        ph_vec3 s = v_cross(g->za, g->zb);
-        float n = glms_vec3_norm(s);
-        if (n > 1.0e-6f)
-            ang = v_scale(s, -j->cone_impulse / n);
-        ph_vec3 u;
-        twist_of(g, &u);
-        ang = v_add(ang, v_scale(u, j->twist_lower_impulse - j->twist_upper_impulse));
+        if (g->sin_swing > 1.0e-6f)
+            ang = v_scale(g->swing_cross, -j->cone_impulse / g->sin_swing);
+        ang = v_add(ang, v_scale(g->twist_axis, j->twist_lower_impulse - j->twist_upper_impulse));
         break;
     }
     case PH_JOINT_REVOLUTE:
@@ -1392,7 +1421,8 @@ void ph_joints_warm_start(ph_world *world, float h, bool at_start)
     {
         ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
-        joint_geometry g = geometry_of(j, sa, sb);
+        joint_geometry tmp;
+        const joint_geometry g = *geometry_at(world, n, j, at_start, &tmp);
         pair p = load(sa, sb);
         ph_vec3 lin, ang;
         impulses_on_b(j, &g, &lin, &ang);

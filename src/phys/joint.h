@@ -44,6 +44,10 @@ typedef struct ph_joint_batch
     int used_capacity;
     int *color, *order; // scratch: per listed point joint, its colour; the point joints in group order
     int color_capacity, order_capacity;
+    // The geometry of each joint solved one at a time (joint.c's joint_geometry, by its place in that list),
+    // as the last sweep after the bodies moved found it; NULL: worked out in every sweep.
+    struct joint_geometry *geometry;
+    int geometry_capacity;
 } ph_joint_batch;
 
 typedef struct ph_joint
