@@ -110,6 +110,30 @@ static float wrap_angle(float a)
     return a;
 }
 
+// A joint's geometry at the bodies' current poses in the step.
+struct joint_geometry
+{
+    ph_vec3 ra, rb;  // anchors from the centres of mass
+    ph_vec3 d;       // anchor b - anchor a
+    ph_quat qa, qb;  // frames
+    ph_vec3 za, zb;  // the frames' z axes
+    ph_vec3 u1, u2;  // across za
+    ph_vec3 arm_a;   // body a's arm of a row along a direction fixed in frame a (prismatic): ra + d
+    ph_vec3 axis;    // the axial row's direction (za; the distance joint's d / |d|)
+    float axial;     // revolute angle, prismatic position, distance length
+    bool axis_valid; // false for a distance joint of zero length
+    // A spherical joint with a cone or twist range: za x zb, its length and the swing angle (cone); the twist
+    // and the axis of its rate (twist_of; zero without a twist range).
+    ph_vec3 swing_cross, twist_axis;
+    float sin_swing, swing, twist;
+    // The inverse of the point rows' block K at these anchors and the bodies' inverse inertias (its upper
+    // half: xx, xy, xz, yy, yz, zz; 0 where K is singular), for the joints with point rows (point_inverse).
+    float point_inv[6];
+};
+typedef struct joint_geometry joint_geometry;
+
+static float twist_of(const joint_geometry *g, ph_vec3 *out_axis);
+
 // ---- Storage and lists -------------------------------------------------------------------------------
 
 static ph_joint_id make_joint_id(const ph_world *world, int slot)
@@ -216,6 +240,7 @@ void ph_joints_destroy_all(ph_world *world)
     ph_array_free(b->used, b->used_capacity);
     ph_array_free(b->color, b->color_capacity);
     ph_array_free(b->order, b->order_capacity);
+    ph_array_free(b->geometry, b->geometry_capacity);
     memset(b, 0, sizeof *b);
     ph_id_pool_destroy(&world->joint_ids);
 }
@@ -778,6 +803,10 @@ int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale)
         j->twist_upper_impulse *= warm_scale;
     }
     batch_fill(world);
+    ph_joint_batch *b = &world->joint_batch;
+    int solo = b->kernels ? b->rest_count : world->joint_list_count;
+    if (solo > 0 && !ph_array_reserve(b->geometry, b->geometry_capacity, solo))
+        ph_array_free(b->geometry, b->geometry_capacity); // each sweep works its geometry out
     return active;
 }
 
@@ -804,20 +833,6 @@ static pair load(const ph_body_state *sa, const ph_body_state *sb)
               sb->inv_inertia_scale};
     return p;
 }
-
-// A joint's geometry at the bodies' current poses in the step.
-typedef struct joint_geometry
-{
-    ph_vec3 ra, rb;  // anchors from the centres of mass
-    ph_vec3 d;       // anchor b - anchor a
-    ph_quat qa, qb;  // frames
-    ph_vec3 za, zb;  // the frames' z axes
-    ph_vec3 u1, u2;  // across za
-    ph_vec3 arm_a;   // body a's arm of a row along a direction fixed in frame a (prismatic): ra + d
-    ph_vec3 axis;    // the axial row's direction (za; the distance joint's d / |d|)
-    float axial;     // revolute angle, prismatic position, distance length
-    bool axis_valid; // false for a distance joint of zero length
-} joint_geometry;
 
 // The anchors from the centres of mass at the bodies' current poses in the step (out_ra, out_rb), and the gap
 // anchor b - anchor a.
@@ -850,6 +865,13 @@ static joint_geometry geometry_of(const ph_joint *j, const ph_body_state *sa, co
     g.axis_valid = true;
     switch (j->def.type)
     {
+    case PH_JOINT_SPHERICAL:
+        g.swing_cross = v_cross(g.za, g.zb);
+        g.sin_swing = glms_vec3_norm(g.swing_cross);
+        g.swing = j->def.enable_cone ? atan2f(g.sin_swing, v_dot(g.za, g.zb)) : 0.0f;
+        g.twist_axis = glms_vec3_zero();
+        g.twist = j->def.enable_twist ? twist_of(&g, &g.twist_axis) : 0.0f;
+        break;
     case PH_JOINT_REVOLUTE:
     {
         ph_quat rel = glms_quat_mul(glms_quat_conjugate(g.qa), g.qb);
@@ -1032,11 +1054,30 @@ static ph_vec3 solve_symmetric3(ph_mat3 k, ph_vec3 b)
                  inv * (c02 * b.x + c12 * b.y + c22 * b.z));
 }
 
+// g->point_inv from the pair's inverse masses and inertias at g's anchors.
+static void point_inverse(const pair *p, joint_geometry *g)
+{
+    ph_mat3 k = point_mass_matrix(p, g->ra, g->rb);
+    float a = k.raw[0][0], d = k.raw[1][1], f = k.raw[2][2];
+    float bb = k.raw[1][0], c = k.raw[2][0], e = k.raw[2][1];
+    float c00 = d * f - e * e, c01 = c * e - bb * f, c02 = bb * e - c * d;
+    float det = a * c00 + bb * c01 + c * c02;
+    float inv = fabsf(det) > 1.0e-30f ? 1.0f / det : 0.0f;
+    g->point_inv[0] = inv * c00;
+    g->point_inv[1] = inv * c01;
+    g->point_inv[2] = inv * c02;
+    g->point_inv[3] = inv * (a * f - c * c);
+    g->point_inv[4] = inv * (bb * c - a * e);
+    g->point_inv[5] = inv * (a * d - bb * bb);
+}
+
 static void solve_point(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
 {
     ph_vec3 cdot = v_sub(v_add(p->vb, v_cross(p->wb, g->rb)), v_add(p->va, v_cross(p->wa, g->ra)));
     ph_vec3 rhs = v_add(v_scale(cdot, s.mass_scale), v_scale(g->d, s.mass_scale * s.bias_rate));
-    ph_vec3 x = solve_symmetric3(point_mass_matrix(p, g->ra, g->rb), rhs);
+    const float *m = g->point_inv;
+    ph_vec3 x = ph_v3(m[0] * rhs.x + m[1] * rhs.y + m[2] * rhs.z, m[1] * rhs.x + m[3] * rhs.y + m[4] * rhs.z,
+                      m[2] * rhs.x + m[4] * rhs.y + m[5] * rhs.z);
     ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->point_impulse, s.impulse_scale));
     j->point_impulse = v_add(j->point_impulse, impulse);
     apply_linear(p, impulse, g->ra, g->rb);
@@ -1193,22 +1234,19 @@ static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_
     float inv_h = 1.0f / h;
     if (d->enable_cone)
     {
-        ph_vec3 s = v_cross(g->za, g->zb);
-        float sin_swing = glms_vec3_norm(s);
-        float swing = atan2f(sin_swing, v_dot(g->za, g->zb));
-        if (sin_swing > 1.0e-6f)
+        if (g->sin_swing > 1.0e-6f)
         {
-            // Turning b about s widens the swing: the row keeps cone - swing >= 0 along -s.
-            ph_vec3 u = v_scale(s, -1.0f / sin_swing);
-            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - swing, angular_mass(p, u),
+            // Turning b about za x zb widens the swing: the row keeps cone - swing >= 0 along -(za x zb).
+            ph_vec3 u = v_scale(g->swing_cross, -1.0f / g->sin_swing);
+            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - g->swing, angular_mass(p, u),
                                   joint, use_bias, inv_h, &j->cone_impulse);
             apply_angular(p, v_scale(u, x));
         }
     }
     if (d->enable_twist)
     {
-        ph_vec3 u;
-        float twist = twist_of(g, &u);
+        ph_vec3 u = g->twist_axis;
+        float twist = g->twist;
         float mass = angular_mass(p, u), speed = v_dot(u, v_sub(p->wb, p->wa));
         float x =
             solve_limit(speed, twist - d->twist_lower, mass, joint, use_bias, inv_h, &j->twist_lower_impulse);
@@ -1284,6 +1322,19 @@ static const int *one_at_a_time(const ph_world *world, int *out_count)
     return b->kernels ? b->rest : world->joint_list;
 }
 
+// The geometry of the n-th joint solved one at a time: worked out again where the bodies moved since the last
+// sweep that did (`measure`), else the one kept then (the bodies' poses change only between a sub-step's
+// biased sweep and its relax sweep, and between steps). Without the list's room, worked out in `tmp`.
+static joint_geometry *geometry_at(ph_world *world, int n, const ph_joint *j, bool measure,
+                                   joint_geometry *tmp)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    joint_geometry *g = b->geometry ? &b->geometry[n] : tmp;
+    if (measure || !b->geometry)
+        *g = geometry_of(j, j->sa, j->sb);
+    return g;
+}
+
 void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
 {
     row_soft joint = joint_softness(world, h, use_bias);
@@ -1291,32 +1342,39 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
     sweep_groups(world, joint, false, measure, false, h);
     int count = 0;
     const int *list = one_at_a_time(world, &count);
+    // The relax sweep's first iteration follows the position update; the biased sweeps read what the warm
+    // start or the last relax sweep found. The point block changes with the geometry and with the bodies'
+    // inverse inertias (`measure`).
+    bool moved = !use_bias && measure;
     for (int n = 0; n < count; n++)
     {
         ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
-        joint_geometry g = geometry_of(j, sa, sb);
+        joint_geometry tmp;
+        joint_geometry *g = geometry_at(world, n, j, moved, &tmp);
         pair p = load(sa, sb);
         const ph_joint_def *d = &j->def;
+        if ((measure || g == &tmp) && d->type != PH_JOINT_DISTANCE && d->type != PH_JOINT_PRISMATIC)
+            point_inverse(&p, g);
         switch (d->type)
         {
         case PH_JOINT_DISTANCE:
-            if (g.axis_valid)
-                solve_axial(j, &p, &g, joint, use_bias, h);
+            if (g->axis_valid)
+                solve_axial(j, &p, g, joint, use_bias, h);
             break;
         case PH_JOINT_SPHERICAL:
-            solve_cone_twist(j, &p, &g, joint, use_bias, h);
-            solve_point(j, &p, &g, joint);
+            solve_cone_twist(j, &p, g, joint, use_bias, h);
+            solve_point(j, &p, g, joint);
             break;
         case PH_JOINT_REVOLUTE:
-            solve_axial(j, &p, &g, joint, use_bias, h);
-            solve_hinge_lock(j, &p, &g, joint);
-            solve_point(j, &p, &g, joint);
+            solve_axial(j, &p, g, joint, use_bias, h);
+            solve_hinge_lock(j, &p, g, joint);
+            solve_point(j, &p, g, joint);
             break;
         case PH_JOINT_PRISMATIC:
-            solve_axial(j, &p, &g, joint, use_bias, h);
-            solve_lock(j, &p, &g, joint);
-            solve_across(j, &p, &g, joint);
+            solve_axial(j, &p, g, joint, use_bias, h);
+            solve_lock(j, &p, g, joint);
+            solve_across(j, &p, g, joint);
             break;
         case PH_JOINT_WELD:
         {
@@ -1325,8 +1383,8 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
                 d->spring_hertz > 0.0f ? soft_of(d->spring_hertz, d->spring_damping_ratio, h) : joint;
             row_soft ang =
                 d->angular_hertz > 0.0f ? soft_of(d->angular_hertz, d->angular_damping_ratio, h) : joint;
-            solve_lock(j, &p, &g, ang);
-            solve_point(j, &p, &g, lin);
+            solve_lock(j, &p, g, ang);
+            solve_point(j, &p, g, lin);
             break;
         }
         default:
@@ -1354,13 +1412,9 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
         lin = j->point_impulse;
         if (!d->enable_cone && !d->enable_twist)
             break; // geometry_of left the frames out
-        ph_vec3 s = v_cross(g->za, g->zb);
-        float n = glms_vec3_norm(s);
-        if (n > 1.0e-6f)
-            ang = v_scale(s, -j->cone_impulse / n);
-        ph_vec3 u;
-        twist_of(g, &u);
-        ang = v_add(ang, v_scale(u, j->twist_lower_impulse - j->twist_upper_impulse));
+        if (g->sin_swing > 1.0e-6f)
+            ang = v_scale(g->swing_cross, -j->cone_impulse / g->sin_swing);
+        ang = v_add(ang, v_scale(g->twist_axis, j->twist_lower_impulse - j->twist_upper_impulse));
         break;
     }
     case PH_JOINT_REVOLUTE:
@@ -1392,12 +1446,13 @@ void ph_joints_warm_start(ph_world *world, float h, bool at_start)
     {
         ph_joint *j = &world->joints[list[n]];
         ph_body_state *sa = j->sa, *sb = j->sb;
-        joint_geometry g = geometry_of(j, sa, sb);
+        joint_geometry tmp;
+        const joint_geometry *g = geometry_at(world, n, j, at_start, &tmp);
         pair p = load(sa, sb);
         ph_vec3 lin, ang;
-        impulses_on_b(j, &g, &lin, &ang);
+        impulses_on_b(j, g, &lin, &ang);
         // Linear rows act at the anchors (a prismatic joint's on body a at b's anchor: arm ra + d).
-        apply_linear(&p, lin, g.arm_a, g.rb);
+        apply_linear(&p, lin, g->arm_a, g->rb);
         apply_angular(&p, ang);
         store(&p, sa, sb, still, BODY_MAX_ROTATION / h);
     }
@@ -1525,8 +1580,19 @@ void ph_joints_project(ph_world *world)
     }
 }
 
+// Whether joint j's last step's force or torque passed its break limits.
+static bool breaks(const ph_joint *j, float *out_force, float *out_torque)
+{
+    float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
+    *out_force = force;
+    *out_torque = torque;
+    return (j->def.break_force > 0.0f && force > j->def.break_force) ||
+           (j->def.break_torque > 0.0f && torque > j->def.break_torque);
+}
+
 void ph_joints_finish(ph_world *world, float h, float dt)
 {
+    bool break_due = false;
     // The groups' impulses back to their joints.
     const ph_joint_batch *b = &world->joint_batch;
     for (int gi = 0; b->kernels && gi < b->group_count; gi++)
@@ -1559,22 +1625,29 @@ void ph_joints_finish(ph_world *world, float h, float dt)
         j->steady_force = v_add(j->steady_force, v_scale(v_sub(j->force, j->steady_force), smoothing));
         pair p = load(sa, sb);
         need = fmaxf(need, need_hertz(j, &p));
+        float force, torque;
+        if ((j->def.break_force > 0.0f || j->def.break_torque > 0.0f) && breaks(j, &force, &torque))
+            break_due = true;
     }
     world->joint_need_hertz = need;
+    world->joint_batch.break_due = break_due;
 }
 
 void ph_joints_break(ph_world *world)
 {
     world->joint_break_count = 0;
+    // Forces change only in ph_joints_finish, which notes whether one passed its limits (a joint grid of
+    // twenty thousand unbreakable joints need not be read again).
+    if (!world->joint_batch.break_due)
+        return;
+    world->joint_batch.break_due = false;
     for (int k = 0; k < world->joint_ids.slot_count; k++)
     {
         if (!ph_id_pool_is_live(&world->joint_ids, k))
             continue;
         ph_joint *j = &world->joints[k];
-        float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
-        bool broke = (j->def.break_force > 0.0f && force > j->def.break_force) ||
-                     (j->def.break_torque > 0.0f && torque > j->def.break_torque);
-        if (!broke)
+        float force, torque;
+        if (!breaks(j, &force, &torque))
             continue;
         if (ph_array_reserve(world->joint_breaks, world->joint_break_capacity, world->joint_break_count + 1))
             world->joint_breaks[world->joint_break_count++] = (ph_joint_break){

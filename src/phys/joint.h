@@ -18,6 +18,17 @@
 // opens them is impacts, not load), a 40-plank bridge under 100 kg by 13 mm at 16 and 6 mm at 32.
 #define PH_JOINT_MAX_SUBSTEPS 16
 
+// Sweeps of the joints' rows in each sub-step's relax pass (solver.c), the first with the contacts. The relax
+// pass solves the rows rigidly, with no bias: it takes out of the bodies' relative motion along the rows what
+// the biased sweep's spring put there. One Gauss-Seidel sweep does not do that through a long chain (a column
+// of the joint grid is 99 joints deep), and the motion it leaves is the compliance of the rows' springs
+// ringing: a 100 x 100 joint grid, which sags by F / (m w^2) per joint under its own weight, bounced on that
+// compliance for over 10 s (its slowest mode's damping ratio is about 1% of the joint spring's; issue 20). A
+// second sweep of the joints alone settles it by 5 s. It enforces the rigid rows' velocity constraint more
+// exactly, not a damping: a swinging pendulum's motion satisfies the rows and keeps its energy
+// (joints_pendulum_keeps_amplitude: 0.71% lost over 60 s with one sweep or two).
+#define PH_JOINT_RELAX_SWEEPS 2
+
 typedef struct ph_world ph_world;
 typedef struct ph_body_state ph_body_state;
 typedef struct wide_joint_group wide_joint_group;
@@ -44,6 +55,11 @@ typedef struct ph_joint_batch
     int used_capacity;
     int *color, *order; // scratch: per listed point joint, its colour; the point joints in group order
     int color_capacity, order_capacity;
+    // The geometry of each joint solved one at a time (joint.c's joint_geometry, by its place in that list),
+    // as the last sweep after the bodies moved found it; NULL: worked out in every sweep.
+    struct joint_geometry *geometry;
+    int geometry_capacity;
+    bool break_due; // a joint's last step's force or torque passed its break limits (ph_joints_finish)
 } ph_joint_batch;
 
 typedef struct ph_joint

@@ -1970,6 +1970,9 @@ bool ph_solve(ph_step_context *ctx)
                 ph_joints_solve(world, ctx->h, false, it == 0);
             solve(&world->tasks, states, &set, inv_h, false, it == 0, it == world->def.solver_iterations - 1);
         }
+        // More relax sweeps of the joints alone (joint.h says why).
+        for (int it = 1; joints > 0 && it < PH_JOINT_RELAX_SWEEPS; it++)
+            ph_joints_solve(world, ctx->h, false, false);
         t0 = ph_ticks();
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
