@@ -9,18 +9,14 @@
 // reads the pixel and its four neighbours unfiltered, the cheapest reads a software rasteriser has: most
 // pixels end there (on llvmpipe the pass's diagonal, filtered reads had cost as much as the whole scene).
 //
-// The same pass upscales a scene drawn at a lower resolution (render_options.render_scale) to the target:
-// with SCALED defined, a pixel's colour is the bilinear tap of the source at the pixel's centre, and the
-// contrast test reads the source texel under it and that texel's four neighbours, so the edge is smoothed
-// along its direction over source texels (up to SPAN of them) while it is enlarged. With UPSCALE also
-// defined (no anti-aliasing asked for, or MSAA already resolved), the bilinear tap is all it does.
+// With UPSCALE defined the pass enlarges a scene drawn at a lower resolution (render_options.render_scale)
+// to the target instead: each pixel is the bilinear tap of the source at the pixel's centre. The scene is
+// anti-aliased before, at its own size, where the filter costs the square of the scale.
 #version 330 core
 
 uniform sampler2D u_source;
-uniform vec2 u_texel; // one pixel of the source in texture coordinates: 1 / the source's size
-#ifdef SCALED
-uniform vec2 u_out_texel; // one pixel of the target in texture coordinates: 1 / the target's size
-#endif
+// One pixel of the target in texture coordinates, 1 / its size (the source's size too, but in the upscale).
+uniform vec2 u_texel;
 
 out vec4 frag_color;
 
@@ -45,20 +41,12 @@ vec3 at(vec2 uv)
 
 void main()
 {
-#ifdef SCALED
-    // The pixel's centre falls between the source's texels: the bilinear tap there is the upscale.
-    vec2 uv = gl_FragCoord.xy * u_out_texel;
-    vec3 centre = at(uv);
-    ivec2 p = ivec2(uv / u_texel); // the source texel under the pixel
-#else
-    vec2 uv = gl_FragCoord.xy * u_texel;
-    ivec2 p = ivec2(gl_FragCoord.xy);
-    vec3 centre = texelFetch(u_source, p, 0).rgb;
-#endif
 #ifdef UPSCALE
-    frag_color = vec4(centre, 1.0);
+    frag_color = vec4(at(gl_FragCoord.xy * u_texel), 1.0);
 #else
+    ivec2 p = ivec2(gl_FragCoord.xy);
     ivec2 last = textureSize(u_source, 0) - 1;
+    vec3 centre = texelFetch(u_source, p, 0).rgb;
     float lc = luma(centre);
     float n = luma(texelFetch(u_source, min(p + ivec2(0, 1), last), 0).rgb);
     float s = luma(texelFetch(u_source, max(p - ivec2(0, 1), ivec2(0)), 0).rgb);
@@ -76,6 +64,7 @@ void main()
     float reduce = max((n + s + e + w) * 0.25 * REDUCE_SHARE, REDUCE_MIN);
     float scale = 1.0 / (min(abs(dir.x), abs(dir.y)) + reduce);
     dir = clamp(dir * scale, vec2(-SPAN), vec2(SPAN)) * u_texel;
+    vec2 uv = gl_FragCoord.xy * u_texel;
     vec3 near = 0.5 * (at(uv + dir * (1.0 / 3.0 - 0.5)) + at(uv + dir * (2.0 / 3.0 - 0.5)));
     vec3 far = 0.5 * near + 0.25 * (at(uv - dir * 0.5) + at(uv + dir * 0.5));
     float lf = luma(far);

@@ -178,30 +178,22 @@ static void get_uniforms(renderer *r)
         post_program *post = &r->post_prog[v];
         post->source = glGetUniformLocation(post->sp.id, "u_source");
         post->texel = glGetUniformLocation(post->sp.id, "u_texel");
-        post->out_texel = glGetUniformLocation(post->sp.id, "u_out_texel");
     }
 }
 
 // The programs in a fixed order, with their file stems and the defines of their variants.
 static int program_list(renderer *r, shader_program **out, const char **stems, const char **defines)
 {
-    shader_program *list[] = {&r->mesh_prog[0].sp,
-                              &r->mesh_prog[1].sp,
-                              &r->grid_prog[0].sp,
-                              &r->grid_prog[1].sp,
-                              &r->shadow_prog.sp,
-                              &r->sky_prog.sp,
-                              &r->lines_prog.sp,
-                              &r->text_prog.sp,
-                              &r->post_prog[POST_FXAA].sp,
-                              &r->post_prog[POST_FXAA_SCALED].sp,
-                              &r->post_prog[POST_UPSCALE].sp};
-    static const char *names[] = {"mesh",  "mesh", "grid", "grid", "shadow", "sky",
-                                  "lines", "text", "fxaa", "fxaa", "fxaa"};
+    shader_program *list[] = {&r->mesh_prog[0].sp,         &r->mesh_prog[1].sp,
+                              &r->grid_prog[0].sp,         &r->grid_prog[1].sp,
+                              &r->shadow_prog.sp,          &r->sky_prog.sp,
+                              &r->lines_prog.sp,           &r->text_prog.sp,
+                              &r->post_prog[POST_FXAA].sp, &r->post_prog[POST_UPSCALE].sp};
+    static const char *names[] = {"mesh", "mesh",  "grid", "grid", "shadow",
+                                  "sky",  "lines", "text", "fxaa", "fxaa"};
     static const char *shadowed = "#define SHADOWS 1";
-    static const char *scaled = "#define SCALED 1";
-    static const char *upscale = "#define SCALED 1\n#define UPSCALE 1";
-    const char *variants[] = {"", shadowed, "", shadowed, "", "", "", "", "", scaled, upscale};
+    static const char *upscale = "#define UPSCALE 1";
+    const char *variants[] = {"", shadowed, "", shadowed, "", "", "", "", "", upscale};
     int n = (int)(sizeof list / sizeof list[0]);
     for (int i = 0; i < n; i++)
     {
@@ -283,6 +275,7 @@ static void free_target(render_target *t)
     if (t->depth)
         glDeleteRenderbuffers(1, &t->depth);
     t->fbo = t->color = t->depth = 0;
+    t->width = t->height = 0;
 }
 
 // Makes a target of width x height with an RGBA8 colour and a 24-bit depth buffer, multisampled when
@@ -318,6 +311,8 @@ static bool create_target(render_target *t, int samples, int width, int height, 
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, t->depth);
     bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    t->width = width;
+    t->height = height;
     if (!ok)
         free_target(t);
     return ok;
@@ -358,24 +353,14 @@ static bool ensure_msaa(renderer *r, int samples, int width, int height)
     return true;
 }
 
-static void free_post(renderer *r)
+// Makes t, a source of the post pass, width x height (the 3D passes' size) with a colour texture; false when
+// the GL cannot make it (the frame is then drawn without the pass, at full size).
+static bool ensure_post(render_target *t, int width, int height)
 {
-    free_target(&r->post);
-    r->post_width = r->post_height = 0;
-}
-
-// Makes the post pass's source width x height (the 3D passes' size); false when the GL cannot make it (the
-// frame is then drawn without the pass, at full size).
-static bool ensure_post(renderer *r, int width, int height)
-{
-    if (r->post.fbo && r->post_width == width && r->post_height == height)
+    if (t->fbo && t->width == width && t->height == height)
         return true;
-    free_post(r);
-    if (!create_target(&r->post, 0, width, height, true))
-        return false;
-    r->post_width = width;
-    r->post_height = height;
-    return true;
+    free_target(t);
+    return create_target(t, 0, width, height, true);
 }
 
 bool renderer_set_offscreen(renderer *r, int width, int height)
@@ -562,7 +547,8 @@ void renderer_destroy(renderer *r)
     if (r->shadow_depth)
         glDeleteTextures(1, &r->shadow_depth);
     free_msaa(r);
-    free_post(r);
+    free_target(&r->post);
+    free_target(&r->post_aa);
     free_target(&r->offscreen);
     free(r->pending.data);
     free(r->sorted.data);
@@ -992,20 +978,20 @@ static float scene_size(const renderer *r, float render_scale, int *out_width, i
     return s;
 }
 
-// The post pass: the source target's colour (the 3D passes' size) drawn over the whole frame by one
-// variant of shaders/fxaa.frag, into the final target.
-static void draw_post(renderer *r, post_variant variant)
+// One draw of the post pass: a variant of shaders/fxaa.frag reads the source's colour over the whole of the
+// framebuffer fbo, width x height: the filter at the source's size, or the upscale to the frame's.
+static void draw_post(renderer *r, post_variant variant, const render_target *source, GLuint fbo, int width,
+                      int height)
 {
     const post_program *prog = &r->post_prog[variant];
-    glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
-    glViewport(0, 0, r->width, r->height);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(0, 0, width, height);
     glDisable(GL_DEPTH_TEST);
     glUseProgram(prog->sp.id);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, r->post.color);
+    glBindTexture(GL_TEXTURE_2D, source->color);
     glUniform1i(prog->source, 0);
-    glUniform2f(prog->texel, 1.0f / (float)r->post_width, 1.0f / (float)r->post_height);
-    glUniform2f(prog->out_texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
+    glUniform2f(prog->texel, 1.0f / (float)width, 1.0f / (float)height);
     glBindVertexArray(r->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glEnable(GL_DEPTH_TEST);
@@ -1098,7 +1084,10 @@ void renderer_draw(renderer *r, const render_options *opts)
     bool scaled = scene_w != r->width || scene_h != r->height;
     bool msaa = ensure_msaa(r, samples, scene_w, scene_h);
     bool fxaa = opts->fxaa && !msaa;
-    bool post = (fxaa || scaled) && ensure_post(r, scene_w, scene_h);
+    // Scaled and anti-aliased, the filter runs at the scene's size (its cost goes with the square of the
+    // scale) into a second target, which the upscale reads.
+    bool post = (fxaa || scaled) && ensure_post(&r->post, scene_w, scene_h) &&
+                (!scaled || !fxaa || ensure_post(&r->post_aa, scene_w, scene_h));
     if (scaled && !post)
     {
         // No smaller target: the frame is drawn at full size, as without a render scale.
@@ -1107,9 +1096,9 @@ void renderer_draw(renderer *r, const render_options *opts)
         scaled = false;
         scale = 1.0f;
         msaa = ensure_msaa(r, samples, scene_w, scene_h);
+        post = fxaa && ensure_post(&r->post, scene_w, scene_h);
     }
     fxaa = fxaa && post;
-    post_variant variant = scaled ? (fxaa ? POST_FXAA_SCALED : POST_UPSCALE) : POST_FXAA;
     glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : post ? r->post.fbo : r->offscreen.fbo);
     glViewport(0, 0, scene_w, scene_h);
     uint8_t clear[4];
@@ -1181,8 +1170,14 @@ void renderer_draw(renderer *r, const render_options *opts)
         glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
         render_count_draw(r, RENDER_PASS_POST, 0);
     }
-    if (post)
-        draw_post(r, variant);
+    if (fxaa)
+    {
+        // The filter into the frame, or into the upscale's source.
+        const render_target *aa = scaled ? &r->post_aa : &r->offscreen;
+        draw_post(r, POST_FXAA, &r->post, aa->fbo, scene_w, scene_h);
+    }
+    if (scaled)
+        draw_post(r, POST_UPSCALE, fxaa ? &r->post_aa : &r->post, r->offscreen.fbo, r->width, r->height);
     if (msaa || post)
         render_pass_end(r, RENDER_PASS_POST);
 

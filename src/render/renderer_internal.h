@@ -15,8 +15,8 @@
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
 // Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, and the
-// post pass's three variants of fxaa (post_variant).
-#define PROGRAM_COUNT 11
+// post pass's two variants of fxaa (post_variant).
+#define PROGRAM_COUNT 10
 
 // The ground square under the camera is cut into GROUND_CELLS x GROUND_CELLS cells so that the haze computed
 // per vertex follows the distance closely enough, and along the edges of the shadow map's footprint on the
@@ -139,12 +139,11 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
-// The post pass's programs, variants of shaders/fxaa.frag: anti-aliasing at the same size, anti-aliasing
-// while upscaling a scene drawn at render_options.render_scale, and the upscale alone.
+// The post pass's programs, variants of shaders/fxaa.frag: the anti-aliasing filter (at the scene's size),
+// and the bilinear upscale of a scene drawn at render_options.render_scale to the frame's size.
 typedef enum post_variant
 {
     POST_FXAA,
-    POST_FXAA_SCALED,
     POST_UPSCALE,
     POST_VARIANT_COUNT
 } post_variant;
@@ -152,15 +151,16 @@ typedef enum post_variant
 typedef struct post_program
 {
     shader_program sp;
-    GLint source, texel, out_texel;
+    GLint source, texel;
 } post_program;
 
-// A framebuffer with one colour and one depth buffer: the multisampled target, the post pass's source (its
+// A framebuffer with one colour and one depth buffer: the multisampled target, the post pass's sources (their
 // colour a texture the pass reads; smaller than the frame when scaled), the off-screen target.
 typedef struct render_target
 {
     GLuint fbo, color, depth;
     bool color_texture; // color is a texture (else a renderbuffer)
+    int width, height;  // (unit: px)
 } render_target;
 
 struct renderer
@@ -218,8 +218,8 @@ struct renderer
 
     render_target msaa;
     int msaa_samples, msaa_width, msaa_height;
-    render_target post; // the post pass's source (render_options.fxaa, render_scale)
-    int post_width, post_height;
+    render_target post;    // the post pass's source: the scene (render_options.fxaa, render_scale)
+    render_target post_aa; // the scene anti-aliased at its own size, when it is then upscaled
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;
