@@ -8,12 +8,15 @@
 // display with SDL_VIDEODRIVER=offscreen (Mesa's llvmpipe).
 //
 //     render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] [--no-fxaa] [--shadow-size N]
-//                  [--msaa N] [--static] [--bare] [--profile] [--readback] [--png out.png]
+//                  [--msaa N] [--render-scale S] [--static] [--bare] [--profile] [--readback] [--png out.png]
 //
 // --profile measures each pass (the GL finishes after each one: the sum exceeds a frame's time a little)
 // and prints one more line per pass: draw calls, triangles, fragments shaded (samples passing the depth
 // test) and the process's CPU time (both of llvmpipe's threads); --readback reads every frame back into
 // memory, as sandbox --timing and recordings do, and prints its time.
+//
+// --render-scale S draws the 3D passes at S times the width and height (0.5 .. 1,
+// render_options.render_scale) and upscales them to the frame in the post pass.
 //
 // --bare draws the cubes alone (no shadows, ground or sky), the configuration of the reference
 // figure for a bare instanced-cube program, so both can be compared on the machine as it is loaded now.
@@ -61,6 +64,7 @@ int main(int argc, char **argv)
 {
     int boxes = 1000, frames = 60, width = 1280, height = 720, msaa = RENDER_MSAA_AUTO, shadow_size = 0;
     bool shadows = true, still = false, bare = false, fxaa = true, profile = false, readback = false;
+    float render_scale = 1.0f;
     const char *png = NULL;
     for (int i = 1; i < argc; i++)
     {
@@ -75,6 +79,8 @@ int main(int argc, char **argv)
             shadow_size = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--msaa") && more)
             msaa = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--render-scale") && more)
+            render_scale = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--png") && more)
             png = argv[++i];
         else if (!strcmp(argv[i], "--no-shadows"))
@@ -92,14 +98,18 @@ int main(int argc, char **argv)
         else
         {
             fprintf(stderr, "usage: render_bench [--boxes N] [--frames N] [--size WxH] [--no-shadows] "
-                            "[--no-fxaa] [--shadow-size N] [--msaa N] [--static] [--bare] [--profile] "
-                            "[--readback] [--png out.png]\n");
+                            "[--no-fxaa] [--shadow-size N] [--msaa N] [--render-scale S] [--static] [--bare] "
+                            "[--profile] [--readback] [--png out.png]\n");
             return 2;
         }
     }
-    if (boxes < 0 || frames < 2 || width <= 0 || height <= 0)
+    if (boxes < 0 || frames < 2 || width <= 0 || height <= 0 ||
+        !(render_scale >= RENDER_SCALE_MIN && render_scale <= 1.0f))
     {
-        fprintf(stderr, "render_bench: boxes >= 0, frames >= 2 and a positive size are needed\n");
+        fprintf(stderr,
+                "render_bench: boxes >= 0, frames >= 2, a positive size and a render scale in [%.1f, 1] "
+                "are needed\n",
+                (double)RENDER_SCALE_MIN);
         return 2;
     }
     if (!getenv("SDL_VIDEODRIVER") && !getenv("DISPLAY"))
@@ -134,6 +144,7 @@ int main(int argc, char **argv)
     opts.shadows = shadows;
     opts.msaa_samples = msaa;
     opts.fxaa = fxaa;
+    opts.render_scale = render_scale;
     opts.shadow_map_size = shadow_size;
     opts.profile_passes = profile;
     if (bare)
@@ -199,14 +210,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
     int n = frames - 1;
     printf("{\"bench\": \"render\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"boxes\": %d, "
-           "\"bare\": %s, \"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"fxaa\": %s, \"moving\": %s, "
+           "\"bare\": %s, \"shadows\": %s, \"shadow_size\": %d, \"msaa\": %d, \"fxaa\": %s, "
+           "\"render_scale\": %.2f, \"moving\": %s, "
            "\"frames\": %d, "
            "\"shadow_passes_skipped\": %d, "
            "\"ms_wall_mean\": %.2f, \"ms_wall_min\": %.2f, \"ms_cpu_mean\": %.2f, \"ms_cpu_min\": %.2f, "
            "\"gl_errors\": %d}\n",
            gl_renderer_string(), width, height, boxes, bare ? "true" : "false", shadows ? "true" : "false",
-           shadow_size, msaa, fxaa ? "true" : "false", still ? "false" : "true", n, skipped,
-           wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3, cpu_min * 1e3, gl_error_count());
+           shadow_size, msaa, fxaa ? "true" : "false", (double)renderer_get_stats(r)->render_scale,
+           still ? "false" : "true", n, skipped, wall_sum / n * 1e3, wall_min * 1e3, cpu_sum / n * 1e3,
+           cpu_min * 1e3, gl_error_count());
     if (readback)
         printf("{\"bench\": \"render_readback\", \"ms_cpu_mean\": %.2f}\n", readback_sum / n * 1e3);
     for (int p = 0; p < RENDER_PASS_COUNT; p++)

@@ -8,10 +8,15 @@
 // neighbourhood's luma range (it crossed into another edge), which keeps thin features. The contrast test
 // reads the pixel and its four neighbours unfiltered, the cheapest reads a software rasteriser has: most
 // pixels end there (on llvmpipe the pass's diagonal, filtered reads had cost as much as the whole scene).
+//
+// With UPSCALE defined the pass enlarges a scene drawn at a lower resolution (render_options.render_scale)
+// to the target instead: each pixel is the bilinear tap of the source at the pixel's centre. The scene is
+// anti-aliased before, at its own size, where the filter costs the square of the scale.
 #version 330 core
 
 uniform sampler2D u_source;
-uniform vec2 u_texel; // one pixel in texture coordinates: 1 / size
+// One pixel of the target in texture coordinates, 1 / its size (the source's size too, but in the upscale).
+uniform vec2 u_texel;
 
 out vec4 frag_color;
 
@@ -36,6 +41,9 @@ vec3 at(vec2 uv)
 
 void main()
 {
+#ifdef UPSCALE
+    frag_color = vec4(at(gl_FragCoord.xy * u_texel), 1.0);
+#else
     ivec2 p = ivec2(gl_FragCoord.xy);
     ivec2 last = textureSize(u_source, 0) - 1;
     vec3 centre = texelFetch(u_source, p, 0).rgb;
@@ -61,4 +69,5 @@ void main()
     vec3 far = 0.5 * near + 0.25 * (at(uv - dir * 0.5) + at(uv + dir * 0.5));
     float lf = luma(far);
     frag_color = vec4((lf < lo || lf > hi) ? near : far, 1.0);
+#endif
 }

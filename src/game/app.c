@@ -465,6 +465,14 @@ static bool open_window(app *a)
     // 4x multisampling where the GL is a GPU; none on a software rasteriser, where it costs as much as
     // the rest of the frame (the renderer decides from the GL renderer string).
     a->ropts.msaa_samples = RENDER_MSAA_AUTO;
+    // Dynamic resolution (resolution.h): the scale asked for; else, on a software rasteriser while playing,
+    // adapted each second to the frame budget (fill is most of the frame there, and goes with the square of
+    // the scale); else full size. Recordings and screenshots keep the full scale unless asked, so that they
+    // stay sharp and the same from run to run.
+    bool auto_scale = a->cfg.render_scale == 0.0f && renderer_is_software(a->r) && !a->cfg.record_path &&
+                      !a->cfg.screenshot_path;
+    resolution_init(&a->res, auto_scale, a->cfg.render_scale > 0.0f ? a->cfg.render_scale : 1.0f);
+    a->ropts.render_scale = a->res.scale;
     a->ropts.ground = true;
     a->ropts.ground_height = 0.0f;
     a->debug.draw_joints = true; // joints are part of what the player builds: drawn unless J hides them
@@ -621,6 +629,9 @@ static int run_window(app *a)
         bool last_frame = a->cfg.frames > 0 && a->frame_index + 1 >= a->cfg.frames;
         app_draw_frame(a, alpha, last_frame);
         a->frame.frame_ms = (float)(app_now_ms() - frame_start);
+        // The frame's work, its presenting left out: with vsync the swap waits for the display.
+        if (resolution_update(&a->res, a->frame.frame_ms, a->frame.frame_ms - a->frame.present_ms))
+            a->ropts.render_scale = a->res.scale;
         hud_update(&a->hd, &a->frame, (float)dt);
         app_add_timing(a);
         a->frame_index++;

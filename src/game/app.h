@@ -33,11 +33,14 @@ typedef struct app_config
     bool headless;               // --headless: physics only, per-step statistics on stdout
     bool vsync;                  // on unless --no-vsync
     bool shadows;                // on unless --no-shadows
-    int fxaa;    // 1 --fxaa, -1 --no-fxaa, 0 (default): on in recordings, screenshots and on a GPU
-    int sound;   // impact sounds: 0 by default (a device when interactive), 1 --sound, -1 --no-sound
-    bool timing; // --timing: print frame, physics and render times at exit
-    bool hud;    // on unless --no-hud
-    bool reel;   // --reel [FILE]: play the demo reel
+    int fxaa;           // 1 --fxaa, -1 --no-fxaa, 0 (default): on in recordings, screenshots and on a GPU
+    int sound;          // impact sounds: 0 by default (a device when interactive), 1 --sound, -1 --no-sound
+    bool timing;        // --timing: print frame, physics and render times at exit
+    float render_scale; // --render-scale S: the 3D scene drawn at S of the width and height (0.5 .. 1) and
+                        // upscaled; 0 (default): adapted to the frame budget on a software rasteriser while
+                        // playing, 1 on a GPU and in recordings and screenshots
+    bool hud;           // on unless --no-hud
+    bool reel;          // --reel [FILE]: play the demo reel
     const char *reel_path;   // its file; NULL: scenes/reel.json
     const char *record_path; // --record FILE.mp4 | FOLDER/: record the frames (a video or PNG files)
     int fps;                 // --fps N: frames per second of the recording (default 60)

@@ -17,6 +17,7 @@
 #include "game/level.h"
 #include "game/record.h"
 #include "game/reel.h"
+#include "game/resolution.h"
 #include "game/sound.h"
 #include "game/tools.h"
 #include "render/renderer.h"
@@ -89,6 +90,7 @@ typedef struct app
     SDL_GLContext gl;
     renderer *r;
     render_options ropts;
+    resolution res;    // the render scale: --render-scale, or adapted to the frame budget
     int width, height; // drawable (unit: px)
     float ui_scale;    // drawable px per window point (high DPI)
     level lv;
@@ -131,7 +133,7 @@ typedef struct app
     long long frame_index;
     long long total_steps;
     // --timing
-    double sum_frame_ms, sum_physics_ms, sum_render_ms, sum_render_cpu_ms;
+    double sum_frame_ms, sum_physics_ms, sum_render_ms, sum_render_cpu_ms, sum_render_scale;
     long long timed_frames;
     uint8_t *readback; // --timing: one frame of RGB, read back to wait for the GL
     size_t readback_size;

@@ -166,13 +166,25 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
         // swap below need not wait, and the frame time would count only the submission.
         renderer_read_rgb(a->r, a->readback, a->readback_size);
     }
+    else if (a->res.automatic)
+    {
+        // The automatic render scale measures the frame until the GL has drawn it, apart from the swap.
+        renderer_finish(a->r);
+    }
     const render_stats *rs = renderer_get_stats(a->r);
     a->frame.instances = rs->instances;
     a->frame.draw_calls = rs->draw_calls;
+    a->frame.render_scale = rs->render_scale;
+    a->frame.render_scale_auto = a->res.automatic;
+    double drawn = app_now_ms();
     // A recording draws off screen into a hidden window: there is nothing to show, and nothing to wait for.
     if (!a->rec)
         SDL_GL_SwapWindow(a->window);
+    a->frame.present_ms = (float)(app_now_ms() - drawn);
     a->frame.render_ms = (float)(app_now_ms() - t0);
     if (a->frame_index >= APP_TIMING_WARMUP_FRAMES)
+    {
         a->sum_render_cpu_ms += (double)rs->ms_cpu;
+        a->sum_render_scale += (double)rs->render_scale;
+    }
 }

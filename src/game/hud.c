@@ -145,6 +145,8 @@ void hud_update(hud *h, const hud_frame *frame, float dt_seconds)
     s->joint_count = frame->joint_count;
     s->instances = frame->instances;
     s->draw_calls = frame->draw_calls;
+    s->render_scale = frame->render_scale;
+    s->render_scale_auto = frame->render_scale_auto;
 }
 
 void hud_message(hud *h, bool is_error, const char *text)
@@ -174,10 +176,11 @@ void hud_draw(const hud *h, renderer *r, const hud_status *status, int width, in
         text, sizeof text,
         "frame %.2f ms (%.0f fps)  physics %.2f ms (%d steps)  render %.2f ms\n"
         "bodies %d: awake %d, asleep %d, fell off %d   joints %d   contacts %d   calendar events %d/frame\n"
-        "instances %d  draw calls %d\n",
+        "instances %d  draw calls %d  render scale %.2f%s\n",
         (double)s->frame_ms, s->frame_ms > 0.0f ? 1000.0 / (double)s->frame_ms : 0.0, (double)s->physics_ms,
         s->steps, (double)s->render_ms, s->body_count, s->awake_count, s->sleeping_count, s->removed_count,
-        s->joint_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls);
+        s->joint_count, s->contact_count, s->calendar_events, s->instances, s->draw_calls,
+        (double)s->render_scale, s->render_scale_auto ? " (auto)" : "");
     for (int i = 0; i < PH_STAGE_COUNT && n > 0 && (size_t)n < sizeof text; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, "%s%s %.2f",
                       i == 0 ? "stages ms: " : (i % 4 == 0 ? "\n  " : "  "), ph_stage_name((ph_stage)i),

@@ -26,6 +26,9 @@ typedef struct hud_frame
     int removed_count;         // bodies removed below the world since the level was loaded
     int joint_count;           // joints in the world
     int instances, draw_calls; // renderer statistics of the frame
+    float render_scale;        // the 3D scene's share of the width and height it was drawn at (1: full size)
+    bool render_scale_auto;    // chosen by the game to keep the frame in its budget (resolution.h)
+    float present_ms; // the buffer swap: presenting, and waiting for the display's refresh (unit: ms)
 } hud_frame;
 
 // What the player set, shown as state lines.

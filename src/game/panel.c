@@ -116,8 +116,10 @@ static void stats_text(const app *a, char *out, size_t size)
         n += snprintf(out + n, size - (size_t)n, "  %-12s %.3f ms\n", ph_stage_name((ph_stage)s),
                       (double)f->stage_ms[s]);
     if (n > 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, "calendar events %d\ndraw calls %d, instances %d\nframe %.1f ms",
-                 f->calendar_events, f->draw_calls, f->instances, (double)f->frame_ms);
+        snprintf(out + n, size - (size_t)n,
+                 "calendar events %d\ndraw calls %d, instances %d\nframe %.1f ms\nrender scale %.2f%s",
+                 f->calendar_events, f->draw_calls, f->instances, (double)f->frame_ms,
+                 (double)f->render_scale, f->render_scale_auto ? " (auto)" : "");
 }
 
 // Picks models/<file> as the projectile: loaded now, thrown as the model from the next click.

@@ -38,7 +38,11 @@ bool app_write_report(app *a, float alpha)
             a->hd.smooth.joint_count);
     fprintf(f, "removed %d\nhint %d\n", a->lv.removed_count, a->hint && a->show_hud ? 1 : 0);
     if (!a->cfg.headless)
+    {
         app_panel_report(a, f);
+        fprintf(f, "render_scale %.2f %s\ngl_software %d\n", (double)a->res.scale,
+                a->res.automatic ? "auto" : "fixed", renderer_is_software(a->r) ? 1 : 0);
+    }
     fprintf(f, "history %d %d\nimpacts %d\nknocks %ld\n", a->hist.done, a->hist.count, a->imp.total,
             a->snd.knocks);
     if (a->lv.has_ground)
@@ -101,8 +105,9 @@ void app_print_timing(const app *a)
     double n = (double)a->timed_frames;
     printf("timing: %lld frames at %dx%d, %d bodies, shadows %s: frame %.2f ms, physics %.2f ms, "
            "render %.2f ms (renderer_draw %.2f ms; the rest is waiting for the GL to finish, read back, and "
-           "presenting)\n",
+           "presenting), render scale %.2f%s\n",
            a->timed_frames, a->width, a->height, ph_world_get_body_count(a->lv.world),
            a->ropts.shadows ? "on" : "off", a->sum_frame_ms / n, a->sum_physics_ms / n, a->sum_render_ms / n,
-           a->sum_render_cpu_ms / n);
+           a->sum_render_cpu_ms / n, a->sum_render_scale / n,
+           a->res.automatic ? " (automatic: the mean)" : "");
 }

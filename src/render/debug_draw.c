@@ -37,7 +37,7 @@ void renderer_point(renderer *r, vec3s p, float size_px, uint32_t rgba)
     set_line_vertex(&r->points.data[r->points.count++], p, rgba, size);
 }
 
-void render_lines_draw(renderer *r, bool xray)
+void render_lines_draw(renderer *r, bool xray, float point_scale)
 {
     int total = r->lines.count + r->points.count;
     if (total == 0)
@@ -65,6 +65,7 @@ void render_lines_draw(renderer *r, bool xray)
     glUseProgram(r->lines_prog.sp.id);
     glUniformMatrix4fv(r->lines_prog.view_proj, 1, GL_FALSE, r->view_proj.raw[0]);
     glUniform1f(r->lines_prog.alpha_scale, xray ? XRAY_ALPHA : 1.0f);
+    glUniform1f(r->lines_prog.point_scale, point_scale);
     glEnable(GL_PROGRAM_POINT_SIZE);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

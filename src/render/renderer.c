@@ -4,7 +4,9 @@
 // uploaded once into one instance buffer; then a depth-only sun pass into a shadow map fitted to the
 // casters, the lit pass (one instanced draw per mesh), the ground grid, the sky behind everything, debug
 // lines and HUD text. Rendering goes into a multisampled off-screen target resolved into the window
-// when MSAA is asked for (and the window's own framebuffer is not multisampled already).
+// when MSAA is asked for (and the window's own framebuffer is not multisampled already). With a render
+// scale below 1 the 3D passes draw into a smaller target that the post pass upscales (and anti-aliases)
+// into the frame, before the HUD text is drawn at full size.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "render/renderer.h"
@@ -12,7 +14,7 @@
 #include "render/gl.h"
 #include "render/renderer_internal.h"
 
-#include <math.h>   // fabsf, floorf, ceilf, powf
+#include <math.h>   // fabsf, floorf, ceilf, powf, roundf
 #include <stddef.h> // offsetof
 #include <stdio.h>  // snprintf
 #include <stdlib.h> // calloc, realloc, free
@@ -123,6 +125,7 @@ render_options renderer_default_options(void)
     o.clear_rgba = 0x202428ffu;
     o.msaa_samples = RENDER_MSAA_AUTO;
     o.fxaa = true;
+    o.render_scale = 1.0f;
     o.debug_xray = true;
     o.sun_direction = (vec3s){{0.55f, -1.0f, -0.35f}};
     o.shadow_map_size = DEFAULT_SHADOW_MAP_SIZE;
@@ -168,20 +171,29 @@ static void get_uniforms(renderer *r)
     r->sky_prog.sun_color = glGetUniformLocation(s, "u_sun_color");
     r->lines_prog.view_proj = glGetUniformLocation(r->lines_prog.sp.id, "u_view_proj");
     r->lines_prog.alpha_scale = glGetUniformLocation(r->lines_prog.sp.id, "u_alpha_scale");
+    r->lines_prog.point_scale = glGetUniformLocation(r->lines_prog.sp.id, "u_point_scale");
     r->text_prog.screen_size = glGetUniformLocation(r->text_prog.sp.id, "u_screen_size");
-    r->fxaa_prog.source = glGetUniformLocation(r->fxaa_prog.sp.id, "u_source");
-    r->fxaa_prog.texel = glGetUniformLocation(r->fxaa_prog.sp.id, "u_texel");
+    for (int v = 0; v < POST_VARIANT_COUNT; v++)
+    {
+        post_program *post = &r->post_prog[v];
+        post->source = glGetUniformLocation(post->sp.id, "u_source");
+        post->texel = glGetUniformLocation(post->sp.id, "u_texel");
+    }
 }
 
 // The programs in a fixed order, with their file stems and the defines of their variants.
 static int program_list(renderer *r, shader_program **out, const char **stems, const char **defines)
 {
-    shader_program *list[] = {&r->mesh_prog[0].sp, &r->mesh_prog[1].sp, &r->grid_prog[0].sp,
-                              &r->grid_prog[1].sp, &r->shadow_prog.sp,  &r->sky_prog.sp,
-                              &r->lines_prog.sp,   &r->text_prog.sp,    &r->fxaa_prog.sp};
-    static const char *names[] = {"mesh", "mesh", "grid", "grid", "shadow", "sky", "lines", "text", "fxaa"};
+    shader_program *list[] = {&r->mesh_prog[0].sp,         &r->mesh_prog[1].sp,
+                              &r->grid_prog[0].sp,         &r->grid_prog[1].sp,
+                              &r->shadow_prog.sp,          &r->sky_prog.sp,
+                              &r->lines_prog.sp,           &r->text_prog.sp,
+                              &r->post_prog[POST_FXAA].sp, &r->post_prog[POST_UPSCALE].sp};
+    static const char *names[] = {"mesh", "mesh",  "grid", "grid", "shadow",
+                                  "sky",  "lines", "text", "fxaa", "fxaa"};
     static const char *shadowed = "#define SHADOWS 1";
-    const char *variants[] = {"", shadowed, "", shadowed, "", "", "", "", ""};
+    static const char *upscale = "#define UPSCALE 1";
+    const char *variants[] = {"", shadowed, "", shadowed, "", "", "", "", "", upscale};
     int n = (int)(sizeof list / sizeof list[0]);
     for (int i = 0; i < n; i++)
     {
@@ -263,6 +275,7 @@ static void free_target(render_target *t)
     if (t->depth)
         glDeleteRenderbuffers(1, &t->depth);
     t->fbo = t->color = t->depth = 0;
+    t->width = t->height = 0;
 }
 
 // Makes a target of width x height with an RGBA8 colour and a 24-bit depth buffer, multisampled when
@@ -298,6 +311,8 @@ static bool create_target(render_target *t, int samples, int width, int height, 
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, t->depth);
     bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    t->width = width;
+    t->height = height;
     if (!ok)
         free_target(t);
     return ok;
@@ -309,9 +324,9 @@ static void free_msaa(renderer *r)
     r->msaa_samples = r->msaa_width = r->msaa_height = 0;
 }
 
-// Makes the multisampled target match the window size and sample count; false when it cannot be made
-// (then the frame is drawn straight into the window without MSAA).
-static bool ensure_msaa(renderer *r, int samples)
+// Makes the multisampled target width x height (the 3D passes' size) with the sample count; false when it
+// cannot be made (then the frame is drawn straight into the window without MSAA).
+static bool ensure_msaa(renderer *r, int samples, int width, int height)
 {
     if (samples > r->max_samples)
         samples = r->max_samples;
@@ -327,35 +342,25 @@ static bool ensure_msaa(renderer *r, int samples)
         free_msaa(r);
         return false;
     }
-    if (r->msaa.fbo && r->msaa_samples == samples && r->msaa_width == r->width && r->msaa_height == r->height)
+    if (r->msaa.fbo && r->msaa_samples == samples && r->msaa_width == width && r->msaa_height == height)
         return true;
     free_msaa(r);
-    if (!create_target(&r->msaa, samples, r->width, r->height, false))
+    if (!create_target(&r->msaa, samples, width, height, false))
         return false;
     r->msaa_samples = samples;
-    r->msaa_width = r->width;
-    r->msaa_height = r->height;
+    r->msaa_width = width;
+    r->msaa_height = height;
     return true;
 }
 
-static void free_post(renderer *r)
+// Makes t, a source of the post pass, width x height (the 3D passes' size) with a colour texture; false when
+// the GL cannot make it (the frame is then drawn without the pass, at full size).
+static bool ensure_post(render_target *t, int width, int height)
 {
-    free_target(&r->post);
-    r->post_width = r->post_height = 0;
-}
-
-// Makes the anti-aliasing pass's source match the frame size; false when the GL cannot make it (the frame is
-// then drawn without the pass).
-static bool ensure_post(renderer *r)
-{
-    if (r->post.fbo && r->post_width == r->width && r->post_height == r->height)
+    if (t->fbo && t->width == width && t->height == height)
         return true;
-    free_post(r);
-    if (!create_target(&r->post, 0, r->width, r->height, true))
-        return false;
-    r->post_width = r->width;
-    r->post_height = r->height;
-    return true;
+    free_target(t);
+    return create_target(t, 0, width, height, true);
 }
 
 bool renderer_set_offscreen(renderer *r, int width, int height)
@@ -502,8 +507,8 @@ renderer *renderer_create(const char *base_path, char *err, size_t err_size)
                                               &depth_bits);
     r->default_depth_bits = depth_bits;
     const char *gl_renderer = gl_renderer_string();
-    bool software =
-        strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "SWR");
+    bool software = strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") ||
+                    strstr(gl_renderer, "SWR") || strstr(gl_renderer, "SwiftShader");
     r->software = software;
     r->auto_samples = software ? 0 : AUTO_MSAA_SAMPLES;
     r->last_poll_s = now_seconds();
@@ -542,7 +547,8 @@ void renderer_destroy(renderer *r)
     if (r->shadow_depth)
         glDeleteTextures(1, &r->shadow_depth);
     free_msaa(r);
-    free_post(r);
+    free_target(&r->post);
+    free_target(&r->post_aa);
     free_target(&r->offscreen);
     free(r->pending.data);
     free(r->sorted.data);
@@ -568,6 +574,12 @@ void renderer_resize(renderer *r, int width, int height)
 bool renderer_is_software(const renderer *r)
 {
     return r && r->software;
+}
+
+void renderer_finish(renderer *r)
+{
+    if (r)
+        glFinish();
 }
 
 void renderer_get_size(const renderer *r, int *out_width, int *out_height)
@@ -956,6 +968,36 @@ void render_count_draw(renderer *r, render_pass pass, long long triangles)
     r->stats.pass[pass].triangles += triangles;
 }
 
+// The scale of the 3D passes, render_options.render_scale clamped to [RENDER_SCALE_MIN, 1] (0 or NaN: 1), and
+// their target's size: the frame's scaled, rounded to whole pixels, at least one.
+static float scene_size(const renderer *r, float render_scale, int *out_width, int *out_height)
+{
+    float s = render_scale > 0.0f ? fminf(fmaxf(render_scale, RENDER_SCALE_MIN), 1.0f) : 1.0f;
+    *out_width = (int)fmaxf(roundf((float)r->width * s), 1.0f);
+    *out_height = (int)fmaxf(roundf((float)r->height * s), 1.0f);
+    return s;
+}
+
+// One draw of the post pass: a variant of shaders/fxaa.frag reads the source's colour over the whole of the
+// framebuffer fbo, width x height: the filter at the source's size, or the upscale to the frame's.
+static void draw_post(renderer *r, post_variant variant, const render_target *source, GLuint fbo, int width,
+                      int height)
+{
+    const post_program *prog = &r->post_prog[variant];
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(0, 0, width, height);
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(prog->sp.id);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, source->color);
+    glUniform1i(prog->source, 0);
+    glUniform2f(prog->texel, 1.0f / (float)width, 1.0f / (float)height);
+    glBindVertexArray(r->empty_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEnable(GL_DEPTH_TEST);
+    render_count_draw(r, RENDER_PASS_POST, 1);
+}
+
 // Draws the instances of every key in [key_lo, key_hi) whose keys step by key_step, one instanced draw
 // per key.
 static void draw_instances(renderer *r, render_pass pass, const int *first, const int *count, int key_lo,
@@ -1034,12 +1076,31 @@ void renderer_draw(renderer *r, const render_options *opts)
     }
     r->stats.shadow_pass_skipped = shadows && !shadow_drawn;
 
-    // Main target.
+    // Main target: the frame's size, or smaller by the render scale, when the post pass upscales it.
     render_pass_begin(r, RENDER_PASS_MESHES);
-    bool msaa = ensure_msaa(r, opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples);
-    bool fxaa = opts->fxaa && !msaa && r->fxaa_prog.sp.id && ensure_post(r);
-    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : fxaa ? r->post.fbo : r->offscreen.fbo);
-    glViewport(0, 0, r->width, r->height);
+    int samples = opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples;
+    int scene_w, scene_h;
+    float scale = scene_size(r, opts->render_scale, &scene_w, &scene_h);
+    bool scaled = scene_w != r->width || scene_h != r->height;
+    bool msaa = ensure_msaa(r, samples, scene_w, scene_h);
+    bool fxaa = opts->fxaa && !msaa;
+    // Scaled and anti-aliased, the filter runs at the scene's size (its cost goes with the square of the
+    // scale) into a second target, which the upscale reads.
+    bool post = (fxaa || scaled) && ensure_post(&r->post, scene_w, scene_h) &&
+                (!scaled || !fxaa || ensure_post(&r->post_aa, scene_w, scene_h));
+    if (scaled && !post)
+    {
+        // No smaller target: the frame is drawn at full size, as without a render scale.
+        scene_w = r->width;
+        scene_h = r->height;
+        scaled = false;
+        scale = 1.0f;
+        msaa = ensure_msaa(r, samples, scene_w, scene_h);
+        post = fxaa && ensure_post(&r->post, scene_w, scene_h);
+    }
+    fxaa = fxaa && post;
+    glBindFramebuffer(GL_FRAMEBUFFER, msaa ? r->msaa.fbo : post ? r->post.fbo : r->offscreen.fbo);
+    glViewport(0, 0, scene_w, scene_h);
     uint8_t clear[4];
     render_rgba_bytes(opts->clear_rgba, clear);
     glClearColor((float)clear[0] / 255.0f, (float)clear[1] / 255.0f, (float)clear[2] / 255.0f, 1.0f);
@@ -1087,41 +1148,37 @@ void renderer_draw(renderer *r, const render_options *opts)
         render_pass_end(r, RENDER_PASS_SKY);
     }
 
+    float point_scale = (float)scene_h / (float)r->height;
     if (r->lines.count > 0 || r->points.count > 0)
     {
         render_pass_begin(r, RENDER_PASS_LINES);
-        render_lines_draw(r, false);
+        render_lines_draw(r, false, point_scale);
         if (opts->debug_xray)
-            render_lines_draw(r, true);
+            render_lines_draw(r, true, point_scale);
         render_pass_end(r, RENDER_PASS_LINES);
     }
 
-    if (msaa || fxaa)
+    if (msaa || post)
         render_pass_begin(r, RENDER_PASS_POST);
     if (msaa)
     {
+        // The resolve keeps the size: into the post pass's source when it upscales, else into the frame.
+        GLuint resolved = post ? r->post.fbo : r->offscreen.fbo;
         glBindFramebuffer(GL_READ_FRAMEBUFFER, r->msaa.fbo);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->offscreen.fbo);
-        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
-                          GL_NEAREST);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);
+        glBlitFramebuffer(0, 0, scene_w, scene_h, 0, 0, scene_w, scene_h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
         render_count_draw(r, RENDER_PASS_POST, 0);
     }
     if (fxaa)
     {
-        glBindFramebuffer(GL_FRAMEBUFFER, r->offscreen.fbo);
-        glDisable(GL_DEPTH_TEST);
-        glUseProgram(r->fxaa_prog.sp.id);
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, r->post.color);
-        glUniform1i(r->fxaa_prog.source, 0);
-        glUniform2f(r->fxaa_prog.texel, 1.0f / (float)r->width, 1.0f / (float)r->height);
-        glBindVertexArray(r->empty_vao);
-        glDrawArrays(GL_TRIANGLES, 0, 3);
-        glEnable(GL_DEPTH_TEST);
-        render_count_draw(r, RENDER_PASS_POST, 1);
+        // The filter into the frame, or into the upscale's source.
+        const render_target *aa = scaled ? &r->post_aa : &r->offscreen;
+        draw_post(r, POST_FXAA, &r->post, aa->fbo, scene_w, scene_h);
     }
-    if (msaa || fxaa)
+    if (scaled)
+        draw_post(r, POST_UPSCALE, fxaa ? &r->post_aa : &r->post, r->offscreen.fbo, r->width, r->height);
+    if (msaa || post)
         render_pass_end(r, RENDER_PASS_POST);
 
     if (r->text.count > 0)
@@ -1144,6 +1201,9 @@ void renderer_draw(renderer *r, const render_options *opts)
         r->stats.triangles += r->stats.pass[p].triangles;
     }
     r->stats.debug_vertices = r->lines.count + r->points.count;
+    r->stats.render_scale = scaled ? scale : 1.0f;
+    r->stats.scene_width = scene_w;
+    r->stats.scene_height = scene_h;
     r->stats.ms_cpu = (float)((now_seconds() - t0) * 1000.0);
 }
 

@@ -58,6 +58,9 @@ typedef struct renderer renderer;
 
 // render_options.msaa_samples: let the renderer choose from the GL renderer (the default).
 #define RENDER_MSAA_AUTO (-1)
+// Smallest render_options.render_scale: below half the frame's width and height the upscaled scene blurs
+// more than it saves (the shadow map and the full-size pass that upscales stay).
+#define RENDER_SCALE_MIN 0.5f
 
 // What to draw besides the submitted instances. Zero-initialised means: no shadows, no MSAA, no
 // ground, no debug x-ray. Start from renderer_default_options() for the usual look.
@@ -74,9 +77,14 @@ typedef struct render_options
     int msaa_samples;    // 0 or 1: none; 2, 4, 8: multisampled off-screen target resolved to the window;
                          // RENDER_MSAA_AUTO: 4 on a GPU, none on a software rasteriser (llvmpipe), where
                          // 4x costs about as much as the rest of the frame
-    bool fxaa;       // post-process anti-aliasing (shaders/fxaa.frag) where no MSAA is drawn: the software
-                     // rasteriser's edges; the HUD text is drawn after it, sharp
-    bool debug_xray; // debug lines also drawn faintly through geometry
+    bool fxaa;          // post-process anti-aliasing (shaders/fxaa.frag) where no MSAA is drawn: the software
+                        // rasteriser's edges; the HUD text is drawn after it, sharp
+    float render_scale; // the 3D passes (meshes, ground, sky, debug lines) are drawn at this share of the
+                        // frame's width and height, then upscaled with bilinear filtering by the post pass
+                        // (anti-aliased in the same pass with fxaa); the HUD text stays at full size. Clamped
+                        // to [RENDER_SCALE_MIN, 1]; 0 means 1 (full size, no extra pass). Fill costs with the
+                        // square of it: dynamic resolution for a software rasteriser
+    bool debug_xray;    // debug lines also drawn faintly through geometry
     vec3s sun_direction; // direction the light travels (towards the ground), need not be unit
     int shadow_map_size; // texels per side; 0 means 1024
     bool profile_passes; // measure each pass (render_stats.pass): the GL is made to finish after each one,
@@ -102,7 +110,7 @@ typedef enum render_pass
     RENDER_PASS_GROUND, // the ground plane and its grid
     RENDER_PASS_SKY,    // the sky where nothing else was drawn
     RENDER_PASS_LINES,  // debug lines and points
-    RENDER_PASS_POST,   // the MSAA resolve or the FXAA pass into the final target
+    RENDER_PASS_POST,   // the MSAA resolve, the FXAA pass or the upscale (render_scale) into the final target
     RENDER_PASS_TEXT,   // HUD text and panels
     RENDER_PASS_COUNT
 } render_pass;
@@ -130,6 +138,9 @@ typedef struct render_stats
     int debug_vertices;       // line and point vertices
     long long triangles;      // submitted to the GL, all passes together
     bool shadow_pass_skipped; // the casters and the light did not change, the last shadow map was reused
+    float render_scale;       // the scale the 3D passes were drawn at (render_options.render_scale as used: 1
+                              // when the smaller target could not be made)
+    int scene_width, scene_height; // their size (unit: px)
     float ms_cpu; // CPU time of the renderer_draw call (sorting, uploads, GL calls; the driver may
                   // finish the work later, at the buffer swap) (unit: ms)
     render_pass_stats pass[RENDER_PASS_COUNT]; // per pass, with render_options.profile_passes
@@ -253,9 +264,12 @@ bool renderer_screenshot(renderer *r, const char *png_path, char *err, size_t er
 // Reads the framebuffer as tightly packed RGB, top row first (for video frames). out must hold
 // width * height * 3 bytes; returns false when out_size is too small.
 bool renderer_read_rgb(renderer *r, uint8_t *out, size_t out_size);
-// Whether the GL renderer rasterises in software (Mesa's llvmpipe, softpipe, SWR): no MSAA by default there,
-// and a full-screen pass costs as much as the scene's geometry.
+// Whether the GL renderer rasterises in software (Mesa's llvmpipe, softpipe, SWR; Google's SwiftShader): no
+// MSAA by default there, and a full-screen pass costs as much as the scene's geometry.
 bool renderer_is_software(const renderer *r);
+// Waits until the GL has drawn everything asked of it so far (glFinish): what a frame cost, measured apart
+// from presenting it (the swap may also wait for the display's refresh).
+void renderer_finish(renderer *r);
 void renderer_get_size(const renderer *r, int *out_width, int *out_height);
 
 // Projects a world point with this frame's camera to pixel coordinates (top-left origin, y down).

@@ -14,8 +14,9 @@
 // Longest message kept for the HUD's shader error line (unit: bytes).
 #define RENDER_ERROR_MAX SHADER_ERROR_MAX
 
-// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, fxaa.
-#define PROGRAM_COUNT 9
+// Programs the renderer loads: mesh and grid without and with shadows, shadow, sky, lines, text, and the
+// post pass's two variants of fxaa (post_variant).
+#define PROGRAM_COUNT 10
 
 // The ground square under the camera is cut into GROUND_CELLS x GROUND_CELLS cells so that the haze computed
 // per vertex follows the distance closely enough, and along the edges of the shadow map's footprint on the
@@ -129,7 +130,7 @@ typedef struct sky_program
 typedef struct lines_program
 {
     shader_program sp;
-    GLint view_proj, alpha_scale;
+    GLint view_proj, alpha_scale, point_scale;
 } lines_program;
 
 typedef struct text_program
@@ -138,18 +139,28 @@ typedef struct text_program
     GLint screen_size;
 } text_program;
 
-typedef struct fxaa_program
+// The post pass's programs, variants of shaders/fxaa.frag: the anti-aliasing filter (at the scene's size),
+// and the bilinear upscale of a scene drawn at render_options.render_scale to the frame's size.
+typedef enum post_variant
+{
+    POST_FXAA,
+    POST_UPSCALE,
+    POST_VARIANT_COUNT
+} post_variant;
+
+typedef struct post_program
 {
     shader_program sp;
     GLint source, texel;
-} fxaa_program;
+} post_program;
 
-// A framebuffer with one colour and one depth buffer: the multisampled target, the anti-aliasing pass's
-// source (its colour a texture the pass reads), the off-screen target.
+// A framebuffer with one colour and one depth buffer: the multisampled target, the post pass's sources (their
+// colour a texture the pass reads; smaller than the frame when scaled), the off-screen target.
 typedef struct render_target
 {
     GLuint fbo, color, depth;
     bool color_texture; // color is a texture (else a renderbuffer)
+    int width, height;  // (unit: px)
 } render_target;
 
 struct renderer
@@ -167,7 +178,7 @@ struct renderer
     sky_program sky_prog;
     lines_program lines_prog;
     text_program text_prog;
-    fxaa_program fxaa_prog;
+    post_program post_prog[POST_VARIANT_COUNT];
     char program_errors[PROGRAM_COUNT][RENDER_ERROR_MAX]; // the last failed reload per program, or ""
     char shader_error[RENDER_ERROR_MAX];
     double last_poll_s;
@@ -207,12 +218,12 @@ struct renderer
 
     render_target msaa;
     int msaa_samples, msaa_width, msaa_height;
-    render_target post; // the anti-aliasing pass's source (render_options.fxaa)
-    int post_width, post_height;
+    render_target post;    // the post pass's source: the scene (render_options.fxaa, render_scale)
+    render_target post_aa; // the scene anti-aliased at its own size, when it is then upscaled
     int max_samples;
     int auto_samples; // what RENDER_MSAA_AUTO means on this GL renderer
     bool default_fb_multisampled;
-    bool software;          // a software rasteriser (llvmpipe, softpipe, SWR)
+    bool software;          // a software rasteriser (llvmpipe, softpipe, SWR, SwiftShader)
     int default_depth_bits; // of the window's framebuffer
 
     // renderer_set_offscreen: the frame's final target instead of the window (fbo 0: the window).
@@ -246,4 +257,5 @@ void render_pass_end(renderer *r, render_pass pass);
 void render_count_draw(renderer *r, render_pass pass, long long triangles);
 // debug_draw.c and text.c helpers used by renderer.c.
 void render_text_upload_and_draw(renderer *r);
-void render_lines_draw(renderer *r, bool xray);
+// point_scale: the scene's pixels per frame pixel (render_options.render_scale), so points keep their size.
+void render_lines_draw(renderer *r, bool xray, float point_scale);
