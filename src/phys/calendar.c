@@ -997,13 +997,10 @@ static void first_search(cal_state *cs, int slot)
 static ph_impact_body response_body(const ph_world *world, int slot, float t)
 {
     const ph_body *b = &world->bodies[slot];
-    ph_impact_body r;
+    ph_vec3 c;
     ph_quat q;
-    pose_at(b, t, &r.c, &q);
-    r.dynamic = b->type == PH_BODY_DYNAMIC && b->awake;
-    r.inv_mass = r.dynamic ? b->inv_mass : 0.0f;
-    r.inv_inertia = r.dynamic ? ph_body_world_inv_inertia(b, q) : glms_mat3_zero();
-    return r;
+    pose_at(b, t, &c, &q);
+    return ph_impact_body_at(b, c, q);
 }
 
 // The response at the event (ph_impact_respond: compression, Poisson's restitution, friction, each of which
@@ -1170,11 +1167,6 @@ static bool ends_held(const cal_state *cs, const ph_cal_event *e)
     return true;
 }
 
-static bool same_vec3(ph_vec3 a, ph_vec3 b)
-{
-    return a.x == b.x && a.y == b.y && a.z == b.z;
-}
-
 static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
 {
     ph_world *world = cs->world;
@@ -1192,8 +1184,8 @@ static void resolve(cal_state *cs, const ph_cal_event *e, bool clamp)
     // by 2.9% in one such event (issue 19, item 1). The solver's ends stand; where the solver did not take
     // the pair, or they overlap deeper than a pair may sink in (a tumbling box whose other corners swing into
     // the floor), the event goes on as any.
-    if (!clamp && !hold && m.point_count > 0 && same_vec3(sa->v, va) && same_vec3(sa->w, wa) &&
-        same_vec3(sb->v, vb) && same_vec3(sb->w, wb) && ends_held(cs, e))
+    if (!clamp && !hold && m.point_count > 0 && glms_vec3_eqv(sa->v, va) && glms_vec3_eqv(sa->w, wa) &&
+        glms_vec3_eqv(sb->v, vb) && glms_vec3_eqv(sb->w, wb) && ends_held(cs, e))
     {
         cs->ctx->stats->calendar_kept++;
         return;

@@ -155,22 +155,21 @@ float ph_impact_respond(const ph_impact_body *ra, const ph_impact_body *rb, ph_b
     return respond(ra, rb, sa, sb, m, e, mu, threshold, NULL);
 }
 
-// Body slot as an impact at the step's start sees it.
-static ph_impact_body impact_body(const ph_world *world, int slot)
+ph_impact_body ph_impact_body_at(const ph_body *b, ph_vec3 c, ph_quat q)
 {
-    const ph_body *b = &world->bodies[slot];
     ph_impact_body r;
-    r.c = b->center;
+    r.c = c;
     r.dynamic = b->type == PH_BODY_DYNAMIC && b->awake;
     r.inv_mass = r.dynamic ? b->inv_mass : 0.0f;
-    r.inv_inertia = r.dynamic ? ph_body_world_inv_inertia(b, b->xf.q) : glms_mat3_zero();
+    r.inv_inertia = r.dynamic ? ph_body_world_inv_inertia(b, q) : glms_mat3_zero();
     return r;
 }
 
 // Whether contact c has a point that closes within the step (its gap at the relative normal velocity
 // there) faster than the restitution threshold: the solver's own test of a speculative point, along the
-// normal it would use. (Kept to points within the world's speculative margin, a struck cradle's first
-// impact, 3 cm away at 3 m/s, went back to the solver, which pushed the whole row.)
+// normal it would use. Any gap the step closes counts: limited to points within the world's speculative
+// margin, a struck cradle's first impact (3 cm away at 3 m/s) went back to the solver, which pushed the whole
+// row.
 static bool closes(const ph_world *world, const ph_contact *c, float dt)
 {
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
@@ -220,12 +219,10 @@ int ph_impacts_sequence(ph_step_context *ctx)
     // The bouncing contacts with points whose dynamic bodies are all awake (a sleeping body is the solver's
     // to wake and hold).
     ph_impact_record *record = ph_arena_alloc(ctx->arena, sizeof *record * (size_t)set->bouncy_count);
-    int *list = ph_arena_alloc(ctx->arena, sizeof(int) * (size_t)set->bouncy_count);
     uint8_t *moved = ph_arena_alloc(ctx->arena, (size_t)world->body_ids.slot_count + 1);
-    if (!record || !list || !moved)
+    if (!record || !moved)
     {
         ph_arena_free(ctx->arena, moved);
-        ph_arena_free(ctx->arena, list);
         ph_arena_free(ctx->arena, record);
         return 0; // out of memory: the solver alone takes the step's impacts, as before this pass
     }
@@ -239,10 +236,7 @@ int ph_impacts_sequence(ph_step_context *ctx)
         bool asleep =
             (ba->type == PH_BODY_DYNAMIC && !ba->awake) || (bb->type == PH_BODY_DYNAMIC && !bb->awake);
         if (!asleep && (moving_dynamic(world, c->a) || moving_dynamic(world, c->b)) && n < set->bouncy_count)
-        {
-            record[n] = (ph_impact_record){.contact = k};
-            list[n++] = k;
-        }
+            record[n++] = (ph_impact_record){.contact = k};
     }
     memset(moved, 0, (size_t)world->body_ids.slot_count + 1);
     int impacts = 0;
@@ -251,11 +245,13 @@ int ph_impacts_sequence(ph_step_context *ctx)
         bool any = false;
         for (int i = 0; i < n; i++)
         {
-            const ph_contact *c = &set->items[list[i]];
+            const ph_contact *c = &set->items[record[i].contact];
             bool pair = moving_dynamic(world, c->a) && moving_dynamic(world, c->b);
             if (!(pair || moved[c->a] || moved[c->b]) || !closes(world, c, ctx->dt))
                 continue;
-            ph_impact_body ra = impact_body(world, c->a), rb = impact_body(world, c->b);
+            const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+            ph_impact_body ra = ph_impact_body_at(ba, ba->center, ba->xf.q);
+            ph_impact_body rb = ph_impact_body_at(bb, bb->center, bb->xf.q);
             ph_vec3 wa = world->states[c->a].w, wb = world->states[c->b].w;
             respond(&ra, &rb, &world->states[c->a], &world->states[c->b], &c->manifold, c->restitution,
                     c->friction, SOLVER_RESTITUTION_THRESHOLD, record[i].impulse);
@@ -270,7 +266,6 @@ int ph_impacts_sequence(ph_step_context *ctx)
             break;
     }
     ph_arena_free(ctx->arena, moved);
-    ph_arena_free(ctx->arena, list);
     if (impacts == 0)
     {
         ph_arena_free(ctx->arena, record);

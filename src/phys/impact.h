@@ -8,6 +8,7 @@
 
 #include <stdbool.h> // bool
 
+typedef struct ph_body ph_body;
 typedef struct ph_body_state ph_body_state;
 typedef struct ph_step_context ph_step_context;
 
@@ -20,6 +21,9 @@ typedef struct ph_impact_body
     ph_mat3 inv_inertia;
     bool dynamic;
 } ph_impact_body;
+
+// Body b as an impact sees it with its centre of mass at c and orientation q.
+ph_impact_body ph_impact_body_at(const ph_body *b, ph_vec3 c, ph_quat q);
 
 // The impact of bodies a and b at manifold m (normal from a to b) on their velocities sa, sb, in three
 // stages that can each only take kinetic energy away: compression to no approach at any point, then

@@ -664,20 +664,13 @@ static void batch_color(ph_world *world, int i, int k, bool move_a, bool move_b)
     if (!b->kernels)
         return;
     const ph_joint *j = &world->joints[k];
-    b->color[i] = -1;
-    uint64_t taken = (move_a ? b->used[j->a] : 0) | (move_b ? b->used[j->b] : 0);
-    if (!plain_point(j) || taken == ~(uint64_t)0)
+    int c = plain_point(j) ? wide_take_color(b->used, j->a, j->b, move_a, move_b) : -1;
+    b->color[i] = c;
+    if (c < 0)
     {
         b->rest[b->rest_count++] = k;
         return;
     }
-    int c = __builtin_ctzll(~taken);
-    uint64_t bit = (uint64_t)1 << c;
-    if (move_a)
-        b->used[j->a] |= bit;
-    if (move_b)
-        b->used[j->b] |= bit;
-    b->color[i] = c;
     b->colors = c + 1 > b->colors ? c + 1 : b->colors;
     b->color_first[c + 1]++; // counts until batch_fill sums them
 }
@@ -1039,45 +1032,40 @@ static ph_mat3 point_mass_matrix(const pair *p, ph_vec3 ra, ph_vec3 rb)
     return k;
 }
 
-// K x = b for a symmetric K by its cofactors (0 when singular).
-static ph_vec3 solve_symmetric3(ph_mat3 k, ph_vec3 b)
+// The inverse of a symmetric K by its cofactors, its upper half: xx, xy, xz, yy, yz, zz (0 when singular).
+static void symmetric_inverse(ph_mat3 k, float out[6])
 {
-    float a = k.raw[0][0], d = k.raw[1][1], f = k.raw[2][2];
-    float bb = k.raw[1][0], c = k.raw[2][0], e = k.raw[2][1];
-    float c00 = d * f - e * e, c01 = c * e - bb * f, c02 = bb * e - c * d;
-    float det = a * c00 + bb * c01 + c * c02;
-    if (!(fabsf(det) > 1.0e-30f))
-        return glms_vec3_zero();
-    float inv = 1.0f / det;
-    float c11 = a * f - c * c, c12 = bb * c - a * e, c22 = a * d - bb * bb;
-    return ph_v3(inv * (c00 * b.x + c01 * b.y + c02 * b.z), inv * (c01 * b.x + c11 * b.y + c12 * b.z),
-                 inv * (c02 * b.x + c12 * b.y + c22 * b.z));
-}
-
-// g->point_inv from the pair's inverse masses and inertias at g's anchors.
-static void point_inverse(const pair *p, joint_geometry *g)
-{
-    ph_mat3 k = point_mass_matrix(p, g->ra, g->rb);
     float a = k.raw[0][0], d = k.raw[1][1], f = k.raw[2][2];
     float bb = k.raw[1][0], c = k.raw[2][0], e = k.raw[2][1];
     float c00 = d * f - e * e, c01 = c * e - bb * f, c02 = bb * e - c * d;
     float det = a * c00 + bb * c01 + c * c02;
     float inv = fabsf(det) > 1.0e-30f ? 1.0f / det : 0.0f;
-    g->point_inv[0] = inv * c00;
-    g->point_inv[1] = inv * c01;
-    g->point_inv[2] = inv * c02;
-    g->point_inv[3] = inv * (a * f - c * c);
-    g->point_inv[4] = inv * (bb * c - a * e);
-    g->point_inv[5] = inv * (a * d - bb * bb);
+    out[0] = inv * c00;
+    out[1] = inv * c01;
+    out[2] = inv * c02;
+    out[3] = inv * (a * f - c * c);
+    out[4] = inv * (bb * c - a * e);
+    out[5] = inv * (a * d - bb * bb);
+}
+
+// m b for a symmetric m given by its upper half (symmetric_inverse).
+static ph_vec3 symmetric_mulv(const float m[6], ph_vec3 b)
+{
+    return ph_v3(m[0] * b.x + m[1] * b.y + m[2] * b.z, m[1] * b.x + m[3] * b.y + m[4] * b.z,
+                 m[2] * b.x + m[4] * b.y + m[5] * b.z);
+}
+
+// g->point_inv from the pair's inverse masses and inertias at g's anchors.
+static void point_inverse(const pair *p, joint_geometry *g)
+{
+    symmetric_inverse(point_mass_matrix(p, g->ra, g->rb), g->point_inv);
 }
 
 static void solve_point(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
 {
     ph_vec3 cdot = v_sub(v_add(p->vb, v_cross(p->wb, g->rb)), v_add(p->va, v_cross(p->wa, g->ra)));
     ph_vec3 rhs = v_add(v_scale(cdot, s.mass_scale), v_scale(g->d, s.mass_scale * s.bias_rate));
-    const float *m = g->point_inv;
-    ph_vec3 x = ph_v3(m[0] * rhs.x + m[1] * rhs.y + m[2] * rhs.z, m[1] * rhs.x + m[3] * rhs.y + m[4] * rhs.z,
-                      m[2] * rhs.x + m[4] * rhs.y + m[5] * rhs.z);
+    ph_vec3 x = symmetric_mulv(g->point_inv, rhs);
     ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->point_impulse, s.impulse_scale));
     j->point_impulse = v_add(j->point_impulse, impulse);
     apply_linear(p, impulse, g->ra, g->rb);
@@ -1099,7 +1087,9 @@ static void solve_lock(ph_joint *j, pair *p, const joint_geometry *g, row_soft s
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             k.raw[r][c] = p->ia->raw[r][c] + p->ib->raw[r][c];
-    ph_vec3 x = solve_symmetric3(k, rhs);
+    float inv[6];
+    symmetric_inverse(k, inv);
+    ph_vec3 x = symmetric_mulv(inv, rhs);
     ph_vec3 impulse = v_sub(v_scale(x, -1.0f), v_scale(j->angular_impulse, s.impulse_scale));
     j->angular_impulse = v_add(j->angular_impulse, impulse);
     apply_angular(p, impulse);
@@ -1583,6 +1573,8 @@ void ph_joints_project(ph_world *world)
 // Whether joint j's last step's force or torque passed its break limits.
 static bool breaks(const ph_joint *j, float *out_force, float *out_torque)
 {
+    if (!(j->def.break_force > 0.0f || j->def.break_torque > 0.0f))
+        return false; // unbreakable: its forces need not be measured
     float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
     *out_force = force;
     *out_torque = torque;
@@ -1626,8 +1618,7 @@ void ph_joints_finish(ph_world *world, float h, float dt)
         pair p = load(sa, sb);
         need = fmaxf(need, need_hertz(j, &p));
         float force, torque;
-        if ((j->def.break_force > 0.0f || j->def.break_torque > 0.0f) && breaks(j, &force, &torque))
-            break_due = true;
+        break_due = breaks(j, &force, &torque) || break_due;
     }
     world->joint_need_hertz = need;
     world->joint_batch.break_due = break_due;

@@ -287,6 +287,23 @@ typedef enum wide_arms_mode
 // Colours a constraint may take: one bit each in a body's 64-bit mask of colours used.
 #define WIDE_MAX_COLORS 64
 
+// Greedy colouring, for contacts (solver_wide.c) and joints (joint.c) alike: the lowest colour free at both
+// moving bodies (their masks of colours used, `used` by body slot), marked used at them; -1 when one of them
+// has every colour already (the constraint is then solved one at a time).
+static inline int wide_take_color(uint64_t *used, int a, int b, bool move_a, bool move_b)
+{
+    uint64_t taken = (move_a ? used[a] : 0) | (move_b ? used[b] : 0);
+    if (taken == ~(uint64_t)0)
+        return -1;
+    int c = __builtin_ctzll(~taken);
+    uint64_t bit = (uint64_t)1 << c;
+    if (move_a)
+        used[a] |= bit;
+    if (move_b)
+        used[b] |= bit;
+    return c;
+}
+
 typedef struct wide_solver
 {
     wide_group *groups; // group_count of them, `stride` bytes apart: use wide_group_at

@@ -53,20 +53,13 @@ bool ph_wide_build(ph_arena *arena, const ph_body_state *states, int slots, cons
     {
         const constraint_head *head = &heads[k];
         bool move_a = states[head->a].inv_mass > 0.0f, move_b = states[head->b].inv_mass > 0.0f;
-        uint64_t taken = (move_a ? out->used[head->a] : 0) | (move_b ? out->used[head->b] : 0);
-        if (taken == ~(uint64_t)0 || head->round)
+        int c = head->round ? -1 : wide_take_color(out->used, head->a, head->b, move_a, move_b);
+        color[k] = c;
+        if (c < 0)
         {
-            color[k] = -1;
             out->scalar[out->scalar_count++] = k;
             continue;
         }
-        int c = __builtin_ctzll(~taken);
-        uint64_t bit = (uint64_t)1 << c;
-        if (move_a)
-            out->used[head->a] |= bit;
-        if (move_b)
-            out->used[head->b] |= bit;
-        color[k] = c;
         out->colors = c + 1 > out->colors ? c + 1 : out->colors;
         bucket[c * PH_MAX_MANIFOLD_POINTS + (PH_MAX_MANIFOLD_POINTS - head->point_count) + 1]++;
     }
