@@ -373,6 +373,136 @@ ph_vec3 ph_body_angular_velocity_change(const ph_body *body, ph_vec3 w, float h,
     return to_world(q, glms_mat3_mulv(glms_mat3_inv(jac), to_body(q, dw_now)));
 }
 
+// M^-1 v for an invertible M, in double precision: M is an inverse inertia whose ratio of extreme moments
+// may be large (a thin plank's), where float cofactors lose digits that the angular impulse recovered from a
+// change of velocity would carry into the momentum (a heap of bouncing planks gained 7e-5 of its energy).
+static ph_vec3 inverse_mulv(const ph_mat3 *m, ph_vec3 v)
+{
+    double a[3][3];
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+            a[c][r] = (double)m->col[c].raw[r];
+    // Column-major a[c][r]; the cofactors of the transpose make the inverse's columns.
+    double c00 = a[1][1] * a[2][2] - a[2][1] * a[1][2], c01 = a[2][1] * a[0][2] - a[0][1] * a[2][2],
+           c02 = a[0][1] * a[1][2] - a[1][1] * a[0][2];
+    double det = a[0][0] * c00 + a[1][0] * c01 + a[2][0] * c02;
+    if (!(det != 0.0))
+        return glms_vec3_zero();
+    double c10 = a[2][0] * a[1][2] - a[1][0] * a[2][2], c11 = a[0][0] * a[2][2] - a[2][0] * a[0][2],
+           c12 = a[1][0] * a[0][2] - a[0][0] * a[1][2];
+    double c20 = a[1][0] * a[2][1] - a[2][0] * a[1][1], c21 = a[2][0] * a[0][1] - a[0][0] * a[2][1],
+           c22 = a[0][0] * a[1][1] - a[1][0] * a[0][1];
+    double x = (double)v.x, y = (double)v.y, z = (double)v.z;
+    return ph_v3((float)((c00 * x + c10 * y + c20 * z) / det), (float)((c01 * x + c11 * y + c21 * z) / det),
+                 (float)((c02 * x + c12 * y + c22 * z) / det));
+}
+
+// The carrying body-frame velocity of body-frame momentum lb, I x + s x x I x = lb (s = -h/2: through a
+// sub-step h that ends here). The equation is quadratic, and for a fast spin Newton's method can land on a
+// root that turns the body by many radians per sub-step, putting the momentum into a spin about its axis of
+// least inertia (a bar struck at 226 rad/s came out of a calendar event at 1e7 rad/s). Such a root, or none,
+// is refused for I^-1 lb scaled to the energy of lb at most (keep_energy): never more energy than the
+// momentum has.
+static ph_vec3 carried_of(const ph_body *body, ph_vec3 lb, float s)
+{
+    const ph_mat3 *inertia = &body->inertia_local, *inv_inertia = &body->inv_inertia_local;
+    ph_vec3 linear = inertia_mulv(inv_inertia, body->diagonal, lb), root = linear;
+    if (solve_spin(inertia, inv_inertia, body->diagonal, lb, s, &root) && ph_is_finite_vec3(root) &&
+        4.0f * s * s * glms_vec3_dot(root, root) <= BODY_SPIN_ROOT_TURN * BODY_SPIN_ROOT_TURN)
+        return root;
+    return keep_energy(inertia, inv_inertia, lb, linear, 2.0f * fabsf(s));
+}
+
+ph_vec3 ph_body_angular_velocity_struck(const ph_body *body, ph_quat q, const ph_mat3 *row_inv_inertia,
+                                        ph_vec3 w0, ph_vec3 w1, float h, bool turned)
+{
+    if (!carries_spin(body, h) || glms_vec3_eqv(w0, w1))
+        return w1;
+    // Body frame of q: the momentum of w0, lb = I wb + s wb x I wb (s as in ph_body_row_inv_inertia), plus
+    // the angular impulse the rows applied; then the wb of that momentum, from w1 (within the impulse's
+    // second order of it).
+    float s = turned ? -0.5f * h : 0.5f * h;
+    const ph_mat3 *inertia = &body->inertia_local;
+    ph_vec3 wb = to_body(q, w0);
+    ph_vec3 iw = inertia_mulv(inertia, body->diagonal, wb);
+    ph_vec3 impulse = inverse_mulv(row_inv_inertia, glms_vec3_sub(w1, w0));
+    ph_vec3 lb =
+        glms_vec3_add(glms_vec3_add(iw, glms_vec3_scale(glms_vec3_cross(wb, iw), s)), to_body(q, impulse));
+    return to_world(q, carried_of(body, lb, s));
+}
+
+// Body-frame momentum lb at orientation `from`, in the body frame of `to`. The kinetic energy of a momentum
+// at an orientation is lb . I^-1 lb / 2 in its body frame: moved without a force, a body must not gain it,
+// so a momentum that lies nearer the axis of least inertia at `to` keeps its direction and the energy it had
+// (the chord of a body's sweep is not the path of a free body: a plank struck while spinning at 200 rad/s
+// went on at 1800).
+static ph_vec3 momentum_moved(const ph_body *body, ph_vec3 lb, ph_quat from, ph_quat to)
+{
+    const ph_mat3 *inv_inertia = &body->inv_inertia_local;
+    ph_vec3 lb_to = to_body(to, to_world(from, lb));
+    float before = glms_vec3_dot(lb, inertia_mulv(inv_inertia, body->diagonal, lb));
+    float after = glms_vec3_dot(lb_to, inertia_mulv(inv_inertia, body->diagonal, lb_to));
+    return after > before ? glms_vec3_scale(lb_to, sqrtf(before / after)) : lb_to;
+}
+
+// Whether a spin w changes the momentum of the body differently from a multiple of w (above the gyroscopic
+// threshold, not isotropic).
+static inline bool spins_off_axis(const ph_body *body, ph_vec3 w, float h)
+{
+    return carries_spin(body, h) && glms_vec3_dot(w, w) >= BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED;
+}
+
+ph_vec3 ph_body_spin_moved(const ph_body *body, ph_quat from, ph_quat to, ph_vec3 w, float h)
+{
+    if (!spins_off_axis(body, w, h))
+        return w;
+    ph_vec3 lb = momentum_after_body(&body->inertia_local, body->diagonal, to_body(from, w), h);
+    return to_world(to, carried_of(body, momentum_moved(body, lb, from, to), -0.5f * h));
+}
+
+ph_vec3 ph_body_spin_now_moved(const ph_body *body, ph_quat from, ph_quat to, ph_vec3 w, float h)
+{
+    if (!spins_off_axis(body, w, h))
+        return w;
+    ph_vec3 lb = momentum_after_body(&body->inertia_local, body->diagonal, to_body(from, w), h);
+    return to_world(
+        to, inertia_mulv(&body->inv_inertia_local, body->diagonal, momentum_moved(body, lb, from, to)));
+}
+
+ph_vec3 ph_body_spin_carried_moved(const ph_body *body, ph_quat from, ph_quat to, ph_vec3 w_now, float h)
+{
+    if (!spins_off_axis(body, w_now, h))
+        return w_now;
+    ph_vec3 lb = inertia_mulv(&body->inertia_local, body->diagonal, to_body(from, w_now));
+    return to_world(to, carried_of(body, momentum_moved(body, lb, from, to), -0.5f * h));
+}
+
+bool ph_body_turn_free(const ph_body *body, ph_quat *q, ph_vec3 *w, float time, float h)
+{
+    if (!carries_spin(body, h) || !(time > 0.0f) ||
+        glms_vec3_dot(*w, *w) < BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+        return false;
+    // The momentum the body carries (ph_body_angular_velocity_now's), then sub-steps of at most h of the
+    // torque-free flow (ph_body_gyro_step's: the implicit midpoint turn), which keep it, and the carrying
+    // velocity of that momentum for a sub-step h at the end.
+    const ph_mat3 *inertia = &body->inertia_local, *inv_inertia = &body->inv_inertia_local;
+    ph_quat r = *q;
+    ph_vec3 l = to_world(r, momentum_after_body(inertia, body->diagonal, to_body(r, *w), h));
+    int n = (int)ceilf(time / h);
+    n = n < 1 ? 1 : n > BODY_TURN_FREE_MAX_STEPS ? BODY_TURN_FREE_MAX_STEPS : n;
+    float hs = time / (float)n;
+    ph_vec3 spin = *w;
+    for (int k = 0; k < n; k++)
+    {
+        spin = ph_body_gyro_solve(r, inertia, inv_inertia, l, hs);
+        r = ph_integrate_rotation(r, spin, hs);
+    }
+    spin = to_world(r, carried_of(body, to_body(r, l), -0.5f * h));
+    *q = r;
+    *w = spin;
+    return true;
+}
+
 ph_vec3 ph_body_gyro_step(const ph_body *body, const ph_body_state *state, float h, float carried)
 {
     // Gyroscopic torque. The angular velocity w is the one that carries the body through a sub-step (the

@@ -187,22 +187,17 @@ static bool closes(const ph_world *world, const ph_contact *c, float dt)
     return false;
 }
 
-// The impact's angular impulse as a change of momentum. The state's angular velocity is the one that carried
-// the body through its last sub-step, not I^-1 of its momentum now (ph_body_angular_velocity_now), and the
-// two differ by h/2 w x I w, second order in w: a plank-like hull set spinning at 4 rad/s by a cube at e = 1,
-// its impulse added to the carrying velocity, changed the pair's angular momentum by 0.1% at 5 sub-steps
-// (0.03% at 16). So a body whose inertia turns with it (not isotropic) takes the impact's change of
-// velocity on its velocity now, and the carrying velocity that leaves it with that. w0: its carrying
-// velocity before the impact.
-static void keep_momentum(ph_world *world, int slot, ph_vec3 w0)
+// The impact's angular impulse as a change of angular momentum (ph_body_angular_velocity_struck): the state's
+// angular velocity is the one that carried the body through its last sub-step, not I^-1 of its momentum now,
+// and the two differ by h/2 w x I w (a plank-like hull set spinning at 4 rad/s by a cube at e = 1, its
+// impulse added to the carrying velocity, changed the pair's angular momentum by 0.1% at 5 sub-steps). w0:
+// its carrying velocity before impact r changed it.
+static void keep_momentum(ph_world *world, int slot, const ph_impact_body *r, ph_vec3 w0)
 {
     const ph_body *b = &world->bodies[slot];
     ph_body_state *st = &world->states[slot];
-    if (b->type != PH_BODY_DYNAMIC || b->isotropic || glms_vec3_eqv(st->w, w0))
-        return;
-    float h = world->last_h;
-    ph_vec3 now = glms_vec3_add(ph_body_angular_velocity_now(b, w0, h), glms_vec3_sub(st->w, w0));
-    st->w = ph_body_angular_velocity_carried(b, now, h);
+    if (r->dynamic)
+        st->w = ph_body_angular_velocity_struck(b, b->xf.q, &r->inv_inertia, w0, st->w, world->last_h, true);
 }
 
 static bool moving_dynamic(const ph_world *world, int slot)
@@ -255,8 +250,8 @@ int ph_impacts_sequence(ph_step_context *ctx)
             ph_vec3 wa = world->states[c->a].w, wb = world->states[c->b].w;
             respond(&ra, &rb, &world->states[c->a], &world->states[c->b], &c->manifold, c->restitution,
                     c->friction, SOLVER_RESTITUTION_THRESHOLD, record[i].impulse);
-            keep_momentum(world, c->a, wa);
-            keep_momentum(world, c->b, wb);
+            keep_momentum(world, c->a, &ra, wa);
+            keep_momentum(world, c->b, &rb, wb);
             moved[c->a] |= ra.dynamic; // a static body's other contacts are not moved by this
             moved[c->b] |= rb.dynamic;
             any = true;

@@ -115,6 +115,9 @@
 // asks for); below this angle the error is second order and too small to matter, so resting and slowly
 // turning bodies keep the cheaper step-start values.
 #define SOLVER_INERTIA_REFRESH_ANGLE 0.02f
+// Below this change of turn per half sub-step (h/2 |dw|, unit: rad) a sweep's angular impulses are taken as
+// the rows' linear map gives them (keep_row_momentum): their error is of that order relative to the impulse.
+#define SOLVER_STRUCK_TURN 1e-4f
 
 static softness make_soft(float hertz, float zeta, float h)
 {
@@ -1534,6 +1537,38 @@ static void support_shares(const ph_world *world, const ph_contact *c, ph_vec3 u
         *mb = 0.0f;
 }
 
+// project_deep_contacts' stop of contact c's approach at its deepest point (of the bodies' poses now): an
+// impulse along its normal there, on the bodies support_shares lets move.
+static void stop_deep_contact(ph_world *world, const ph_contact *c, ph_vec3 up)
+{
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    ph_body_state *sa = &world->states[c->a], *sb = &world->states[c->b];
+    ph_vec3 n = c->manifold.normal;
+    int deepest = 0;
+    for (int i = 1; i < c->manifold.point_count; i++)
+        if (c->manifold.points[i].separation < c->manifold.points[deepest].separation)
+            deepest = i;
+    // The point moves with body a; b's arm reaches the same point.
+    ph_vec3 ra = rotate(sa->dq, glms_vec3_sub(c->manifold.points[deepest].point, ba->center0));
+    ph_vec3 rb = glms_vec3_sub(glms_vec3_add(glms_vec3_add(ba->center0, sa->dp), ra),
+                               glms_vec3_add(bb->center0, sb->dp));
+    float ma, mb;
+    support_shares(world, c, up, &ma, &mb);
+    ph_vec3 rna = cross3(ra, n), rnb = cross3(rb, n);
+    ph_vec3 ira = ma > 0.0f ? glms_mat3_mulv(sa->inv_inertia, rna) : glms_vec3_zero();
+    ph_vec3 irb = mb > 0.0f ? glms_mat3_mulv(sb->inv_inertia, rnb) : glms_vec3_zero();
+    float approach = dot3(
+        n, glms_vec3_sub(glms_vec3_add(sb->v, cross3(sb->w, rb)), glms_vec3_add(sa->v, cross3(sa->w, ra))));
+    float k = ma + mb + dot3(rna, ira) + dot3(rnb, irb);
+    if (!(approach < 0.0f) || !(k > 0.0f))
+        return;
+    float impulse = -approach / k;
+    sa->v = madd(sa->v, n, -impulse * ma);
+    sa->w = madd(sa->w, ira, -impulse);
+    sb->v = madd(sb->v, n, impulse * mb);
+    sb->w = madd(sb->w, irb, impulse);
+}
+
 static void project_deep_contacts(ph_step_context *ctx)
 {
     ph_world *world = ctx->world;
@@ -1586,23 +1621,16 @@ static void project_deep_contacts(ph_step_context *ctx)
         }
     }
     // A contact the soft springs let sink that far is rigid for the rest of the step: its bodies stop
-    // approaching along its normal, from the bottom up as their positions were (the heavy body stops on the
-    // stack as on the ground below it, instead of driving on into it through the next step).
+    // approaching along its normal at its deepest point, from the bottom up as their positions were (the
+    // heavy body stops on the stack as on the ground below it, instead of driving on into it through the next
+    // step). One impulse at one point of space, so that two free bodies keep their momentum, angular too:
+    // stopping their centres instead (a force through each centre) changed a pair's angular momentum by 2.5%.
     for (int i = 0; i < count; i++)
     {
         if (!list[i].projected)
             continue;
         const ph_contact *c = &set->items[list[i].k];
-        ph_body_state *sa = &world->states[c->a], *sb = &world->states[c->b];
-        ph_vec3 n = c->manifold.normal;
-        float approach = dot3(glms_vec3_sub(sb->v, sa->v), n);
-        if (!(approach < 0.0f))
-            continue;
-        float ma, mb;
-        support_shares(world, c, up, &ma, &mb);
-        float share = approach / (ma + mb);
-        sa->v = madd(sa->v, n, share * ma);
-        sb->v = madd(sb->v, n, -share * mb);
+        stop_deep_contact(world, c, up);
     }
     ph_arena_free(ctx->arena, list);
 }
@@ -1740,26 +1768,30 @@ static void start_bodies(int begin, int end, int worker, void *context)
     }
 }
 
-// Restitution's angular impulses as changes of momentum. The state's angular velocity carries a body through
-// its last sub-step, and the body's angular momentum at the end of it is I w - h/2 w x I w (body frame,
-// ph_body_angular_velocity_now): an angular impulse J turned by the inverse inertia, as the rows turn it,
-// changes that momentum by J only to first order in h w. Restitution acts once at the step's end, so each
-// body whose inertia turns with it (not isotropic: its state's inverse inertia scale is -1) and whose spin
-// restitution changed takes the change of carrying velocity that changes its velocity now by as much
-// (ph_body_angular_velocity_change): a cube and a plank-like hull that meet off centre at e = 1 (the hull
-// leaving at 5 rad/s) had their angular momentum changed by 0.13%, and by 0.064% this way. `spins`: the
-// spins of the bodies `turning` before restitution; their poses are the step's end (after finish_poses).
-static void keep_bounce_momentum(ph_world *world, const int *turning, int count, const ph_vec3 *spins,
-                                 float h)
+// The rows' angular impulses on spinning bodies as changes of momentum, exactly: after a sweep of the rows
+// (the solve, the relax, restitution), each body of `turners` (dynamic, not isotropic, in a constraint) whose
+// angular velocity the sweep changed from before[i] by more than SOLVER_STRUCK_TURN per half sub-step takes
+// ph_body_angular_velocity_struck's; before[i] then holds the velocity the next sweep starts from. The rows
+// turn an impulse into a change of velocity with a map linear about the velocity at their start; an impact
+// that sets a body spinning within one sweep (a box struck off centre, leaving at 9 rad/s) changed the pair's
+// angular momentum by 0.4% that way. `turned`: after the sub-step's turn (ph_body_row_inv_inertia).
+static void keep_row_momentum(ph_world *world, const int *turners, int count, ph_vec3 *before, float h,
+                              bool turned)
 {
+    float least = 2.0f * SOLVER_STRUCK_TURN / h;
     for (int i = 0; i < count; i++)
     {
-        ph_body_state *st = &world->states[turning[i]];
-        if (st->inv_inertia_scale >= 0.0f || glms_vec3_eqv(st->w, spins[i]))
-            continue;
-        ph_vec3 change = glms_vec3_sub(st->w, spins[i]);
-        st->w = glms_vec3_add(
-            spins[i], ph_body_angular_velocity_change(&world->bodies[turning[i]], spins[i], h, change));
+        const ph_body *body = &world->bodies[turners[i]];
+        ph_body_state *st = &world->states[turners[i]];
+        ph_vec3 w0 = before[i];
+        ph_vec3 change = glms_vec3_sub(st->w, w0);
+        float spin = sqrtf(dot3(w0, w0)) + sqrtf(dot3(change, change));
+        if (spin > least && !glms_vec3_eqv(st->w, w0))
+        {
+            ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
+            st->w = ph_body_angular_velocity_struck(body, q, &st->inv_inertia, w0, st->w, h, turned);
+        }
+        before[i] = st->w;
     }
 }
 
@@ -1847,6 +1879,22 @@ bool ph_solve(ph_step_context *ctx)
         }
     }
     const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
+    // The bodies whose momentum is not linear in their angular velocity (keep_row_momentum), and their
+    // velocities before each sweep. Not jointed ones: the correction moves a body's velocity off what the
+    // rows solved for by a term of order h w dw, which a joint's rows then see as a drift (20 ragdolls down
+    // the stairs opened a joint by 21 mm with it, 8.6 mm without; issue 20 allows 20), so a jointed body
+    // exchanges momentum with its partners as the rows' first-order map gives it.
+    int *turners =
+        dynamic ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int))
+                : NULL;
+    ph_vec3 *before =
+        turners ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof *before)
+                : NULL;
+    int turner_count = 0;
+    for (int i = 0; before && i < dynamic_count; i++)
+        if (states[dynamic[i]].inv_inertia_scale < 0.0f &&
+            world->bodies[dynamic[i]].type == PH_BODY_DYNAMIC && world->bodies[dynamic[i]].joint_head < 0)
+            turners[turner_count++] = dynamic[i];
     bool fly_first = flying_count > 0 && dynamic;
 
     // The wide path where the world allows it, the CPU has it and the arena holds its groups.
@@ -1925,6 +1973,8 @@ bool ph_solve(ph_step_context *ctx)
              i++)
             if (spin[i])
                 spinning[spinning_count++] = dynamic[i];
+        for (int i = 0; i < turner_count; i++)
+            before[i] = states[turners[i]].w;
         unsigned long long t1 = ph_ticks();
         integrate_ticks += t1 - t0;
         // The joints measure their geometry again in the first sweep of the step and after the bodies
@@ -1944,6 +1994,7 @@ bool ph_solve(ph_step_context *ctx)
                 ph_joints_solve(world, ctx->h, true, it == 0 && (s == 0 || inertia_changed));
             solve(&world->tasks, states, &set, inv_h, true, s == 0 && it == 0, false);
         }
+        keep_row_momentum(world, turners, turner_count, before, ctx->h, false);
         t0 = ph_ticks();
         if (stepped)
         {
@@ -1973,6 +2024,7 @@ bool ph_solve(ph_step_context *ctx)
         // More relax sweeps of the joints alone (joint.h says why).
         for (int it = 1; joints > 0 && it < PH_JOINT_RELAX_SWEEPS; it++)
             ph_joints_solve(world, ctx->h, false, false);
+        keep_row_momentum(world, turners, turner_count, before, ctx->h, true);
         t0 = ph_ticks();
     }
     // Warm starting reuses the impulse that held the contact over a sub-step; the restitution kick is a
@@ -1984,29 +2036,25 @@ bool ph_solve(ph_step_context *ctx)
         ph_joints_project(world);
     }
     project_deep_contacts(ctx);
+    keep_row_momentum(world, turners, turner_count, before, ctx->h, true);
     world->last_h = ctx->h;
     // Restitution acts at the step's end: the rows of spinning bodies take the inertia of where they turned
-    // to, and their spins before it are kept for keep_bounce_momentum (the bodies noted spinning in the last
-    // sub-step, else all: a slower body's first-order error is below the refresh's angle).
+    // to (the bodies noted spinning in the last sub-step, else all).
     const int *turning = spin_noted ? spinning : dynamic;
     int turning_count = spin_noted ? spinning_count : dynamic_count;
     if (refreshed)
         refresh_spinning(ctx, &set, turning, turning_count, constrained, refreshed);
-    ph_vec3 *spins =
-        turning_count > 0 ? ph_arena_alloc(ctx->arena, (size_t)turning_count * sizeof *spins) : NULL;
-    for (int i = 0; spins && i < turning_count; i++)
-        spins[i] = states[turning[i]].w;
     restitution(&world->tasks, states, &set, ctx->h);
+    keep_row_momentum(world, turners, turner_count, before, ctx->h, true);
     store_totals(world, &set);
     if (set.wide)
         ctx->stats->solver_colors = wide.colors;
 
     ph_parallel_for(&world->tasks, ctx->awake_count, SOLVER_MIN_BODIES, finish_poses, ctx);
-    if (spins)
-    {
-        keep_bounce_momentum(world, turning, turning_count, spins, ctx->h);
-        ph_arena_free(ctx->arena, spins);
-    }
+    if (before)
+        ph_arena_free(ctx->arena, before);
+    if (turners)
+        ph_arena_free(ctx->arena, turners);
     if (spin)
         ph_arena_free(ctx->arena, spin);
     if (spinning)
