@@ -127,8 +127,13 @@ struct joint_geometry
     ph_vec3 swing_cross, twist_axis;
     float sin_swing, swing, twist;
     // The inverse of the point rows' block K at these anchors and the bodies' inverse inertias (its upper
-    // half: xx, xy, xz, yy, yz, zz; 0 where K is singular), for the joints with point rows (point_inverse).
+    // half: xx, xy, xz, yy, yz, zz; 0 where K is singular), for the joints with point rows; the revolute
+    // lock's 2x2 block on u1, u2 (k11, k12, k22); the effective masses of the axial row and of the cone and
+    // twist limits (row_masses: they change with the inverse inertias and the directions only, so the sweeps
+    // that keep a geometry keep them too).
     float point_inv[6];
+    float hinge_k[3];
+    float axial_mass, cone_mass, twist_mass;
 };
 typedef struct joint_geometry joint_geometry;
 
@@ -1055,10 +1060,32 @@ static ph_vec3 symmetric_mulv(const float m[6], ph_vec3 b)
                  m[2] * b.x + m[4] * b.y + m[5] * b.z);
 }
 
-// g->point_inv from the pair's inverse masses and inertias at g's anchors.
-static void point_inverse(const pair *p, joint_geometry *g)
+static float angular_mass(const pair *p, ph_vec3 u);
+static float linear_mass(const pair *p, ph_vec3 u, ph_vec3 arm_a, ph_vec3 arm_b);
+
+// The blocks and effective masses of joint j's rows (joint_geometry says which) from the pair's inverse
+// masses and inertias at g.
+static void row_masses(const ph_joint *j, const pair *p, joint_geometry *g)
 {
-    symmetric_inverse(point_mass_matrix(p, g->ra, g->rb), g->point_inv);
+    const ph_joint_def *d = &j->def;
+    if (d->type != PH_JOINT_DISTANCE && d->type != PH_JOINT_PRISMATIC)
+        symmetric_inverse(point_mass_matrix(p, g->ra, g->rb), g->point_inv);
+    if (d->type == PH_JOINT_REVOLUTE)
+    {
+        ph_vec3 iu1a = m_mul(p->ia, g->u1), iu2a = m_mul(p->ia, g->u2);
+        ph_vec3 iu1b = m_mul(p->ib, g->u1), iu2b = m_mul(p->ib, g->u2);
+        g->hinge_k[0] = v_dot(g->u1, iu1a) + v_dot(g->u1, iu1b);
+        g->hinge_k[1] = v_dot(g->u1, iu2a) + v_dot(g->u1, iu2b);
+        g->hinge_k[2] = v_dot(g->u2, iu2a) + v_dot(g->u2, iu2b);
+    }
+    if (d->type == PH_JOINT_REVOLUTE)
+        g->axial_mass = angular_mass(p, g->axis);
+    else if (d->type == PH_JOINT_PRISMATIC || (d->type == PH_JOINT_DISTANCE && g->axis_valid))
+        g->axial_mass = linear_mass(p, g->axis, g->arm_a, g->rb);
+    if (d->type == PH_JOINT_SPHERICAL && d->enable_cone && g->sin_swing > 1.0e-6f)
+        g->cone_mass = angular_mass(p, v_scale(g->swing_cross, -1.0f / g->sin_swing));
+    if (d->type == PH_JOINT_SPHERICAL && d->enable_twist)
+        g->twist_mass = angular_mass(p, g->twist_axis);
 }
 
 static void solve_point(ph_joint *j, pair *p, const joint_geometry *g, row_soft s)
@@ -1105,13 +1132,8 @@ static void solve_hinge_lock(ph_joint *j, pair *p, const joint_geometry *g, row_
     float c1 = v_dot(e, g->u1), c2 = v_dot(e, g->u2);
     float b1 = s.mass_scale * (v_dot(w, g->u1) + s.bias_rate * c1);
     float b2 = s.mass_scale * (v_dot(w, g->u2) + s.bias_rate * c2);
-    ph_vec3 iu1a = m_mul(p->ia, g->u1), iu2a = m_mul(p->ia, g->u2);
-    ph_vec3 iu1b = m_mul(p->ib, g->u1), iu2b = m_mul(p->ib, g->u2);
-    float k11 = v_dot(g->u1, iu1a) + v_dot(g->u1, iu1b);
-    float k12 = v_dot(g->u1, iu2a) + v_dot(g->u1, iu2b);
-    float k22 = v_dot(g->u2, iu2a) + v_dot(g->u2, iu2b);
     float x1, x2;
-    solve2(k11, k12, k22, b1, b2, &x1, &x2);
+    solve2(g->hinge_k[0], g->hinge_k[1], g->hinge_k[2], b1, b2, &x1, &x2);
     float a1 = v_dot(j->angular_impulse, g->u1), a2 = v_dot(j->angular_impulse, g->u2);
     float i1 = -x1 - s.impulse_scale * a1, i2 = -x2 - s.impulse_scale * a2;
     j->angular_impulse = v_add(v_scale(g->u1, a1 + i1), v_scale(g->u2, a2 + i2));
@@ -1147,7 +1169,7 @@ static void solve_axial(ph_joint *j, pair *p, const joint_geometry *g, row_soft 
     const ph_joint_def *d = &j->def;
     bool angular = d->type == PH_JOINT_REVOLUTE;
     ph_vec3 u = g->axis;
-    float mass = angular ? angular_mass(p, u) : linear_mass(p, u, g->arm_a, g->rb);
+    float mass = g->axial_mass;
 #define AXIAL_SPEED() (angular ? v_dot(u, v_sub(p->wb, p->wa)) : linear_speed(p, u, g->arm_a, g->rb))
 #define AXIAL_APPLY(x)                                                                                       \
     do                                                                                                       \
@@ -1228,7 +1250,7 @@ static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_
         {
             // Turning b about za x zb widens the swing: the row keeps cone - swing >= 0 along -(za x zb).
             ph_vec3 u = v_scale(g->swing_cross, -1.0f / g->sin_swing);
-            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - g->swing, angular_mass(p, u),
+            float x = solve_limit(v_dot(u, v_sub(p->wb, p->wa)), d->cone_angle - g->swing, g->cone_mass,
                                   joint, use_bias, inv_h, &j->cone_impulse);
             apply_angular(p, v_scale(u, x));
         }
@@ -1237,7 +1259,7 @@ static void solve_cone_twist(ph_joint *j, pair *p, const joint_geometry *g, row_
     {
         ph_vec3 u = g->twist_axis;
         float twist = g->twist;
-        float mass = angular_mass(p, u), speed = v_dot(u, v_sub(p->wb, p->wa));
+        float mass = g->twist_mass, speed = v_dot(u, v_sub(p->wb, p->wa));
         float x =
             solve_limit(speed, twist - d->twist_lower, mass, joint, use_bias, inv_h, &j->twist_lower_impulse);
         apply_angular(p, v_scale(u, x));
@@ -1333,8 +1355,8 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
     int count = 0;
     const int *list = one_at_a_time(world, &count);
     // The relax sweep's first iteration follows the position update; the biased sweeps read what the warm
-    // start or the last relax sweep found. The point block changes with the geometry and with the bodies'
-    // inverse inertias (`measure`).
+    // start or the last relax sweep found. The rows' blocks and masses change with the geometry and with the
+    // bodies' inverse inertias (`measure`).
     bool moved = !use_bias && measure;
     for (int n = 0; n < count; n++)
     {
@@ -1344,8 +1366,8 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
         joint_geometry *g = geometry_at(world, n, j, moved, &tmp);
         pair p = load(sa, sb);
         const ph_joint_def *d = &j->def;
-        if ((measure || g == &tmp) && d->type != PH_JOINT_DISTANCE && d->type != PH_JOINT_PRISMATIC)
-            point_inverse(&p, g);
+        if (measure || g == &tmp)
+            row_masses(j, &p, g);
         switch (d->type)
         {
         case PH_JOINT_DISTANCE:

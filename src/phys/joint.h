@@ -9,25 +9,38 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-// A joint whose load asks for a stiffer spring than JOINT_HERTZ (joint.c) gets at most this fraction of the
-// sub-step rate (w h = 0.94): past about w h = 1.1 the Gauss-Seidel sweep feeds energy into a long chain of
-// stiff springs (a 40-plank bridge at 240 Hz and 16 sub-steps flew apart), as solver.c says of contacts.
-#define PH_JOINT_LOADED_HERTZ_FRACTION 0.15f
-// The most sub-steps loaded joints ask for (def.max_substeps bounds it too). Beyond 16 the measured gain was
-// small where the cost doubles: 20 ragdolls down stairs opened their joints by 30.0 mm at 16 and at 32 (what
-// opens them is impacts, not load), a 40-plank bridge under 100 kg by 13 mm at 16 and 6 mm at 32.
-#define PH_JOINT_MAX_SUBSTEPS 16
+// A loaded joint's rigid rows are a spring that gives by F / (m w^2) under a steady force F, and the sub-step
+// rate bounds w: a joint whose load asks for a stiffer spring than JOINT_HERTZ (joint.c) gets at most this
+// fraction of the sub-step rate (w h = 1.88), and takes the sub-steps that lets it give by JOINT_MAX_GIVE, up
+// to PH_JOINT_MAX_SUBSTEPS. Twice the fraction at half the sub-steps is the same spring at half the cost
+// (the sub-steps are the whole world's): 0.3 at 8 sub-steps holds the joint grid's 99 balls as 0.15 at 16
+// did, and a chain of 20 links of 1 kg under 10 kg stretches 0.694 mm a joint either way. Past about w h
+// = 1.1 one Gauss-Seidel sweep of stiff springs feeds energy into a long chain (a 40-plank bridge at 240 Hz
+// and 16 sub-steps flew apart with a single relax sweep, as solver.c says of contacts); the relax sweeps
+// below take that energy out again: at 0.3 the bridge under 100 kg opens its hinges by 4.6 mm at 8 sub-steps
+// and at 16 (w h = 1.88 in both), the chain under 100 kg stretches 2.9 mm and 0.7 mm. At 0.35 the chain under
+// 100 kg stretched 12 mm.
+#define PH_JOINT_LOADED_HERTZ_FRACTION 0.3f
+// The most sub-steps loaded joints ask for (def.max_substeps bounds it too). 8 with 16 at 0.15 was the same
+// spring at the cap; beyond, the measured gain was small where the cost doubles: 20 ragdolls down stairs
+// opened their joints by 30.0 mm at 16 and at 32 (what opens them is impacts, not load), a 40-plank bridge
+// under 100 kg by 13 mm at 16 and 6 mm at 32 (both at 0.15).
+#define PH_JOINT_MAX_SUBSTEPS 8
 
 // Sweeps of the joints' rows in each sub-step's relax pass (solver.c), the first with the contacts. The relax
 // pass solves the rows rigidly, with no bias: it takes out of the bodies' relative motion along the rows what
 // the biased sweep's spring put there. One Gauss-Seidel sweep does not do that through a long chain (a column
 // of the joint grid is 99 joints deep), and the motion it leaves is the compliance of the rows' springs
 // ringing: a 100 x 100 joint grid, which sags by F / (m w^2) per joint under its own weight, bounced on that
-// compliance for over 10 s (its slowest mode's damping ratio is about 1% of the joint spring's; issue 20). A
-// second sweep of the joints alone settles it by 5 s. It enforces the rigid rows' velocity constraint more
-// exactly, not a damping: a swinging pendulum's motion satisfies the rows and keeps its energy
-// (joints_pendulum_keeps_amplitude: 0.71% lost over 60 s with one sweep or two).
-#define PH_JOINT_RELAX_SWEEPS 2
+// compliance for over 10 s (its slowest mode's damping ratio is about 1% of the joint spring's; issue 20).
+// What settles it is the number of sweeps in a step: at 16 sub-steps 2 sweeps each settle it by 5 s (it moves
+// 3.9 mm after 5 s), at 8 sub-steps 3 each leave it as much (4.1 mm) and 4 each 0.5 mm, where 2 each left it
+// bouncing (12 mm). The sweeps also carry an impact through a chain of limbs: 20 ragdolls down stairs (seeds
+// 1 to 5) opened their joints by 8 to 18 mm at most with 4 in every sub-step, and seed 1 by 23 mm where the
+// steps of more than 10 sub-steps took 3 or 2. They enforce the rigid rows' velocity constraint more exactly,
+// not a damping: a swinging pendulum's motion satisfies the rows and keeps its energy
+// (joints_pendulum_keeps_amplitude: 0.71% lost over 60 s with one sweep or four).
+#define PH_JOINT_RELAX_SWEEPS 4
 
 typedef struct ph_world ph_world;
 typedef struct ph_body_state ph_body_state;
