@@ -166,6 +166,8 @@ ph_vec3 ph_body_spin_carried_moved(const ph_body *body, ph_quat from, ph_quat to
 // for a body whose momentum is its spin times a constant (isotropic, or still): the fixed turn is exact
 // there.
 bool ph_body_turn_free(const ph_body *body, ph_quat *q, ph_vec3 *w, float time, float h);
+// Fixed-point passes of ph_body_angular_velocity_struck (see there).
+#define BODY_STRUCK_PASSES 2
 // The most turn in one sub-step (unit: rad) of a carrying angular velocity solved from a momentum: twice what
 // the solver lets a body turn (BODY_MAX_ROTATION); the gyroscopic equation's other roots turn by far more.
 #define BODY_SPIN_ROOT_TURN (0.5f * GLM_PIf)
