@@ -134,6 +134,8 @@ typedef struct app
     long long total_steps;
     // --timing
     double sum_frame_ms, sum_physics_ms, sum_render_ms, sum_render_cpu_ms, sum_render_scale;
+    // --timing-passes: wall time per renderer pass, then the game's parts of the frame around them
+    double sum_pass_ms[RENDER_PASS_COUNT], sum_submit_ms, sum_panel_ms, sum_readback_ms, sum_present_ms;
     long long timed_frames;
     uint8_t *readback; // --timing: one frame of RGB, read back to wait for the GL
     size_t readback_size;
