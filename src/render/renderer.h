@@ -48,7 +48,10 @@ enum
 {
     RENDER_FLAG_SLEEPING = 1u << 0,  // tinted towards blue-grey (the sleeping-bodies view)
     RENDER_FLAG_HIGHLIGHT = 1u << 1, // brightened (picked / grabbed body)
-    RENDER_FLAG_NO_SHADOW = 1u << 2  // does not cast a shadow
+    RENDER_FLAG_NO_SHADOW = 1u << 2, // does not cast a shadow
+    RENDER_FLAG_GROUND = 1u << 3 // the ground body, whose top face is render_options.ground's plane (a floor
+                                 // slab): drawn after the plane, whose depth then hides that face, so the
+                                 // face is not shaded under the grid for nothing
 };
 
 // Most meshes the renderer holds (built-ins, world geometry and models together).
