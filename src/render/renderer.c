@@ -25,6 +25,11 @@
 // fitted to the casters, so 1024 keeps a 30 m scene at 3 cm per texel; on llvmpipe every doubling of the
 // side costs four times the depth fill of the shadow pass.
 #define DEFAULT_SHADOW_MAP_SIZE 1024
+// The map's side follows the render scale (render_options.render_scale), so that a shadow texel spans as
+// many of the scene's pixels at any scale, and the edges of shadows keep their size on screen after the
+// upscale: at 0.5 the pass fills a quarter of the texels. The side is rounded to a multiple of this (unit:
+// texels), so that the automatic scale's small steps do not make a new map each time.
+#define SHADOW_SIZE_STEP 64
 // The shadow map covers the casters, but no farther than this from the point of the view ray nearest
 // them (unit: m), so far bodies do not stretch the map over the whole world.
 #define SHADOW_MAX_RANGE 60.0f
@@ -977,6 +982,17 @@ static float scene_size(const renderer *r, float render_scale, int *out_width, i
     return s;
 }
 
+// The shadow map's side for render_options.shadow_map_size (0: the default) at the render scale: in
+// proportion, rounded to SHADOW_SIZE_STEP, never larger than the side asked for (unit: texels).
+static int shadow_map_side(int asked, float scale)
+{
+    int size = asked > 0 ? asked : DEFAULT_SHADOW_MAP_SIZE;
+    if (scale >= 1.0f || size <= SHADOW_SIZE_STEP)
+        return size;
+    int steps = (int)lroundf((float)size * scale / (float)SHADOW_SIZE_STEP);
+    return steps < 1 ? SHADOW_SIZE_STEP : (steps * SHADOW_SIZE_STEP < size ? steps * SHADOW_SIZE_STEP : size);
+}
+
 // One draw of the post pass: a variant of shaders/fxaa.frag reads the source's colour over the whole of the
 // framebuffer fbo, width x height: the filter at the source's size, or the upscale to the frame's.
 static void draw_post(renderer *r, post_variant variant, const render_target *source, GLuint fbo, int width,
@@ -1036,12 +1052,16 @@ void renderer_draw(renderer *r, const render_options *opts)
     upload_instances(r);
     vec3s to_sun = sun_towards(opts);
 
+    // The 3D passes' size, which the shadow map's follows.
+    int scene_w, scene_h;
+    float scale = scene_size(r, opts->render_scale, &scene_w, &scene_h);
+
     // Sun shadow pass.
     bool shadows = false;
     float texel_world = 0.0f;
     if (opts->shadows)
     {
-        int size = opts->shadow_map_size > 0 ? opts->shadow_map_size : DEFAULT_SHADOW_MAP_SIZE;
+        int size = shadow_map_side(opts->shadow_map_size, scale);
         if (size != r->shadow_size)
             create_shadow_map(r, size);
         shadows = r->shadow_size > 0 && fit_light(r, opts, to_sun, &texel_world);
@@ -1083,12 +1103,11 @@ void renderer_draw(renderer *r, const render_options *opts)
         r->light_view_proj = glms_mat4_identity();
     }
     r->stats.shadow_pass_skipped = shadows && !shadow_drawn;
+    r->stats.shadow_map_size = shadows ? r->shadow_size : 0;
 
     // Main target: the frame's size, or smaller by the render scale, when the post pass upscales it.
     render_pass_begin(r, RENDER_PASS_MESHES);
     int samples = opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples;
-    int scene_w, scene_h;
-    float scale = scene_size(r, opts->render_scale, &scene_w, &scene_h);
     bool scaled = scene_w != r->width || scene_h != r->height;
     bool msaa = ensure_msaa(r, samples, scene_w, scene_h);
     bool fxaa = opts->fxaa && !msaa;
@@ -1098,7 +1117,8 @@ void renderer_draw(renderer *r, const render_options *opts)
                 (!scaled || !fxaa || ensure_post(&r->post_aa, scene_w, scene_h));
     if (scaled && !post)
     {
-        // No smaller target: the frame is drawn at full size, as without a render scale.
+        // No smaller target: the frame is drawn at full size, as without a render scale (with this frame's
+        // shadow map as small as the scale asked for).
         scene_w = r->width;
         scene_h = r->height;
         scaled = false;
