@@ -137,7 +137,8 @@ typedef struct app
     // --timing-passes: wall time per renderer pass, then the game's parts of the frame around them
     double sum_pass_ms[RENDER_PASS_COUNT], sum_submit_ms, sum_panel_ms, sum_readback_ms, sum_present_ms;
     long long timed_frames;
-    uint8_t *readback; // --timing: one frame of RGB, read back to wait for the GL
+    double timing_cpu_start_ms; // the process's CPU time when the timed frames began (unit: ms)
+    uint8_t *readback;          // --timing: one frame of RGB, read back to wait for the GL
     size_t readback_size;
     struct obj_model *projectile_model; // the last .obj loaded: thrown as the "model" projectile
     bool projectile_prepared;           // its hull is in the current world (made at the first throw of it)
