@@ -195,7 +195,10 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
         a->sum_render_cpu_ms += (double)rs->ms_cpu;
         a->sum_render_scale += (double)rs->render_scale;
         for (int p = 0; p < RENDER_PASS_COUNT; p++)
+        {
             a->sum_pass_ms[p] += (double)rs->pass[p].ms_wall;
+            a->sum_pass_cpu_ms[p] += (double)rs->pass[p].ms_cpu;
+        }
         a->sum_submit_ms += submitted - t0;
         a->sum_panel_ms += panel_ms;
         a->sum_readback_ms += readback_ms;

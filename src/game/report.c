@@ -128,10 +128,12 @@ void app_print_timing(const app *a)
     if (!a->cfg.timing_passes)
         return;
     // The frame in the order it is made: the game's submission of bodies, lines and text, the renderer's
-    // passes (each one measured until the GL finished it), the panel, the read-back and the swap.
+    // passes (each one measured until the GL finished it: wall time, and the CPU time of all threads, the
+    // GL's rasterisers included), the panel, the read-back and the swap.
     printf("timing passes (ms, mean): submit %.2f", a->sum_submit_ms / n);
     for (int p = 0; p < RENDER_PASS_COUNT; p++)
-        printf(", %s %.2f", renderer_pass_name(p), a->sum_pass_ms[p] / n);
+        printf(", %s %.2f (CPU %.2f)", renderer_pass_name(p), a->sum_pass_ms[p] / n,
+               a->sum_pass_cpu_ms[p] / n);
     printf(", panel %.2f, read-back %.2f, swap %.2f\n", a->sum_panel_ms / n, a->sum_readback_ms / n,
            a->sum_present_ms / n);
 }
