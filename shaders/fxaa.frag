@@ -15,8 +15,10 @@
 #version 330 core
 
 uniform sampler2D u_source;
-// One pixel of the target in texture coordinates, 1 / its size (the source's size too, but in the upscale).
+// One pixel of the target in texture coordinates, 1 / its size (the source's size too; unused by the upscale).
 uniform vec2 u_texel;
+
+noperspective in vec2 v_uv; // the pixel's centre in the source's texture coordinates (fxaa.vert)
 
 out vec4 frag_color;
 
@@ -42,7 +44,7 @@ vec3 at(vec2 uv)
 void main()
 {
 #ifdef UPSCALE
-    frag_color = vec4(at(gl_FragCoord.xy * u_texel), 1.0);
+    frag_color = vec4(at(v_uv), 1.0);
 #else
     ivec2 p = ivec2(gl_FragCoord.xy);
     ivec2 last = textureSize(u_source, 0) - 1;
@@ -64,7 +66,7 @@ void main()
     float reduce = max((n + s + e + w) * 0.25 * REDUCE_SHARE, REDUCE_MIN);
     float scale = 1.0 / (min(abs(dir.x), abs(dir.y)) + reduce);
     dir = clamp(dir * scale, vec2(-SPAN), vec2(SPAN)) * u_texel;
-    vec2 uv = gl_FragCoord.xy * u_texel;
+    vec2 uv = v_uv;
     vec3 near = 0.5 * (at(uv + dir * (1.0 / 3.0 - 0.5)) + at(uv + dir * (2.0 / 3.0 - 0.5)));
     vec3 far = 0.5 * near + 0.25 * (at(uv - dir * 0.5) + at(uv + dir * 0.5));
     float lf = luma(far);

@@ -456,6 +456,7 @@ static bool open_window(app *a)
     }
     a->ropts = renderer_default_options();
     a->ropts.shadows = a->cfg.shadows;
+    a->ropts.profile_passes = a->cfg.timing_passes;
     // The anti-aliasing pass where it is wanted: asked for, or by default in recordings and screenshots (the
     // look is what they are for) and on a GPU (a fraction of a millisecond there); not while playing on a
     // software rasteriser, where it costs 15 to 35 ms a frame at 1280x720 (render_bench --no-fxaa).

@@ -36,6 +36,8 @@ typedef struct app_config
     int fxaa;           // 1 --fxaa, -1 --no-fxaa, 0 (default): on in recordings, screenshots and on a GPU
     int sound;          // impact sounds: 0 by default (a device when interactive), 1 --sound, -1 --no-sound
     bool timing;        // --timing: print frame, physics and render times at exit
+    bool timing_passes; // --timing-passes: --timing, and the mean time of each of the frame's passes (the GL
+                        // is made to finish after each one, render_options.profile_passes)
     float render_scale; // --render-scale S: the 3D scene drawn at S of the width and height (0.5 .. 1) and
                         // upscaled; 0 (default): adapted to the frame budget on a software rasteriser while
                         // playing, 1 on a GPU and in recordings and screenshots

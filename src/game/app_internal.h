@@ -134,8 +134,12 @@ typedef struct app
     long long total_steps;
     // --timing
     double sum_frame_ms, sum_physics_ms, sum_render_ms, sum_render_cpu_ms, sum_render_scale;
+    // --timing-passes: wall time per renderer pass, then the game's parts of the frame around them
+    double sum_pass_ms[RENDER_PASS_COUNT], sum_submit_ms, sum_panel_ms, sum_readback_ms, sum_present_ms;
+    double sum_pass_cpu_ms[RENDER_PASS_COUNT]; // and the process's CPU time per pass
     long long timed_frames;
-    uint8_t *readback; // --timing: one frame of RGB, read back to wait for the GL
+    double timing_cpu_start_ms; // the process's CPU time when the timed frames began (unit: ms)
+    uint8_t *readback;          // --timing: one frame of RGB, read back to wait for the GL
     size_t readback_size;
     struct obj_model *projectile_model; // the last .obj loaded: thrown as the "model" projectile
     bool projectile_prepared;           // its hull is in the current world (made at the first throw of it)

@@ -145,8 +145,14 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     a->ropts.ground_lo[1] = a->lv.ground.lo.z;
     a->ropts.ground_hi[0] = a->lv.ground.hi.x;
     a->ropts.ground_hi[1] = a->lv.ground.hi.z;
+    double submitted = app_now_ms();
     renderer_draw(a->r, &a->ropts);
+    // Measuring the passes, the panel is one more: the GL finishes before and after it, as after each pass.
+    double panel_t0 = app_now_ms();
     app_panel_render(a);
+    if (a->ropts.profile_passes)
+        renderer_finish(a->r);
+    double panel_ms = app_now_ms() - panel_t0;
     if (a->screenshot_pending)
     {
         a->screenshot_pending = false;
@@ -160,6 +166,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
         if (!renderer_screenshot(a->r, a->cfg.screenshot_path, err, sizeof err))
             fprintf(stderr, "sandbox: %s\n", err);
     }
+    double readback_t0 = app_now_ms();
     if (a->cfg.timing && a->readback)
     {
         // Reading the frame back waits until the GL has finished drawing it: without a display the
@@ -177,6 +184,7 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     a->frame.render_scale = rs->render_scale;
     a->frame.render_scale_auto = a->res.automatic;
     double drawn = app_now_ms();
+    double readback_ms = drawn - readback_t0;
     // A recording draws off screen into a hidden window: there is nothing to show, and nothing to wait for.
     if (!a->rec)
         SDL_GL_SwapWindow(a->window);
@@ -186,5 +194,14 @@ void app_draw_frame(app *a, float alpha, bool last_frame)
     {
         a->sum_render_cpu_ms += (double)rs->ms_cpu;
         a->sum_render_scale += (double)rs->render_scale;
+        for (int p = 0; p < RENDER_PASS_COUNT; p++)
+        {
+            a->sum_pass_ms[p] += (double)rs->pass[p].ms_wall;
+            a->sum_pass_cpu_ms[p] += (double)rs->pass[p].ms_cpu;
+        }
+        a->sum_submit_ms += submitted - t0;
+        a->sum_panel_ms += panel_ms;
+        a->sum_readback_ms += readback_ms;
+        a->sum_present_ms += (double)a->frame.present_ms;
     }
 }

@@ -501,6 +501,10 @@ static bool body_view(ph_body_id id, ph_transform *out_xf, uint32_t *rgba, uint3
         return true;
     *out_xf = level_interpolate(sc->lv, id, sc->alpha);
     *rgba = shade_rgba(b->rgba, id.index1);
+    // The floor slab under the ground plane: its top face is the plane's, hidden by it, and its shadow falls
+    // below the ground, on nothing; in the shadow map it covered every texel (a full depth fill a frame).
+    if (b->tag == LEVEL_TAG_GROUND)
+        *flags |= RENDER_FLAG_GROUND | RENDER_FLAG_NO_SHADOW;
     if (b->mesh >= 0 && !sc->shapes)
     {
         // A model draws its own render mesh in the body's frame instead of its collision shape.

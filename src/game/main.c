@@ -39,6 +39,9 @@ static const char USAGE[] =
     "                      16.6 ms on a software rasteriser, 1 on a GPU and in recordings and screenshots\n"
     "  --no-hud            hide the HUD (F8 toggles it)\n"
     "  --timing            print mean frame, physics and render times at exit\n"
+    "  --timing-passes     --timing, and the mean time of each pass of the frame (shadow map, meshes, ...,\n"
+    "                      the panel, the read-back, the swap); the GL finishes after each pass, which\n"
+    "                      costs the overlap of its work with the program's: for finding the costs\n"
     "  --report FILE       write every body alive at the end (where it was made, where it is drawn, its\n"
     "                      pixel and bounds), the bodies removed below the world and the HUD's state,\n"
     "                      for tests\n"
@@ -216,6 +219,8 @@ int main(int argc, char **argv)
             cfg.hud = false;
         else if (strcmp(a, "--timing") == 0)
             cfg.timing = true;
+        else if (strcmp(a, "--timing-passes") == 0)
+            cfg.timing = cfg.timing_passes = true;
         else if (strncmp(a, "--", 2) == 0)
             return usage_error("unknown option", a);
         else if (cfg.input_path)

@@ -3,10 +3,13 @@
 // --report (for tests: the run's figures and every body alive at the end) and --timing (mean frame,
 // physics and render times).
 
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
 #include "game/app_internal.h"
 #include "render/gl.h"
 
 #include <stdio.h> // fopen, fprintf, printf
+#include <time.h>  // clock_gettime
 
 static const char *body_type_name(ph_body_type t)
 {
@@ -85,8 +88,18 @@ bool app_write_report(app *a, float alpha)
 
 // ---- Timing ---------------------------------------------------------------------------------------------
 
+// CPU time of every thread of the process: ours, the engine's workers and the GL's rasterisers (unit: ms).
+static double process_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec * 1e-6;
+}
+
 void app_add_timing(app *a)
 {
+    if (a->frame_index == APP_TIMING_WARMUP_FRAMES - 1)
+        a->timing_cpu_start_ms = process_cpu_ms();
     if (a->frame_index < APP_TIMING_WARMUP_FRAMES)
         return;
     a->sum_frame_ms += (double)a->frame.frame_ms;
@@ -103,11 +116,24 @@ void app_print_timing(const app *a)
         return;
     }
     double n = (double)a->timed_frames;
+    // The process's CPU time a frame stands beside the wall time: on a machine shared with other work the
+    // wall time varies with the load, the work done much less.
     printf("timing: %lld frames at %dx%d, %d bodies, shadows %s: frame %.2f ms, physics %.2f ms, "
            "render %.2f ms (renderer_draw %.2f ms; the rest is waiting for the GL to finish, read back, and "
-           "presenting), render scale %.2f%s\n",
+           "presenting), render scale %.2f%s, process CPU %.2f ms a frame (all threads)\n",
            a->timed_frames, a->width, a->height, ph_world_get_body_count(a->lv.world),
            a->ropts.shadows ? "on" : "off", a->sum_frame_ms / n, a->sum_physics_ms / n, a->sum_render_ms / n,
            a->sum_render_cpu_ms / n, a->sum_render_scale / n,
-           a->res.automatic ? " (automatic: the mean)" : "");
+           a->res.automatic ? " (automatic: the mean)" : "", (process_cpu_ms() - a->timing_cpu_start_ms) / n);
+    if (!a->cfg.timing_passes)
+        return;
+    // The frame in the order it is made: the game's submission of bodies, lines and text, the renderer's
+    // passes (each one measured until the GL finished it: wall time, and the CPU time of all threads, the
+    // GL's rasterisers included), the panel, the read-back and the swap.
+    printf("timing passes (ms, mean): submit %.2f", a->sum_submit_ms / n);
+    for (int p = 0; p < RENDER_PASS_COUNT; p++)
+        printf(", %s %.2f (CPU %.2f)", renderer_pass_name(p), a->sum_pass_ms[p] / n,
+               a->sum_pass_cpu_ms[p] / n);
+    printf(", panel %.2f, read-back %.2f, swap %.2f\n", a->sum_panel_ms / n, a->sum_readback_ms / n,
+           a->sum_present_ms / n);
 }

@@ -2,11 +2,11 @@
 // Copyright (c) 2026 The rigid-body sandbox developers
 // The frame: instances are collected per frame, sorted by mesh (a counting sort on the mesh handle), and
 // uploaded once into one instance buffer; then a depth-only sun pass into a shadow map fitted to the
-// casters, the lit pass (one instanced draw per mesh), the ground grid, the sky behind everything, debug
-// lines and HUD text. Rendering goes into a multisampled off-screen target resolved into the window
-// when MSAA is asked for (and the window's own framebuffer is not multisampled already). With a render
-// scale below 1 the 3D passes draw into a smaller target that the post pass upscales (and anti-aliases)
-// into the frame, before the HUD text is drawn at full size.
+// casters, the lit pass (one instanced draw per mesh), the ground grid (then the ground body under it), the
+// sky behind everything, debug lines and HUD text. Rendering goes into a multisampled off-screen target
+// resolved into the window when MSAA is asked for (and the window's own framebuffer is not multisampled
+// already). With a render scale below 1 the 3D passes draw into a smaller target that the post pass upscales
+// (and anti-aliases) into the frame, before the HUD text is drawn at full size.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "render/renderer.h"
@@ -25,6 +25,11 @@
 // fitted to the casters, so 1024 keeps a 30 m scene at 3 cm per texel; on llvmpipe every doubling of the
 // side costs four times the depth fill of the shadow pass.
 #define DEFAULT_SHADOW_MAP_SIZE 1024
+// The map's side follows the render scale (render_options.render_scale), so that a shadow texel spans as
+// many of the scene's pixels at any scale, and the edges of shadows keep their size on screen after the
+// upscale: at 0.5 the pass fills a quarter of the texels. The side is rounded to a multiple of this (unit:
+// texels), so that the automatic scale's small steps do not make a new map each time.
+#define SHADOW_SIZE_STEP 64
 // The shadow map covers the casters, but no farther than this from the point of the view ray nearest
 // them (unit: m), so far bodies do not stretch the map over the whole world.
 #define SHADOW_MAX_RANGE 60.0f
@@ -670,7 +675,7 @@ bool renderer_submit(renderer *r, int mesh, vec3s position, versors orientation,
             q.raw[i] = orientation.raw[i] / qlen;
     pending_instance *p = &r->pending.data[r->pending.count++];
     bool casts = (flags & RENDER_FLAG_NO_SHADOW) == 0;
-    p->key = mesh * 2 + (casts ? 0 : 1);
+    p->key = mesh * 2 + (casts ? 0 : 1) + ((flags & RENDER_FLAG_GROUND) ? RENDER_GROUND_KEYS : 0);
     float max_scale = 0.0f;
     for (int i = 0; i < 3; i++)
     {
@@ -758,11 +763,10 @@ static void sort_instances(renderer *r, int *first, int *count)
 {
     enum
     {
-        KEY_COUNT = RENDER_MAX_MESHES * 2,
         DEPTH_BUCKETS = 1024
     };
     int n = r->pending.count;
-    memset(count, 0, sizeof(int) * KEY_COUNT);
+    memset(count, 0, sizeof(int) * RENDER_KEY_COUNT);
     r->sorted.count = 0;
     if (n == 0 || !RENDER_PUSH_ROOM(r->sorted, n) || !RENDER_PUSH_ROOM(r->order, 2 * n) ||
         !RENDER_PUSH_ROOM(r->depth, n))
@@ -802,12 +806,12 @@ static void sort_instances(renderer *r, int *first, int *count)
     for (int i = 0; i < n; i++)
         count[r->pending.data[i].key]++;
     offset = 0;
-    for (int k = 0; k < KEY_COUNT; k++)
+    for (int k = 0; k < RENDER_KEY_COUNT; k++)
     {
         first[k] = offset;
         offset += count[k];
     }
-    int fill[KEY_COUNT];
+    int fill[RENDER_KEY_COUNT];
     memcpy(fill, first, sizeof fill);
     for (int j = 0; j < n; j++)
     {
@@ -978,6 +982,17 @@ static float scene_size(const renderer *r, float render_scale, int *out_width, i
     return s;
 }
 
+// The shadow map's side for render_options.shadow_map_size (0: the default) at the render scale: in
+// proportion, rounded to SHADOW_SIZE_STEP, never larger than the side asked for (unit: texels).
+static int shadow_map_side(int asked, float scale)
+{
+    int size = asked > 0 ? asked : DEFAULT_SHADOW_MAP_SIZE;
+    if (scale >= 1.0f || size <= SHADOW_SIZE_STEP)
+        return size;
+    int steps = (int)lroundf((float)size * scale / (float)SHADOW_SIZE_STEP);
+    return steps < 1 ? SHADOW_SIZE_STEP : (steps * SHADOW_SIZE_STEP < size ? steps * SHADOW_SIZE_STEP : size);
+}
+
 // One draw of the post pass: a variant of shaders/fxaa.frag reads the source's colour over the whole of the
 // framebuffer fbo, width x height: the filter at the source's size, or the upscale to the frame's.
 static void draw_post(renderer *r, post_variant variant, const render_target *source, GLuint fbo, int width,
@@ -998,6 +1013,15 @@ static void draw_post(renderer *r, post_variant variant, const render_target *so
     render_count_draw(r, RENDER_PASS_POST, 1);
 }
 
+// Whether any key in [key_lo, key_hi) has instances.
+static bool any_instances(const int *count, int key_lo, int key_hi)
+{
+    for (int k = key_lo; k < key_hi; k++)
+        if (count[k] > 0)
+            return true;
+    return false;
+}
+
 // Draws the instances of every key in [key_lo, key_hi) whose keys step by key_step, one instanced draw
 // per key.
 static void draw_instances(renderer *r, render_pass pass, const int *first, const int *count, int key_lo,
@@ -1007,7 +1031,7 @@ static void draw_instances(renderer *r, render_pass pass, const int *first, cons
     {
         if (count[k] <= 0)
             continue;
-        const gpu_mesh *mesh = &r->meshes[k / 2].mesh;
+        const gpu_mesh *mesh = &r->meshes[(k % RENDER_GROUND_KEYS) / 2].mesh;
         gpu_mesh_draw_instanced(mesh, r->instance_vbo, first[k], count[k]);
         render_count_draw(r, pass, (long long)(mesh->index_count / 3) * count[k]);
     }
@@ -1023,17 +1047,21 @@ void renderer_draw(renderer *r, const render_options *opts)
         opts = &defaults;
     memset(r->stats.pass, 0, sizeof r->stats.pass);
     r->profiling = opts->profile_passes && r->pass_query[0] != 0;
-    int first[RENDER_MAX_MESHES * 2], count[RENDER_MAX_MESHES * 2];
+    int first[RENDER_KEY_COUNT], count[RENDER_KEY_COUNT];
     sort_instances(r, first, count);
     upload_instances(r);
     vec3s to_sun = sun_towards(opts);
+
+    // The 3D passes' size, which the shadow map's follows.
+    int scene_w, scene_h;
+    float scale = scene_size(r, opts->render_scale, &scene_w, &scene_h);
 
     // Sun shadow pass.
     bool shadows = false;
     float texel_world = 0.0f;
     if (opts->shadows)
     {
-        int size = opts->shadow_map_size > 0 ? opts->shadow_map_size : DEFAULT_SHADOW_MAP_SIZE;
+        int size = shadow_map_side(opts->shadow_map_size, scale);
         if (size != r->shadow_size)
             create_shadow_map(r, size);
         shadows = r->shadow_size > 0 && fit_light(r, opts, to_sun, &texel_world);
@@ -1066,7 +1094,7 @@ void renderer_draw(renderer *r, const render_options *opts)
         glPolygonOffset(SHADOW_BIAS_FACTOR, SHADOW_BIAS_UNITS);
         glUseProgram(r->shadow_prog.sp.id);
         glUniformMatrix4fv(r->shadow_prog.light_view_proj, 1, GL_FALSE, r->light_view_proj.raw[0]);
-        draw_instances(r, RENDER_PASS_SHADOW, first, count, 0, RENDER_MAX_MESHES * 2, 2); // even keys cast
+        draw_instances(r, RENDER_PASS_SHADOW, first, count, 0, RENDER_KEY_COUNT, 2); // even keys cast
         glDisable(GL_POLYGON_OFFSET_FILL);
         render_pass_end(r, RENDER_PASS_SHADOW);
     }
@@ -1075,12 +1103,11 @@ void renderer_draw(renderer *r, const render_options *opts)
         r->light_view_proj = glms_mat4_identity();
     }
     r->stats.shadow_pass_skipped = shadows && !shadow_drawn;
+    r->stats.shadow_map_size = shadows ? r->shadow_size : 0;
 
     // Main target: the frame's size, or smaller by the render scale, when the post pass upscales it.
     render_pass_begin(r, RENDER_PASS_MESHES);
     int samples = opts->msaa_samples == RENDER_MSAA_AUTO ? r->auto_samples : opts->msaa_samples;
-    int scene_w, scene_h;
-    float scale = scene_size(r, opts->render_scale, &scene_w, &scene_h);
     bool scaled = scene_w != r->width || scene_h != r->height;
     bool msaa = ensure_msaa(r, samples, scene_w, scene_h);
     bool fxaa = opts->fxaa && !msaa;
@@ -1090,7 +1117,8 @@ void renderer_draw(renderer *r, const render_options *opts)
                 (!scaled || !fxaa || ensure_post(&r->post_aa, scene_w, scene_h));
     if (scaled && !post)
     {
-        // No smaller target: the frame is drawn at full size, as without a render scale.
+        // No smaller target: the frame is drawn at full size, as without a render scale (with this frame's
+        // shadow map as small as the scale asked for).
         scene_w = r->width;
         scene_h = r->height;
         scaled = false;
@@ -1118,7 +1146,7 @@ void renderer_draw(renderer *r, const render_options *opts)
     const mesh_program *mesh_prog = &r->mesh_prog[shadows ? 1 : 0];
     glUseProgram(mesh_prog->sp.id);
     render_set_lit_uniforms(r, &mesh_prog->u, to_sun, normal_offset);
-    draw_instances(r, RENDER_PASS_MESHES, first, count, 0, RENDER_MAX_MESHES * 2, 1);
+    draw_instances(r, RENDER_PASS_MESHES, first, count, 0, RENDER_GROUND_KEYS, 1);
     render_pass_end(r, RENDER_PASS_MESHES);
 
     if (opts->ground)
@@ -1126,6 +1154,16 @@ void renderer_draw(renderer *r, const render_options *opts)
         render_pass_begin(r, RENDER_PASS_GROUND);
         render_ground_draw(r, opts, to_sun, shadows, normal_offset);
         render_pass_end(r, RENDER_PASS_GROUND);
+    }
+    // The ground body after the plane: its top face, under the plane's grid, fails the depth test before it
+    // is shaded; drawn before the plane it was shaded over most of the ground only to be covered.
+    if (any_instances(count, RENDER_GROUND_KEYS, RENDER_KEY_COUNT))
+    {
+        render_pass_begin(r, RENDER_PASS_MESHES);
+        glUseProgram(mesh_prog->sp.id);
+        render_set_lit_uniforms(r, &mesh_prog->u, to_sun, normal_offset);
+        draw_instances(r, RENDER_PASS_MESHES, first, count, RENDER_GROUND_KEYS, RENDER_KEY_COUNT, 1);
+        render_pass_end(r, RENDER_PASS_MESHES);
     }
 
     if (opts->sky)

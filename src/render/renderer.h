@@ -48,7 +48,10 @@ enum
 {
     RENDER_FLAG_SLEEPING = 1u << 0,  // tinted towards blue-grey (the sleeping-bodies view)
     RENDER_FLAG_HIGHLIGHT = 1u << 1, // brightened (picked / grabbed body)
-    RENDER_FLAG_NO_SHADOW = 1u << 2  // does not cast a shadow
+    RENDER_FLAG_NO_SHADOW = 1u << 2, // does not cast a shadow
+    RENDER_FLAG_GROUND = 1u << 3 // the ground body, whose top face is render_options.ground's plane (a floor
+                                 // slab): drawn after the plane, whose depth then hides that face, so the
+                                 // face is not shaded under the grid for nothing
 };
 
 // Most meshes the renderer holds (built-ins, world geometry and models together).
@@ -86,7 +89,9 @@ typedef struct render_options
                         // square of it: dynamic resolution for a software rasteriser
     bool debug_xray;    // debug lines also drawn faintly through geometry
     vec3s sun_direction; // direction the light travels (towards the ground), need not be unit
-    int shadow_map_size; // texels per side; 0 means 1024
+    int shadow_map_size; // texels per side at render_scale 1; 0 means 1024. The map's side shrinks with the
+                         // render scale (rounded to 64 texels), so a shadow texel spans as many of the
+                         // scene's pixels at any scale
     bool profile_passes; // measure each pass (render_stats.pass): the GL is made to finish after each one,
                          // which costs the overlap of CPU and GL work; for benchmarks, not for play
 } render_options;
@@ -138,6 +143,7 @@ typedef struct render_stats
     int debug_vertices;       // line and point vertices
     long long triangles;      // submitted to the GL, all passes together
     bool shadow_pass_skipped; // the casters and the light did not change, the last shadow map was reused
+    int shadow_map_size;      // texels per side of the shadow map used (0: no shadows drawn)
     float render_scale;       // the scale the 3D passes were drawn at (render_options.render_scale as used: 1
                               // when the smaller target could not be made)
     int scene_width, scene_height; // their size (unit: px)

@@ -61,9 +61,14 @@ bool render_reserve(void **data, int *capacity, int count, int extra, size_t ele
 #define RENDER_PUSH_ROOM(arr, extra)                                                                         \
     render_reserve((void **)&(arr).data, &(arr).capacity, (arr).count, (extra), sizeof *(arr).data)
 
+// Sort keys: mesh * 2 + (1 when the instance casts no shadow), plus RENDER_GROUND_KEYS for the ground body
+// (RENDER_FLAG_GROUND), drawn after the ground plane. Even keys cast shadows.
+#define RENDER_GROUND_KEYS (RENDER_MAX_MESHES * 2)
+#define RENDER_KEY_COUNT (RENDER_GROUND_KEYS * 2)
+
 typedef struct pending_instance
 {
-    int key; // mesh * 2 + (1 when the instance casts no shadow): the sort key
+    int key; // the sort key
     gpu_instance gpu;
 } pending_instance;
 

@@ -95,6 +95,12 @@ render_scale)
     "$check" placement "$out/scaled.png" "$out/scaled.txt"
     grep -q "^render_scale 0.60 fixed" "$out/scaled.txt" || { echo "FAIL: not drawn at 0.6"; exit 1; }
     grep -q "render scale 0.60" "$out/scaled_timing.txt" || { echo "FAIL: --timing lacks the scale"; exit 1; }
+    # --timing-passes splits the frame into the game's parts and the renderer's passes, each with its CPU time.
+    run --scene default --frames 20 $common --render-scale 0.5 --timing-passes >"$out/passes.txt"
+    cat "$out/passes.txt"
+    grep -q "^timing passes (ms, mean): submit [0-9.]*, shadow [0-9.]* (CPU [0-9.]*), meshes .*, ground .*, sky .*, \
+lines .*, post [0-9.]* (CPU [0-9.]*), text .*, panel [0-9.]*, read-back [0-9.]*, swap [0-9.]*$" "$out/passes.txt" ||
+        { echo "FAIL: --timing-passes lacks a part of the frame"; exit 1; }
     run --scene default --frames 20 $common --screenshot "$out/full.png" --report "$out/full.txt"
     grep -q "^render_scale 1.00 fixed" "$out/full.txt" || { echo "FAIL: a screenshot is scaled"; exit 1; }
     run --scene default --frames 20 $common --report "$out/play.txt"

@@ -3,7 +3,8 @@
 // Tests of what keeps the frame cheap on a software rasteriser (white-box: renderer_internal.h). The ground's
 // cells tile the ground exactly once and the shadowed ones hold the whole footprint of the shadow map; the
 // footprint holds the ground shadow of every point the map covers; the anti-aliasing pass draws what its
-// filter computes on the CPU; the per-pass profile adds up to the frame's counts.
+// filter computes on the CPU; the per-pass profile adds up to the frame's counts; the ground body drawn after
+// the ground plane leaves the picture as it was and its hidden top face unshaded.
 
 #include "render/renderer_internal.h"
 #include "test.h"
@@ -303,10 +304,58 @@ static int profile_adds_up(void)
     return 0;
 }
 
+// A floor slab under the ground plane (its top face the plane's, as the game's ground body) with boxes on it,
+// drawn as an ordinary caster and then flagged RENDER_FLAG_GROUND | RENDER_FLAG_NO_SHADOW: the picture is the
+// same (the plane hid the top face, the shadow of the slab fell below the ground), and the lit pass shades
+// less than half the fragments, the top face failing the depth test under the plane.
+static int ground_body_after_plane(void)
+{
+    renderer *r = test_gl_renderer();
+    ENSURE(r);
+    render_options o = renderer_default_options();
+    o.msaa_samples = 0;
+    o.fxaa = false;
+    o.profile_passes = true;
+    // Seen from outside the slab's corner, so its two near side faces are in the picture too.
+    render_camera cam = test_gl_camera((vec3s){{14.0f, 5.0f, 16.0f}}, (vec3s){{0.0f, 0.0f, 0.0f}});
+    int w = TEST_GL_WIDTH, h = TEST_GL_HEIGHT;
+    size_t size = (size_t)w * (size_t)h * 3;
+    uint8_t *image[2] = {malloc(size), malloc(size)};
+    ENSURE(image[0] && image[1]);
+    long long shaded[2];
+    for (int run = 0; run < 2; run++)
+    {
+        uint32_t flags = run == 1 ? RENDER_FLAG_GROUND | RENDER_FLAG_NO_SHADOW : 0;
+        renderer_begin_frame(r, &cam);
+        ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, -0.5f, 0.0f}}, glms_quat_identity(),
+                               (vec3s){{10.0f, 0.5f, 10.0f}}, 0x8a8d91ff, flags));
+        for (int i = 0; i < 6; i++)
+            ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{(float)i - 2.5f, 0.5f, (float)(i % 2)}},
+                                   glms_quatv(0.3f * (float)i, (vec3s){{0.0f, 1.0f, 0.0f}}),
+                                   (vec3s){{0.4f, 0.5f, 0.4f}}, 0xe0694affu, 0));
+        renderer_draw(r, &o);
+        shaded[run] = renderer_get_stats(r)->pass[RENDER_PASS_MESHES].samples;
+        ENSURE(renderer_read_rgb(r, image[run], size));
+    }
+    long off = 0;
+    for (size_t i = 0; i < size; i++)
+        off += abs((int)image[0][i] - (int)image[1][i]) > 2;
+    fprintf(stderr,
+            "  ground body: %lld fragments shaded in the lit pass before the plane, %lld after it; %ld "
+            "channels differ\n",
+            shaded[0], shaded[1], off);
+    free(image[0]);
+    free(image[1]);
+    ENSURE(off <= (long)(size / 1000));
+    ENSURE(shaded[1] > 0 && 2 * shaded[1] < shaded[0]);
+    return 0;
+}
+
 const test_case test_render_passes_cases[] = {
     {"render_passes_ground_cells_tile_the_ground", ground_cells_tile_the_ground},
     {"render_passes_footprint_holds_every_shadow", footprint_holds_every_shadow},
     {"render_passes_fxaa_matches_reference", fxaa_matches_reference},
     {"render_passes_profile_adds_up", profile_adds_up},
+    {"render_passes_ground_body_after_plane", ground_body_after_plane},
     {0},
 };

@@ -104,6 +104,57 @@ static int frame_scaled_close_to_full_hud_unchanged(void)
     return 0;
 }
 
+// The shadow map's side follows the render scale (the same texels per scene pixel), rounded to 64 texels and
+// never above the side asked for, and the shadow is still drawn at the lowest scale: the ground beside a box,
+// away from the sun, is darker than the open ground.
+static int shadow_map_follows_scale(void)
+{
+    renderer *r = test_gl_renderer();
+    ENSURE(r);
+    size_t size = (size_t)TEST_GL_WIDTH * (size_t)TEST_GL_HEIGHT * 3;
+    uint8_t *rgb = malloc(size);
+    ENSURE(rgb);
+    render_options o = renderer_default_options();
+    o.msaa_samples = 0;
+    o.fxaa = false;
+    static const struct
+    {
+        int asked;
+        float scale;
+        int side;
+    } CASES[] = {{0, 1.0f, 1024}, {0, 0.75f, 768},    {0, 0.5f, 512},
+                 {0, 0.6f, 640},  {2048, 0.5f, 1024}, {48, 0.5f, 48}};
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+    {
+        o.shadow_map_size = CASES[i].asked;
+        o.render_scale = CASES[i].scale;
+        ENSURE(draw_scene(r, &o, rgb, size));
+        int side = renderer_get_stats(r)->shadow_map_size;
+        fprintf(stderr, "  shadow map %d asked, scale %.2f: %d texels\n", CASES[i].asked,
+                (double)CASES[i].scale, side);
+        ENSURE(side == CASES[i].side);
+    }
+    free(rgb);
+    // The lowest scale's shadow: where a box's shadow falls (the light travels towards +x and -z) against the
+    // open ground on the box's sunny side, at the same distance from the camera.
+    o.shadow_map_size = 0;
+    o.render_scale = RENDER_SCALE_MIN;
+    render_camera cam = test_gl_camera((vec3s){{0.0f, 6.0f, 8.0f}}, (vec3s){{0.0f, 0.0f, 0.0f}});
+    renderer_begin_frame(r, &cam);
+    ENSURE(renderer_submit(r, RENDER_MESH_BOX, (vec3s){{0.0f, 1.0f, 0.0f}}, glms_quat_identity(),
+                           (vec3s){{0.6f, 1.0f, 0.6f}}, 0xe0e0e0ff, 0));
+    renderer_draw(r, &o);
+    ENSURE(renderer_get_stats(r)->shadow_map_size == 512);
+    ENSURE(test_gl_read_frame(r));
+    vec3s shade, open;
+    ENSURE(test_gl_sample_world(r, (vec3s){{1.2f, 0.0f, -0.8f}}, &shade));
+    ENSURE(test_gl_sample_world(r, (vec3s){{-1.2f, 0.0f, 0.8f}}, &open));
+    fprintf(stderr, "  shadow at scale %.2f: %.0f against open ground %.0f\n", (double)RENDER_SCALE_MIN,
+            (double)shade.x, (double)open.x);
+    ENSURE(shade.x + 20.0f < open.x);
+    return 0;
+}
+
 // Feeds the controller one second of frames of the given work (unit: ms) at a time.
 static bool run_second(resolution *res, float work_ms)
 {
@@ -168,5 +219,6 @@ static int auto_scale_follows_budget(void)
 const test_case test_render_scale_cases[] = {
     {"render_scale_frame_close_to_full_hud_unchanged", frame_scaled_close_to_full_hud_unchanged},
     {"render_scale_auto_follows_budget", auto_scale_follows_budget},
+    {"render_scale_shadow_map_follows_scale", shadow_map_follows_scale},
     {0},
 };
