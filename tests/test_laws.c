@@ -953,9 +953,9 @@ static int laws_tall_wall_stands(void)
 // Mass ratios (issue 19, item 3): a heavy box set down on a light one on the ground, sleeping off, for 30 s.
 // Rigid boxes would hold the heavy one's centre at 1.5 m for ever; a soft contact sinks by its load over its
 // stiffness, and a light body's small effective mass made that stiffness small (the solver now stiffens such
-// contacts: solver.c, sag_need, from forces averaged over half a second). Targets, after the first second:
-// at 100 : 1 the heavy box at most 5 mm low, at 1000 : 1 at most 2 cm; at any ratio neither box more than
-// 1 cm from where it was.
+// contacts: solver.c, sag_need, from forces averaged over half a second, a new contact under a heavier body
+// from its weight). Targets, over the whole 30 s: at 100 : 1 the heavy box at most 5 mm low, at 1000 : 1 at
+// most 2 cm; at any ratio, after the first second, neither box more than 1 cm from where it was.
 static int laws_mass_ratio_stack(void)
 {
     const float ratios[] = {10.0f, 30.0f, 100.0f, 1000.0f};
@@ -993,13 +993,15 @@ static int laws_mass_ratio_stack(void)
         fprintf(stderr,
                 "  %4.0f : 1 stack, 30 s: after the first second the heavy box at most %.2f mm low, drift "
                 "%.2f mm "
-                "(in the first second, while its contact stiffens, %.2f mm low)\n",
+                "(in the first second %.2f mm low)\n",
                 (double)ratios[k], 1000.0 * (double)low, 1000.0 * (double)drift, 1000.0 * (double)first_low);
         ENSURE(drift < 0.01f);
+        // The sag holds from the first step: a new contact under a heavier body starts from its weight
+        // (solver.c, sag_need).
         if (ratios[k] == 100.0f)
-            ENSURE(low < 0.005f);
+            ENSURE(low < 0.005f && first_low < 0.005f);
         if (ratios[k] == 1000.0f)
-            ENSURE(low < 0.02f);
+            ENSURE(low < 0.02f && first_low < 0.02f);
         ph_world_destroy(w);
     }
     return 0;
