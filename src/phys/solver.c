@@ -1889,22 +1889,6 @@ bool ph_solve(ph_step_context *ctx)
         }
     }
     const int *flying = stepped ? stepped + ctx->awake_count - flying_count : NULL;
-    // The bodies whose momentum is not linear in their angular velocity (keep_row_momentum), and their
-    // velocities before each sweep. Not jointed ones: the correction moves a body's velocity off what the
-    // rows solved for by a term of order h w dw, which a joint's rows then see as a drift (20 ragdolls down
-    // the stairs opened a joint by 21 mm with it, 8.6 mm without; issue 20 allows 20), so a jointed body
-    // exchanges momentum with its partners as the rows' first-order map gives it.
-    int *turners =
-        dynamic ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int))
-                : NULL;
-    ph_vec3 *before =
-        turners ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof *before)
-                : NULL;
-    int turner_count = 0;
-    for (int i = 0; before && i < dynamic_count; i++)
-        if (states[dynamic[i]].inv_inertia_scale < 0.0f &&
-            world->bodies[dynamic[i]].type == PH_BODY_DYNAMIC && world->bodies[dynamic[i]].joint_head < 0)
-            turners[turner_count++] = dynamic[i];
     bool fly_first = flying_count > 0 && dynamic;
 
     // The wide path where the world allows it, the CPU has it and the arena holds its groups.
@@ -1947,6 +1931,22 @@ bool ph_solve(ph_step_context *ctx)
     }
     int spinning_count = 0;
     bool spin_noted = false; // `spinning` lists the last sub-step's spinning bodies
+    // The bodies whose momentum is not linear in their angular velocity (keep_row_momentum), and their
+    // velocities before each sweep. Not jointed ones: the correction moves a body's velocity off what the
+    // rows solved for by a term of order h w dw, which a joint's rows then see as a drift (20 ragdolls down
+    // the stairs opened a joint by 21 mm with it, 8.6 mm without; issue 20 allows 20), so a jointed body
+    // exchanges momentum with its partners as the rows' first-order map gives it.
+    int *turners =
+        dynamic ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof(int))
+                : NULL;
+    ph_vec3 *before =
+        turners ? ph_arena_alloc(ctx->arena, (size_t)(dynamic_count > 0 ? dynamic_count : 1) * sizeof *before)
+                : NULL;
+    int turner_count = 0;
+    for (int i = 0; before && i < dynamic_count; i++)
+        if (states[dynamic[i]].inv_inertia_scale < 0.0f &&
+            world->bodies[dynamic[i]].type == PH_BODY_DYNAMIC && world->bodies[dynamic[i]].joint_head < 0)
+            turners[turner_count++] = dynamic[i];
     float spin_limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
     float inv_h = 1.0f / ctx->h, max_speed = BODY_MAX_ROTATION / ctx->h;
     // Integration is timed apart from the solver: ticks are summed and converted once. The relax sweep
