@@ -1178,6 +1178,91 @@ WIDE_INLINE void joint_runs(ph_body_state *const *states, int o, int field, fw o
     fw_load_runs(rows, out);
 }
 
+// The bodies of lanes o .. o + LANES - 1 of a joint group: their velocities, inverse masses and inverse
+// inertias (only the scales, kept in the runs, where a side's are multiples of the identity in every lane).
+typedef struct joint_unit
+{
+    fw a[8], b[8]; // the runs of v, inv_mass, w, inv_inertia_scale
+    v3w va, wa, vb, wb;
+    bool iso_a, iso_b;
+    wide_mat3 ia, ib;
+} joint_unit;
+
+WIDE_INLINE void joint_load(ph_body_state *const *state_a, ph_body_state *const *state_b, int o,
+                            joint_unit *u)
+{
+    const fw zero = fw_zero();
+    joint_runs(state_a, o, FIELD(v), u->a);
+    joint_runs(state_b, o, FIELD(v), u->b);
+    u->va = (v3w){u->a[0], u->a[1], u->a[2]};
+    u->wa = (v3w){u->a[4], u->a[5], u->a[6]};
+    u->vb = (v3w){u->b[0], u->b[1], u->b[2]};
+    u->wb = (v3w){u->b[4], u->b[5], u->b[6]};
+    u->iso_a = !fw_any(fw_lt(u->a[7], zero));
+    u->iso_b = !fw_any(fw_lt(u->b[7], zero));
+    if (!u->iso_a)
+        u->ia = joint_inertia(state_a + o);
+    if (!u->iso_b)
+        u->ib = joint_inertia(state_b + o);
+}
+
+// I^-1 t for one side of the unit.
+WIDE_INLINE v3w joint_turn(bool iso, fw scale, const wide_mat3 *m, v3w t)
+{
+    return iso ? (v3w){t.x * scale, t.y * scale, t.z * scale} : mulv(m, t);
+}
+
+// joint.c's apply_angular.
+WIDE_INLINE void joint_apply_angular(joint_unit *u, v3w impulse)
+{
+    u->wa = sub(u->wa, joint_turn(u->iso_a, u->a[7], &u->ia, impulse));
+    u->wb = add3(u->wb, joint_turn(u->iso_b, u->b[7], &u->ib, impulse));
+}
+
+// solve_point at anchors ra, rb with gap d and the inverse block inv_k: the impulse to apply; *acc becomes
+// the accumulated impulse.
+WIDE_INLINE v3w joint_point(const joint_unit *u, v3w ra, v3w rb, v3w d, const wide_sym3 *inv_k, v3w *acc,
+                            fw mass_scale, fw bias, fw impulse_scale)
+{
+    v3w cdot = sub(add3(u->vb, cross(u->wb, rb)), add3(u->va, cross(u->wa, ra)));
+    v3w rhs = {fw_madd(d.x, bias, cdot.x * mass_scale), fw_madd(d.y, bias, cdot.y * mass_scale),
+               fw_madd(d.z, bias, cdot.z * mass_scale)};
+    v3w x = sym_mulv(inv_k, rhs);
+    v3w impulse = {-fw_madd(acc->x, impulse_scale, x.x), -fw_madd(acc->y, impulse_scale, x.y),
+                   -fw_madd(acc->z, impulse_scale, x.z)};
+    *acc = add3(*acc, impulse);
+    return impulse;
+}
+
+// apply_linear of the point impulse at ra, rb, then store()'s caps, and the velocities written back to the
+// states of the unit's lanes whose bodies move (the others' go to scratch).
+WIDE_INLINE void joint_write(joint_unit *u, v3w ra, v3w rb, v3w impulse, ph_body_state *const *state_a,
+                             ph_body_state *const *state_b, int still_a, int still_b, int o, int lanes,
+                             const wide_joint_sweep *sw)
+{
+    const fw *a = u->a, *b = u->b;
+    v3w ta = cross(ra, impulse), tb = cross(rb, impulse);
+    ta = joint_turn(u->iso_a, a[7], &u->ia, ta);
+    tb = joint_turn(u->iso_b, b[7], &u->ib, tb);
+    v3w va = joint_cap(madd(u->va, impulse, -a[3]), sw->max_speed);
+    v3w wa = joint_cap(sub(u->wa, ta), sw->max_spin);
+    v3w vb = joint_cap(madd(u->vb, impulse, b[3]), sw->max_speed);
+    v3w wb = joint_cap(add3(u->wb, tb), sw->max_spin);
+    const fw out_a[8] = {va.x, va.y, va.z, a[3], wa.x, wa.y, wa.z, a[7]};
+    const fw out_b[8] = {vb.x, vb.y, vb.z, b[3], wb.x, wb.y, wb.z, b[7]};
+    int count = lanes - o < LANES ? lanes - o : LANES;
+    _Alignas(32) float scratch[2][LANES][8];
+    float *rows_a[LANES], *rows_b[LANES];
+    for (int lane = 0; lane < LANES; lane++)
+    {
+        unsigned bit = 1u << (o + lane);
+        rows_a[lane] = still_a & bit ? scratch[0][lane] : (float *)state_a[o + lane] + FIELD(v);
+        rows_b[lane] = still_b & bit ? scratch[1][lane] : (float *)state_b[o + lane] + FIELD(v);
+    }
+    fw_store_runs(rows_a, count, out_a);
+    fw_store_runs(rows_b, count, out_b);
+}
+
 WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int last,
                                       const wide_joint_sweep *sw)
 {
@@ -1188,17 +1273,8 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
         wide_joint_group *g = &groups[gi];
         for (int o = 0; o < g->lanes; o += LANES)
         {
-            fw a[8], b[8];
-            joint_runs(g->state_a, o, FIELD(v), a);
-            joint_runs(g->state_b, o, FIELD(v), b);
-            v3w va = {a[0], a[1], a[2]}, wa = {a[4], a[5], a[6]};
-            v3w vb = {b[0], b[1], b[2]}, wb = {b[4], b[5], b[6]};
-            bool iso_a = !fw_any(fw_lt(a[7], zero)), iso_b = !fw_any(fw_lt(b[7], zero));
-            wide_mat3 ia, ib;
-            if (!iso_a)
-                ia = joint_inertia(g->state_a + o);
-            if (!iso_b)
-                ib = joint_inertia(g->state_b + o);
+            joint_unit u;
+            joint_load(g->state_a, g->state_b, o, &u);
             v3w ra, rb, acc = LD3(g->impulse, o), impulse = acc;
             if (sw->warm_start || !sw->measure)
             {
@@ -1219,10 +1295,10 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
                     d = add3(add3(sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]}),
                                   LD3(g->delta_center, o)),
                              sub(rb, ra));
-                    fw m = a[3] + b[3];
+                    fw m = u.a[3] + u.b[3];
                     wide_sym3 k = {m, zero, zero, m, zero, m};
-                    joint_add_arm(&k, iso_a, a[7], &ia, ra);
-                    joint_add_arm(&k, iso_b, b[7], &ib, rb);
+                    joint_add_arm(&k, u.iso_a, u.a[7], &u.ia, ra);
+                    joint_add_arm(&k, u.iso_b, u.b[7], &u.ib, rb);
                     inv_k = joint_inverse(&k);
                     store3(g->ra_now, o, ra);
                     store3(g->rb_now, o, rb);
@@ -1234,35 +1310,96 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
                     d = LD3(g->gap, o);
                     inv_k = load_sym(g->inv_k, o);
                 }
-                v3w cdot = sub(add3(vb, cross(wb, rb)), add3(va, cross(wa, ra)));
-                v3w rhs = {fw_madd(d.x, bias, cdot.x * mass_scale), fw_madd(d.y, bias, cdot.y * mass_scale),
-                           fw_madd(d.z, bias, cdot.z * mass_scale)};
-                v3w x = sym_mulv(&inv_k, rhs);
-                impulse = (v3w){-fw_madd(acc.x, impulse_scale, x.x), -fw_madd(acc.y, impulse_scale, x.y),
-                                -fw_madd(acc.z, impulse_scale, x.z)};
-                store3(g->impulse, o, add3(acc, impulse));
+                impulse = joint_point(&u, ra, rb, d, &inv_k, &acc, mass_scale, bias, impulse_scale);
+                store3(g->impulse, o, acc);
             }
-            // apply_linear, then store()'s caps.
-            v3w ta = cross(ra, impulse), tb = cross(rb, impulse);
-            ta = iso_a ? (v3w){ta.x * a[7], ta.y * a[7], ta.z * a[7]} : mulv(&ia, ta);
-            tb = iso_b ? (v3w){tb.x * b[7], tb.y * b[7], tb.z * b[7]} : mulv(&ib, tb);
-            va = joint_cap(madd(va, impulse, -a[3]), sw->max_speed);
-            wa = joint_cap(sub(wa, ta), sw->max_spin);
-            vb = joint_cap(madd(vb, impulse, b[3]), sw->max_speed);
-            wb = joint_cap(add3(wb, tb), sw->max_spin);
-            const fw out_a[8] = {va.x, va.y, va.z, a[3], wa.x, wa.y, wa.z, a[7]};
-            const fw out_b[8] = {vb.x, vb.y, vb.z, b[3], wb.x, wb.y, wb.z, b[7]};
-            int count = g->lanes - o < LANES ? g->lanes - o : LANES;
-            _Alignas(32) float scratch[2][LANES][8];
-            float *rows_a[LANES], *rows_b[LANES];
-            for (int lane = 0; lane < LANES; lane++)
+            joint_write(&u, ra, rb, impulse, g->state_a, g->state_b, g->still_a, g->still_b, o, g->lanes, sw);
+        }
+    }
+}
+
+// ---- Joints: hinges and limited spherical joints (joint.c, wide_limit_group) ----
+// joint.c's warm start (impulses_on_b) and its solve of a revolute joint (solve_axial's limits,
+// solve_hinge_lock, solve_point) or of a spherical joint with a cone or twist range (solve_cone_twist,
+// solve_point), then store(), for each lane, from the geometry joint.c wrote into the group. As for the point
+// joints, lanes differ from the scalar joint by rounding (fused multiplies and adds, the lock's block
+// inverted once per geometry where the scalar solve divides by its determinant in each sweep; test_joints.c,
+// joints_wide_limits_match_scalar).
+
+// joint.c's solve_limit on one angular row along n: apart (error above zero) it may close by the error in
+// this sub-step (speculative), inside it is the sweep's row; the impulse is clamped to keep the accumulated
+// one at or above zero, and lanes whose row is not solved neither apply nor accumulate any.
+WIDE_INLINE void joint_limit_row(joint_unit *u, v3w n, fw c, fw mass, fw solved, float *acc_at,
+                                 const wide_joint_sweep *sw)
+{
+    const fw zero = fw_zero();
+    fw acc = ld(acc_at);
+    fw speed = dot(n, sub(u->wb, u->wa));
+    fw apart = fw_gt(c, zero);
+    fw bias_rate = fw_select(fw_splat(sw->bias_rate), fw_splat(sw->inv_h), apart);
+    fw mass_scale = fw_select(fw_splat(sw->mass_scale), fw_splat(1.0f), apart);
+    fw impulse_scale = fw_select(fw_splat(sw->impulse_scale), zero, apart);
+    fw x = (zero - mass * mass_scale) * fw_madd(bias_rate, c, speed) - impulse_scale * acc;
+    fw total = fw_min(fw_max(acc + x, zero), fw_splat(3.0e38f));
+    x = fw_and(total - acc, solved);
+    st(acc_at, fw_select(acc, total, solved));
+    joint_apply_angular(u, (v3w){n.x * x, n.y * x, n.z * x});
+}
+
+// solve_hinge_lock: the 2x2 block on the axes across za, its accumulated impulse kept as a world vector.
+WIDE_INLINE void joint_lock(joint_unit *u, wide_limit_group *g, int o, fw mass_scale, fw bias,
+                            fw impulse_scale)
+{
+    v3w w = sub(u->wb, u->wa), u1 = LD3(g->across[0], o), u2 = LD3(g->across[1], o);
+    fw b1 = fw_madd(ld(g->lock_error[0] + o), bias, dot(w, u1) * mass_scale);
+    fw b2 = fw_madd(ld(g->lock_error[1] + o), bias, dot(w, u2) * mass_scale);
+    fw k11 = ld(g->lock_inv[0] + o), k12 = ld(g->lock_inv[1] + o), k22 = ld(g->lock_inv[2] + o);
+    fw x1 = fw_madd(k11, b1, k12 * b2), x2 = fw_madd(k12, b1, k22 * b2);
+    v3w acc = LD3(g->lock_impulse, o);
+    fw a1 = dot(acc, u1), a2 = dot(acc, u2);
+    fw i1 = -fw_madd(a1, impulse_scale, x1), i2 = -fw_madd(a2, impulse_scale, x2);
+    store3(g->lock_impulse, o,
+           madd((v3w){u1.x * (a1 + i1), u1.y * (a1 + i1), u1.z * (a1 + i1)}, u2, a2 + i2));
+    joint_apply_angular(u, madd((v3w){u1.x * i1, u1.y * i1, u1.z * i1}, u2, i2));
+}
+
+WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first, int last,
+                                            const wide_joint_sweep *sw)
+{
+    const fw zero = fw_zero(), mass_scale = fw_splat(sw->mass_scale),
+             bias = fw_splat(sw->mass_scale * sw->bias_rate), impulse_scale = fw_splat(sw->impulse_scale);
+    for (int gi = first; gi < last; gi++)
+    {
+        wide_limit_group *g = &groups[gi];
+        for (int o = 0; o < g->lanes; o += LANES)
+        {
+            joint_unit u;
+            joint_load(g->state_a, g->state_b, o, &u);
+            v3w ra = LD3(g->ra, o), rb = LD3(g->rb, o), acc = LD3(g->impulse, o), impulse = acc;
+            if (sw->warm_start)
             {
-                unsigned bit = 1u << (o + lane);
-                rows_a[lane] = g->still_a & bit ? scratch[0][lane] : (float *)g->state_a[o + lane] + FIELD(v);
-                rows_b[lane] = g->still_b & bit ? scratch[1][lane] : (float *)g->state_b[o + lane] + FIELD(v);
+                v3w turn = g->hinge ? LD3(g->lock_impulse, o) : (v3w){zero, zero, zero};
+                for (int r = 0; r < 3; r++)
+                    turn = madd(turn, LD3(g->axis[r], o), ld(g->limit_impulse[r] + o));
+                joint_apply_angular(&u, turn);
             }
-            fw_store_runs(rows_a, count, out_a);
-            fw_store_runs(rows_b, count, out_b);
+            else
+            {
+                for (int r = 0; r < 3; r++)
+                {
+                    fw solved = fw_ints_mask(g->solved[r] + o);
+                    if (fw_any(solved))
+                        joint_limit_row(&u, LD3(g->axis[r], o), ld(g->error[r] + o), ld(g->mass[r] + o),
+                                        solved, g->limit_impulse[r] + o, sw);
+                }
+                if (g->hinge)
+                    joint_lock(&u, g, o, mass_scale, bias, impulse_scale);
+                wide_sym3 inv_k = load_sym(g->inv_k, o);
+                impulse =
+                    joint_point(&u, ra, rb, LD3(g->gap, o), &inv_k, &acc, mass_scale, bias, impulse_scale);
+                store3(g->impulse, o, acc);
+            }
+            joint_write(&u, ra, rb, impulse, g->state_a, g->state_b, g->still_a, g->still_b, o, g->lanes, sw);
         }
     }
 }
@@ -1276,4 +1413,5 @@ const wide_kernels WIDE_FN(ph_wide_kernels) = {
     .solve = WIDE_FN(solve),
     .integrate_positions = WIDE_FN(integrate_positions),
     .joint_sweep = WIDE_FN(joint_sweep),
+    .joint_limit_sweep = WIDE_FN(joint_limit_sweep),
 };
