@@ -247,7 +247,6 @@ void ph_joints_destroy_all(ph_world *world)
     ph_array_free(b->order, b->order_capacity);
     ph_array_free(b->geometry, b->geometry_capacity);
     ph_array_free(b->limits, b->limit_capacity);
-    ph_array_free(b->limit_geometry, b->limit_geometry_capacity);
     memset(b, 0, sizeof *b);
     ph_id_pool_destroy(&world->joint_ids);
 }
@@ -726,19 +725,35 @@ static void fill_point_lane(wide_joint_group *g, int lane, const ph_joint *j, in
     g->lanes = lane + 1;
 }
 
-// Lane `lane` of limit group g takes joint j (slot k): its bodies and accumulated impulses; its geometry
-// waits for the step's first warm start (limits_measure). A lane left empty is all zero and solves nothing.
+// Lane `lane` of limit group g takes joint j (slot k): its bodies, the step's frames, its limits and its
+// accumulated impulses; its geometry waits for the step's first warm start (limits_measure). A lane left
+// empty is all zero and solves nothing.
 static void fill_limit_lane(wide_limit_group *g, int lane, const ph_joint *j, int k)
 {
-    bool hinge = j->def.type == PH_JOINT_REVOLUTE;
+    const ph_joint_def *d = &j->def;
+    bool hinge = d->type == PH_JOINT_REVOLUTE;
     float limit[3] = {hinge ? j->lower_impulse : j->cone_impulse,
                       hinge ? j->upper_impulse : j->twist_lower_impulse,
                       hinge ? 0.0f : j->twist_upper_impulse};
+    float bound[3] = {hinge ? d->lower : d->cone_angle, hinge ? d->upper : d->twist_lower,
+                      hinge ? 0.0f : d->twist_upper};
+    bool enabled[3] = {hinge ? d->enable_limit : d->enable_cone, hinge ? d->enable_limit : d->enable_twist,
+                       !hinge && d->enable_twist};
     for (int r = 0; r < 3; r++)
     {
+        g->ra[r][lane] = j->ra.raw[r];
+        g->rb[r][lane] = j->rb.raw[r];
+        g->delta_center[r][lane] = j->delta_center.raw[r];
         g->impulse[r][lane] = j->point_impulse.raw[r];
         g->lock_impulse[r][lane] = hinge ? j->angular_impulse.raw[r] : 0.0f;
         g->limit_impulse[r][lane] = limit[r];
+        g->bound[r][lane] = bound[r];
+        g->enabled[r][lane] = enabled[r] ? -1 : 0;
+    }
+    for (int c = 0; c < 4; c++)
+    {
+        g->qa[c][lane] = j->qa.raw[c];
+        g->qb[c][lane] = j->qb.raw[c];
     }
     g->state_a[lane] = j->sa;
     g->state_b[lane] = j->sb;
@@ -767,8 +782,7 @@ static void batch_fill(ph_world *world)
         groups[key / PH_JOINT_MAX_COLORS] += (first[key + 1] + WIDE - 1) / WIDE;
     int limits = groups[KIND_HINGE] + groups[KIND_LIMITED];
     if ((groups[KIND_POINT] > 0 && !ph_array_reserve(b->groups, b->group_capacity, groups[KIND_POINT])) ||
-        (limits > 0 && (!ph_array_reserve(b->limits, b->limit_capacity, limits) ||
-                        !ph_array_reserve(b->limit_geometry, b->limit_geometry_capacity, limits * WIDE))))
+        (limits > 0 && !ph_array_reserve(b->limits, b->limit_capacity, limits)))
     {
         // Solved one at a time, in list order.
         b->kernels = NULL;
@@ -839,6 +853,7 @@ static void batch_fill(ph_world *world)
         wide_limit_group *u = &b->limits[gi];
         for (int lane = u->lanes; lane < WIDE; lane++)
         {
+            u->qa[3][lane] = u->qb[3][lane] = 1.0f; // unit quaternions keep the lane's geometry finite
             u->state_a[lane] = u->state_a[0];
             u->state_b[lane] = u->state_b[0];
             u->joint[lane] = -1;
@@ -1381,120 +1396,28 @@ static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
     return soft_of(hertz, JOINT_DAMPING_RATIO, h);
 }
 
-// Lane `lane` of limit group g from joint j's geometry jg (geometry_of): the anchors, and the rows'
-// directions and errors as the scalar rows work them out from it (solve_axial's limits, solve_hinge_lock,
-// solve_cone_twist) and the warm start applies the impulses along (impulses_on_b).
-static void limit_lane_geometry(wide_limit_group *g, int lane, const ph_joint *j, const joint_geometry *jg)
-{
-    const ph_joint_def *d = &j->def;
-    ph_vec3 axis[3] = {glms_vec3_zero(), glms_vec3_zero(), glms_vec3_zero()};
-    float error[3] = {0.0f, 0.0f, 0.0f};
-    bool solved[3] = {false, false, false};
-    if (g->hinge)
-    {
-        axis[0] = jg->za;
-        axis[1] = v_scale(jg->za, -1.0f);
-        error[0] = jg->axial - d->lower;
-        error[1] = d->upper - jg->axial;
-        solved[0] = solved[1] = d->enable_limit;
-        ph_vec3 e = v_cross(jg->za, jg->zb);
-        g->lock_error[0][lane] = v_dot(e, jg->u1);
-        g->lock_error[1][lane] = v_dot(e, jg->u2);
-        for (int r = 0; r < 3; r++)
-        {
-            g->across[0][r][lane] = jg->u1.raw[r];
-            g->across[1][r][lane] = jg->u2.raw[r];
-        }
-    }
-    else
-    {
-        bool swings = jg->sin_swing > 1.0e-6f;
-        if (swings)
-            axis[0] = v_scale(jg->swing_cross, -1.0f / jg->sin_swing);
-        error[0] = d->cone_angle - jg->swing;
-        solved[0] = d->enable_cone && swings;
-        axis[1] = jg->twist_axis;
-        axis[2] = v_scale(jg->twist_axis, -1.0f);
-        error[1] = jg->twist - d->twist_lower;
-        error[2] = d->twist_upper - jg->twist;
-        solved[1] = solved[2] = d->enable_twist;
-    }
-    for (int r = 0; r < 3; r++)
-    {
-        g->ra[r][lane] = jg->ra.raw[r];
-        g->rb[r][lane] = jg->rb.raw[r];
-        g->gap[r][lane] = jg->d.raw[r];
-        for (int c = 0; c < 3; c++)
-            g->axis[r][c][lane] = axis[r].raw[c];
-        g->error[r][lane] = error[r];
-        g->solved[r][lane] = solved[r] ? -1 : 0;
-    }
-}
-
-// Lane `lane` of limit group g from the blocks and masses row_masses worked out in jg: the point block, the
-// rows' masses and the inverse of the hinge lock's block (solve2's, 0 where it is singular).
-static void limit_lane_masses(wide_limit_group *g, int lane, const ph_joint *j, const joint_geometry *jg)
-{
-    const ph_joint_def *d = &j->def;
-    for (int r = 0; r < 6; r++)
-        g->inv_k[r][lane] = jg->point_inv[r];
-    if (g->hinge)
-    {
-        g->mass[0][lane] = g->mass[1][lane] = jg->axial_mass;
-        float k11 = jg->hinge_k[0], k12 = jg->hinge_k[1], k22 = jg->hinge_k[2];
-        float det = k11 * k22 - k12 * k12, inv = fabsf(det) > 1.0e-30f ? 1.0f / det : 0.0f;
-        g->lock_inv[0][lane] = inv * k22;
-        g->lock_inv[1][lane] = -inv * k12;
-        g->lock_inv[2][lane] = inv * k11;
-        return;
-    }
-    g->mass[0][lane] = d->enable_cone && jg->sin_swing > 1.0e-6f ? jg->cone_mass : 0.0f;
-    g->mass[1][lane] = g->mass[2][lane] = d->enable_twist ? jg->twist_mass : 0.0f;
-}
-
 typedef struct limits_measure_task
 {
-    ph_world *world;
+    ph_joint_batch *batch;
     bool geometry, masses;
 } limits_measure_task;
 
 static void measure_range(int begin, int end, int worker, void *context)
 {
     const limits_measure_task *t = context;
-    ph_joint_batch *b = &t->world->joint_batch;
     (void)worker;
-    for (int gi = begin; gi < end; gi++)
-    {
-        wide_limit_group *g = &b->limits[gi];
-        for (int lane = 0; lane < g->lanes; lane++)
-        {
-            const ph_joint *j = &t->world->joints[g->joint[lane]];
-            joint_geometry *jg = &b->limit_geometry[gi * WIDE + lane];
-            if (t->geometry)
-            {
-                *jg = geometry_of(j, j->sa, j->sb);
-                limit_lane_geometry(g, lane, j, jg);
-            }
-            if (t->masses)
-            {
-                pair p = load(j->sa, j->sb);
-                row_masses(j, &p, jg);
-                limit_lane_masses(g, lane, j, jg);
-            }
-        }
-    }
+    t->batch->kernels->joint_limit_measure(t->batch->limits, begin, end, t->geometry, t->masses);
 }
 
 // The limit groups' geometry (`geometry`: the bodies moved) and blocks and masses (`masses`: they moved or
-// their inverse inertias changed), worked out by the scalar joint's geometry_of and row_masses where and when
-// the joints solved one at a time work theirs out, and written into the lanes. Each lane is its own joint's,
-// so the workers may share them out in any way.
+// their inverse inertias changed), worked out where and when the joints solved one at a time work theirs out
+// (geometry_at, row_masses). Each lane is its own joint's, so the workers may share them out in any way.
 static void limits_measure(ph_world *world, bool geometry, bool masses)
 {
     ph_joint_batch *b = &world->joint_batch;
     if (!b->kernels || b->limit_count == 0 || !(geometry || masses))
         return;
-    limits_measure_task t = {world, geometry, masses};
+    limits_measure_task t = {b, geometry, masses};
     ph_parallel_for(&world->tasks, b->limit_count, JOINT_MIN_GROUPS, measure_range, &t);
 }
 

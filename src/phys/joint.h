@@ -65,14 +65,11 @@ typedef struct ph_joint_batch
     int colors;
     int color_first[PH_JOINT_MAX_COLORS + 1]; // groups of colour c: color_first[c] .. color_first[c + 1] - 1
     // The hinges' groups, then the limited spherical joints' (limit_first[0] and [1] as color_first, into
-    // `limits`), and the scalar geometry of each of their lanes (joint.c's joint_geometry, lane l of group g
-    // at g * WIDE + l), kept as `geometry` is.
+    // `limits`).
     wide_limit_group *limits;
     int limit_count, limit_capacity;
     int limit_colors[2];
     int limit_first[2][PH_JOINT_MAX_COLORS + 1];
-    struct joint_geometry *limit_geometry;
-    int limit_geometry_capacity;
     int *rest; // the joints solved one at a time (slots)
     int rest_count, rest_capacity;
     uint64_t *used; // scratch: per kind of group and body slot, the colours its joints took

@@ -349,16 +349,24 @@ typedef struct wide_joint_group
 
 // The rows of hinges (revolute joints without spring or motor) and of spherical joints with a swing cone or
 // twist range (a ragdoll's), in groups of WIDE lanes, one joint per lane, coloured as the point joints are;
-// a group holds one kind. Their geometry (the anchors, the frames' axes, the angles) is the scalar joint's,
-// which joint.c works out where the joints solved one at a time work out theirs (geometry_of, row_masses) and
-// writes into the lanes; the sweeps solve the rows from it.
+// a group holds one kind. The kernels work out each lane's geometry (joint.c's geometry_of: the anchors, the
+// frames' axes, the angles) and its rows' blocks and masses (row_masses) when and where joint.c works out
+// those of the joints solved one at a time, and keep them for the sweeps until the bodies move again.
 typedef struct wide_limit_group
 {
-    // The point rows: anchors from the centres of mass at the bodies' poses, the gap anchor b - anchor a, the
+    // The step's start's frames, as joint.c's ph_joint keeps them: anchors from the centres of mass, centre
+    // of mass b less a, the frames' orientations (x, y, z, w), world.
+    _Alignas(32) float ra[3][WIDE], rb[3][WIDE], delta_center[3][WIDE]; // (unit: m)
+    float qa[4][WIDE], qb[4][WIDE];
+    // Each row's limit (revolute: lower and upper, none; spherical: the cone's angle, the twist range's lower
+    // and upper ends) and whether the joint enables it (-1) or not (0).
+    float bound[3][WIDE]; // (unit: rad)
+    int enabled[3][WIDE];
+    // The point rows at the bodies' poses: anchors from the centres of mass, the gap anchor b - anchor a, the
     // inverse of the point block (upper half: xx, xy, xz, yy, yz, zz) and the accumulated impulse (world).
-    _Alignas(32) float ra[3][WIDE], rb[3][WIDE], gap[3][WIDE]; // (unit: m)
-    float inv_k[6][WIDE];                                      // (unit: 1/kg)
-    float impulse[3][WIDE];                                    // (unit: N s)
+    float ra_now[3][WIDE], rb_now[3][WIDE], gap[3][WIDE]; // (unit: m)
+    float inv_k[6][WIDE];                                 // (unit: 1/kg)
+    float impulse[3][WIDE];                               // (unit: N s)
     // Three one-sided angular rows, solved in this order before the lock and the point rows (revolute: the
     // angle's lower and upper limits, and none; spherical: the cone, the twist range's lower and upper
     // ends): the direction the row's impulse turns body b about (world; the warm start applies the
@@ -452,6 +460,9 @@ typedef struct wide_kernels
     // joint.c's warm start, or its solve of a revolute or limited spherical joint's rows (its axial limits or
     // cone and twist, the hinge lock, solve_point), and store() over limit groups first .. last - 1.
     void (*joint_limit_sweep)(wide_limit_group *groups, int first, int last, const wide_joint_sweep *sweep);
+    // joint.c's geometry_of (`geometry`: the bodies moved) and row_masses (`masses`: they moved or their
+    // inverse inertias changed) for the lanes of limit groups first .. last - 1, kept in the groups.
+    void (*joint_limit_measure)(wide_limit_group *groups, int first, int last, bool geometry, bool masses);
 } wide_kernels;
 
 // The kernels that run `path` on this build and CPU (ph_simd_resolve), or NULL for the scalar path.

@@ -24,6 +24,7 @@
 #include "simd.h"
 #include "solver_internal.h"
 
+#include <math.h>   // atan2f
 #include <stddef.h> // offsetof
 #include <string.h> // memcpy
 
@@ -1319,12 +1320,146 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
 }
 
 // ---- Joints: hinges and limited spherical joints (joint.c, wide_limit_group) ----
-// joint.c's warm start (impulses_on_b) and its solve of a revolute joint (solve_axial's limits,
-// solve_hinge_lock, solve_point) or of a spherical joint with a cone or twist range (solve_cone_twist,
-// solve_point), then store(), for each lane, from the geometry joint.c wrote into the group. As for the point
-// joints, lanes differ from the scalar joint by rounding (fused multiplies and adds, the lock's block
-// inverted once per geometry where the scalar solve divides by its determinant in each sweep; test_joints.c,
+// joint.c's geometry_of and row_masses for each lane of the limit groups, then its warm start
+// (impulses_on_b) and its solve of a revolute joint (solve_axial's limits, solve_hinge_lock, solve_point) or
+// of a spherical joint with a cone or twist range (solve_cone_twist, solve_point), then store(). The angles
+// are libm's atan2f lane by lane, as the scalar joint's; the rest is its arithmetic, fused where fw_madd is,
+// with the quaternions normalised where glms_quat_rotatev normalises them and the lock's block inverted once
+// per geometry where the scalar solve divides by its determinant in each sweep, so lanes differ from the
+// scalar joint by rounding (tests/test_joints.c, joints_wide_hinges_match_scalar and
 // joints_wide_limits_match_scalar).
+
+// The Hamilton product p q of the lanes' quaternions (x, y, z, w), as glms_quat_mul.
+WIDE_INLINE void joint_qmul(const fw *p, const fw *q, fw *out)
+{
+    out[0] = fw_madd(p[3], q[0], fw_madd(p[0], q[3], fw_msub(p[1], q[2], p[2] * q[1])));
+    out[1] = fw_madd(p[3], q[1], fw_madd(p[1], q[3], fw_msub(p[2], q[0], p[0] * q[2])));
+    out[2] = fw_madd(p[3], q[2], fw_madd(p[2], q[3], fw_msub(p[0], q[1], p[1] * q[0])));
+    out[3] = fw_msub(p[3], q[3], fw_madd(p[0], q[0], fw_madd(p[1], q[1], p[2] * q[2])));
+}
+
+// atan2f(y, x) lane by lane; `twice`: 2 atan2f(y, x) wrapped into (-pi, pi] (joint.c's angle of a relative
+// rotation about z, wrap_angle).
+WIDE_INLINE fw joint_atan2(fw y, fw x, bool twice)
+{
+    _Alignas(32) float ys[LANES], xs[LANES];
+    st(ys, y);
+    st(xs, x);
+    for (int lane = 0; lane < LANES; lane++)
+    {
+        float a = atan2f(ys[lane], xs[lane]);
+        if (twice)
+        {
+            a *= 2.0f;
+            while (a > GLM_PIf)
+                a -= 2.0f * GLM_PIf;
+            while (a <= -GLM_PIf)
+                a += 2.0f * GLM_PIf;
+        }
+        ys[lane] = a;
+    }
+    return ld(ys);
+}
+
+// joint.c's angular_mass along u: 1 / (u . Ia u + u . Ib u), 0 where that is not above zero.
+WIDE_INLINE fw joint_angular_mass(const joint_unit *u, v3w n)
+{
+    fw k =
+        dot(n, joint_turn(u->iso_a, u->a[7], &u->ia, n)) + dot(n, joint_turn(u->iso_b, u->b[7], &u->ib, n));
+    return fw_and(fw_splat(1.0f) / k, fw_gt(k, fw_zero()));
+}
+
+// geometry_of for lanes o .. o + LANES - 1: the anchors and gap, the frames' z axes, the axes across za, and
+// the rows' directions, errors and whether they are solved.
+WIDE_INLINE void joint_limit_geometry(wide_limit_group *g, int o)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    fw ma[8], mb[8];
+    joint_runs(g->state_a, o, FIELD(dp), ma);
+    joint_runs(g->state_b, o, FIELD(dp), mb);
+    v3w ra = joint_rotate(ma + 4, LD3(g->ra, o)), rb = joint_rotate(mb + 4, LD3(g->rb, o));
+    v3w d = add3(add3(sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]}), LD3(g->delta_center, o)),
+                 sub(rb, ra));
+    store3(g->ra_now, o, ra);
+    store3(g->rb_now, o, rb);
+    store3(g->gap, o, d);
+    fw qa0[4] = {ld(g->qa[0] + o), ld(g->qa[1] + o), ld(g->qa[2] + o), ld(g->qa[3] + o)};
+    fw qb0[4] = {ld(g->qb[0] + o), ld(g->qb[1] + o), ld(g->qb[2] + o), ld(g->qb[3] + o)};
+    fw qa[4], qb[4], rel[4], conj_a[4];
+    joint_qmul(ma + 4, qa0, qa);
+    joint_qmul(mb + 4, qb0, qb);
+    const v3w z = {zero, zero, one};
+    v3w za = joint_rotate(qa, z), zb = joint_rotate(qb, z);
+    // conj(qa) qb, the rotation from frame a to frame b in a's frame.
+    conj_a[0] = zero - qa[0];
+    conj_a[1] = zero - qa[1];
+    conj_a[2] = zero - qa[2];
+    conj_a[3] = qa[3];
+    joint_qmul(conj_a, qb, rel);
+    fw bound[3] = {ld(g->bound[0] + o), ld(g->bound[1] + o), ld(g->bound[2] + o)};
+    fw enabled[3] = {fw_ints_mask(g->enabled[0] + o), fw_ints_mask(g->enabled[1] + o),
+                     fw_ints_mask(g->enabled[2] + o)};
+    v3w axis[3];
+    fw error[3], solved[3];
+    if (g->hinge)
+    {
+        // across(za): u1 = t x za normalised, t the x axis unless za is near it, then the y axis; u2 = za x
+        // u1.
+        fw near_x = fw_lt(fw_andnot(fw_splat(-0.0f), za.x), fw_splat(0.57735f));
+        v3w t = {fw_and(one, near_x), fw_andnot(near_x, one), zero};
+        v3w u1 = cross(t, za);
+        fw inv = one / fw_sqrt(dot(u1, u1));
+        u1 = (v3w){u1.x * inv, u1.y * inv, u1.z * inv};
+        v3w u2 = cross(za, u1), e = cross(za, zb);
+        store3(g->across[0], o, u1);
+        store3(g->across[1], o, u2);
+        st(g->lock_error[0] + o, dot(e, u1));
+        st(g->lock_error[1] + o, dot(e, u2));
+        fw angle = joint_atan2(rel[2], rel[3], true);
+        axis[0] = za;
+        axis[1] = (v3w){zero - za.x, zero - za.y, zero - za.z};
+        axis[2] = (v3w){zero, zero, zero};
+        error[0] = angle - bound[0];
+        error[1] = bound[1] - angle;
+        error[2] = zero;
+        solved[0] = enabled[0];
+        solved[1] = enabled[1];
+        solved[2] = zero;
+    }
+    else
+    {
+        // The cone: turning b about za x zb widens the swing.
+        v3w swing_cross = cross(za, zb);
+        fw sin_swing = fw_sqrt(dot(swing_cross, swing_cross));
+        fw swings = fw_gt(sin_swing, fw_splat(1.0e-6f));
+        fw s = fw_and(fw_splat(-1.0f) / sin_swing, swings);
+        axis[0] = (v3w){swing_cross.x * s, swing_cross.y * s, swing_cross.z * s};
+        error[0] = bound[0] - fw_and(joint_atan2(sin_swing, dot(za, zb), false), enabled[0]);
+        solved[0] = fw_and(enabled[0], swings);
+        // The twist (joint.c's twist_of): the rate of 2 atan2(rel.z, rel.w) is the relative spin along
+        // frame a's z tilted by the swing.
+        fw n = fw_madd(rel[3], rel[3], rel[2] * rel[2]);
+        fw tilted = fw_gt(n, fw_splat(1.0e-12f));
+        fw lx = fw_and(fw_madd(rel[3], rel[1], rel[2] * rel[0]) / n, tilted);
+        fw ly = fw_and(fw_msub(rel[2], rel[1], rel[3] * rel[0]) / n, tilted);
+        v3w twist_axis = joint_rotate(qa, (v3w){lx, ly, one});
+        twist_axis = (v3w){fw_and(twist_axis.x, enabled[1]), fw_and(twist_axis.y, enabled[1]),
+                           fw_and(twist_axis.z, enabled[1])};
+        fw twist = fw_and(joint_atan2(rel[2], rel[3], true), enabled[1]);
+        axis[1] = twist_axis;
+        axis[2] = (v3w){zero - twist_axis.x, zero - twist_axis.y, zero - twist_axis.z};
+        error[1] = twist - bound[1];
+        error[2] = bound[2] - twist;
+        solved[1] = enabled[1];
+        solved[2] = enabled[2];
+    }
+    for (int r = 0; r < 3; r++)
+    {
+        store3(g->axis[r], o, axis[r]);
+        st(g->error[r] + o, error[r]);
+        st((float *)(void *)(g->solved[r] + o), solved[r]); // the mask's bits, read back by fw_ints_mask
+    }
+}
 
 // joint.c's solve_limit on one angular row along n: apart (error above zero) it may close by the error in
 // this sub-step (speculative), inside it is the sweep's row; the impulse is clamped to keep the accumulated
@@ -1363,6 +1498,54 @@ WIDE_INLINE void joint_lock(joint_unit *u, wide_limit_group *g, int o, fw mass_s
     joint_apply_angular(u, madd((v3w){u1.x * i1, u1.y * i1, u1.z * i1}, u2, i2));
 }
 
+// row_masses for lanes o .. o + LANES - 1 of unit u, at the geometry joint_limit_geometry kept: the point
+// block's inverse, the rows' effective masses (0 where a row is not solved) and the hinge lock's block,
+// inverted (solve2's: 0 where it is singular).
+WIDE_INLINE void joint_limit_masses(wide_limit_group *g, int o, const joint_unit *u)
+{
+    const fw zero = fw_zero();
+    fw m = u->a[3] + u->b[3];
+    wide_sym3 k = {m, zero, zero, m, zero, m};
+    joint_add_arm(&k, u->iso_a, u->a[7], &u->ia, LD3(g->ra_now, o));
+    joint_add_arm(&k, u->iso_b, u->b[7], &u->ib, LD3(g->rb_now, o));
+    wide_sym3 inv_k = joint_inverse(&k);
+    store_sym(g->inv_k, o, &inv_k);
+    for (int r = 0; r < 3; r++)
+        st(g->mass[r] + o, fw_and(joint_angular_mass(u, LD3(g->axis[r], o)), fw_ints_mask(g->solved[r] + o)));
+    if (!g->hinge)
+        return;
+    v3w u1 = LD3(g->across[0], o), u2 = LD3(g->across[1], o);
+    v3w ia1 = joint_turn(u->iso_a, u->a[7], &u->ia, u1), ia2 = joint_turn(u->iso_a, u->a[7], &u->ia, u2);
+    v3w ib1 = joint_turn(u->iso_b, u->b[7], &u->ib, u1), ib2 = joint_turn(u->iso_b, u->b[7], &u->ib, u2);
+    fw k11 = dot(u1, ia1) + dot(u1, ib1), k12 = dot(u1, ia2) + dot(u1, ib2),
+       k22 = dot(u2, ia2) + dot(u2, ib2);
+    fw det = fw_msub(k11, k22, k12 * k12);
+    fw inv = fw_and(fw_splat(1.0f) / det, fw_gt(fw_andnot(fw_splat(-0.0f), det), fw_splat(1.0e-30f)));
+    st(g->lock_inv[0] + o, inv * k22);
+    st(g->lock_inv[1] + o, zero - inv * k12);
+    st(g->lock_inv[2] + o, inv * k11);
+}
+
+WIDE_KERNEL void WIDE_FN(joint_limit_measure)(wide_limit_group *groups, int first, int last, bool geometry,
+                                              bool masses)
+{
+    for (int gi = first; gi < last; gi++)
+    {
+        wide_limit_group *g = &groups[gi];
+        for (int o = 0; o < g->lanes; o += LANES)
+        {
+            if (geometry)
+                joint_limit_geometry(g, o);
+            if (masses)
+            {
+                joint_unit u;
+                joint_load(g->state_a, g->state_b, o, &u);
+                joint_limit_masses(g, o, &u);
+            }
+        }
+    }
+}
+
 WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first, int last,
                                             const wide_joint_sweep *sw)
 {
@@ -1375,7 +1558,7 @@ WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first,
         {
             joint_unit u;
             joint_load(g->state_a, g->state_b, o, &u);
-            v3w ra = LD3(g->ra, o), rb = LD3(g->rb, o), acc = LD3(g->impulse, o), impulse = acc;
+            v3w ra = LD3(g->ra_now, o), rb = LD3(g->rb_now, o), acc = LD3(g->impulse, o), impulse = acc;
             if (sw->warm_start)
             {
                 v3w turn = g->hinge ? LD3(g->lock_impulse, o) : (v3w){zero, zero, zero};
@@ -1414,4 +1597,5 @@ const wide_kernels WIDE_FN(ph_wide_kernels) = {
     .integrate_positions = WIDE_FN(integrate_positions),
     .joint_sweep = WIDE_FN(joint_sweep),
     .joint_limit_sweep = WIDE_FN(joint_limit_sweep),
+    .joint_limit_measure = WIDE_FN(joint_limit_measure),
 };
