@@ -1789,12 +1789,22 @@ void ph_joints_finish(ph_world *world, float h, float dt)
         {
             ph_joint *j = &world->joints[g->joint[lane]];
             j->point_impulse = ph_v3(g->impulse[0][lane], g->impulse[1][lane], g->impulse[2][lane]);
+            // impulses_on_b from the lanes: the rows' directions there are the last relax sweep's, at the
+            // poses the sub-steps left, where geometry_of would find them again.
+            ph_vec3 turn = glms_vec3_zero();
+            for (int r = 0; r < 3; r++)
+                turn =
+                    v_add(turn, v_scale(ph_v3(g->axis[r][0][lane], g->axis[r][1][lane], g->axis[r][2][lane]),
+                                        g->limit_impulse[r][lane]));
+            j->linear = j->point_impulse;
+            j->in_lanes = true;
             if (g->hinge)
             {
                 j->angular_impulse =
                     ph_v3(g->lock_impulse[0][lane], g->lock_impulse[1][lane], g->lock_impulse[2][lane]);
                 j->lower_impulse = g->limit_impulse[0][lane];
                 j->upper_impulse = g->limit_impulse[1][lane];
+                turn = v_add(turn, j->angular_impulse);
             }
             else
             {
@@ -1802,6 +1812,7 @@ void ph_joints_finish(ph_world *world, float h, float dt)
                 j->twist_lower_impulse = g->limit_impulse[1][lane];
                 j->twist_upper_impulse = g->limit_impulse[2][lane];
             }
+            j->angular = turn;
         }
     }
     float inv_h = 1.0f / h;
@@ -1817,11 +1828,14 @@ void ph_joints_finish(ph_world *world, float h, float dt)
             continue;
         }
         ph_body_state *sa = j->sa, *sb = j->sb;
-        // A plain point joint's impulse is its point impulse alone (impulses_on_b reads no geometry).
+        // A plain point joint's impulse is its point impulse alone (impulses_on_b reads no geometry); a limit
+        // group's lanes gave theirs above.
         joint_geometry g = {0};
-        if (!plain_point(j))
+        if (!plain_point(j) && !j->in_lanes)
             g = geometry_of(j, sa, sb);
-        impulses_on_b(j, &g, &j->linear, &j->angular);
+        if (!j->in_lanes)
+            impulses_on_b(j, &g, &j->linear, &j->angular);
+        j->in_lanes = false;
         j->force = v_scale(j->linear, inv_h);
         j->torque = v_scale(j->angular, inv_h);
         j->steady_force = v_add(j->steady_force, v_scale(v_sub(j->force, j->steady_force), smoothing));

@@ -104,6 +104,7 @@ typedef struct ph_joint
     float cone_impulse, twist_lower_impulse, twist_upper_impulse;
     // What the last step's constraint did to body b, for ph_joint_get_info and breaking.
     ph_vec3 linear, angular; // last sub-step's impulses summed over the rows (unit: N s, N m s)
+    bool in_lanes;           // ph_joints_finish took linear and angular from a limit group's lanes
     ph_vec3 force, torque;   // (unit: N, N m)
     ph_vec3 steady_force;    // force low-passed over JOINT_STEADY_TIME: the load it holds, without impacts
     int projected_steps;     // steps in a row the position projection had to close it (ph_joints_project)
