@@ -4,7 +4,8 @@
 //
 // How a joint is solved. Each joint is a set of constraint rows between its two bodies, solved one joint
 // at a time (Gauss-Seidel) before the contacts in every sweep of ph_solve (on a wide path the plain point
-// joints first, in coloured groups of 8 lanes: batch_fill, solver_wide_kernels.h), with the contacts' scheme
+// joints, the hinges and the limited spherical joints first, in coloured groups of 8 lanes: batch_fill,
+// solver_wide_kernels.h), with the contacts' scheme
 // (Catto, "Solver2D" and Box2D v3's soft step): warm started from the last sub-step's impulses; in the biased
 // sweep a rigid row is a stiff spring (JOINT_HERTZ, damping ratio JOINT_DAMPING_RATIO, capped at a quarter of
 // the sub-step rate) that removes the position error over a few sub-steps without bounce; the relax sweep
@@ -727,7 +728,7 @@ static void fill_point_lane(wide_joint_group *g, int lane, const ph_joint *j, in
 
 // Lane `lane` of limit group g takes joint j (slot k): its bodies, the step's frames, its limits and its
 // accumulated impulses; its geometry waits for the step's first warm start (limits_measure). A lane left
-// empty is all zero and solves nothing.
+// empty (batch_fill) solves nothing.
 static void fill_limit_lane(wide_limit_group *g, int lane, const ph_joint *j, int k)
 {
     const ph_joint_def *d = &j->def;
