@@ -367,6 +367,10 @@ typedef struct wide_limit_group
     float ra_now[3][WIDE], rb_now[3][WIDE], gap[3][WIDE]; // (unit: m)
     float inv_k[6][WIDE];                                 // (unit: 1/kg)
     float impulse[3][WIDE];                               // (unit: N s)
+    // The bodies' world inverse inertias (column-major) where the last masses pass found them not multiples
+    // of the identity in every lane of the unit, for the solving sweeps after it, which then gather only the
+    // velocities. The warm start reads the states' (their inertias may have been refreshed since).
+    float inertia_a[9][WIDE], inertia_b[9][WIDE]; // (unit: 1/(kg m^2))
     // Three one-sided angular rows, solved in this order before the lock and the point rows (revolute: the
     // angle's lower and upper limits, and none; spherical: the cone, the twist range's lower and upper
     // ends): the direction the row's impulse turns body b about (world; the warm start applies the

@@ -1189,8 +1189,10 @@ typedef struct joint_unit
     wide_mat3 ia, ib;
 } joint_unit;
 
-WIDE_INLINE void joint_load(ph_body_state *const *state_a, ph_body_state *const *state_b, int o,
-                            joint_unit *u)
+// The unit's velocities, inverse masses and inertia scales (the caller loads the inverse inertias that are
+// not multiples of the identity).
+WIDE_INLINE void joint_load_velocities(ph_body_state *const *state_a, ph_body_state *const *state_b, int o,
+                                       joint_unit *u)
 {
     const fw zero = fw_zero();
     joint_runs(state_a, o, FIELD(v), u->a);
@@ -1201,6 +1203,12 @@ WIDE_INLINE void joint_load(ph_body_state *const *state_a, ph_body_state *const 
     u->wb = (v3w){u->b[4], u->b[5], u->b[6]};
     u->iso_a = !fw_any(fw_lt(u->a[7], zero));
     u->iso_b = !fw_any(fw_lt(u->b[7], zero));
+}
+
+WIDE_INLINE void joint_load(ph_body_state *const *state_a, ph_body_state *const *state_b, int o,
+                            joint_unit *u)
+{
+    joint_load_velocities(state_a, state_b, o, u);
     if (!u->iso_a)
         u->ia = joint_inertia(state_a + o);
     if (!u->iso_b)
@@ -1510,6 +1518,13 @@ WIDE_INLINE void joint_limit_masses(wide_limit_group *g, int o, const joint_unit
     joint_add_arm(&k, u->iso_b, u->b[7], &u->ib, LD3(g->rb_now, o));
     wide_sym3 inv_k = joint_inverse(&k);
     store_sym(g->inv_k, o, &inv_k);
+    for (int e = 0; e < 9; e++)
+    {
+        if (!u->iso_a)
+            st(g->inertia_a[e] + o, u->ia.m[e]);
+        if (!u->iso_b)
+            st(g->inertia_b[e] + o, u->ib.m[e]);
+    }
     for (int r = 0; r < 3; r++)
         st(g->mass[r] + o, fw_and(joint_angular_mass(u, LD3(g->axis[r], o)), fw_ints_mask(g->solved[r] + o)));
     if (!g->hinge)
@@ -1557,10 +1572,10 @@ WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first,
         for (int o = 0; o < g->lanes; o += LANES)
         {
             joint_unit u;
-            joint_load(g->state_a, g->state_b, o, &u);
             v3w ra = LD3(g->ra_now, o), rb = LD3(g->rb_now, o), acc = LD3(g->impulse, o), impulse = acc;
             if (sw->warm_start)
             {
+                joint_load(g->state_a, g->state_b, o, &u);
                 v3w turn = g->hinge ? LD3(g->lock_impulse, o) : (v3w){zero, zero, zero};
                 for (int r = 0; r < 3; r++)
                     turn = madd(turn, LD3(g->axis[r], o), ld(g->limit_impulse[r] + o));
@@ -1568,6 +1583,13 @@ WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first,
             }
             else
             {
+                // The inverse inertias the last masses pass kept: a solving sweep follows one whenever they
+                // changed, as it follows one whenever the bodies moved.
+                joint_load_velocities(g->state_a, g->state_b, o, &u);
+                for (int e = 0; !u.iso_a && e < 9; e++)
+                    u.ia.m[e] = ld(g->inertia_a[e] + o);
+                for (int e = 0; !u.iso_b && e < 9; e++)
+                    u.ib.m[e] = ld(g->inertia_b[e] + o);
                 for (int r = 0; r < 3; r++)
                 {
                     fw solved = fw_ints_mask(g->solved[r] + o);
