@@ -1423,7 +1423,8 @@ WIDE_INLINE void joint_limit_geometry(wide_limit_group *g, int o)
         store3(g->across[1], o, u2);
         st(g->lock_error[0] + o, dot(e, u1));
         st(g->lock_error[1] + o, dot(e, u2));
-        fw angle = joint_atan2(rel[2], rel[3], true);
+        // The angle is read only by the limits (a bridge's hinges have none: their rows' errors are unread).
+        fw angle = fw_any(enabled[0]) ? joint_atan2(rel[2], rel[3], true) : zero;
         axis[0] = za;
         axis[1] = (v3w){zero - za.x, zero - za.y, zero - za.z};
         axis[2] = (v3w){zero, zero, zero};
@@ -1442,7 +1443,8 @@ WIDE_INLINE void joint_limit_geometry(wide_limit_group *g, int o)
         fw swings = fw_gt(sin_swing, fw_splat(1.0e-6f));
         fw s = fw_and(fw_splat(-1.0f) / sin_swing, swings);
         axis[0] = (v3w){swing_cross.x * s, swing_cross.y * s, swing_cross.z * s};
-        error[0] = bound[0] - fw_and(joint_atan2(sin_swing, dot(za, zb), false), enabled[0]);
+        fw swing = fw_any(enabled[0]) ? fw_and(joint_atan2(sin_swing, dot(za, zb), false), enabled[0]) : zero;
+        error[0] = bound[0] - swing;
         solved[0] = fw_and(enabled[0], swings);
         // The twist (joint.c's twist_of): the rate of 2 atan2(rel.z, rel.w) is the relative spin along
         // frame a's z tilted by the swing.
@@ -1453,7 +1455,7 @@ WIDE_INLINE void joint_limit_geometry(wide_limit_group *g, int o)
         v3w twist_axis = joint_rotate(qa, (v3w){lx, ly, one});
         twist_axis = (v3w){fw_and(twist_axis.x, enabled[1]), fw_and(twist_axis.y, enabled[1]),
                            fw_and(twist_axis.z, enabled[1])};
-        fw twist = fw_and(joint_atan2(rel[2], rel[3], true), enabled[1]);
+        fw twist = fw_any(enabled[1]) ? fw_and(joint_atan2(rel[2], rel[3], true), enabled[1]) : zero;
         axis[1] = twist_axis;
         axis[2] = (v3w){zero - twist_axis.x, zero - twist_axis.y, zero - twist_axis.z};
         error[1] = twist - bound[1];
