@@ -763,9 +763,9 @@ static int joints_wrecking_ball(void)
 // any step, and every body is asleep within 60 s (issue 20). The first landings opened the joints by 18 to 22
 // mm before the joints' position projection (joint.c, ph_joints_project). A limb its joints could not hold
 // closed kept coming back with the same speed until the projection also stopped a joint open step after step
-// from opening (seed 5: 88 bodies awake after 120 s). Seed 1 sleeps by 29 s and opens a joint by 14 mm. Which
+// from opening (seed 5: 88 bodies awake after 120 s). Seed 1 sleeps by 22 s and opens a joint by 12 mm. Which
 // seeds sleep within 60 s changes with the joints' order and rounding (the wide limit groups, issue 20): over
-// seeds 1 to 10, seeds 2, 3 and 4 did not with them (openings 8 to 17 mm), seeds 4, 5 and 7 did not with
+// seeds 1 to 10, seeds 4, 6 and 8 did not with them (openings 9 to 18 mm), seeds 4, 5 and 7 did not with
 // every limited joint solved one at a time (openings 8 to 28 mm).
 static int joints_ragdolls_down_stairs(void)
 {
