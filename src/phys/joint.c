@@ -4,7 +4,8 @@
 //
 // How a joint is solved. Each joint is a set of constraint rows between its two bodies, solved one joint
 // at a time (Gauss-Seidel) before the contacts in every sweep of ph_solve (on a wide path the plain point
-// joints first, in coloured groups of 8 lanes: batch_fill, solver_wide_kernels.h), with the contacts' scheme
+// joints, the hinges and the limited spherical joints first, in coloured groups of 8 lanes: batch_fill,
+// solver_wide_kernels.h), with the contacts' scheme
 // (Catto, "Solver2D" and Box2D v3's soft step): warm started from the last sub-step's impulses; in the biased
 // sweep a rigid row is a stiff spring (JOINT_HERTZ, damping ratio JOINT_DAMPING_RATIO, capped at a quarter of
 // the sub-step rate) that removes the position error over a few sub-steps without bounce; the relax sweep
@@ -246,6 +247,7 @@ void ph_joints_destroy_all(ph_world *world)
     ph_array_free(b->color, b->color_capacity);
     ph_array_free(b->order, b->order_capacity);
     ph_array_free(b->geometry, b->geometry_capacity);
+    ph_array_free(b->limits, b->limit_capacity);
     memset(b, 0, sizeof *b);
     ph_id_pool_destroy(&world->joint_ids);
 }
@@ -639,45 +641,127 @@ static bool plain_point(const ph_joint *j)
     return j->def.type == PH_JOINT_SPHERICAL && !j->def.enable_cone && !j->def.enable_twist;
 }
 
-// The listed joints laid out for the sweeps (ph_joint_batch): on a wide path the plain point joints coloured
-// greedily in list order as ph_joints_prepare lists them (batch_color: the lowest colour free at both moving
-// bodies, as solver_wide.c colours contacts), then sorted by colour and cut into groups of WIDE lanes
-// (batch_fill); the rest, and those whose bodies have used up every colour, one at a time. Without kernels
-// or memory for the layout, every joint is solved one at a time.
+// The kinds of joint groups, each coloured apart: plain point joints (wide_joint_group), hinges and limited
+// spherical joints (wide_limit_group).
+enum
+{
+    KIND_POINT,
+    KIND_HINGE,
+    KIND_LIMITED,
+    JOINT_KINDS
+};
+
+// The kind of group joint j goes in, or -1 for one at a time. A revolute joint's spring and motor rows stay
+// there (they are soft at the joint's own frequency, or bounded by its force), and so does one whose spring
+// or motor, switched off, left an impulse that its warm start still applies.
+static int kind_of(const ph_joint *j)
+{
+    const ph_joint_def *d = &j->def;
+    if (plain_point(j))
+        return KIND_POINT;
+    if (d->type == PH_JOINT_SPHERICAL)
+        return KIND_LIMITED;
+    if (d->type == PH_JOINT_REVOLUTE && !d->enable_motor && !(d->enable_spring && d->spring_hertz > 0.0f) &&
+        j->axial_impulse == 0.0f && j->motor_impulse == 0.0f)
+        return KIND_HINGE;
+    return -1;
+}
+
+// The listed joints laid out for the sweeps (ph_joint_batch): on a wide path the joints of each kind
+// (kind_of) coloured greedily in list order as ph_joints_prepare lists them (batch_color: the lowest colour
+// free at both moving bodies among the joints of its kind, as solver_wide.c colours contacts), then sorted by
+// kind and colour and cut into groups of WIDE lanes (batch_fill); the rest, and those whose bodies have used
+// up every colour, one at a time. Without kernels or memory for the layout, every joint is solved one at a
+// time.
 static void batch_begin(ph_world *world)
 {
     ph_joint_batch *b = &world->joint_batch;
     b->kernels = ph_wide_kernels_for(world->def.simd);
-    b->group_count = b->colors = b->rest_count = 0;
-    int n = world->joint_ids.live_count, slots = world->body_ids.slot_count;
+    b->group_count = b->colors = b->rest_count = b->limit_count = 0;
+    b->limit_colors[0] = b->limit_colors[1] = 0;
+    int n = world->joint_ids.live_count,
+        slots = world->body_ids.slot_count > 0 ? world->body_ids.slot_count : 1;
     if (!b->kernels || n == 0 || !ph_array_reserve(b->rest, b->rest_capacity, n) ||
         !ph_array_reserve(b->color, b->color_capacity, n) ||
         !ph_array_reserve(b->order, b->order_capacity, n) ||
-        !ph_array_reserve(b->used, b->used_capacity, slots > 0 ? slots : 1))
+        !ph_array_reserve(b->used, b->used_capacity, JOINT_KINDS * slots))
     {
         b->kernels = NULL;
         return;
     }
-    memset(b->used, 0, (size_t)(slots > 0 ? slots : 1) * sizeof *b->used);
-    memset(b->color_first, 0, sizeof b->color_first);
+    memset(b->used, 0, (size_t)JOINT_KINDS * (size_t)slots * sizeof *b->used);
 }
 
-// Listed joint i (slot k), whose bodies a and b move or not: its colour, or the one-at-a-time list.
+// Listed joint i (slot k), whose bodies a and b move or not: its kind and colour (kind * PH_JOINT_MAX_COLORS
+// + colour), or the one-at-a-time list.
 static void batch_color(ph_world *world, int i, int k, bool move_a, bool move_b)
 {
     ph_joint_batch *b = &world->joint_batch;
     if (!b->kernels)
         return;
     const ph_joint *j = &world->joints[k];
-    int c = plain_point(j) ? wide_take_color(b->used, j->a, j->b, move_a, move_b) : -1;
-    b->color[i] = c;
+    int kind = kind_of(j), slots = world->body_ids.slot_count > 0 ? world->body_ids.slot_count : 1;
+    int c =
+        kind >= 0 ? wide_take_color(b->used + (size_t)kind * (size_t)slots, j->a, j->b, move_a, move_b) : -1;
+    b->color[i] = c < 0 ? -1 : kind * PH_JOINT_MAX_COLORS + c;
     if (c < 0)
-    {
         b->rest[b->rest_count++] = k;
-        return;
+}
+
+// Lane `lane` of point group g takes joint j (slot k).
+static void fill_point_lane(wide_joint_group *g, int lane, const ph_joint *j, int k)
+{
+    for (int r = 0; r < 3; r++)
+    {
+        g->ra[r][lane] = j->ra.raw[r];
+        g->rb[r][lane] = j->rb.raw[r];
+        g->delta_center[r][lane] = j->delta_center.raw[r];
+        g->impulse[r][lane] = j->point_impulse.raw[r];
     }
-    b->colors = c + 1 > b->colors ? c + 1 : b->colors;
-    b->color_first[c + 1]++; // counts until batch_fill sums them
+    g->state_a[lane] = j->sa;
+    g->state_b[lane] = j->sb;
+    g->joint[lane] = k;
+    g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
+    g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
+    g->lanes = lane + 1;
+}
+
+// Lane `lane` of limit group g takes joint j (slot k): its bodies, the step's frames, its limits and its
+// accumulated impulses; its geometry waits for the step's first warm start (limits_measure). A lane left
+// empty (batch_fill) solves nothing.
+static void fill_limit_lane(wide_limit_group *g, int lane, const ph_joint *j, int k)
+{
+    const ph_joint_def *d = &j->def;
+    bool hinge = d->type == PH_JOINT_REVOLUTE;
+    float limit[3] = {hinge ? j->lower_impulse : j->cone_impulse,
+                      hinge ? j->upper_impulse : j->twist_lower_impulse,
+                      hinge ? 0.0f : j->twist_upper_impulse};
+    float bound[3] = {hinge ? d->lower : d->cone_angle, hinge ? d->upper : d->twist_lower,
+                      hinge ? 0.0f : d->twist_upper};
+    bool enabled[3] = {hinge ? d->enable_limit : d->enable_cone, hinge ? d->enable_limit : d->enable_twist,
+                       !hinge && d->enable_twist};
+    for (int r = 0; r < 3; r++)
+    {
+        g->ra[r][lane] = j->ra.raw[r];
+        g->rb[r][lane] = j->rb.raw[r];
+        g->delta_center[r][lane] = j->delta_center.raw[r];
+        g->impulse[r][lane] = j->point_impulse.raw[r];
+        g->lock_impulse[r][lane] = hinge ? j->angular_impulse.raw[r] : 0.0f;
+        g->limit_impulse[r][lane] = limit[r];
+        g->bound[r][lane] = bound[r];
+        g->enabled[r][lane] = enabled[r] ? -1 : 0;
+    }
+    for (int c = 0; c < 4; c++)
+    {
+        g->qa[c][lane] = j->qa.raw[c];
+        g->qb[c][lane] = j->qb.raw[c];
+    }
+    g->state_a[lane] = j->sa;
+    g->state_b[lane] = j->sb;
+    g->joint[lane] = k;
+    g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
+    g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
+    g->lanes = lane + 1;
 }
 
 static void batch_fill(ph_world *world)
@@ -685,53 +769,73 @@ static void batch_fill(ph_world *world)
     ph_joint_batch *b = &world->joint_batch;
     if (!b->kernels)
         return;
-    int n = world->joint_list_count, *first = b->color_first;
-    int groups = 0;
-    for (int c = 0; c < b->colors; c++)
-        groups += (first[c + 1] + WIDE - 1) / WIDE;
-    if (groups > 0 && !ph_array_reserve(b->groups, b->group_capacity, groups))
+    enum
+    {
+        KEYS = JOINT_KINDS * PH_JOINT_MAX_COLORS
+    };
+    int n = world->joint_list_count, first[KEYS + 1];
+    memset(first, 0, sizeof first);
+    for (int i = 0; i < n; i++)
+        if (b->color[i] >= 0)
+            first[b->color[i] + 1]++;
+    int groups[JOINT_KINDS] = {0};
+    for (int key = 0; key < KEYS; key++)
+        groups[key / PH_JOINT_MAX_COLORS] += (first[key + 1] + WIDE - 1) / WIDE;
+    int limits = groups[KIND_HINGE] + groups[KIND_LIMITED];
+    if ((groups[KIND_POINT] > 0 && !ph_array_reserve(b->groups, b->group_capacity, groups[KIND_POINT])) ||
+        (limits > 0 && !ph_array_reserve(b->limits, b->limit_capacity, limits)))
     {
         // Solved one at a time, in list order.
         b->kernels = NULL;
         return;
     }
-    // The listed point joints sorted by colour: first[c + 1] becomes the end of colour c in `order`.
-    for (int c = 1; c <= b->colors; c++)
-        first[c] += first[c - 1];
+    // The grouped joints sorted by kind and colour: first[key + 1] becomes the end of that key in `order`.
+    for (int key = 1; key <= KEYS; key++)
+        first[key] += first[key - 1];
     for (int i = 0; i < n; i++)
         if (b->color[i] >= 0)
             b->order[first[b->color[i]]++] = i;
-    // Each colour's joints cut into runs of WIDE (its last group may be partial); a group never spans two.
-    // Greedy colouring leaves no colour below the highest empty, so each colour starts a group.
-    int points = n - b->rest_count;
-    wide_joint_group *g = NULL;
-    for (int p = 0, lane = WIDE; p < points; p++, lane++)
+    // Each key's joints cut into runs of WIDE (its last group may be partial); a group never spans two.
+    // Greedy colouring leaves no colour of a kind below its highest empty, so each colour starts a group.
+    int grouped = n - b->rest_count;
+    wide_joint_group *pg = NULL;
+    wide_limit_group *lg = NULL;
+    for (int p = 0, lane = WIDE; p < grouped; p++, lane++)
     {
-        int i = b->order[p], c = b->color[i];
-        if (lane == WIDE || c != b->color[b->order[p - 1]])
+        int i = b->order[p], key = b->color[i];
+        int kind = key / PH_JOINT_MAX_COLORS, c = key % PH_JOINT_MAX_COLORS;
+        bool new_key = p == 0 || key != b->color[b->order[p - 1]];
+        if (lane == WIDE || new_key)
         {
-            if (p == 0 || c != b->color[b->order[p - 1]])
-                first[c] = b->group_count;
-            g = &b->groups[b->group_count++];
             lane = 0;
-            g->lanes = g->still_a = g->still_b = 0;
+            if (kind == KIND_POINT)
+            {
+                if (new_key)
+                    b->color_first[c] = b->group_count;
+                b->colors = c + 1;
+                pg = &b->groups[b->group_count++];
+                pg->lanes = pg->still_a = pg->still_b = 0;
+            }
+            else
+            {
+                int l = kind - KIND_HINGE;
+                if (new_key)
+                    b->limit_first[l][c] = b->limit_count;
+                b->limit_colors[l] = c + 1;
+                lg = &b->limits[b->limit_count++];
+                memset(lg, 0, sizeof *lg);
+                lg->hinge = kind == KIND_HINGE;
+            }
         }
-        const ph_joint *j = &world->joints[world->joint_list[i]];
-        for (int r = 0; r < 3; r++)
-        {
-            g->ra[r][lane] = j->ra.raw[r];
-            g->rb[r][lane] = j->rb.raw[r];
-            g->delta_center[r][lane] = j->delta_center.raw[r];
-            g->impulse[r][lane] = j->point_impulse.raw[r];
-        }
-        g->state_a[lane] = j->sa;
-        g->state_b[lane] = j->sb;
-        g->joint[lane] = world->joint_list[i];
-        g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
-        g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
-        g->lanes = lane + 1;
+        int k = world->joint_list[i];
+        if (kind == KIND_POINT)
+            fill_point_lane(pg, lane, &world->joints[k], k);
+        else
+            fill_limit_lane(lg, lane, &world->joints[k], k);
     }
-    first[b->colors] = b->group_count;
+    b->color_first[b->colors] = b->group_count;
+    b->limit_first[0][b->limit_colors[0]] = groups[KIND_HINGE];
+    b->limit_first[1][b->limit_colors[1]] = b->limit_count;
     // Unused lanes read lane 0's bodies, with zero anchors and impulses; they are never written back.
     for (int gi = 0; gi < b->group_count; gi++)
     {
@@ -740,6 +844,17 @@ static void batch_fill(ph_world *world)
         {
             for (int r = 0; r < 3; r++)
                 u->ra[r][lane] = u->rb[r][lane] = u->delta_center[r][lane] = u->impulse[r][lane] = 0.0f;
+            u->state_a[lane] = u->state_a[0];
+            u->state_b[lane] = u->state_b[0];
+            u->joint[lane] = -1;
+        }
+    }
+    for (int gi = 0; gi < b->limit_count; gi++)
+    {
+        wide_limit_group *u = &b->limits[gi];
+        for (int lane = u->lanes; lane < WIDE; lane++)
+        {
+            u->qa[3][lane] = u->qb[3][lane] = 1.0f; // unit quaternions keep the lane's geometry finite
             u->state_a[lane] = u->state_a[0];
             u->state_b[lane] = u->state_b[0];
             u->joint[lane] = -1;
@@ -1282,47 +1397,87 @@ static row_soft joint_softness(const ph_world *world, float h, bool use_bias)
     return soft_of(hertz, JOINT_DAMPING_RATIO, h);
 }
 
+typedef struct limits_measure_task
+{
+    ph_joint_batch *batch;
+    bool geometry, masses;
+} limits_measure_task;
+
+static void measure_range(int begin, int end, int worker, void *context)
+{
+    const limits_measure_task *t = context;
+    (void)worker;
+    t->batch->kernels->joint_limit_measure(t->batch->limits, begin, end, t->geometry, t->masses);
+}
+
+// The limit groups' geometry (`geometry`: the bodies moved) and blocks and masses (`masses`: they moved or
+// their inverse inertias changed), worked out where and when the joints solved one at a time work theirs out
+// (geometry_at, row_masses). Each lane is its own joint's, so the workers may share them out in any way.
+static void limits_measure(ph_world *world, bool geometry, bool masses)
+{
+    ph_joint_batch *b = &world->joint_batch;
+    if (!b->kernels || b->limit_count == 0 || !(geometry || masses))
+        return;
+    limits_measure_task t = {b, geometry, masses};
+    ph_parallel_for(&world->tasks, b->limit_count, JOINT_MIN_GROUPS, measure_range, &t);
+}
+
 typedef struct joint_sweep_task
 {
-    wide_joint_group *groups;
-    const wide_kernels *kernels;
-    int first; // the first group of the colour being swept
+    const ph_joint_batch *batch;
+    bool limits; // the limit groups, else the point groups
+    int first;   // the first group of the colour being swept
     wide_joint_sweep sweep;
 } joint_sweep_task;
 
 static void sweep_range(int begin, int end, int worker, void *context)
 {
     joint_sweep_task *t = context;
+    const wide_kernels *k = t->batch->kernels;
     (void)worker;
-    t->kernels->joint_sweep(t->groups, t->first + begin, t->first + end, &t->sweep);
+    if (t->limits)
+        k->joint_limit_sweep(t->batch->limits, t->first + begin, t->first + end, &t->sweep);
+    else
+        k->joint_sweep(t->batch->groups, t->first + begin, t->first + end, &t->sweep);
 }
 
-// One sweep of the joint groups: as one call with one worker; with more, colour by colour, each colour's
-// groups split among the workers. A colour's lanes share no moving body, so the split changes no bit.
+// One sweep of the joint groups, the point groups then the limit groups: each as one call with one worker;
+// with more, colour by colour, each colour's groups split among the workers. A colour's lanes share no moving
+// body, so the split changes no bit.
 static void sweep_groups(ph_world *world, row_soft soft, bool warm_start, bool measure, bool at_start,
                          float h)
 {
     ph_joint_batch *b = &world->joint_batch;
-    if (!b->kernels || b->group_count == 0)
+    if (!b->kernels)
         return;
-    joint_sweep_task t = {b->groups, b->kernels, 0,
+    joint_sweep_task t = {b, false, 0,
                           (wide_joint_sweep){.bias_rate = soft.bias_rate,
                                              .mass_scale = soft.mass_scale,
                                              .impulse_scale = soft.impulse_scale,
+                                             .inv_h = 1.0f / h,
                                              .max_speed = 0.5f * PH_MAX_SPEED,
                                              .max_spin = BODY_MAX_ROTATION / h,
                                              .warm_start = warm_start,
                                              .measure = measure,
                                              .at_start = at_start}};
-    if (world->tasks.worker_count == 1)
+    const int *first[3] = {b->color_first, b->limit_first[0], b->limit_first[1]};
+    const int colors[3] = {b->colors, b->limit_colors[0], b->limit_colors[1]};
+    for (int kind = 0; kind < JOINT_KINDS; kind++)
     {
-        sweep_range(0, b->group_count, 0, &t);
-        return;
-    }
-    for (int c = 0; c < b->colors; c++)
-    {
-        t.first = b->color_first[c];
-        ph_parallel_for(&world->tasks, b->color_first[c + 1] - t.first, JOINT_MIN_GROUPS, sweep_range, &t);
+        t.limits = kind != KIND_POINT;
+        if (world->tasks.worker_count == 1)
+        {
+            // Both kinds of limit groups in one call.
+            int count = t.limits ? b->limit_count : b->group_count;
+            if (kind != KIND_LIMITED && count > 0)
+                sweep_range(0, count, 0, &t);
+            continue;
+        }
+        for (int c = 0; c < colors[kind]; c++)
+        {
+            t.first = first[kind][c];
+            ph_parallel_for(&world->tasks, first[kind][c + 1] - t.first, JOINT_MIN_GROUPS, sweep_range, &t);
+        }
     }
 }
 
@@ -1351,13 +1506,14 @@ void ph_joints_solve(ph_world *world, float h, bool use_bias, bool measure)
 {
     row_soft joint = joint_softness(world, h, use_bias);
     const ph_body_state *still = &world->joint_still;
-    sweep_groups(world, joint, false, measure, false, h);
-    int count = 0;
-    const int *list = one_at_a_time(world, &count);
     // The relax sweep's first iteration follows the position update; the biased sweeps read what the warm
     // start or the last relax sweep found. The rows' blocks and masses change with the geometry and with the
     // bodies' inverse inertias (`measure`).
     bool moved = !use_bias && measure;
+    limits_measure(world, moved, measure);
+    sweep_groups(world, joint, false, measure, false, h);
+    int count = 0;
+    const int *list = one_at_a_time(world, &count);
     for (int n = 0; n < count; n++)
     {
         ph_joint *j = &world->joints[list[n]];
@@ -1451,6 +1607,7 @@ static void impulses_on_b(const ph_joint *j, const joint_geometry *g, ph_vec3 *o
 void ph_joints_warm_start(ph_world *world, float h, bool at_start)
 {
     const ph_body_state *still = &world->joint_still;
+    limits_measure(world, at_start, false);
     sweep_groups(world, RIGID, true, false, at_start, h);
     int count = 0;
     const int *list = one_at_a_time(world, &count);
@@ -1531,6 +1688,16 @@ static bool groups_open(const ph_joint_batch *b)
                 return true;
         }
     }
+    for (int gi = 0; gi < b->limit_count; gi++)
+    {
+        const wide_limit_group *g = &b->limits[gi];
+        for (int lane = 0; lane < g->lanes; lane++)
+        {
+            float x = g->gap[0][lane], y = g->gap[1][lane], z = g->gap[2][lane];
+            if (!(x * x + y * y + z * z <= slop2))
+                return true;
+        }
+    }
     return false;
 }
 
@@ -1539,7 +1706,7 @@ void ph_joints_project(ph_world *world)
     const ph_body_state *still = &world->joint_still;
     const ph_joint_batch *b = &world->joint_batch;
     // The first pass takes the joints the groups left when no grouped joint is open.
-    bool skip_groups = b->kernels && b->group_count > 0 && !groups_open(b);
+    bool skip_groups = b->kernels && b->group_count + b->limit_count > 0 && !groups_open(b);
     // A pass that moves nothing ends the projection: with no joint open past the slop (a step without
     // impacts) that is the first.
     bool moved = true;
@@ -1616,6 +1783,39 @@ void ph_joints_finish(ph_world *world, float h, float dt)
             world->joints[g->joint[lane]].point_impulse =
                 ph_v3(g->impulse[0][lane], g->impulse[1][lane], g->impulse[2][lane]);
     }
+    for (int gi = 0; b->kernels && gi < b->limit_count; gi++)
+    {
+        const wide_limit_group *g = &b->limits[gi];
+        for (int lane = 0; lane < g->lanes; lane++)
+        {
+            ph_joint *j = &world->joints[g->joint[lane]];
+            j->point_impulse = ph_v3(g->impulse[0][lane], g->impulse[1][lane], g->impulse[2][lane]);
+            // impulses_on_b from the lanes: the rows' directions there are the last relax sweep's, at the
+            // poses the sub-steps left, where geometry_of would find them again.
+            ph_vec3 turn = glms_vec3_zero();
+            for (int r = 0; r < 3; r++)
+                turn =
+                    v_add(turn, v_scale(ph_v3(g->axis[r][0][lane], g->axis[r][1][lane], g->axis[r][2][lane]),
+                                        g->limit_impulse[r][lane]));
+            j->linear = j->point_impulse;
+            j->in_lanes = true;
+            if (g->hinge)
+            {
+                j->angular_impulse =
+                    ph_v3(g->lock_impulse[0][lane], g->lock_impulse[1][lane], g->lock_impulse[2][lane]);
+                j->lower_impulse = g->limit_impulse[0][lane];
+                j->upper_impulse = g->limit_impulse[1][lane];
+                turn = v_add(turn, j->angular_impulse);
+            }
+            else
+            {
+                j->cone_impulse = g->limit_impulse[0][lane];
+                j->twist_lower_impulse = g->limit_impulse[1][lane];
+                j->twist_upper_impulse = g->limit_impulse[2][lane];
+            }
+            j->angular = turn;
+        }
+    }
     float inv_h = 1.0f / h;
     float need = 0.0f, smoothing = fminf(1.0f, dt / JOINT_STEADY_TIME);
     for (int k = 0; k < world->joint_ids.slot_count; k++)
@@ -1629,11 +1829,14 @@ void ph_joints_finish(ph_world *world, float h, float dt)
             continue;
         }
         ph_body_state *sa = j->sa, *sb = j->sb;
-        // A plain point joint's impulse is its point impulse alone (impulses_on_b reads no geometry).
+        // A plain point joint's impulse is its point impulse alone (impulses_on_b reads no geometry); a limit
+        // group's lanes gave theirs above.
         joint_geometry g = {0};
-        if (!plain_point(j))
+        if (!plain_point(j) && !j->in_lanes)
             g = geometry_of(j, sa, sb);
-        impulses_on_b(j, &g, &j->linear, &j->angular);
+        if (!j->in_lanes)
+            impulses_on_b(j, &g, &j->linear, &j->angular);
+        j->in_lanes = false;
         j->force = v_scale(j->linear, inv_h);
         j->torque = v_scale(j->angular, inv_h);
         j->steady_force = v_add(j->steady_force, v_scale(v_sub(j->force, j->steady_force), smoothing));

@@ -45,16 +45,18 @@
 typedef struct ph_world ph_world;
 typedef struct ph_body_state ph_body_state;
 typedef struct wide_joint_group wide_joint_group;
+typedef struct wide_limit_group wide_limit_group;
 typedef struct wide_kernels wide_kernels;
 
 // Colours of the joint groups (one bit each in a body's 64-bit mask; solver_internal.h's WIDE_MAX_COLORS).
 #define PH_JOINT_MAX_COLORS 64
 
 // The step's joints as ph_joints_prepare lays them out for the sweeps: on a wide path (ph_simd_path), the
-// plain point joints in coloured groups of 8 lanes (solver_internal.h, wide_joint_group), solved colour by
-// colour, each colour's groups split among the workers; every other joint (and all of them on the scalar
-// path) one at a time after the groups, in the list's order. The arrays are the world's, grown as needed and
-// kept from step to step.
+// plain point joints in coloured groups of 8 lanes (solver_internal.h, wide_joint_group), then the hinges and
+// the spherical joints with a cone or twist range in theirs (wide_limit_group), each kind coloured apart and
+// solved colour by colour, each colour's groups split among the workers; every other joint (and all of them
+// on the scalar path) one at a time after the groups, in the list's order. The arrays are the world's, grown
+// as needed and kept from step to step.
 typedef struct ph_joint_batch
 {
     const wide_kernels *kernels; // NULL: no groups this step
@@ -62,11 +64,18 @@ typedef struct ph_joint_batch
     int group_count, group_capacity;
     int colors;
     int color_first[PH_JOINT_MAX_COLORS + 1]; // groups of colour c: color_first[c] .. color_first[c + 1] - 1
-    int *rest;                                // the joints solved one at a time (slots)
+    // The hinges' groups, then the limited spherical joints' (limit_first[0] and [1] as color_first, into
+    // `limits`).
+    wide_limit_group *limits;
+    int limit_count, limit_capacity;
+    int limit_colors[2];
+    int limit_first[2][PH_JOINT_MAX_COLORS + 1];
+    int *rest; // the joints solved one at a time (slots)
     int rest_count, rest_capacity;
-    uint64_t *used; // scratch: per body slot, the colours its joints took
+    uint64_t *used; // scratch: per kind of group and body slot, the colours its joints took
     int used_capacity;
-    int *color, *order; // scratch: per listed point joint, its colour; the point joints in group order
+    int *color,
+        *order; // scratch: per listed joint, its kind and colour (-1: none); the grouped ones in order
     int color_capacity, order_capacity;
     // The geometry of each joint solved one at a time (joint.c's joint_geometry, by its place in that list),
     // as the last sweep after the bodies moved found it; NULL: worked out in every sweep.
@@ -95,6 +104,7 @@ typedef struct ph_joint
     float cone_impulse, twist_lower_impulse, twist_upper_impulse;
     // What the last step's constraint did to body b, for ph_joint_get_info and breaking.
     ph_vec3 linear, angular; // last sub-step's impulses summed over the rows (unit: N s, N m s)
+    bool in_lanes;           // ph_joints_finish took linear and angular from a limit group's lanes
     ph_vec3 force, torque;   // (unit: N, N m)
     ph_vec3 steady_force;    // force low-passed over JOINT_STEADY_TIME: the load it holds, without impacts
     int projected_steps;     // steps in a row the position projection had to close it (ph_joints_project)

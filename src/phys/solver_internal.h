@@ -347,11 +347,60 @@ typedef struct wide_joint_group
     int still_a, still_b;
 } wide_joint_group;
 
+// The rows of hinges (revolute joints without spring or motor) and of spherical joints with a swing cone or
+// twist range (a ragdoll's), in groups of WIDE lanes, one joint per lane, coloured as the point joints are;
+// a group holds one kind. The kernels work out each lane's geometry (joint.c's geometry_of: the anchors, the
+// frames' axes, the angles) and its rows' blocks and masses (row_masses) when and where joint.c works out
+// those of the joints solved one at a time, and keep them for the sweeps until the bodies move again.
+typedef struct wide_limit_group
+{
+    // The step's start's frames, as joint.c's ph_joint keeps them: anchors from the centres of mass, centre
+    // of mass b less a, the frames' orientations (x, y, z, w), world.
+    _Alignas(32) float ra[3][WIDE], rb[3][WIDE], delta_center[3][WIDE]; // (unit: m)
+    float qa[4][WIDE], qb[4][WIDE];
+    // Each row's limit (revolute: lower and upper, none; spherical: the cone's angle, the twist range's lower
+    // and upper ends) and whether the joint enables it (-1) or not (0).
+    float bound[3][WIDE]; // (unit: rad)
+    int enabled[3][WIDE];
+    // The point rows at the bodies' poses: anchors from the centres of mass, the gap anchor b - anchor a, the
+    // inverse of the point block (upper half: xx, xy, xz, yy, yz, zz) and the accumulated impulse (world).
+    float ra_now[3][WIDE], rb_now[3][WIDE], gap[3][WIDE]; // (unit: m)
+    float inv_k[6][WIDE];                                 // (unit: 1/kg)
+    float impulse[3][WIDE];                               // (unit: N s)
+    // The bodies' world inverse inertias (column-major) where the last masses pass found them not multiples
+    // of the identity in every lane of the unit, for the solving sweeps after it, which then gather only the
+    // velocities. The warm start reads the states' (their inertias may have been refreshed since).
+    float inertia_a[9][WIDE], inertia_b[9][WIDE]; // (unit: 1/(kg m^2))
+    // Three one-sided angular rows, solved in this order before the lock and the point rows (revolute: the
+    // angle's lower and upper limits, and none; spherical: the cone, the twist range's lower and upper
+    // ends): the direction the row's impulse turns body b about (world; the warm start applies the
+    // accumulated impulse along it whether or not the row is solved, as joint.c's impulses_on_b does), its
+    // error (the joint's distance from the limit), effective mass and accumulated impulse, and whether the
+    // row is solved (-1) or not (0) in each lane.
+    float axis[3][3][WIDE];
+    float error[3][WIDE];         // (unit: rad)
+    float mass[3][WIDE];          // (unit: kg m^2)
+    float limit_impulse[3][WIDE]; // (unit: N m s)
+    int solved[3][WIDE];
+    // A hinge's lock, the two rows that keep the z axes aligned: the axes u1, u2 across frame a's z axis,
+    // the errors (za x zb) . u, the inverse of their 2x2 block (k11, k12, k22) and the accumulated impulse
+    // (world, across za).
+    float across[2][3][WIDE], lock_error[2][WIDE];
+    float lock_inv[3][WIDE];                      // (unit: kg m^2)
+    float lock_impulse[3][WIDE];                  // (unit: N m s)
+    ph_body_state *state_a[WIDE], *state_b[WIDE]; // the states the step reads (unused lanes: lane 0's)
+    int joint[WIDE];                              // slot of each lane's joint
+    int lanes;
+    int still_a, still_b; // as wide_joint_group's
+    bool hinge;           // the lanes are hinges (the lock is solved)
+} wide_limit_group;
+
 // The softness of a joint sweep's rows (joint.c's row_soft) and the caps joint.c's store() puts on the
 // velocities it writes.
 typedef struct wide_joint_sweep
 {
     float bias_rate, mass_scale, impulse_scale;
+    float inv_h;               // the limits' speculative rate while apart (joint.c's solve_limit; unit: 1/s)
     float max_speed, max_spin; // (unit: m/s, rad/s)
     bool warm_start;           // apply the accumulated impulses instead of solving the rows
     bool measure;  // a solving sweep after the bodies moved (or their inertias were refreshed): it works out
@@ -412,6 +461,12 @@ typedef struct wide_kernels
     // joint.c's warm start or solve_point (sweep->warm_start) and store() over joint groups first .. last
     // - 1.
     void (*joint_sweep)(wide_joint_group *groups, int first, int last, const wide_joint_sweep *sweep);
+    // joint.c's warm start, or its solve of a revolute or limited spherical joint's rows (its axial limits or
+    // cone and twist, the hinge lock, solve_point), and store() over limit groups first .. last - 1.
+    void (*joint_limit_sweep)(wide_limit_group *groups, int first, int last, const wide_joint_sweep *sweep);
+    // joint.c's geometry_of (`geometry`: the bodies moved) and row_masses (`masses`: they moved or their
+    // inverse inertias changed) for the lanes of limit groups first .. last - 1, kept in the groups.
+    void (*joint_limit_measure)(wide_limit_group *groups, int first, int last, bool geometry, bool masses);
 } wide_kernels;
 
 // The kernels that run `path` on this build and CPU (ph_simd_resolve), or NULL for the scalar path.

@@ -1178,6 +1178,99 @@ WIDE_INLINE void joint_runs(ph_body_state *const *states, int o, int field, fw o
     fw_load_runs(rows, out);
 }
 
+// The bodies of lanes o .. o + LANES - 1 of a joint group: their velocities, inverse masses and inverse
+// inertias (only the scales, kept in the runs, where a side's are multiples of the identity in every lane).
+typedef struct joint_unit
+{
+    fw a[8], b[8]; // the runs of v, inv_mass, w, inv_inertia_scale
+    v3w va, wa, vb, wb;
+    bool iso_a, iso_b;
+    wide_mat3 ia, ib;
+} joint_unit;
+
+// The unit's velocities, inverse masses and inertia scales (the caller loads the inverse inertias that are
+// not multiples of the identity).
+WIDE_INLINE void joint_load_velocities(ph_body_state *const *state_a, ph_body_state *const *state_b, int o,
+                                       joint_unit *u)
+{
+    const fw zero = fw_zero();
+    joint_runs(state_a, o, FIELD(v), u->a);
+    joint_runs(state_b, o, FIELD(v), u->b);
+    u->va = (v3w){u->a[0], u->a[1], u->a[2]};
+    u->wa = (v3w){u->a[4], u->a[5], u->a[6]};
+    u->vb = (v3w){u->b[0], u->b[1], u->b[2]};
+    u->wb = (v3w){u->b[4], u->b[5], u->b[6]};
+    u->iso_a = !fw_any(fw_lt(u->a[7], zero));
+    u->iso_b = !fw_any(fw_lt(u->b[7], zero));
+}
+
+WIDE_INLINE void joint_load(ph_body_state *const *state_a, ph_body_state *const *state_b, int o,
+                            joint_unit *u)
+{
+    joint_load_velocities(state_a, state_b, o, u);
+    if (!u->iso_a)
+        u->ia = joint_inertia(state_a + o);
+    if (!u->iso_b)
+        u->ib = joint_inertia(state_b + o);
+}
+
+// I^-1 t for one side of the unit.
+WIDE_INLINE v3w joint_turn(bool iso, fw scale, const wide_mat3 *m, v3w t)
+{
+    return iso ? (v3w){t.x * scale, t.y * scale, t.z * scale} : mulv(m, t);
+}
+
+// joint.c's apply_angular.
+WIDE_INLINE void joint_apply_angular(joint_unit *u, v3w impulse)
+{
+    u->wa = sub(u->wa, joint_turn(u->iso_a, u->a[7], &u->ia, impulse));
+    u->wb = add3(u->wb, joint_turn(u->iso_b, u->b[7], &u->ib, impulse));
+}
+
+// solve_point at anchors ra, rb with gap d and the inverse block inv_k: the impulse to apply; *acc becomes
+// the accumulated impulse.
+WIDE_INLINE v3w joint_point(const joint_unit *u, v3w ra, v3w rb, v3w d, const wide_sym3 *inv_k, v3w *acc,
+                            fw mass_scale, fw bias, fw impulse_scale)
+{
+    v3w cdot = sub(add3(u->vb, cross(u->wb, rb)), add3(u->va, cross(u->wa, ra)));
+    v3w rhs = {fw_madd(d.x, bias, cdot.x * mass_scale), fw_madd(d.y, bias, cdot.y * mass_scale),
+               fw_madd(d.z, bias, cdot.z * mass_scale)};
+    v3w x = sym_mulv(inv_k, rhs);
+    v3w impulse = {-fw_madd(acc->x, impulse_scale, x.x), -fw_madd(acc->y, impulse_scale, x.y),
+                   -fw_madd(acc->z, impulse_scale, x.z)};
+    *acc = add3(*acc, impulse);
+    return impulse;
+}
+
+// apply_linear of the point impulse at ra, rb, then store()'s caps, and the velocities written back to the
+// states of the unit's lanes whose bodies move (the others' go to scratch).
+WIDE_INLINE void joint_write(joint_unit *u, v3w ra, v3w rb, v3w impulse, ph_body_state *const *state_a,
+                             ph_body_state *const *state_b, int still_a, int still_b, int o, int lanes,
+                             const wide_joint_sweep *sw)
+{
+    const fw *a = u->a, *b = u->b;
+    v3w ta = cross(ra, impulse), tb = cross(rb, impulse);
+    ta = joint_turn(u->iso_a, a[7], &u->ia, ta);
+    tb = joint_turn(u->iso_b, b[7], &u->ib, tb);
+    v3w va = joint_cap(madd(u->va, impulse, -a[3]), sw->max_speed);
+    v3w wa = joint_cap(sub(u->wa, ta), sw->max_spin);
+    v3w vb = joint_cap(madd(u->vb, impulse, b[3]), sw->max_speed);
+    v3w wb = joint_cap(add3(u->wb, tb), sw->max_spin);
+    const fw out_a[8] = {va.x, va.y, va.z, a[3], wa.x, wa.y, wa.z, a[7]};
+    const fw out_b[8] = {vb.x, vb.y, vb.z, b[3], wb.x, wb.y, wb.z, b[7]};
+    int count = lanes - o < LANES ? lanes - o : LANES;
+    _Alignas(32) float scratch[2][LANES][8];
+    float *rows_a[LANES], *rows_b[LANES];
+    for (int lane = 0; lane < LANES; lane++)
+    {
+        unsigned bit = 1u << (o + lane);
+        rows_a[lane] = still_a & bit ? scratch[0][lane] : (float *)state_a[o + lane] + FIELD(v);
+        rows_b[lane] = still_b & bit ? scratch[1][lane] : (float *)state_b[o + lane] + FIELD(v);
+    }
+    fw_store_runs(rows_a, count, out_a);
+    fw_store_runs(rows_b, count, out_b);
+}
+
 WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int last,
                                       const wide_joint_sweep *sw)
 {
@@ -1188,17 +1281,8 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
         wide_joint_group *g = &groups[gi];
         for (int o = 0; o < g->lanes; o += LANES)
         {
-            fw a[8], b[8];
-            joint_runs(g->state_a, o, FIELD(v), a);
-            joint_runs(g->state_b, o, FIELD(v), b);
-            v3w va = {a[0], a[1], a[2]}, wa = {a[4], a[5], a[6]};
-            v3w vb = {b[0], b[1], b[2]}, wb = {b[4], b[5], b[6]};
-            bool iso_a = !fw_any(fw_lt(a[7], zero)), iso_b = !fw_any(fw_lt(b[7], zero));
-            wide_mat3 ia, ib;
-            if (!iso_a)
-                ia = joint_inertia(g->state_a + o);
-            if (!iso_b)
-                ib = joint_inertia(g->state_b + o);
+            joint_unit u;
+            joint_load(g->state_a, g->state_b, o, &u);
             v3w ra, rb, acc = LD3(g->impulse, o), impulse = acc;
             if (sw->warm_start || !sw->measure)
             {
@@ -1219,10 +1303,10 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
                     d = add3(add3(sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]}),
                                   LD3(g->delta_center, o)),
                              sub(rb, ra));
-                    fw m = a[3] + b[3];
+                    fw m = u.a[3] + u.b[3];
                     wide_sym3 k = {m, zero, zero, m, zero, m};
-                    joint_add_arm(&k, iso_a, a[7], &ia, ra);
-                    joint_add_arm(&k, iso_b, b[7], &ib, rb);
+                    joint_add_arm(&k, u.iso_a, u.a[7], &u.ia, ra);
+                    joint_add_arm(&k, u.iso_b, u.b[7], &u.ib, rb);
                     inv_k = joint_inverse(&k);
                     store3(g->ra_now, o, ra);
                     store3(g->rb_now, o, rb);
@@ -1234,35 +1318,303 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
                     d = LD3(g->gap, o);
                     inv_k = load_sym(g->inv_k, o);
                 }
-                v3w cdot = sub(add3(vb, cross(wb, rb)), add3(va, cross(wa, ra)));
-                v3w rhs = {fw_madd(d.x, bias, cdot.x * mass_scale), fw_madd(d.y, bias, cdot.y * mass_scale),
-                           fw_madd(d.z, bias, cdot.z * mass_scale)};
-                v3w x = sym_mulv(&inv_k, rhs);
-                impulse = (v3w){-fw_madd(acc.x, impulse_scale, x.x), -fw_madd(acc.y, impulse_scale, x.y),
-                                -fw_madd(acc.z, impulse_scale, x.z)};
-                store3(g->impulse, o, add3(acc, impulse));
+                impulse = joint_point(&u, ra, rb, d, &inv_k, &acc, mass_scale, bias, impulse_scale);
+                store3(g->impulse, o, acc);
             }
-            // apply_linear, then store()'s caps.
-            v3w ta = cross(ra, impulse), tb = cross(rb, impulse);
-            ta = iso_a ? (v3w){ta.x * a[7], ta.y * a[7], ta.z * a[7]} : mulv(&ia, ta);
-            tb = iso_b ? (v3w){tb.x * b[7], tb.y * b[7], tb.z * b[7]} : mulv(&ib, tb);
-            va = joint_cap(madd(va, impulse, -a[3]), sw->max_speed);
-            wa = joint_cap(sub(wa, ta), sw->max_spin);
-            vb = joint_cap(madd(vb, impulse, b[3]), sw->max_speed);
-            wb = joint_cap(add3(wb, tb), sw->max_spin);
-            const fw out_a[8] = {va.x, va.y, va.z, a[3], wa.x, wa.y, wa.z, a[7]};
-            const fw out_b[8] = {vb.x, vb.y, vb.z, b[3], wb.x, wb.y, wb.z, b[7]};
-            int count = g->lanes - o < LANES ? g->lanes - o : LANES;
-            _Alignas(32) float scratch[2][LANES][8];
-            float *rows_a[LANES], *rows_b[LANES];
-            for (int lane = 0; lane < LANES; lane++)
+            joint_write(&u, ra, rb, impulse, g->state_a, g->state_b, g->still_a, g->still_b, o, g->lanes, sw);
+        }
+    }
+}
+
+// ---- Joints: hinges and limited spherical joints (joint.c, wide_limit_group) ----
+// joint.c's geometry_of and row_masses for each lane of the limit groups, then its warm start
+// (impulses_on_b) and its solve of a revolute joint (solve_axial's limits, solve_hinge_lock, solve_point) or
+// of a spherical joint with a cone or twist range (solve_cone_twist, solve_point), then store(). The lanes do
+// the scalar joint's arithmetic, fused where fw_madd is, with the quaternions normalised where
+// glms_quat_rotatev normalises them, the angles by a polynomial within 3e-7 rad of atan2 (joint_atan2) and
+// the lock's block inverted once per geometry where the scalar solve divides by its determinant in each
+// sweep, so lanes differ from the scalar joint by rounding (tests/test_joints.c,
+// joints_wide_hinges_match_scalar and joints_wide_limits_match_scalar).
+
+// The Hamilton product p q of the lanes' quaternions (x, y, z, w), as glms_quat_mul.
+WIDE_INLINE void joint_qmul(const fw *p, const fw *q, fw *out)
+{
+    out[0] = fw_madd(p[3], q[0], fw_madd(p[0], q[3], fw_msub(p[1], q[2], p[2] * q[1])));
+    out[1] = fw_madd(p[3], q[1], fw_madd(p[1], q[3], fw_msub(p[2], q[0], p[0] * q[2])));
+    out[2] = fw_madd(p[3], q[2], fw_madd(p[2], q[3], fw_msub(p[0], q[1], p[1] * q[0])));
+    out[3] = fw_msub(p[3], q[3], fw_madd(p[0], q[0], fw_madd(p[1], q[1], p[2] * q[2])));
+}
+
+// atan2(y, x) lane by lane; `twice`: 2 atan2(y, x) wrapped into (-pi, pi] (joint.c's angle of a relative
+// rotation about z, wrap_angle). The ratio of the smaller to the larger of |y|, |x| is in [0, 1]; above
+// tan(pi/8) it is taken to (t - 1) / (t + 1) about pi/4, and atan there is Cephes' atanf polynomial (relative
+// error under 2e-7); the octant and quadrant are then put back. It is within 2.8e-7 rad of atan2 in double
+// (16 million random pairs, a third of them with |y| under 1e-6, zeros among them), where libm's atan2f
+// called lane by lane took a twentieth of the ragdolls' step (their CPU time fell 9% without it).
+WIDE_INLINE fw joint_atan2(fw y, fw x, bool twice)
+{
+    const fw sign = fw_splat(-0.0f), zero = fw_zero(), one = fw_splat(1.0f);
+    fw ax = fw_andnot(sign, x), ay = fw_andnot(sign, y);
+    fw steep = fw_gt(ay, ax);
+    fw lo = fw_select(ay, ax, steep), hi = fw_select(ax, ay, steep);
+    fw t = fw_and(lo / hi, fw_gt(hi, zero)); // atan2(0, 0) is 0
+    fw far = fw_gt(t, fw_splat(0.41421356f));
+    t = fw_select(t, (t - one) / (t + one), far);
+    fw z = t * t;
+    fw p = fw_madd(fw_madd(fw_madd(fw_splat(8.05374449538e-2f), z, fw_splat(-1.38776856032e-1f)), z,
+                           fw_splat(1.99777106478e-1f)),
+                   z, fw_splat(-3.33329491539e-1f));
+    fw a = fw_and(fw_splat(0.78539816f), far) + fw_madd(p * z, t, t);
+    a = fw_select(a, fw_splat(1.57079633f) - a, steep);
+    a = fw_select(a, fw_splat(GLM_PIf) - a, fw_lt(x, zero));
+    a = fw_xor(a, fw_and(y, sign));
+    if (!twice)
+        return a;
+    // 2 a is in [-2 pi, 2 pi]: one turn at most takes it into (-pi, pi].
+    const fw pi = fw_splat(GLM_PIf), turn = fw_splat(2.0f * GLM_PIf);
+    a = a + a;
+    a = fw_select(a, a - turn, fw_gt(a, pi));
+    return fw_select(a, a + turn, fw_ngt(a, zero - pi));
+}
+
+// joint.c's angular_mass along u: 1 / (u . Ia u + u . Ib u), 0 where that is not above zero.
+WIDE_INLINE fw joint_angular_mass(const joint_unit *u, v3w n)
+{
+    fw k =
+        dot(n, joint_turn(u->iso_a, u->a[7], &u->ia, n)) + dot(n, joint_turn(u->iso_b, u->b[7], &u->ib, n));
+    return fw_and(fw_splat(1.0f) / k, fw_gt(k, fw_zero()));
+}
+
+// geometry_of for lanes o .. o + LANES - 1: the anchors and gap, the frames' z axes, the axes across za, and
+// the rows' directions, errors and whether they are solved.
+WIDE_INLINE void joint_limit_geometry(wide_limit_group *g, int o)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    fw ma[8], mb[8];
+    joint_runs(g->state_a, o, FIELD(dp), ma);
+    joint_runs(g->state_b, o, FIELD(dp), mb);
+    v3w ra = joint_rotate(ma + 4, LD3(g->ra, o)), rb = joint_rotate(mb + 4, LD3(g->rb, o));
+    v3w d = add3(add3(sub((v3w){mb[0], mb[1], mb[2]}, (v3w){ma[0], ma[1], ma[2]}), LD3(g->delta_center, o)),
+                 sub(rb, ra));
+    store3(g->ra_now, o, ra);
+    store3(g->rb_now, o, rb);
+    store3(g->gap, o, d);
+    fw qa0[4] = {ld(g->qa[0] + o), ld(g->qa[1] + o), ld(g->qa[2] + o), ld(g->qa[3] + o)};
+    fw qb0[4] = {ld(g->qb[0] + o), ld(g->qb[1] + o), ld(g->qb[2] + o), ld(g->qb[3] + o)};
+    fw qa[4], qb[4], rel[4], conj_a[4];
+    joint_qmul(ma + 4, qa0, qa);
+    joint_qmul(mb + 4, qb0, qb);
+    const v3w z = {zero, zero, one};
+    v3w za = joint_rotate(qa, z), zb = joint_rotate(qb, z);
+    // conj(qa) qb, the rotation from frame a to frame b in a's frame.
+    conj_a[0] = zero - qa[0];
+    conj_a[1] = zero - qa[1];
+    conj_a[2] = zero - qa[2];
+    conj_a[3] = qa[3];
+    joint_qmul(conj_a, qb, rel);
+    fw bound[3] = {ld(g->bound[0] + o), ld(g->bound[1] + o), ld(g->bound[2] + o)};
+    fw enabled[3] = {fw_ints_mask(g->enabled[0] + o), fw_ints_mask(g->enabled[1] + o),
+                     fw_ints_mask(g->enabled[2] + o)};
+    v3w axis[3];
+    fw error[3], solved[3];
+    if (g->hinge)
+    {
+        // across(za): u1 = t x za normalised, t the x axis unless za is near it, then the y axis; u2 = za x
+        // u1.
+        fw near_x = fw_lt(fw_andnot(fw_splat(-0.0f), za.x), fw_splat(0.57735f));
+        v3w t = {fw_and(one, near_x), fw_andnot(near_x, one), zero};
+        v3w u1 = cross(t, za);
+        fw inv = one / fw_sqrt(dot(u1, u1));
+        u1 = (v3w){u1.x * inv, u1.y * inv, u1.z * inv};
+        v3w u2 = cross(za, u1), e = cross(za, zb);
+        store3(g->across[0], o, u1);
+        store3(g->across[1], o, u2);
+        st(g->lock_error[0] + o, dot(e, u1));
+        st(g->lock_error[1] + o, dot(e, u2));
+        // The angle is read only by the limits (a bridge's hinges have none: their rows' errors are unread).
+        fw angle = fw_any(enabled[0]) ? joint_atan2(rel[2], rel[3], true) : zero;
+        axis[0] = za;
+        axis[1] = (v3w){zero - za.x, zero - za.y, zero - za.z};
+        axis[2] = (v3w){zero, zero, zero};
+        error[0] = angle - bound[0];
+        error[1] = bound[1] - angle;
+        error[2] = zero;
+        solved[0] = enabled[0];
+        solved[1] = enabled[1];
+        solved[2] = zero;
+    }
+    else
+    {
+        // The cone: turning b about za x zb widens the swing.
+        v3w swing_cross = cross(za, zb);
+        fw sin_swing = fw_sqrt(dot(swing_cross, swing_cross));
+        fw swings = fw_gt(sin_swing, fw_splat(1.0e-6f));
+        fw s = fw_and(fw_splat(-1.0f) / sin_swing, swings);
+        axis[0] = (v3w){swing_cross.x * s, swing_cross.y * s, swing_cross.z * s};
+        fw swing = fw_any(enabled[0]) ? fw_and(joint_atan2(sin_swing, dot(za, zb), false), enabled[0]) : zero;
+        error[0] = bound[0] - swing;
+        solved[0] = fw_and(enabled[0], swings);
+        // The twist (joint.c's twist_of): the rate of 2 atan2(rel.z, rel.w) is the relative spin along
+        // frame a's z tilted by the swing.
+        fw n = fw_madd(rel[3], rel[3], rel[2] * rel[2]);
+        fw tilted = fw_gt(n, fw_splat(1.0e-12f));
+        fw lx = fw_and(fw_madd(rel[3], rel[1], rel[2] * rel[0]) / n, tilted);
+        fw ly = fw_and(fw_msub(rel[2], rel[1], rel[3] * rel[0]) / n, tilted);
+        v3w twist_axis = joint_rotate(qa, (v3w){lx, ly, one});
+        twist_axis = (v3w){fw_and(twist_axis.x, enabled[1]), fw_and(twist_axis.y, enabled[1]),
+                           fw_and(twist_axis.z, enabled[1])};
+        fw twist = fw_any(enabled[1]) ? fw_and(joint_atan2(rel[2], rel[3], true), enabled[1]) : zero;
+        axis[1] = twist_axis;
+        axis[2] = (v3w){zero - twist_axis.x, zero - twist_axis.y, zero - twist_axis.z};
+        error[1] = twist - bound[1];
+        error[2] = bound[2] - twist;
+        solved[1] = enabled[1];
+        solved[2] = enabled[2];
+    }
+    for (int r = 0; r < 3; r++)
+    {
+        store3(g->axis[r], o, axis[r]);
+        st(g->error[r] + o, error[r]);
+        st((float *)(void *)(g->solved[r] + o), solved[r]); // the mask's bits, read back by fw_ints_mask
+    }
+}
+
+// joint.c's solve_limit on one angular row along n: apart (error above zero) it may close by the error in
+// this sub-step (speculative), inside it is the sweep's row; the impulse is clamped to keep the accumulated
+// one at or above zero, and lanes whose row is not solved neither apply nor accumulate any.
+WIDE_INLINE void joint_limit_row(joint_unit *u, v3w n, fw c, fw mass, fw solved, float *acc_at,
+                                 const wide_joint_sweep *sw)
+{
+    const fw zero = fw_zero();
+    fw acc = ld(acc_at);
+    fw speed = dot(n, sub(u->wb, u->wa));
+    fw apart = fw_gt(c, zero);
+    fw bias_rate = fw_select(fw_splat(sw->bias_rate), fw_splat(sw->inv_h), apart);
+    fw mass_scale = fw_select(fw_splat(sw->mass_scale), fw_splat(1.0f), apart);
+    fw impulse_scale = fw_select(fw_splat(sw->impulse_scale), zero, apart);
+    fw x = (zero - mass * mass_scale) * fw_madd(bias_rate, c, speed) - impulse_scale * acc;
+    fw total = fw_min(fw_max(acc + x, zero), fw_splat(3.0e38f));
+    x = fw_and(total - acc, solved);
+    st(acc_at, fw_select(acc, total, solved));
+    joint_apply_angular(u, (v3w){n.x * x, n.y * x, n.z * x});
+}
+
+// solve_hinge_lock: the 2x2 block on the axes across za, its accumulated impulse kept as a world vector.
+WIDE_INLINE void joint_lock(joint_unit *u, wide_limit_group *g, int o, fw mass_scale, fw bias,
+                            fw impulse_scale)
+{
+    v3w w = sub(u->wb, u->wa), u1 = LD3(g->across[0], o), u2 = LD3(g->across[1], o);
+    fw b1 = fw_madd(ld(g->lock_error[0] + o), bias, dot(w, u1) * mass_scale);
+    fw b2 = fw_madd(ld(g->lock_error[1] + o), bias, dot(w, u2) * mass_scale);
+    fw k11 = ld(g->lock_inv[0] + o), k12 = ld(g->lock_inv[1] + o), k22 = ld(g->lock_inv[2] + o);
+    fw x1 = fw_madd(k11, b1, k12 * b2), x2 = fw_madd(k12, b1, k22 * b2);
+    v3w acc = LD3(g->lock_impulse, o);
+    fw a1 = dot(acc, u1), a2 = dot(acc, u2);
+    fw i1 = -fw_madd(a1, impulse_scale, x1), i2 = -fw_madd(a2, impulse_scale, x2);
+    store3(g->lock_impulse, o,
+           madd((v3w){u1.x * (a1 + i1), u1.y * (a1 + i1), u1.z * (a1 + i1)}, u2, a2 + i2));
+    joint_apply_angular(u, madd((v3w){u1.x * i1, u1.y * i1, u1.z * i1}, u2, i2));
+}
+
+// row_masses for lanes o .. o + LANES - 1 of unit u, at the geometry joint_limit_geometry kept: the point
+// block's inverse, the rows' effective masses (0 where a row is not solved) and the hinge lock's block,
+// inverted (solve2's: 0 where it is singular).
+WIDE_INLINE void joint_limit_masses(wide_limit_group *g, int o, const joint_unit *u)
+{
+    const fw zero = fw_zero();
+    fw m = u->a[3] + u->b[3];
+    wide_sym3 k = {m, zero, zero, m, zero, m};
+    joint_add_arm(&k, u->iso_a, u->a[7], &u->ia, LD3(g->ra_now, o));
+    joint_add_arm(&k, u->iso_b, u->b[7], &u->ib, LD3(g->rb_now, o));
+    wide_sym3 inv_k = joint_inverse(&k);
+    store_sym(g->inv_k, o, &inv_k);
+    for (int e = 0; e < 9; e++)
+    {
+        if (!u->iso_a)
+            st(g->inertia_a[e] + o, u->ia.m[e]);
+        if (!u->iso_b)
+            st(g->inertia_b[e] + o, u->ib.m[e]);
+    }
+    for (int r = 0; r < 3; r++)
+        st(g->mass[r] + o, fw_and(joint_angular_mass(u, LD3(g->axis[r], o)), fw_ints_mask(g->solved[r] + o)));
+    if (!g->hinge)
+        return;
+    v3w u1 = LD3(g->across[0], o), u2 = LD3(g->across[1], o);
+    v3w ia1 = joint_turn(u->iso_a, u->a[7], &u->ia, u1), ia2 = joint_turn(u->iso_a, u->a[7], &u->ia, u2);
+    v3w ib1 = joint_turn(u->iso_b, u->b[7], &u->ib, u1), ib2 = joint_turn(u->iso_b, u->b[7], &u->ib, u2);
+    fw k11 = dot(u1, ia1) + dot(u1, ib1), k12 = dot(u1, ia2) + dot(u1, ib2),
+       k22 = dot(u2, ia2) + dot(u2, ib2);
+    fw det = fw_msub(k11, k22, k12 * k12);
+    fw inv = fw_and(fw_splat(1.0f) / det, fw_gt(fw_andnot(fw_splat(-0.0f), det), fw_splat(1.0e-30f)));
+    st(g->lock_inv[0] + o, inv * k22);
+    st(g->lock_inv[1] + o, zero - inv * k12);
+    st(g->lock_inv[2] + o, inv * k11);
+}
+
+WIDE_KERNEL void WIDE_FN(joint_limit_measure)(wide_limit_group *groups, int first, int last, bool geometry,
+                                              bool masses)
+{
+    for (int gi = first; gi < last; gi++)
+    {
+        wide_limit_group *g = &groups[gi];
+        for (int o = 0; o < g->lanes; o += LANES)
+        {
+            if (geometry)
+                joint_limit_geometry(g, o);
+            if (masses)
             {
-                unsigned bit = 1u << (o + lane);
-                rows_a[lane] = g->still_a & bit ? scratch[0][lane] : (float *)g->state_a[o + lane] + FIELD(v);
-                rows_b[lane] = g->still_b & bit ? scratch[1][lane] : (float *)g->state_b[o + lane] + FIELD(v);
+                joint_unit u;
+                joint_load(g->state_a, g->state_b, o, &u);
+                joint_limit_masses(g, o, &u);
             }
-            fw_store_runs(rows_a, count, out_a);
-            fw_store_runs(rows_b, count, out_b);
+        }
+    }
+}
+
+WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first, int last,
+                                            const wide_joint_sweep *sw)
+{
+    const fw zero = fw_zero(), mass_scale = fw_splat(sw->mass_scale),
+             bias = fw_splat(sw->mass_scale * sw->bias_rate), impulse_scale = fw_splat(sw->impulse_scale);
+    for (int gi = first; gi < last; gi++)
+    {
+        wide_limit_group *g = &groups[gi];
+        for (int o = 0; o < g->lanes; o += LANES)
+        {
+            joint_unit u;
+            v3w ra = LD3(g->ra_now, o), rb = LD3(g->rb_now, o), acc = LD3(g->impulse, o), impulse = acc;
+            if (sw->warm_start)
+            {
+                joint_load(g->state_a, g->state_b, o, &u);
+                v3w turn = g->hinge ? LD3(g->lock_impulse, o) : (v3w){zero, zero, zero};
+                for (int r = 0; r < 3; r++)
+                    turn = madd(turn, LD3(g->axis[r], o), ld(g->limit_impulse[r] + o));
+                joint_apply_angular(&u, turn);
+            }
+            else
+            {
+                // The inverse inertias the last masses pass kept: a solving sweep follows one whenever they
+                // changed, as it follows one whenever the bodies moved.
+                joint_load_velocities(g->state_a, g->state_b, o, &u);
+                for (int e = 0; !u.iso_a && e < 9; e++)
+                    u.ia.m[e] = ld(g->inertia_a[e] + o);
+                for (int e = 0; !u.iso_b && e < 9; e++)
+                    u.ib.m[e] = ld(g->inertia_b[e] + o);
+                for (int r = 0; r < 3; r++)
+                {
+                    fw solved = fw_ints_mask(g->solved[r] + o);
+                    if (fw_any(solved))
+                        joint_limit_row(&u, LD3(g->axis[r], o), ld(g->error[r] + o), ld(g->mass[r] + o),
+                                        solved, g->limit_impulse[r] + o, sw);
+                }
+                if (g->hinge)
+                    joint_lock(&u, g, o, mass_scale, bias, impulse_scale);
+                wide_sym3 inv_k = load_sym(g->inv_k, o);
+                impulse =
+                    joint_point(&u, ra, rb, LD3(g->gap, o), &inv_k, &acc, mass_scale, bias, impulse_scale);
+                store3(g->impulse, o, acc);
+            }
+            joint_write(&u, ra, rb, impulse, g->state_a, g->state_b, g->still_a, g->still_b, o, g->lanes, sw);
         }
     }
 }
@@ -1276,4 +1628,6 @@ const wide_kernels WIDE_FN(ph_wide_kernels) = {
     .solve = WIDE_FN(solve),
     .integrate_positions = WIDE_FN(integrate_positions),
     .joint_sweep = WIDE_FN(joint_sweep),
+    .joint_limit_sweep = WIDE_FN(joint_limit_sweep),
+    .joint_limit_measure = WIDE_FN(joint_limit_measure),
 };
