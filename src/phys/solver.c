@@ -1791,25 +1791,44 @@ static void start_bodies(int begin, int end, int worker, void *context)
 // about the velocity at their start; an impact that sets a body spinning within one sweep (a box struck off
 // centre, leaving at 9 rad/s) changed the pair's angular momentum by 0.4% that way. `turned`: after the
 // sub-step's turn.
-static void keep_row_momentum(ph_world *world, const int *turners, int count, ph_vec3 *before, float h,
-                              bool turned, const uint8_t *constrained)
+typedef struct momentum_task
 {
-    float least = 2.0f * SOLVER_STRUCK_TURN / h, least_held = 2.0f * SOLVER_STRUCK_TURN_HELD / h;
-    for (int i = 0; i < count; i++)
+    ph_world *world;
+    const int *turners;
+    ph_vec3 *before;
+    const uint8_t *constrained;
+    float h;
+    bool turned;
+} momentum_task;
+
+static void keep_row_momentum_range(int begin, int end, int worker, void *context)
+{
+    const momentum_task *t = context;
+    (void)worker;
+    float least = 2.0f * SOLVER_STRUCK_TURN / t->h, least_held = 2.0f * SOLVER_STRUCK_TURN_HELD / t->h;
+    for (int i = begin; i < end; i++)
     {
-        const ph_body *body = &world->bodies[turners[i]];
-        ph_body_state *st = &world->states[turners[i]];
-        ph_vec3 w0 = before[i];
+        const ph_body *body = &t->world->bodies[t->turners[i]];
+        ph_body_state *st = &t->world->states[t->turners[i]];
+        ph_vec3 w0 = t->before[i];
         ph_vec3 change = glms_vec3_sub(st->w, w0);
         float spin = sqrtf(dot3(w0, w0)) + sqrtf(dot3(change, change));
-        bool held = constrained && (constrained[turners[i]] & 2);
+        bool held = t->constrained && (t->constrained[t->turners[i]] & 2);
         if (spin > (held ? least_held : least) && !glms_vec3_eqv(st->w, w0))
         {
             ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
-            st->w = ph_body_angular_velocity_struck(body, q, &st->inv_inertia, w0, st->w, h, turned);
+            st->w = ph_body_angular_velocity_struck(body, q, &st->inv_inertia, w0, st->w, t->h, t->turned);
         }
-        before[i] = st->w;
+        t->before[i] = st->w;
     }
+}
+
+// On the workers: each body's correction reads and writes its own state alone, so the split changes no bit.
+static void keep_row_momentum(ph_world *world, const int *turners, int count, ph_vec3 *before, float h,
+                              bool turned, const uint8_t *constrained)
+{
+    momentum_task t = {world, turners, before, constrained, h, turned};
+    ph_parallel_for(&world->tasks, count, SOLVER_MIN_BODIES, keep_row_momentum_range, &t);
 }
 
 bool ph_solve(ph_step_context *ctx)
