@@ -329,20 +329,30 @@ ph_vec3 ph_body_angular_velocity_now(const ph_body *body, ph_vec3 w, float h)
     return to_world(q, inertia_mulv(&body->inv_inertia_local, body->diagonal, lb));
 }
 
+// The carrying body-frame velocity of body-frame momentum lb, I x + s x x I x = lb (s = -h/2: through a
+// sub-step h that ends here). The equation is quadratic, and for a fast spin Newton's method can land on a
+// root that turns the body by many radians per sub-step, putting the momentum into a spin about its axis of
+// least inertia (a bar struck at 226 rad/s came out of a calendar event at 1e7 rad/s). Such a root, or none,
+// is refused for I^-1 lb scaled to the energy of lb at most (keep_energy): never more energy than the
+// momentum has.
+static ph_vec3 carried_of(const ph_body *body, ph_vec3 lb, float s)
+{
+    const ph_mat3 *inertia = &body->inertia_local, *inv_inertia = &body->inv_inertia_local;
+    ph_vec3 linear = inertia_mulv(inv_inertia, body->diagonal, lb), root = linear;
+    if (solve_spin(inertia, inv_inertia, body->diagonal, lb, s, &root) && ph_is_finite_vec3(root) &&
+        4.0f * s * s * glms_vec3_dot(root, root) <= BODY_SPIN_ROOT_TURN * BODY_SPIN_ROOT_TURN)
+        return root;
+    return keep_energy(inertia, inv_inertia, lb, linear, 2.0f * fabsf(s));
+}
+
 ph_vec3 ph_body_angular_velocity_carried(const ph_body *body, ph_vec3 w, float h)
 {
     if (!carries_spin(body, h))
         return w;
-    // The carried wb whose momentum after the sub-step, I wb - h/2 wb x I wb, is I w_now. For a spin of a
-    // good part of a radian per sub-step the solve finds no root near its guess; w itself is then carried
-    // (the step's cap on the turn of a sub-step brings it into range at once).
+    // The carried wb whose momentum after the sub-step, I wb - h/2 wb x I wb, is I w_now.
     ph_quat q = body->xf.q;
-    ph_vec3 wb = to_body(q, w);
-    ph_vec3 lb = inertia_mulv(&body->inertia_local, body->diagonal, wb);
-    if (!solve_spin(&body->inertia_local, &body->inv_inertia_local, body->diagonal, lb, -0.5f * h, &wb) ||
-        !ph_is_finite_vec3(wb))
-        return w;
-    return to_world(q, wb);
+    return to_world(
+        q, carried_of(body, inertia_mulv(&body->inertia_local, body->diagonal, to_body(q, w)), -0.5f * h));
 }
 
 // The angular velocity w a sub-step h starts from, carried through the sub-step `carried` (0: set since),
@@ -395,22 +405,6 @@ static ph_vec3 inverse_mulv(const ph_mat3 *m, ph_vec3 v)
     double x = (double)v.x, y = (double)v.y, z = (double)v.z;
     return ph_v3((float)((c00 * x + c10 * y + c20 * z) / det), (float)((c01 * x + c11 * y + c21 * z) / det),
                  (float)((c02 * x + c12 * y + c22 * z) / det));
-}
-
-// The carrying body-frame velocity of body-frame momentum lb, I x + s x x I x = lb (s = -h/2: through a
-// sub-step h that ends here). The equation is quadratic, and for a fast spin Newton's method can land on a
-// root that turns the body by many radians per sub-step, putting the momentum into a spin about its axis of
-// least inertia (a bar struck at 226 rad/s came out of a calendar event at 1e7 rad/s). Such a root, or none,
-// is refused for I^-1 lb scaled to the energy of lb at most (keep_energy): never more energy than the
-// momentum has.
-static ph_vec3 carried_of(const ph_body *body, ph_vec3 lb, float s)
-{
-    const ph_mat3 *inertia = &body->inertia_local, *inv_inertia = &body->inv_inertia_local;
-    ph_vec3 linear = inertia_mulv(inv_inertia, body->diagonal, lb), root = linear;
-    if (solve_spin(inertia, inv_inertia, body->diagonal, lb, s, &root) && ph_is_finite_vec3(root) &&
-        4.0f * s * s * glms_vec3_dot(root, root) <= BODY_SPIN_ROOT_TURN * BODY_SPIN_ROOT_TURN)
-        return root;
-    return keep_energy(inertia, inv_inertia, lb, linear, 2.0f * fabsf(s));
 }
 
 ph_vec3 ph_body_angular_velocity_struck(const ph_body *body, ph_quat q, const ph_mat3 *row_inv_inertia,
