@@ -28,6 +28,13 @@
 // Fewest contacts a worker takes at a time in the narrow phase (task.h): a contact's manifold costs about a
 // microsecond, a range a claim and some cache lines passed between cores.
 #define CONTACT_MIN_RANGE 32
+// Kept points (keep_lifted_points): an old point is kept over a rebuild while its two anchors have slid
+// apart along the surface by at most this much since the narrow phase found it (unit: m), ...
+#define CONTACT_KEEP_DRIFT 0.005f
+// ... the new normal is within this cosine of the old one (about 3.6 degrees) ...
+#define CONTACT_KEEP_COS 0.998f
+// ... and no new point is this close to it (unit: m).
+#define CONTACT_KEEP_APART 0.01f
 // A manifold polygon with less area than this is a line (ph_contact_patch_radius; unit: m^2).
 #define CONTACT_PATCH_MIN_AREA 1e-8f
 // A sphere whose centre is further than this fraction of its radius from its body's centre of mass is
@@ -257,6 +264,80 @@ static void recycle(const ph_world *world, ph_contact *c)
         ph_manifold_point *mp = &c->manifold.points[i];
         mp->separation = c->built_separation[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), n);
         mp->point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
+    }
+}
+
+// Kept points. The narrow phase gives the features of two polyhedra that touch now: one reference face, or
+// one pair of edges. A body rocking between two supports (a hull of a heap on two edges of another, tipping
+// from one to the next and back) loses the support it lifted off at the next rebuild, and when it rocks
+// back that support joins the manifold only once it is the deepest feature: 1 to 2 mm into the other body,
+// found a step or two late. The push out of that overlap lifted the body a little at every rock, more than
+// the impact at the support took from the rocking, and a heap of 200 hulls (seed 3 of 20 on the SSE2
+// path) took 47 s to fall asleep. Persistent manifolds (Bullet's) keep such points; here a rebuilt manifold
+// of fewer than 4 points keeps its last build's points that the narrow phase did not find again while they
+// are within the margin, their anchors have not slid apart along the surface by more than CONTACT_KEEP_DRIFT
+// since they were found (the surface under them is still the one they were found on), and the normal has
+// not turned: the lifted support is then a speculative point, and the body comes back onto it as it does
+// onto a support it never left. A kept point keeps its anchors and separation from when it was found, so
+// its drift and separation are measured from there however many rebuilds keep it.
+typedef struct kept_point
+{
+    ph_vec3 ra, rb; // anchors from A's and B's centres of mass now, world axes (unit: m)
+    float s0;       // separation when found, with n . (c_b + rb - c_a - ra) the change since (unit: m)
+    uint32_t id;
+} kept_point;
+
+// The old manifold's points that may be kept (before the rebuild); returns how many.
+static int keepable_points(const ph_world *world, const ph_contact *c, kept_point *out)
+{
+    if (!c->recyclable || c->manifold.point_count >= PH_MAX_MANIFOLD_POINTS)
+        return 0;
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    ph_quat turn_a = glms_quat_normalize(glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a)));
+    ph_quat turn_b = glms_quat_normalize(glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b)));
+    ph_vec3 ra[PH_MAX_MANIFOLD_POINTS], rb[PH_MAX_MANIFOLD_POINTS];
+    rotate_anchors(&turn_a, c->built_anchor_a, ra);
+    rotate_anchors(&turn_b, c->built_anchor_b, rb);
+    ph_vec3 n = c->manifold.normal;
+    int count = 0;
+    for (int i = 0; i < c->manifold.point_count; i++)
+    {
+        ph_vec3 d = glms_vec3_sub(glms_vec3_add(bb->center, rb[i]), glms_vec3_add(ba->center, ra[i]));
+        float along = glms_vec3_dot(d, n);
+        ph_vec3 slide = glms_vec3_sub(d, glms_vec3_scale(n, along));
+        if (c->built_separation[i] + along > c->margin ||
+            glms_vec3_norm2(slide) > CONTACT_KEEP_DRIFT * CONTACT_KEEP_DRIFT)
+            continue;
+        out[count++] = (kept_point){ra[i], rb[i], c->built_separation[i], c->manifold.points[i].id};
+    }
+    return count;
+}
+
+// After the rebuild: appends the kept points the new manifold lacks (ids and places), while it has room and
+// its normal is the old one's; marks the appended slots in *appended.
+static void keep_lifted_points(const ph_world *world, ph_contact *c, ph_vec3 old_normal,
+                               const kept_point *kept, int kept_count, const kept_point **appended)
+{
+    ph_manifold *m = &c->manifold;
+    if (m->point_count == 0 || glms_vec3_dot(m->normal, old_normal) < CONTACT_KEEP_COS)
+        return;
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    int fresh = m->point_count;
+    for (int k = 0; k < kept_count && m->point_count < PH_MAX_MANIFOLD_POINTS; k++)
+    {
+        ph_vec3 pa = glms_vec3_add(ba->center, kept[k].ra), pb = glms_vec3_add(bb->center, kept[k].rb);
+        ph_vec3 point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
+        bool found = false;
+        for (int i = 0; i < fresh && !found; i++)
+            found = m->points[i].id == kept[k].id ||
+                    glms_vec3_distance2(m->points[i].point, point) < CONTACT_KEEP_APART * CONTACT_KEEP_APART;
+        if (found)
+            continue;
+        ph_manifold_point *mp = &m->points[m->point_count];
+        mp->point = point;
+        mp->separation = kept[k].s0 + glms_vec3_dot(glms_vec3_sub(pb, pa), m->normal);
+        mp->id = kept[k].id;
+        appended[m->point_count++] = &kept[k];
     }
 }
 
@@ -686,7 +767,13 @@ static void narrow_range(int begin, int end, int worker, void *context)
             ph_transform xa, xb;
             ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
             ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
+            kept_point kept[PH_MAX_MANIFOLD_POINTS];
+            int kept_count = keepable_points(world, c, kept);
+            ph_vec3 old_normal = c->manifold.normal;
             ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
+            const kept_point *appended[PH_MAX_MANIFOLD_POINTS] = {NULL, NULL, NULL, NULL};
+            if (kept_count > 0)
+                keep_lifted_points(world, c, old_normal, kept, kept_count, appended);
             match_impulses(c, &old);
             // The twist's arm; only friction reads it (a frictionless pair skips the polygon's integral).
             c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
@@ -695,6 +782,15 @@ static void narrow_range(int begin, int end, int worker, void *context)
             c->turn_a = eccentric_sphere(world, c->a, &sa, xa);
             c->turn_b = eccentric_sphere(world, c->b, &sb, xb);
             remember_build(world, c);
+            // A kept point's anchors and separation stay those of when it was found.
+            for (int i = 0; c->recyclable && i < c->manifold.point_count; i++)
+            {
+                if (!appended[i])
+                    continue;
+                c->built_anchor_a[i] = appended[i]->ra;
+                c->built_anchor_b[i] = appended[i]->rb;
+                c->built_separation[i] = appended[i]->s0;
+            }
         }
         // A contact without points has no normal to speak of (a carried one keeps no manifold).
         bool has_points = c->manifold.point_count > 0, touch = has_points && ph_contact_is_touching(c);

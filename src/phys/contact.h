@@ -6,7 +6,9 @@
 // step the broadphase pairs are expanded into candidate parts, merged with last step's contacts (a
 // linear merge of two sorted lists, so order is deterministic and lookups need no hash), and every
 // contact's manifold is rebuilt by the narrow phase from its GJK cache; accumulated impulses carry over
-// to the new manifold through the feature ids, for warm starting.
+// to the new manifold through the feature ids, for warm starting. A rebuilt manifold of polyhedra keeps the
+// points of the last one that are still within the margin and on the surface they were found on (contact.c,
+// kept points), and a manifold of a pair that barely moved is kept whole (recycling).
 #pragma once
 
 #include "phys/collision.h"
