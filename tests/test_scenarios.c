@@ -367,63 +367,6 @@ static int scenario_spinner(void)
     return 0;
 }
 
-// Piles come to rest (issue 19, item 7): the first `keep` bodies of a recipe's random heap (seed `seed`),
-// sleeping on, solved on path `simd`. Returns the seconds from the last body's landing (the first step its
-// fall stopped: its downward speed, past 2 m/s, back under 0.5 m/s) until every body was asleep, or -1 if
-// that did not happen within `limit` s of the start.
-static float heap_rest_time(const char *name, int keep, uint64_t seed, float limit, ph_simd_path simd)
-{
-    recipe_scene scene;
-    if (!recipe_build(name, seed, &scene))
-        return -2.0f;
-    int n = 0, dynamic = 0;
-    for (int i = 0; i < scene.item_count; i++)
-    {
-        if (scene.items[i].type == RECIPE_DYNAMIC && dynamic++ >= keep)
-            continue;
-        scene.items[n++] = scene.items[i];
-    }
-    scene.item_count = n;
-    ph_world_def wd = spawn_world_def(&scene);
-    wd.enable_sleep = true;
-    wd.simd = simd;
-    ph_world *w = ph_world_create(&wd);
-    ph_body_id *ids = calloc((size_t)n, sizeof *ids);
-    bool *falling = calloc((size_t)n, sizeof *falling);
-    float result = -1.0f, landed = 0.0f;
-    if (w && ids && falling && spawn_recipe(w, &scene, ids) == PH_OK)
-    {
-        float dt = scene.time_step;
-        for (int s = 1; s <= (int)(limit / dt); s++)
-        {
-            ph_world_step(w);
-            for (int i = 0; i < n; i++)
-            {
-                if (scene.items[i].type != RECIPE_DYNAMIC || !ph_body_is_awake(w, ids[i]))
-                    continue;
-                float vy = ph_body_get_linear_velocity(w, ids[i]).y;
-                if (vy < -2.0f)
-                    falling[i] = true;
-                else if (falling[i] && vy > -0.5f)
-                {
-                    falling[i] = false;
-                    landed = (float)s * dt;
-                }
-            }
-            if (ph_world_get_stats(w)->awake_body_count == 0)
-            {
-                result = (float)s * dt - landed;
-                break;
-            }
-        }
-    }
-    ph_world_destroy(w);
-    free(ids);
-    free(falling);
-    recipe_scene_free(&scene);
-    return result;
-}
-
 // Random heaps of 200 boxes (heap1000's layout, 20 seeds) and of 200 hulls (convex_pile1024's, 8 seeds: the
 // other 12 are physbench's and the note's, for time) all fall asleep within 20 s of their last landing, and
 // 4 hull heaps on the 4-wide path (SSE2 or Neon) as well. A box wedged between two others on corner points
@@ -450,7 +393,7 @@ static int scenario_heaps_fall_asleep(void)
         float worst = 0.0f;
         for (int seed = 1; seed <= heaps[h].seeds; seed++)
         {
-            float t = heap_rest_time(heaps[h].name, 200, (uint64_t)seed, 40.0f, heaps[h].simd);
+            float t = spawn_heap_rest_time(heaps[h].name, 200, (uint64_t)seed, 40.0f, heaps[h].simd);
             if (t < 0.0f)
                 fprintf(stderr, "%s seed %d: not all asleep after 40 s\n", heaps[h].name, seed);
             ENSURE(t >= 0.0f && t <= 20.0f);

@@ -4,7 +4,7 @@
 // ph_body_create per item with a def made by ph_default_body_def().
 #include "spawn.h"
 
-#include <stdlib.h> // malloc, free
+#include <stdlib.h> // malloc, calloc, free
 
 static ph_vec3 vec3_of(const float v[3])
 {
@@ -205,4 +205,63 @@ ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *o
     free(ids);
     free(geoms);
     return status;
+}
+
+// Piles come to rest (issue 19, item 7): the first `keep` dynamic bodies of recipe `name`'s random heap
+// (seed `seed`) with every static item, sleeping on, solved on path `simd`. Returns the seconds from the last
+// body's landing (the first step its fall stopped: its downward speed, past 2 m/s, back under 0.5 m/s)
+// until every body was asleep, -1 if that did not happen within `limit` s of the start, -2 if the recipe or
+// the world could not be made.
+float spawn_heap_rest_time(const char *name, int keep, uint64_t seed, float limit, ph_simd_path simd)
+{
+    recipe_scene scene;
+    if (!recipe_build(name, seed, &scene))
+        return -2.0f;
+    int n = 0, dynamic = 0;
+    for (int i = 0; i < scene.item_count; i++)
+    {
+        if (scene.items[i].type == RECIPE_DYNAMIC && dynamic++ >= keep)
+            continue;
+        scene.items[n++] = scene.items[i];
+    }
+    scene.item_count = n;
+    ph_world_def wd = spawn_world_def(&scene);
+    wd.enable_sleep = true;
+    wd.simd = simd;
+    ph_world *w = ph_world_create(&wd);
+    ph_body_id *ids = calloc((size_t)(n > 0 ? n : 1), sizeof *ids);
+    bool *falling = calloc((size_t)(n > 0 ? n : 1), sizeof *falling);
+    float result = -2.0f, landed = 0.0f;
+    if (w && ids && falling && spawn_recipe(w, &scene, ids) == PH_OK)
+    {
+        result = -1.0f;
+        float dt = scene.time_step;
+        for (int s = 1; s <= (int)(limit / dt); s++)
+        {
+            ph_world_step(w);
+            for (int i = 0; i < n; i++)
+            {
+                if (scene.items[i].type != RECIPE_DYNAMIC || !ph_body_is_awake(w, ids[i]))
+                    continue;
+                float vy = ph_body_get_linear_velocity(w, ids[i]).y;
+                if (vy < -2.0f)
+                    falling[i] = true;
+                else if (falling[i] && vy > -0.5f)
+                {
+                    falling[i] = false;
+                    landed = (float)s * dt;
+                }
+            }
+            if (ph_world_get_stats(w)->awake_body_count == 0)
+            {
+                result = (float)s * dt - landed;
+                break;
+            }
+        }
+    }
+    ph_world_destroy(w);
+    free(ids);
+    free(falling);
+    recipe_scene_free(&scene);
+    return result;
 }

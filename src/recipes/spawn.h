@@ -25,3 +25,8 @@ ph_body_def spawn_body_def(const recipe_item *item, ph_geom_id hull_geom);
 ph_transform spawn_body_frame(const ph_world *world, ph_body_id body, ph_vec3 p, ph_vec3 axis);
 ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, const ph_body_id *ids);
 ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *out_ids);
+
+// Piles come to rest (issue 19, item 7): the seconds from the last landing of the first `keep` dynamic bodies
+// of recipe `name`'s heap (seed `seed`, sleeping on, path `simd`) until all of them were asleep; -1 if not
+// within `limit` s of the start, -2 if the scene could not be made (spawn.c says how landing is told).
+float spawn_heap_rest_time(const char *name, int keep, uint64_t seed, float limit, ph_simd_path simd);
