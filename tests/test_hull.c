@@ -74,6 +74,12 @@ static int check_hull(const ph_hull *h, const ph_vec3 *pts, int n, float contain
         ENSURE(found);
     }
 
+    // The outer radius: the farthest vertex from the centroid.
+    float outer = 0.0f;
+    for (int v = 0; v < h->vertex_count; v++)
+        outer = fmaxf(outer, glms_vec3_distance(h->vertices[v], h->centroid));
+    ENSURE_NEAR(h->outer_radius, outer, 1e-6f * (1.0f + outer));
+
     int index_total = 0;
     for (int f = 0; f < h->face_count; f++)
     {
@@ -180,6 +186,7 @@ static int hull_cube_corners(void)
         ENSURE(h->faces[f].index_count == 4);
     ENSURE_VEC3_NEAR(h->centroid, glms_vec3_zero(), 1e-6f);
     ENSURE_NEAR(h->inner_radius, 0.5f, 1e-6f);
+    ENSURE_NEAR(h->outer_radius, sqrtf(1.0f + 4.0f + 0.25f), 1e-6f); // the corners' distance from the centre
     ENSURE_NEAR(h->max_outside_distance, 0.0f, 1e-6f);
     int rc = check_hull(h, pts, 8, 0.0f);
     ph_hull_free(h);

@@ -50,6 +50,7 @@ typedef struct ph_hull
     ph_vec3 centroid;       // volume centroid (unit: m)
     ph_aabb bounds;         // local bounds
     float inner_radius;     // radius of a sphere around the centroid that fits inside (unit: m)
+    float outer_radius;     // largest distance of a vertex from the centroid (unit: m)
     // Largest distance any input point lies outside the faces (unit: m): 0 for an exact hull; up to the
     // coplanar-merge tolerance (a few 1e-6 of the extent) after merging nearly coplanar faces, and the
     // approximation error when the vertex budget made the hull drop vertices.

@@ -814,6 +814,10 @@ static ph_status finish_geometry(ph_hull *hull)
             inner = d;
     }
     hull->inner_radius = inner > 0.0f ? inner : 0.0f;
+    float outer2 = 0.0f;
+    for (int i = 0; i < hull->vertex_count; i++)
+        outer2 = glm_max(outer2, glms_vec3_norm2(glms_vec3_sub(hull->vertices[i], hull->centroid)));
+    hull->outer_radius = sqrtf(outer2);
     return PH_OK;
 }
 

@@ -244,6 +244,8 @@ static float view_extent(const poly_view *v)
 {
     if (v->is_box)
         return glms_vec3_norm(v->half);
+    if (v->hull)
+        return v->hull->outer_radius; // the loop below, worked out when the hull was built
     float r2 = 0.0f;
     for (int i = 0; i < v->vert_count; i++)
         r2 = glm_max(r2, glms_vec3_norm2(glms_vec3_sub(v->verts[i], v->centroid)));
