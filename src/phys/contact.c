@@ -247,15 +247,22 @@ static bool can_recycle(const ph_world *world, const ph_contact *c, float motion
     return moved + angle * reach < PH_CONTACT_RECYCLE_DISTANCE;
 }
 
-// Moves a kept manifold's points with their bodies and updates their separations.
-static void recycle(const ph_world *world, ph_contact *c)
+// The anchors of the manifold c was last built with, turned with their bodies since (world axes).
+static void turned_anchors(const ph_world *world, const ph_contact *c, ph_vec3 *ra, ph_vec3 *rb)
 {
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
     ph_quat turn_a = glms_quat_normalize(glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a)));
     ph_quat turn_b = glms_quat_normalize(glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b)));
-    ph_vec3 ra[PH_MAX_MANIFOLD_POINTS], rb[PH_MAX_MANIFOLD_POINTS];
     rotate_anchors(&turn_a, c->built_anchor_a, ra);
     rotate_anchors(&turn_b, c->built_anchor_b, rb);
+}
+
+// Moves a kept manifold's points with their bodies and updates their separations.
+static void recycle(const ph_world *world, ph_contact *c)
+{
+    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
+    ph_vec3 ra[PH_MAX_MANIFOLD_POINTS], rb[PH_MAX_MANIFOLD_POINTS];
+    turned_anchors(world, c, ra, rb);
     ph_vec3 n = c->manifold.normal;
     for (int i = 0; i < c->manifold.point_count; i++)
     {
@@ -287,57 +294,46 @@ typedef struct kept_point
     uint32_t id;
 } kept_point;
 
-// The old manifold's points that may be kept (before the rebuild); returns how many.
-static int keepable_points(const ph_world *world, const ph_contact *c, kept_point *out)
+// After the rebuild, while c's anchors and build state are still the old manifold's (old: its points and
+// normal): appends to the new manifold the old points it lacks (ids and places) that may be kept, while it
+// has room and its normal is the old one's, their anchors and first separations written to kept[] and
+// marked in appended[] by the slot each took.
+static void keep_lifted_points(const ph_world *world, ph_contact *c, const ph_manifold *old, kept_point *kept,
+                               const kept_point **appended)
 {
-    if (!c->recyclable || c->manifold.point_count >= PH_MAX_MANIFOLD_POINTS)
-        return 0;
+    ph_manifold *m = &c->manifold;
+    if (!c->recyclable || old->point_count == 0 || old->point_count >= PH_MAX_MANIFOLD_POINTS ||
+        m->point_count == 0 || m->point_count >= PH_MAX_MANIFOLD_POINTS ||
+        glms_vec3_dot(m->normal, old->normal) < CONTACT_KEEP_COS)
+        return;
     const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-    ph_quat turn_a = glms_quat_normalize(glms_quat_mul(ba->xf.q, glms_quat_conjugate(c->built_q_a)));
-    ph_quat turn_b = glms_quat_normalize(glms_quat_mul(bb->xf.q, glms_quat_conjugate(c->built_q_b)));
     ph_vec3 ra[PH_MAX_MANIFOLD_POINTS], rb[PH_MAX_MANIFOLD_POINTS];
-    rotate_anchors(&turn_a, c->built_anchor_a, ra);
-    rotate_anchors(&turn_b, c->built_anchor_b, rb);
-    ph_vec3 n = c->manifold.normal;
-    int count = 0;
-    for (int i = 0; i < c->manifold.point_count; i++)
+    turned_anchors(world, c, ra, rb);
+    int fresh = m->point_count;
+    for (int i = 0; i < old->point_count && m->point_count < PH_MAX_MANIFOLD_POINTS; i++)
     {
-        ph_vec3 d = glms_vec3_sub(glms_vec3_add(bb->center, rb[i]), glms_vec3_add(ba->center, ra[i]));
-        float along = glms_vec3_dot(d, n);
-        ph_vec3 slide = glms_vec3_sub(d, glms_vec3_scale(n, along));
+        ph_vec3 pa = glms_vec3_add(ba->center, ra[i]), pb = glms_vec3_add(bb->center, rb[i]);
+        ph_vec3 d = glms_vec3_sub(pb, pa);
+        float along = glms_vec3_dot(d, old->normal);
+        ph_vec3 slide = glms_vec3_sub(d, glms_vec3_scale(old->normal, along));
         if (c->built_separation[i] + along > c->margin ||
             glms_vec3_norm2(slide) > CONTACT_KEEP_DRIFT * CONTACT_KEEP_DRIFT)
             continue;
-        out[count++] = (kept_point){ra[i], rb[i], c->built_separation[i], c->manifold.points[i].id};
-    }
-    return count;
-}
-
-// After the rebuild: appends the kept points the new manifold lacks (ids and places), while it has room and
-// its normal is the old one's; marks the appended slots in *appended.
-static void keep_lifted_points(const ph_world *world, ph_contact *c, ph_vec3 old_normal,
-                               const kept_point *kept, int kept_count, const kept_point **appended)
-{
-    ph_manifold *m = &c->manifold;
-    if (m->point_count == 0 || glms_vec3_dot(m->normal, old_normal) < CONTACT_KEEP_COS)
-        return;
-    const ph_body *ba = &world->bodies[c->a], *bb = &world->bodies[c->b];
-    int fresh = m->point_count;
-    for (int k = 0; k < kept_count && m->point_count < PH_MAX_MANIFOLD_POINTS; k++)
-    {
-        ph_vec3 pa = glms_vec3_add(ba->center, kept[k].ra), pb = glms_vec3_add(bb->center, kept[k].rb);
         ph_vec3 point = glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f);
+        uint32_t id = old->points[i].id;
         bool found = false;
-        for (int i = 0; i < fresh && !found; i++)
-            found = m->points[i].id == kept[k].id ||
-                    glms_vec3_distance2(m->points[i].point, point) < CONTACT_KEEP_APART * CONTACT_KEEP_APART;
+        for (int f = 0; f < fresh && !found; f++)
+            found = m->points[f].id == id ||
+                    glms_vec3_distance2(m->points[f].point, point) < CONTACT_KEEP_APART * CONTACT_KEEP_APART;
         if (found)
             continue;
+        kept_point *k = &kept[m->point_count];
+        *k = (kept_point){ra[i], rb[i], c->built_separation[i], id};
         ph_manifold_point *mp = &m->points[m->point_count];
         mp->point = point;
-        mp->separation = kept[k].s0 + glms_vec3_dot(glms_vec3_sub(pb, pa), m->normal);
-        mp->id = kept[k].id;
-        appended[m->point_count++] = &kept[k];
+        mp->separation = k->s0 + glms_vec3_dot(d, m->normal);
+        mp->id = id;
+        appended[m->point_count++] = k;
     }
 }
 
@@ -757,6 +753,7 @@ static void narrow_range(int begin, int end, int worker, void *context)
         {
             ph_contact old;
             old.manifold.point_count = c->manifold.point_count;
+            old.manifold.normal = c->manifold.normal;
             if (old.manifold.point_count > 0) // match_impulses reads no further than the count
             {
                 memcpy(old.manifold.points, c->manifold.points, sizeof old.manifold.points);
@@ -767,13 +764,10 @@ static void narrow_range(int begin, int end, int worker, void *context)
             ph_transform xa, xb;
             ph_world_child_shape(world, c->a, c->child_a, &sa, &xa);
             ph_world_child_shape(world, c->b, c->child_b, &sb, &xb);
-            kept_point kept[PH_MAX_MANIFOLD_POINTS];
-            int kept_count = keepable_points(world, c, kept);
-            ph_vec3 old_normal = c->manifold.normal;
             ph_collide_convex(&sa, xa, &sb, xb, c->margin, &c->cache, &c->manifold);
+            kept_point kept[PH_MAX_MANIFOLD_POINTS];
             const kept_point *appended[PH_MAX_MANIFOLD_POINTS] = {NULL, NULL, NULL, NULL};
-            if (kept_count > 0)
-                keep_lifted_points(world, c, old_normal, kept, kept_count, appended);
+            keep_lifted_points(world, c, &old.manifold, kept, appended);
             match_impulses(c, &old);
             // The twist's arm; only friction reads it (a frictionless pair skips the polygon's integral).
             c->patch_radius = c->friction > 0.0f ? ph_contact_patch_radius(&c->manifold) : 0.0f;
