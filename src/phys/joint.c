@@ -708,22 +708,31 @@ static void batch_color(ph_world *world, int i, int k, bool move_a, bool move_b)
         b->rest[b->rest_count++] = k;
 }
 
+// Lane `lane` of group g takes joint j (slot k): its bodies, the step's anchors and centres and its
+// accumulated point impulse, the fields a point group (wide_joint_group) and a limit group (wide_limit_group)
+// both have, under the same names (a macro so that one body serves both layouts).
+#define FILL_POINT_FIELDS(g, lane, j, k)                                                                     \
+    do                                                                                                       \
+    {                                                                                                        \
+        for (int r_ = 0; r_ < 3; r_++)                                                                       \
+        {                                                                                                    \
+            (g)->ra[r_][lane] = (j)->ra.raw[r_];                                                             \
+            (g)->rb[r_][lane] = (j)->rb.raw[r_];                                                             \
+            (g)->delta_center[r_][lane] = (j)->delta_center.raw[r_];                                         \
+            (g)->impulse[r_][lane] = (j)->point_impulse.raw[r_];                                             \
+        }                                                                                                    \
+        (g)->state_a[lane] = (j)->sa;                                                                        \
+        (g)->state_b[lane] = (j)->sb;                                                                        \
+        (g)->joint[lane] = (k);                                                                              \
+        (g)->still_a |= (j)->sa->inv_mass > 0.0f ? 0 : 1 << (lane);                                          \
+        (g)->still_b |= (j)->sb->inv_mass > 0.0f ? 0 : 1 << (lane);                                          \
+        (g)->lanes = (lane) + 1;                                                                             \
+    } while (0)
+
 // Lane `lane` of point group g takes joint j (slot k).
 static void fill_point_lane(wide_joint_group *g, int lane, const ph_joint *j, int k)
 {
-    for (int r = 0; r < 3; r++)
-    {
-        g->ra[r][lane] = j->ra.raw[r];
-        g->rb[r][lane] = j->rb.raw[r];
-        g->delta_center[r][lane] = j->delta_center.raw[r];
-        g->impulse[r][lane] = j->point_impulse.raw[r];
-    }
-    g->state_a[lane] = j->sa;
-    g->state_b[lane] = j->sb;
-    g->joint[lane] = k;
-    g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
-    g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
-    g->lanes = lane + 1;
+    FILL_POINT_FIELDS(g, lane, j, k);
 }
 
 // Lane `lane` of limit group g takes joint j (slot k): its bodies, the step's frames, its limits and its
@@ -740,12 +749,9 @@ static void fill_limit_lane(wide_limit_group *g, int lane, const ph_joint *j, in
                       hinge ? 0.0f : d->twist_upper};
     bool enabled[3] = {hinge ? d->enable_limit : d->enable_cone, hinge ? d->enable_limit : d->enable_twist,
                        !hinge && d->enable_twist};
+    FILL_POINT_FIELDS(g, lane, j, k);
     for (int r = 0; r < 3; r++)
     {
-        g->ra[r][lane] = j->ra.raw[r];
-        g->rb[r][lane] = j->rb.raw[r];
-        g->delta_center[r][lane] = j->delta_center.raw[r];
-        g->impulse[r][lane] = j->point_impulse.raw[r];
         g->lock_impulse[r][lane] = hinge ? j->angular_impulse.raw[r] : 0.0f;
         g->limit_impulse[r][lane] = limit[r];
         g->bound[r][lane] = bound[r];
@@ -756,12 +762,6 @@ static void fill_limit_lane(wide_limit_group *g, int lane, const ph_joint *j, in
         g->qa[c][lane] = j->qa.raw[c];
         g->qb[c][lane] = j->qb.raw[c];
     }
-    g->state_a[lane] = j->sa;
-    g->state_b[lane] = j->sb;
-    g->joint[lane] = k;
-    g->still_a |= j->sa->inv_mass > 0.0f ? 0 : 1 << lane;
-    g->still_b |= j->sb->inv_mass > 0.0f ? 0 : 1 << lane;
-    g->lanes = lane + 1;
 }
 
 static void batch_fill(ph_world *world)
