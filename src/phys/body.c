@@ -486,8 +486,7 @@ ph_vec3 ph_body_spin_carried_moved(const ph_body *body, ph_quat from, ph_quat to
 
 bool ph_body_turn_free(const ph_body *body, ph_quat *q, ph_vec3 *w, float time, float h)
 {
-    if (!carries_spin(body, h) || !(time > 0.0f) ||
-        glms_vec3_dot(*w, *w) < BODY_GYRO_MIN_SPEED * BODY_GYRO_MIN_SPEED)
+    if (!spins_off_axis(body, *w, h) || !(time > 0.0f))
         return false;
     // The momentum the body carries (ph_body_angular_velocity_now's), then sub-steps of at most h of the
     // torque-free flow (ph_body_gyro_step's: the implicit midpoint turn), which keep it, and the carrying
