@@ -8,7 +8,9 @@
 
 #include "phys/collision.h"
 
+#include <float.h>  // FLT_MAX
 #include <stdlib.h> // malloc, free
+#include <string.h> // memcmp
 
 // Largest relative distance qhull's coplanar merging may leave an input point outside a face: hull.c
 // merges within 1e-6 of the extent, and qhull keeps points within a few merge distances of a facet as
@@ -483,6 +485,8 @@ static int hull_support_hill_climbing_matches_brute_force(void)
             int hill = ph_hull_support_index(h, d, &start);
             int brute = ph_hull_support_index_brute(h, d);
             ENSURE(hill == start);
+            // Scanned hulls sum each dot as the brute force does and keep the lowest index: the same vertex.
+            ENSURE(h->vertex_count > PH_HULL_SCAN_MAX || hill == brute);
             float a = glms_vec3_dot(h->vertices[hill], d), b = glms_vec3_dot(h->vertices[brute], d);
             ENSURE_NEAR(a, b, 1e-6f * glms_vec3_norm(d) * 3.0f);
         }
@@ -492,6 +496,88 @@ static int hull_support_hill_climbing_matches_brute_force(void)
         float expect = glms_vec3_dot(h->vertices[ph_hull_support_index_brute(h, d)], d);
         ENSURE_NEAR(glms_vec3_dot(h->vertices[ph_hull_support_index(h, d, NULL)], d), expect, 1e-6f);
         ENSURE_NEAR(glms_vec3_dot(h->vertices[ph_hull_support_index(h, d, &bad)], d), expect, 1e-6f);
+        ph_hull_free(h);
+    }
+    return 0;
+}
+
+// Ties: a cube's support along an axis is a whole face (4 vertices at the same dot), along a face diagonal an
+// edge. The scan answers the brute force's vertex (the lowest index) for each of the 26 directions of the
+// cube's faces, edges and corners, at scales from 1 mm to 1 km, 4 lanes or not (5, 8 and 13 vertices: a
+// square pyramid, the cube, the cube with a roof on one face and a point below).
+static int hull_support_scan_ties(void)
+{
+    static const float SCALES[] = {1e-3f, 1.0f, 1e3f};
+    for (int si = 0; si < 3; si++)
+    {
+        for (int shape = 0; shape < 3; shape++)
+        {
+            float k = SCALES[si];
+            ph_vec3 pts[13];
+            int n = 0;
+            for (int c = 0; c < 8; c++)
+                if (shape != 0 || (c & 2)) // the pyramid keeps the top square only
+                    pts[n++] = ph_v3((c & 1 ? k : -k), (c & 2 ? k : -k), (c & 4 ? k : -k));
+            if (shape == 0)
+                pts[n++] = ph_v3(0.0f, -k, 0.0f);
+            if (shape == 2)
+            {
+                pts[n++] = ph_v3(0.0f, 2.0f * k, 0.0f);
+                pts[n++] = ph_v3(0.3f * k, -1.5f * k, 0.2f * k);
+            }
+            ph_hull *h = build(pts, n, 0, NULL);
+            ENSURE(h != NULL);
+            ENSURE(h->vertex_count <= PH_HULL_SCAN_MAX);
+            for (int x = -1; x <= 1; x++)
+                for (int y = -1; y <= 1; y++)
+                    for (int z = -1; z <= 1; z++)
+                    {
+                        if (!x && !y && !z)
+                            continue;
+                        ph_vec3 d = ph_v3((float)x, (float)y, (float)z);
+                        int start = -1;
+                        ENSURE(ph_hull_support_index(h, d, &start) == ph_hull_support_index_brute(h, d));
+                        ENSURE(start == ph_hull_support_index_brute(h, d));
+                    }
+            ph_hull_free(h);
+        }
+    }
+    return 0;
+}
+
+// ph_hull_bounds is the bounds of every vertex turned and moved as glms_mat3_mulv and glms_vec3_add place it,
+// bit for bit, on random hulls of 4 to 256 vertices at random poses far from and near the origin.
+static int hull_bounds_match_vertices(void)
+{
+    uint64_t s = test_seed() ^ 0xb0d5ull;
+    static ph_vec3 pts[300];
+    for (int trial = 0; trial < 60; trial++)
+    {
+        int n = 4 + (int)(test_rand_u64(&s) % 296);
+        for (int i = 0; i < n; i++)
+            pts[i] = glms_vec3_mul(test_rand_vec3(&s, -1.0f, 1.0f), ph_v3(2.0f, 0.5f, 1.0f));
+        ph_hull *h = build(pts, n, PH_HULL_MAX_VERTICES, NULL);
+        ENSURE(h != NULL);
+        for (int k = 0; k < 20; k++)
+        {
+            float far = k % 2 ? 1e4f : 3.0f;
+            ph_transform xf;
+            xf.p = test_rand_vec3(&s, -far, far);
+            xf.q = test_rand_quat(&s);
+            ph_mat3 r = glms_quat_mat3(xf.q);
+            ph_aabb want = {{{FLT_MAX, FLT_MAX, FLT_MAX}}, {{-FLT_MAX, -FLT_MAX, -FLT_MAX}}};
+            for (int v = 0; v < h->vertex_count; v++)
+            {
+                ph_vec3 p = glms_vec3_add(xf.p, glms_mat3_mulv(r, h->vertices[v]));
+                want.lo = glms_vec3_minv(want.lo, p);
+                want.hi = glms_vec3_maxv(want.hi, p);
+            }
+            ph_aabb got = ph_hull_bounds(h, xf);
+            ENSURE(memcmp(&got, &want, sizeof got) == 0);
+            ph_convex c = ph_convex_hull(h);
+            ph_aabb through = ph_convex_bounds(&c, xf);
+            ENSURE(memcmp(&through, &want, sizeof got) == 0);
+        }
         ph_hull_free(h);
     }
     return 0;
@@ -694,6 +780,8 @@ const test_case test_hull_cases[] = {
     {"hull_vertex_budget", hull_vertex_budget},
     {"hull_frees_every_byte", hull_frees_every_byte},
     {"hull_support_hill_climbing_matches_brute_force", hull_support_hill_climbing_matches_brute_force},
+    {"hull_support_scan_ties", hull_support_scan_ties},
+    {"hull_bounds_match_vertices", hull_bounds_match_vertices},
     {"hull_structured_clouds", hull_structured_clouds},
     {"hull_real_models", hull_real_models},
     {0},

@@ -423,6 +423,104 @@ static int manifold_box_pairs_near_margin(void)
     return 0;
 }
 
+// Hulls within the margin always get a contact, and hulls beyond it none, with the pair's GJK cache carried
+// from query to query as the narrow phase carries it: GJK stops as soon as it proves a pair apart by more
+// than the margin (ph_gjk_run_within), leaving an unfinished simplex in the cache for the next query to start
+// from. Random hulls, B placed along a random direction at gaps around the margin (and every other query far
+// away), against the brute-force distance in double; a capsule against a hull too (the rounded shapes' query
+// stops at the margin plus the radius).
+static double segment_distance(const ph_convex *shape, ph_transform xf, ph_vec3 c0, ph_vec3 c1, float t)
+{
+    ph_vec3 p = glms_vec3_lerp(c0, c1, t);
+    double q[3] = {p.x, p.y, p.z};
+    return sat_reference_point_distance(q, shape, xf);
+}
+
+static int manifold_hull_pairs_near_margin(void)
+{
+    uint64_t rng = test_seed() ^ 0x4b11ull;
+    const float margin = 0.04f;
+    int near = 0, far = 0, capsule_near = 0, capsule_far = 0;
+    for (int h = 0; h < 40; h++)
+    {
+        ph_hull *ha = random_hull(&rng, 8 + h % 40, 1.0f, 0.7f, 0.9f),
+                *hb = random_hull(&rng, 6 + h % 30, 0.6f, 1.0f, 0.5f);
+        ENSURE(ha && hb);
+        ph_convex a = ph_convex_hull(ha), b = ph_convex_hull(hb);
+        ph_convex cap = ph_convex_capsule(0.4f, 0.25f);
+        ph_gjk_cache cache, cap_cache;
+        memset(&cache, 0, sizeof cache);
+        memset(&cap_cache, 0, sizeof cap_cache);
+        ph_transform xa = pose(test_rand_vec3(&rng, -3.0f, 3.0f), test_rand_quat(&rng));
+        for (int i = 0; i < 100; i++)
+        {
+            ph_vec3 u = ph_safe_normalize(test_rand_vec3(&rng, -1.0f, 1.0f), ph_v3(0.0f, 1.0f, 0.0f));
+            ph_quat qb = test_rand_quat(&rng);
+            // Centre distance along u that leaves about `gap` between the supports along u.
+            ph_vec3 ua = glms_quat_rotatev(glms_quat_conjugate(xa.q), u);
+            ph_vec3 ub = glms_quat_rotatev(glms_quat_conjugate(qb), glms_vec3_negate(u));
+            float reach_a = glms_vec3_dot(ha->vertices[ph_hull_support_index_brute(ha, ua)], ua);
+            float reach_b = glms_vec3_dot(hb->vertices[ph_hull_support_index_brute(hb, ub)], ub);
+            float gap = i % 2 ? test_rand_float(&rng, 2.0f, 6.0f) : test_rand_float(&rng, -0.005f, 0.045f);
+            ph_transform xb = pose(glms_vec3_add(xa.p, glms_vec3_scale(u, reach_a + reach_b + gap)), qb);
+            sat_reference_result r;
+            ENSURE(sat_reference_query(&a, xa, &b, xb, &r));
+            if (r.separation > 0.0)
+            {
+                double dist = sat_reference_distance(&a, xa, &b, xb, NULL, NULL);
+                ph_manifold m;
+                ph_collide_convex(&a, xa, &b, xb, margin, &cache, &m);
+                if (dist <= (double)margin - 1e-4)
+                {
+                    if (m.point_count == 0)
+                        printf("  hulls %d query %d: %.5f m apart, no contact\n", h, i, dist);
+                    ENSURE(m.point_count >= 1);
+                    near++;
+                }
+                else if (dist > (double)margin + 1e-4)
+                {
+                    ENSURE(m.point_count == 0);
+                    far++;
+                }
+            }
+            // The capsule's segment (along its local y) at the same place: distance = segment to hull -
+            // radius.
+            ph_vec3 axis = glms_quat_rotatev(qb, ph_v3(0.0f, cap.half_height, 0.0f));
+            ph_vec3 c0 = glms_vec3_sub(xb.p, axis), c1 = glms_vec3_add(xb.p, axis);
+            // The distance to a convex solid is convex along a segment: a ternary search finds its least.
+            float lo = 0.0f, hi = 1.0f;
+            for (int k = 0; k < 80; k++)
+            {
+                float t1 = lo + (hi - lo) / 3.0f, t2 = hi - (hi - lo) / 3.0f;
+                if (segment_distance(&a, xa, c0, c1, t1) <= segment_distance(&a, xa, c0, c1, t2))
+                    hi = t2;
+                else
+                    lo = t1;
+            }
+            double best = segment_distance(&a, xa, c0, c1, 0.5f * (lo + hi));
+            double cap_dist = best - (double)cap.radius;
+            ph_manifold m;
+            ph_collide_convex(&a, xa, &cap, xb, margin, &cap_cache, &m);
+            if (cap_dist <= (double)margin - 1e-4 && cap_dist > 0.0)
+            {
+                ENSURE(m.point_count >= 1);
+                capsule_near++;
+            }
+            else if (cap_dist > (double)margin + 1e-4)
+            {
+                ENSURE(m.point_count == 0);
+                capsule_far++;
+            }
+        }
+        ph_hull_free(ha);
+        ph_hull_free(hb);
+    }
+    printf("  hulls: %d pairs within the margin, %d beyond; capsule: %d within, %d beyond\n", near, far,
+           capsule_near, capsule_far);
+    ENSURE(near > 150 && far > 1500 && capsule_near > 100 && capsule_far > 1500);
+    return 0;
+}
+
 // Every pair of convex types: a contact with the normal from A towards B when overlapping, none when far.
 static int manifold_dispatch_all_pairs(void)
 {
@@ -671,6 +769,7 @@ const test_case test_manifold_cases[] = {
     {"manifold_rounded", manifold_rounded},
     {"manifold_sphere_box_closed_form", manifold_sphere_box_closed_form},
     {"manifold_box_pairs_near_margin", manifold_box_pairs_near_margin},
+    {"manifold_hull_pairs_near_margin", manifold_hull_pairs_near_margin},
     {"manifold_dispatch_all_pairs", manifold_dispatch_all_pairs},
     {"manifold_normal_vs_sat", manifold_normal_vs_sat},
     {"manifold_robust_random", manifold_robust_random},

@@ -15,6 +15,10 @@
 // Largest vertex count a hull may keep, and the default vertex budget of ph_hull_def.
 #define PH_HULL_MAX_VERTICES 256
 #define PH_HULL_DEFAULT_VERTEX_BUDGET 64
+// Lanes of the support scan, and the largest hull it scans (larger ones are climbed; see
+// ph_hull_support_index).
+#define PH_HULL_LANES 4
+#define PH_HULL_SCAN_MAX 64
 
 // A face of a hull: a convex polygon, its vertices listed counter-clockwise seen from outside.
 typedef struct ph_hull_face
@@ -47,10 +51,13 @@ typedef struct ph_hull
     ph_hull_edge *edges;    // f0 is the face whose loop runs v0 -> v1, f1 the one running v1 -> v0
     int *adjacency_offsets; // vertex v's neighbours are adjacency[adjacency_offsets[v] .. [v + 1])
     int *adjacency;         // the other ends of v's edges (2 * edge_count entries in all)
-    ph_vec3 centroid;       // volume centroid (unit: m)
-    ph_aabb bounds;         // local bounds
-    float inner_radius;     // radius of a sphere around the centroid that fits inside (unit: m)
-    float outer_radius;     // largest distance of a vertex from the centroid (unit: m)
+    // The vertices' coordinates by axis, for the support scan: every x, then every y, then every z, each
+    // run padded with vertex 0's to a multiple of 4 (PH_HULL_LANES).
+    float *axis_coords;
+    ph_vec3 centroid;   // volume centroid (unit: m)
+    ph_aabb bounds;     // local bounds
+    float inner_radius; // radius of a sphere around the centroid that fits inside (unit: m)
+    float outer_radius; // largest distance of a vertex from the centroid (unit: m)
     // Largest distance any input point lies outside the faces (unit: m): 0 for an exact hull; up to the
     // coplanar-merge tolerance (a few 1e-6 of the extent) after merging nearly coplanar faces, and the
     // approximation error when the vertex budget made the hull drop vertices.
@@ -79,11 +86,16 @@ ph_hull_def ph_default_hull_def(void);
 ph_hull *ph_hull_build(const ph_hull_def *def, ph_status *out_status);
 void ph_hull_free(ph_hull *hull);
 
-// Support vertex of the hull in local direction d: hill-climbing over vertex adjacency from
-// *inout_start (the previous answer; pass NULL or a pointer to -1 to start anywhere; out-of-range
-// starts are treated as -1). Returns the vertex index and updates *inout_start. At most vertex_count
-// steps; tests check it against ph_hull_support_index_brute on random hulls.
+// Support vertex of the hull in local direction d. A hull of at most PH_HULL_SCAN_MAX vertices is
+// scanned whole, 4 vertices at a time (the lowest index of the largest dot, as the brute force finds);
+// a larger one is climbed over its vertex adjacency from *inout_start (the previous answer; pass NULL or
+// a pointer to -1 to start anywhere; out-of-range starts are treated as -1), at most vertex_count steps.
+// Returns the vertex index and stores it in *inout_start; tests check both ways against
+// ph_hull_support_index_brute on random hulls.
 int ph_hull_support_index(const ph_hull *hull, ph_vec3 d, int *inout_start);
+// The world bounds of the hull posed by xf: every vertex turned and moved, 4 at a time (exact: the bounds
+// of the vertices as glms_mat3_mulv and glms_vec3_add place them).
+ph_aabb ph_hull_bounds(const ph_hull *hull, ph_transform xf);
 // The same answer by testing every vertex; the reference that tests compare against.
 int ph_hull_support_index_brute(const ph_hull *hull, ph_vec3 d);
 

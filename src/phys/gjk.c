@@ -444,8 +444,11 @@ static void witness_points(const ph_gjk_proxy *a, const ph_gjk_proxy *b, const p
     out->point_b = to_world(b, lb);
 }
 
-ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
-                         float grow, ph_gjk_output *out)
+// The GJK loop: stops with PH_GJK_SEPARATED as soon as a plane separates the Minkowski difference from the
+// ball of radius `stop` around the origin (stop is `grow` for ph_gjk_run's intersect_only, the limit of
+// ph_gjk_run_within, infinite for the full answer).
+static ph_gjk_status gjk_loop(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
+                              float stop, ph_gjk_output *out)
 {
     // Two buffers in turn: the simplex before solving (the last reduced simplex plus the new vertex) and
     // after. When a new vertex makes no progress, the previous reduced simplex is the first one without its
@@ -475,7 +478,7 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
 
     float lambda[4] = {1.0f, 0.0f, 0.0f, 0.0f}, prev_lambda[4] = {1.0f, 0.0f, 0.0f, 0.0f};
     float prev_v2 = FLT_MAX;
-    float grow2 = grow * grow;
+    float stop2 = stop * stop; // infinite for no early stop: then no product compares above it
     ph_gjk_status status = PH_GJK_MAX_ITERATIONS;
     const ph_simplex *result = cur;
     const float *result_lambda = lambda;
@@ -507,7 +510,7 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
         float vw = glms_vec3_dot(v, w.w);
         // The plane through w normal to v bounds the difference: its distance to the origin, vw / |v|,
         // is a lower bound of the distance (upper bound: |v|).
-        if (intersect_only && vw > 0.0f && vw * vw > grow2 * v2)
+        if (vw > 0.0f && vw * vw > stop2 * v2)
         {
             status = PH_GJK_SEPARATED;
             iter++;
@@ -553,6 +556,18 @@ ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *war
     out->normal =
         status == PH_GJK_OVERLAPPING ? glms_vec3_zero() : ph_safe_normalize(v, ph_v3(0.0f, 1.0f, 0.0f));
     return status;
+}
+
+ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
+                         float grow, ph_gjk_output *out)
+{
+    return gjk_loop(a, b, warm, intersect_only, intersect_only ? grow : INFINITY, out);
+}
+
+ph_gjk_status ph_gjk_run_within(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, float limit,
+                                ph_gjk_output *out)
+{
+    return gjk_loop(a, b, warm, false, limit, out);
 }
 
 static bool inputs_valid(const ph_convex *a, ph_transform xa, const ph_convex *b, ph_transform xb)

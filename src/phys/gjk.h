@@ -54,6 +54,12 @@ void ph_gjk_refresh_vertex(const ph_gjk_proxy *a, const ph_gjk_proxy *b, ph_simp
 // estimates. out->distance, points and normal are those of the proxies (no radius added).
 ph_gjk_status ph_gjk_run(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, bool intersect_only,
                          float grow, ph_gjk_output *out);
+// ph_gjk_run's full answer for a pair within `limit` of each other; a pair further apart may stop as soon as
+// that is proven (a plane separates the ball of radius limit from the difference), with PH_GJK_SEPARATED,
+// out->distance above limit, and the points and normal of the simplex reached (the narrow phase's pairs that
+// the broadphase found but are apart by more than the margin: most of a pile's).
+ph_gjk_status ph_gjk_run_within(ph_gjk_proxy *a, ph_gjk_proxy *b, const ph_simplex *warm, float limit,
+                                ph_gjk_output *out);
 
 // Boolean GJK on proxies without rounding: PH_GJK_OVERLAPPING (the final simplex, 1 to 4 vertices, holds the
 // origin; touching counts), PH_GJK_SEPARATED, or PH_GJK_MAX_ITERATIONS when undecided. Cheaper than

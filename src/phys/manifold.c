@@ -1049,7 +1049,7 @@ static void collide_polyhedra(const ph_convex *ca, ph_transform xa, const ph_con
         // (most of them) cost an iteration or two and skip SAT.
         ph_gjk_proxy pa, pb;
         ph_gjk_pair_init(&pa, &pb, ca, xa, cb, xb, false);
-        ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+        ph_gjk_run_within(&pa, &pb, cache ? &cache->simplex : NULL, margin, &g);
         ph_gjk_output_to_world(&g, xa);
         if (cache)
             cache->simplex = g.simplex;
@@ -1140,7 +1140,7 @@ static rounded_result rounded_query(const ph_convex *ca, ph_transform xa, const 
     ph_gjk_pair_init(&pa, &pb, ca, xa, cb, xb, true);
     float rounding = pa.radius + pb.radius;
     ph_gjk_output g;
-    ph_gjk_run(&pa, &pb, cache ? &cache->simplex : NULL, false, 0.0f, &g);
+    ph_gjk_run_within(&pa, &pb, cache ? &cache->simplex : NULL, margin + rounding, &g);
     ph_gjk_output_to_world(&g, xa);
     if (cache)
         cache->simplex = g.simplex;

@@ -172,7 +172,7 @@ ph_aabb ph_convex_bounds(const ph_convex *shape, ph_transform xf)
     }
     case PH_SHAPE_HULL:
         if (shape->hull && shape->hull->vertex_count > 0)
-            return aabb_of_points(shape->hull->vertices, shape->hull->vertex_count, xf);
+            return ph_hull_bounds(shape->hull, xf);
         break;
     case PH_SHAPE_TRIANGLE:
         return aabb_of_points(shape->tri, 3, xf);
