@@ -11,6 +11,7 @@
 #include "test.h"
 
 #include "phys/phys.h"
+#include "phys/world.h" // the calendar's first-pass counts, and its room for predictions
 
 #include <stdlib.h> // calloc, free
 #include <string.h> // strcmp
@@ -123,7 +124,23 @@ static bool build_scene(const char *name, recipe_scene *s)
 
 // Steps scene `name` for `steps` steps with `workers` workers (on `jobs`' callbacks when not NULL) and
 // writes the world's hash after each step into hashes[0 .. steps).
+// What the calendar's first pass did on the workers over a run (calendar.c, parallel_searches).
+typedef struct search_counts
+{
+    long worker_searches, escape_parts, reruns;
+} search_counts;
+
+static int run_hashes_counted(const char *name, int steps, int workers, test_jobs *jobs, int sink_room,
+                              uint64_t *hashes, search_counts *counts);
+
 static int run_hashes(const char *name, int steps, int workers, test_jobs *jobs, uint64_t *hashes)
+{
+    return run_hashes_counted(name, steps, workers, jobs, 0, hashes, NULL);
+}
+
+// run_hashes with the calendar's room for predictions a worker (0: its own) and its first pass counted.
+static int run_hashes_counted(const char *name, int steps, int workers, test_jobs *jobs, int sink_room,
+                              uint64_t *hashes, search_counts *counts)
 {
     recipe_scene scene;
     ENSURE(build_scene(name, &scene));
@@ -141,10 +158,17 @@ static int run_hashes(const char *name, int steps, int workers, test_jobs *jobs,
     ph_body_id *ids = calloc((size_t)scene.item_count, sizeof *ids);
     ENSURE(ids != NULL);
     ENSURE(spawn_recipe(w, &scene, ids) == PH_OK);
+    w->calendar.sink_room = sink_room;
     for (int s = 0; s < steps; s++)
     {
         ph_world_step(w);
         hashes[s] = ph_world_hash(w);
+        if (counts)
+        {
+            counts->worker_searches += w->calendar.worker_searches;
+            counts->escape_parts += w->calendar.escape_parts;
+            counts->reruns += w->calendar.reruns;
+        }
     }
     free(ids);
     ph_world_destroy(w);
@@ -216,6 +240,50 @@ static int workers_calendar(void)
     return same_hashes("bullet_wall", 60);
 }
 
+// The calendar's first pass on the workers, its predictions taken in the order of one thread's loop: hulls
+// raining onto a pile (convex_pile1024: every falling hull a search, some of them with an escape lists' part
+// left to the stepping thread, bodies the solver pushed outside their proxies) and a hundred bullets meeting
+// a wall at once (bullet_wall: a hundred impacts predicted in one first pass). With no room for predictions
+// on the workers, the searches that predict an impact run again whole on the stepping thread. The same hash
+// after every step as one worker, with 2, 3 and 8 workers, with room and without.
+static int workers_calendar_searches(void)
+{
+    static const struct
+    {
+        const char *name;
+        int steps;
+    } scenes[] = {{"convex_pile1024", 150}, {"bullet_wall", 60}};
+    uint64_t reference[WORKERS_MAX_STEPS], hashes[WORKERS_MAX_STEPS];
+    search_counts total = {0, 0, 0};
+    for (int k = 0; k < 2; k++)
+    {
+        int steps = scenes[k].steps;
+        ENSURE(run_hashes(scenes[k].name, steps, 1, NULL, reference) == 0);
+        for (int r = 1; r < WORKER_RUNS; r++)
+        {
+            for (int room = 0; room >= -1; room--)
+            {
+                search_counts counts = {0, 0, 0};
+                ENSURE(run_hashes_counted(scenes[k].name, steps, worker_counts[r], NULL, room, hashes,
+                                          &counts) == 0);
+                int diff = first_difference(reference, hashes, steps);
+                if (diff >= 0)
+                    fprintf(stderr, "%s, %d workers, room %d: step %d differs\n", scenes[k].name,
+                            worker_counts[r], room, diff + 1);
+                ENSURE(diff < 0);
+                ENSURE(counts.worker_searches > 0);
+                total.worker_searches += counts.worker_searches;
+                total.escape_parts += counts.escape_parts;
+                total.reruns += counts.reruns;
+            }
+        }
+    }
+    fprintf(stderr, "  %ld searches on the workers, %ld escape parts, %ld run again\n", total.worker_searches,
+            total.escape_parts, total.reruns);
+    ENSURE(total.escape_parts > 0 && total.reruns > 0);
+    return 0;
+}
+
 // A def with one callback but not the other, or a worker count out of range, is refused.
 static int workers_def_checked(void)
 {
@@ -244,11 +312,8 @@ static int workers_def_checked(void)
 }
 
 const test_case test_workers_cases[] = {
-    {"workers_pyramid", workers_pyramid},
-    {"workers_boxes_and_hulls", workers_boxes_and_hulls},
-    {"workers_joints", workers_joints},
-    {"workers_joint_grid", workers_joint_grid},
-    {"workers_calendar", workers_calendar},
-    {"workers_def_checked", workers_def_checked},
-    {0},
+    {"workers_pyramid", workers_pyramid},         {"workers_boxes_and_hulls", workers_boxes_and_hulls},
+    {"workers_joints", workers_joints},           {"workers_joint_grid", workers_joint_grid},
+    {"workers_calendar", workers_calendar},       {"workers_calendar_searches", workers_calendar_searches},
+    {"workers_def_checked", workers_def_checked}, {0},
 };

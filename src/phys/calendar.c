@@ -613,10 +613,24 @@ static bool sinks_in(const cal_state *cs, int a, int b, float t_from, bool initi
     return depth - (held > 0.0f ? held : 0.0f) > limit;
 }
 
+// Where a first-pass search on a worker puts its predictions, instead of the heap: a buffer of the worker's,
+// which the stepping thread then pushes search by search, in the order the searches would have run one after
+// another (first_searches), so the heap sees the same pushes whatever the worker count.
+#define CAL_SINK_EVENTS 256
+
+typedef struct event_sink
+{
+    ph_cal_event *items; // room of them
+    int room;
+    int count;
+    bool full; // an event found no room: the search runs again on the stepping thread
+    long long sweeps;
+} event_sink;
+
 // Sweeps pair (a, b), a < b, from time t_from and queues the earliest impact of their parts, unless it cannot
 // sink into each other by more than CAL_SIZE_RATIO of the thinner body (sinks_in; initial: in the first
-// pass).
-static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
+// pass). Into `sink` when not NULL (a worker's first-pass search), else into the heap.
+static void predict(cal_state *cs, int a, int b, float t_from, bool initial, event_sink *sink)
 {
     ph_world *world = cs->world;
     const ph_body *ba = &world->bodies[a], *bb = &world->bodies[b];
@@ -662,7 +676,10 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
             // reports the time it has sunk in by as much as a pair apart may (sinks_in).
             in.overlap_allowance = CAL_SIZE_RATIO * thin;
             ph_toi_output out = ph_time_of_impact(&in);
-            cs->ctx->stats->calendar_sweeps++;
+            if (sink)
+                sink->sweeps++;
+            else
+                cs->ctx->stats->calendar_sweeps++;
             float t;
             if (out.touching_at_start && pushed_in(cs, a, b, tc, &in))
                 t = tc; // an event of this step has since driven one body into the other
@@ -682,8 +699,17 @@ static void predict(cal_state *cs, int a, int b, float t_from, bool initial)
             }
         }
     }
-    if (best.t < 1.0f && !heap_push(cs, best))
-        cs->out_of_memory = true;
+    if (!(best.t < 1.0f))
+        return;
+    if (!sink)
+    {
+        if (!heap_push(cs, best))
+            cs->out_of_memory = true;
+    }
+    else if (sink->count < sink->room)
+        sink->items[sink->count++] = best;
+    else
+        sink->full = true;
 }
 
 typedef struct query_ctx
@@ -693,8 +719,9 @@ typedef struct query_ctx
     int skip;
     float t;
     bool initial;
-    bool inside;  // the querying body's sweep (its box without the margin) lies inside its own proxy
-    float motion; // motion_of the querying body (its state does not change during its search)
+    bool inside;      // the querying body's sweep (its box without the margin) lies inside its own proxy
+    float motion;     // motion_of the querying body (its state does not change during its search)
+    event_sink *sink; // predict's
 } query_ctx;
 
 static bool visit_neighbour(int body_index, void *ctx)
@@ -722,7 +749,7 @@ static bool visit_neighbour(int body_index, void *ctx)
     // planks overlap at their hinges, and their events froze the deck at every step.
     if (world->joint_ids.live_count > 0 && ph_joints_exclude(world, i, j))
         return true;
-    predict(cs, i < j ? i : j, i < j ? j : i, q->t, q->initial);
+    predict(cs, i < j ? i : j, i < j ? j : i, q->t, q->initial, q->sink);
     return true;
 }
 
@@ -946,7 +973,21 @@ static bool quiet_first_search(const cal_state *cs, int slot)
 // the body's proxy too, so it is one of the body's broadphase pairs: filtering those by the box finds the
 // same bodies as an octree query. The order differs, which does not matter: one call predicts each pair
 // once, and the heap orders the events by (time, a, b).
-static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
+// Which parts of a search predict_body_part runs: a search on the stepping thread runs the whole; a worker's
+// first-pass search the neighbours' part alone, into its sink (it reads the world and the searches' tables,
+// which no search changes), and the stepping thread then, in the search's turn, the escape lists' part (which
+// reads and writes the lists, in order) before it pushes what the worker found: the pushes of the whole
+// search, in its order.
+typedef enum search_part
+{
+    SEARCH_WHOLE,
+    SEARCH_NEIGHBOURS,
+    SEARCH_ESCAPES
+} search_part;
+
+// Returns whether the search has an escape lists' part.
+static bool predict_body_part(cal_state *cs, int slot, int skip, float t, bool initial, event_sink *sink,
+                              search_part part)
 {
     prepare_searches(cs);
     ph_world *world = cs->world;
@@ -962,19 +1003,25 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
     float m = world->def.speculative_margin;
     ph_aabb sweep = {glms_vec3_add(box.lo, ph_v3(m, m, m)), glms_vec3_sub(box.hi, ph_v3(m, m, m))};
     bool swept_inside = aabb_contains(proxy, sweep);
-    bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
-    query_ctx q = {cs, slot, skip, t, initial, swept_inside, body_motion(cs, slot)};
+    bool escapes = !initial || !swept_inside;
+    query_ctx q = {cs, slot, skip, t, initial, swept_inside, body_motion(cs, slot), sink};
     // Bodies outside their proxies are found through the escape lists: after an event every search reads
     // them; in the first pass only a body outside its own proxy needs to (a pair with one body inside its
     // proxy is found by the other's search through that proxy), and it meets the ones recorded before it.
-    if (!initial || !swept_inside)
-        visit_escapes(cs, box, &q);
-    if (!swept_inside)
-        add_escape(cs, slot, box);
+    if (part != SEARCH_NEIGHBOURS)
+    {
+        if (escapes)
+            visit_escapes(cs, box, &q);
+        if (!swept_inside)
+            add_escape(cs, slot, box);
+    }
+    if (part == SEARCH_ESCAPES)
+        return escapes;
+    bool pairs_hold = aabb_contains(proxy, box) && ph_octree_pairs_complete(tree, b->proxy);
     if (!pl->start || !pairs_hold)
     {
         ph_octree_query_box(tree, box, visit_neighbour, &q);
-        return;
+        return escapes;
     }
     for (int k = pl->start[slot]; k < pl->start[slot + 1]; k++)
     {
@@ -982,6 +1029,12 @@ static void predict_body(cal_state *cs, int slot, int skip, float t, bool initia
         if (ph_aabb_overlaps(&box, ph_octree_live_bounds(tree, world->bodies[other].proxy)))
             visit_neighbour(other, &q);
     }
+    return escapes;
+}
+
+static void predict_body(cal_state *cs, int slot, int skip, float t, bool initial)
+{
+    predict_body_part(cs, slot, skip, t, initial, NULL, SEARCH_WHOLE);
 }
 
 // A first search (from the step's start): left out when quiet_first_search answers for it. Apart from
@@ -1414,10 +1467,119 @@ static void find_quiet(int begin, int end, int worker, void *context)
         t->quiet[i] = quiet_first_search(t->cs, t->slots[i]);
 }
 
+// What a worker's first-pass search left: nothing to do (quiet); its neighbours' predictions in its worker's
+// sink, with or without an escape lists' part for the stepping thread; or the whole search for the stepping
+// thread (its sink was full).
+enum
+{
+    SEARCH_QUIET,
+    SEARCH_BUFFERED,
+    SEARCH_BUFFERED_ESCAPES,
+    SEARCH_SERIAL
+};
+
+typedef struct search_task
+{
+    cal_state *cs;
+    const int *slots;
+    event_sink *sinks; // one a worker
+    uint8_t *state;    // per search: SEARCH_*
+    int *first;        // per buffered search: its first event in its worker's sink
+    int *count;        // and how many
+    uint8_t *worker;   // and which worker's
+} search_task;
+
+// Each search on its own: quiet_first_search's answer, else the search's neighbours' part into the worker's
+// sink (predict_body_part).
+static void run_searches(int begin, int end, int worker, void *context)
+{
+    const search_task *t = context;
+    event_sink *sink = &t->sinks[worker];
+    for (int i = begin; i < end; i++)
+    {
+        if (quiet_first_search(t->cs, t->slots[i]))
+        {
+            t->state[i] = SEARCH_QUIET;
+            continue;
+        }
+        int first = sink->count;
+        long long sweeps = sink->sweeps;
+        sink->full = false;
+        bool escapes = predict_body_part(t->cs, t->slots[i], -1, 0.0f, true, sink, SEARCH_NEIGHBOURS);
+        if (!sink->full)
+        {
+            t->state[i] = escapes ? SEARCH_BUFFERED_ESCAPES : SEARCH_BUFFERED;
+            t->first[i] = first;
+            t->count[i] = sink->count - first;
+            t->worker[i] = (uint8_t)worker;
+        }
+        else
+        {
+            // Run again, whole, in its turn: what it predicted here is dropped, and its sweeps not counted
+            // twice.
+            t->state[i] = SEARCH_SERIAL;
+            sink->count = first;
+            sink->sweeps = sweeps;
+        }
+    }
+}
+
+// The searches of fp->search[0 .. count) on the workers, their results taken in order on this thread: every
+// heap push happens in the order of the loop of one thread (so the heap, and the step, are the same bit for
+// bit for any worker count), and the parts left to this thread run in their search's turn. False when the
+// arena could not hold the bookkeeping (nothing done: the caller runs them one after another).
+static bool parallel_searches(cal_state *cs, first_pass *fp, int count)
+{
+    ph_step_context *ctx = cs->ctx;
+    const ph_tasks *tasks = &cs->world->tasks;
+    int workers = tasks->worker_count;
+    if (workers > 255)
+        return false;
+    int room = cs->cal->sink_room > 0 ? cs->cal->sink_room : cs->cal->sink_room < 0 ? 0 : CAL_SINK_EVENTS;
+    size_t per_search = 2 * sizeof(int) + 2;
+    size_t bytes = (size_t)workers * (sizeof(event_sink) + (size_t)room * sizeof(ph_cal_event)) +
+                   (size_t)count * per_search;
+    prepare_searches(cs); // first: its tables outlive the block, freed below (the arena frees in reverse)
+    unsigned char *block = ph_arena_alloc(ctx->arena, bytes);
+    if (!block)
+        return false;
+    event_sink *sinks = (event_sink *)block;
+    ph_cal_event *events = (ph_cal_event *)(sinks + workers);
+    for (int w = 0; w < workers; w++)
+        sinks[w] = (event_sink){events + (size_t)w * (size_t)room, room, 0, false, 0};
+    int *first = (int *)(events + (size_t)workers * (size_t)room);
+    int *counts = first + count;
+    uint8_t *state = (uint8_t *)(counts + count), *worker = state + count;
+    search_task t = {cs, fp->search, sinks, state, first, counts, worker};
+    ph_parallel_for(&cs->world->tasks, count, CAL_MIN_SEARCHES, run_searches, &t);
+    for (int w = 0; w < workers; w++)
+        ctx->stats->calendar_sweeps += sinks[w].sweeps;
+    for (int i = 0; i < count; i++)
+    {
+        cs->cal->worker_searches += state[i] != SEARCH_QUIET;
+        cs->cal->escape_parts += state[i] == SEARCH_BUFFERED_ESCAPES;
+        cs->cal->reruns += state[i] == SEARCH_SERIAL;
+    }
+    for (int i = 0; i < count && !cs->out_of_memory; i++)
+    {
+        if (state[i] == SEARCH_SERIAL)
+            predict_body(cs, fp->search[i], -1, 0.0f, true);
+        if (state[i] == SEARCH_BUFFERED_ESCAPES)
+            predict_body_part(cs, fp->search[i], -1, 0.0f, true, NULL, SEARCH_ESCAPES);
+        if (state[i] == SEARCH_BUFFERED || state[i] == SEARCH_BUFFERED_ESCAPES)
+            for (int k = 0; k < counts[i] && !cs->out_of_memory; k++)
+                if (!heap_push(cs, sinks[worker[i]].items[first[i] + k]))
+                    cs->out_of_memory = true;
+    }
+    ph_arena_free(ctx->arena, block);
+    return true;
+}
+
 // The first pass over the fast bodies (fp->fast), as the loop `beyond_reach ? defer : first_search` over them
-// in order: which are left out is decided here, in order; which of the others are quiet the workers decide
+// in order: which are left out is decided here, in order; the others are searched on the workers when there
+// are enough of them (parallel_searches), else here, in order, which of them are quiet decided on the workers
 // (quiet_first_search reads the step's bodies, proxies and pairs, and nothing a search changes: its answer is
-// the same before the searches as at its turn); the others' searches run here, in order.
+// the same before the searches as at its turn).
 static void first_searches(cal_state *cs, first_pass *fp)
 {
     int count = 0;
@@ -1428,6 +1590,8 @@ static void first_searches(cal_state *cs, first_pass *fp)
         else
             fp->search[count++] = fp->fast[i];
     }
+    if (ph_tasks_split(&cs->world->tasks, count, CAL_MIN_SEARCHES) && parallel_searches(cs, fp, count))
+        return;
     quiet_task t = {cs, fp->search, fp->quiet};
     ph_parallel_for(&cs->world->tasks, count, CAL_MIN_SEARCHES, find_quiet, &t);
     for (int i = 0; i < count && !cs->out_of_memory; i++)
@@ -1440,6 +1604,7 @@ bool ph_calendar_run(ph_step_context *ctx)
     ph_world *world = ctx->world;
     ph_calendar *cal = &world->calendar;
     cal->event_count = 0;
+    cal->worker_searches = cal->escape_parts = cal->reruns = 0;
     // Field by field: the escape lists' heads (a kilobyte) are set up by the first add_escape only.
     cal_state cs;
     cs.ctx = ctx;

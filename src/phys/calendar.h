@@ -57,6 +57,12 @@ typedef struct ph_calendar
     int pair_used_capacity;
     ph_cal_escape *escapes; // bodies outside their proxies this step
     int escape_capacity;
+    // The last step's first pass on the workers (calendar.c, parallel_searches): the searches run there,
+    // those of them with an escape lists' part left to the stepping thread, and those run again whole on it
+    // (their worker's room for predictions ran out). The room is sink_room predictions a worker,
+    // CAL_SINK_EVENTS when 0, none when negative (tests: every search that predicts an impact runs again).
+    int worker_searches, escape_parts, reruns;
+    int sink_room;
 } ph_calendar;
 
 void ph_calendar_destroy(ph_calendar *calendar);
