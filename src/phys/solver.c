@@ -586,42 +586,83 @@ static void rearm(const ph_body_state *sa, const ph_body_state *sb, constraint *
 // momentum by 0.33%, 0.02% at 0.02 (laws_impact_momentum). `refreshed` marks them by slot. `dynamic` lists
 // the awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
 // their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
-static bool refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
-                             const uint8_t *constrained, uint8_t *refreshed)
+typedef struct refresh_task
 {
-    ph_world *world = ctx->world;
-    ph_body_state *states = world->states;
-    float limit = SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt;
-    bool any = false;
-    for (int i = 0; i < dynamic_count; i++)
+    ph_world *world;
+    constraint_set *set;
+    const int *dynamic;
+    const uint8_t *constrained;
+    uint8_t *refreshed;
+    float limit;
+    atomic_int any;
+} refresh_task;
+
+// Bodies dynamic[begin .. end): each writes its own mark and state.
+static void refresh_bodies(int begin, int end, int worker, void *context)
+{
+    refresh_task *t = context;
+    (void)worker;
+    ph_body_state *states = t->world->states;
+    float limit = t->limit;
+    int any = 0;
+    for (int i = begin; i < end; i++)
     {
-        int slot = dynamic[i];
+        int slot = t->dynamic[i];
         ph_body_state *st = &states[slot];
-        refreshed[slot] = 0;
+        t->refreshed[slot] = 0;
         if (dot3(st->w, st->w) <= limit * limit)
             continue;
         // During the step only constraint rows and an applied torque read the world inverse inertia: a body
         // in free flight (most of a fast, sparse scene) keeps the step's.
-        const ph_body *body = &world->bodies[slot];
+        const ph_body *body = &t->world->bodies[slot];
         if (body->isotropic)
             continue;
-        refreshed[slot] = !constrained || constrained[slot] || dot3(body->torque, body->torque) > 0.0f;
-        if (refreshed[slot])
+        t->refreshed[slot] =
+            !t->constrained || t->constrained[slot] || dot3(body->torque, body->torque) > 0.0f;
+        if (t->refreshed[slot])
         {
             ph_quat q = glms_quat_normalize(glms_quat_mul(st->dq, body->q0));
             ph_body_state_set_inv_inertia(st, ph_body_world_inv_inertia(body, q));
-            any = true;
+            any = 1;
         }
     }
-    if (!any)
-        return false;
-    for (int i = 0; i < set->scalar_count; i++)
+    if (any)
+        atomic_store_explicit(&t->any, 1, memory_order_relaxed);
+}
+
+// Scalar constraints begin .. end: each rebuilds its own rows from its bodies' marks and states.
+static void refresh_scalars(int begin, int end, int worker, void *context)
+{
+    refresh_task *t = context;
+    (void)worker;
+    for (int i = begin; i < end; i++)
     {
-        if (refreshed[set->cons[i].a] || refreshed[set->cons[i].b])
-            refresh_rows(states, &set->cons[i]);
+        constraint *con = &t->set->cons[i];
+        if (t->refreshed[con->a] || t->refreshed[con->b])
+            refresh_rows(t->world->states, con);
     }
+}
+
+static void refresh_groups(int begin, int end, int worker, void *context)
+{
+    refresh_task *t = context;
+    (void)worker;
+    ph_wide_refresh(t->world->states, t->set->wide, t->refreshed, begin, end);
+}
+
+static bool refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
+                             const uint8_t *constrained, uint8_t *refreshed)
+{
+    ph_world *world = ctx->world;
+    // On the workers, each body, constraint and group writing only its own: the same bits for any count.
+    refresh_task t = {world, set, dynamic, constrained, refreshed, SOLVER_INERTIA_REFRESH_ANGLE / ctx->dt, 0};
+    atomic_init(&t.any, 0);
+    ph_parallel_for(&world->tasks, dynamic_count, SOLVER_MIN_BODIES, refresh_bodies, &t);
+    if (!atomic_load_explicit(&t.any, memory_order_relaxed))
+        return false;
+    ph_parallel_for(&world->tasks, set->scalar_count, SOLVER_MIN_CONSTRAINTS, refresh_scalars, &t);
     if (set->wide)
-        ph_wide_refresh(states, set->wide, refreshed, 0, set->wide->group_count);
+        ph_parallel_for(&world->tasks, set->wide->group_count, SOLVER_MIN_GROUPS, refresh_groups, &t);
     return true;
 }
 
@@ -1584,17 +1625,24 @@ static void stop_deep_contact(ph_world *world, const ph_contact *c, ph_vec3 up)
     sb->w = madd(sb->w, irb, impulse);
 }
 
-static void project_deep_contacts(ph_step_context *ctx)
+typedef struct deep_survey
 {
-    ph_world *world = ctx->world;
+    const ph_world *world;
+    atomic_int candidates;
+    atomic_int deep, uneven;
+} deep_survey;
+
+// Contacts begin .. end: how many may be moved, whether one of them may have sunk past the limit, and whether
+// two moving bodies of unlike masses touch (sums and ors: the same for any split).
+static void survey_deep_contacts(int begin, int end, int worker, void *context)
+{
+    deep_survey *t = context;
+    (void)worker;
+    const ph_world *world = t->world;
     const ph_contact_set *set = &world->contacts;
-    float g = glms_vec3_norm(world->def.gravity);
-    ph_vec3 up = g > 0.0f ? glms_vec3_scale(world->def.gravity, -1.0f / g) : glms_vec3_zero();
-    // Whether some contact may have sunk past the limit, and whether two moving bodies of unlike masses
-    // touch.
     bool deep = false, uneven = false;
     int candidates = 0;
-    for (int k = 0; k < set->count; k++)
+    for (int k = begin; k < end; k++)
     {
         const ph_contact *c = &set->items[k];
         if (!projectable(world, c))
@@ -1604,8 +1652,28 @@ static void project_deep_contacts(ph_step_context *ctx)
         uneven |= ma > 0.0f && mb > 0.0f && fmaxf(ma, mb) >= SOLVER_SAG_MIN_RATIO * fminf(ma, mb);
         deep |= contact_depth_bound(world, c) <= -SOLVER_PROJECT_DEPTH;
     }
-    if (!deep || !uneven)
+    atomic_fetch_add_explicit(&t->candidates, candidates, memory_order_relaxed);
+    if (deep)
+        atomic_store_explicit(&t->deep, 1, memory_order_relaxed);
+    if (uneven)
+        atomic_store_explicit(&t->uneven, 1, memory_order_relaxed);
+}
+
+static void project_deep_contacts(ph_step_context *ctx)
+{
+    ph_world *world = ctx->world;
+    const ph_contact_set *set = &world->contacts;
+    float g = glms_vec3_norm(world->def.gravity);
+    ph_vec3 up = g > 0.0f ? glms_vec3_scale(world->def.gravity, -1.0f / g) : glms_vec3_zero();
+    deep_survey survey = {.world = world};
+    atomic_init(&survey.candidates, 0);
+    atomic_init(&survey.deep, 0);
+    atomic_init(&survey.uneven, 0);
+    ph_parallel_for(&world->tasks, set->count, SOLVER_MIN_CONSTRAINTS, survey_deep_contacts, &survey);
+    if (!atomic_load_explicit(&survey.deep, memory_order_relaxed) ||
+        !atomic_load_explicit(&survey.uneven, memory_order_relaxed))
         return;
+    int candidates = atomic_load_explicit(&survey.candidates, memory_order_relaxed);
     // Every contact that may be moved, from the bottom up: moving a lower body up may push it deep into one
     // above it whose contact was shallow before (a light box pushed up under the heavy body on it).
     deep_contact *list = ph_arena_alloc(ctx->arena, (size_t)candidates * sizeof *list);
