@@ -432,7 +432,7 @@ static int manifold_box_pairs_near_margin(void)
 static double segment_distance(const ph_convex *shape, ph_transform xf, ph_vec3 c0, ph_vec3 c1, float t)
 {
     ph_vec3 p = glms_vec3_lerp(c0, c1, t);
-    double q[3] = {p.x, p.y, p.z};
+    double q[3] = {(double)p.x, (double)p.y, (double)p.z};
     return sat_reference_point_distance(q, shape, xf);
 }
 
