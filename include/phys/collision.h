@@ -152,9 +152,9 @@ ph_convex ph_convex_hull(const ph_hull *hull);
 ph_convex ph_convex_triangle(ph_vec3 a, ph_vec3 b, ph_vec3 c);
 
 // Support point of the shape in local direction d (the point maximising dot(x, d)); d need not be unit.
-// For a zero d any surface point is valid, and a fixed one is returned. Hulls start their hill climb
-// at vertex 0 here; call ph_hull_support_index with a cached start for warm starts. Compounds and
-// meshes are not convex and return the origin.
+// For a zero d any surface point is valid, and a fixed one is returned. A large hull starts its climb at
+// vertex 0 here; call ph_hull_support_index with a cached start for warm starts. Compounds and meshes are
+// not convex and return the origin.
 ph_vec3 ph_convex_support(const ph_convex *shape, ph_vec3 d);
 // World bounds of the shape under transform xf: exact for every convex shape (hulls and triangles
 // transform their vertices).

@@ -453,9 +453,10 @@ static bool rebuild(epa_polytope *p, int wi, const int *visible, int visible_cou
     return true;
 }
 
-// Hill-climbing starts for the support along face f's normal: the new support lies above the face, so
-// the hull vertices that its own vertices came from are a few moves from it (against the last query's
-// answer, which can be across the hull: the closest face jumps around as the polytope grows).
+// Hill-climbing starts for the support along face f's normal (a hull too large to scan climbs): the new
+// support lies above the face, so the hull vertices that its own vertices came from are a few moves from it
+// (against the last query's answer, which can be across the hull: the closest face jumps around as the
+// polytope grows).
 static void warm_start(const epa_polytope *p, const epa_face *f, ph_gjk_proxy *a, ph_gjk_proxy *b)
 {
     ph_vec3 na = a->identity ? glms_vec3_negate(f->n) : glms_mat3_mulv(a->rot_t, glms_vec3_negate(f->n));

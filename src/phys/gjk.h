@@ -18,7 +18,7 @@ typedef struct ph_gjk_proxy
     ph_mat3 rot;    // rotation matrix of xf.q: world = rot * local + xf.p
     ph_mat3 rot_t;  // its transpose: local direction = rot_t * world direction
     float radius;   // rounding left out of the core (unit: m); 0 for polyhedra and full shapes
-    int hull_start; // hill-climbing warm start for hull supports (vertex index, -1 for none)
+    int hull_start; // the last hull support (vertex index, -1 for none): a large hull's climb starts there
     bool core;      // supports are those of the core shape
     bool identity;  // xf is the identity (the first shape of a pair posed in its own frame)
 } ph_gjk_proxy;

@@ -116,7 +116,7 @@ typedef struct poly_view
     const int *face_indices;
     const ph_hull_edge *edges;
     int edge_count;
-    const ph_hull *hull; // hill-climbing supports when set
+    const ph_hull *hull; // its supports (ph_hull_support_index) when set
     ph_vec3 centroid;    // an interior point, to orient edge axes outwards
     bool flat;           // a triangle: no interior, edge axes use full projections
     bool is_box;

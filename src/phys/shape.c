@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
 // Convex shape values (sphere, capsule, box, hull, triangle): constructors, the support mapping that
-// GJK, EPA and time of impact consume, and world bounds for the broadphase. Hull supports go through
-// hull.c's hill climbing; mass properties live in mass.c and ray casts in raycast.c.
+// GJK, EPA and time of impact consume, and world bounds for the broadphase. Hull supports and bounds go
+// through hull.c (a scan of a small hull's vertices, a climb over a large one's edges); mass properties live
+// in mass.c and ray casts in raycast.c.
 #include "phys/collision.h"
 
 #include <math.h>   // fabsf
