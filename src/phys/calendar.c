@@ -1337,7 +1337,6 @@ typedef struct first_pass
     int *deferred; // those whose searches are left out (beyond_reach)
     float *awake_motion; // motion_of of every awake body, in awake order
     int *search;         // the fast bodies searched, not deferred (first_searches)
-    uint8_t *quiet;      // per searched body: quiet_first_search's answer
     int fast_count;
     int deferred_count;
     float top[2];   // the two largest motions of awake bodies, top[0] >= top[1] (unit: m)
@@ -1358,14 +1357,13 @@ static bool first_pass_begin(cal_state *cs, first_pass *fp)
     // A body alone in its world has nothing to meet: no list, no search (see beyond_reach).
     bool alone = world->body_ids.live_count <= 1;
     size_t n = (size_t)ctx->awake_count + 1;
-    fp->fast = alone ? NULL : ph_arena_alloc(ctx->arena, n * (3 * sizeof(int) + 2 * sizeof(float) + 1));
+    fp->fast = alone ? NULL : ph_arena_alloc(ctx->arena, n * (3 * sizeof(int) + 2 * sizeof(float)));
     if (fp->fast)
     {
         fp->deferred = fp->fast + n;
         fp->search = fp->deferred + n;
         fp->motion = (float *)(fp->search + n);
         fp->awake_motion = fp->motion + n;
-        fp->quiet = (uint8_t *)(fp->awake_motion + n);
     }
     for (int i = 0; i < ctx->awake_count; i++)
     {
@@ -1452,21 +1450,6 @@ static bool beyond_reach(cal_state *cs, first_pass *fp, int k)
 // Fewest fast bodies a worker takes at a time in the first pass (task.h).
 #define CAL_MIN_SEARCHES 64
 
-typedef struct quiet_task
-{
-    const cal_state *cs;
-    const int *slots;
-    uint8_t *quiet;
-} quiet_task;
-
-static void find_quiet(int begin, int end, int worker, void *context)
-{
-    const quiet_task *t = context;
-    (void)worker;
-    for (int i = begin; i < end; i++)
-        t->quiet[i] = quiet_first_search(t->cs, t->slots[i]);
-}
-
 // What a worker's first-pass search left: nothing to do (quiet); its neighbours' predictions in its worker's
 // sink, with or without an escape lists' part for the stepping thread; or the whole search for the stepping
 // thread (its sink was full).
@@ -1533,8 +1516,7 @@ static bool parallel_searches(cal_state *cs, first_pass *fp, int count)
     ph_step_context *ctx = cs->ctx;
     const ph_tasks *tasks = &cs->world->tasks;
     int workers = tasks->worker_count;
-    if (workers > 255)
-        return false;
+    _Static_assert(PH_MAX_WORKERS <= 256, "a search's worker is kept in a byte");
     int room = cs->cal->sink_room > 0 ? cs->cal->sink_room : cs->cal->sink_room < 0 ? 0 : CAL_SINK_EVENTS;
     size_t per_search = 2 * sizeof(int) + 2;
     size_t bytes = (size_t)workers * (sizeof(event_sink) + (size_t)room * sizeof(ph_cal_event)) +
@@ -1577,9 +1559,8 @@ static bool parallel_searches(cal_state *cs, first_pass *fp, int count)
 
 // The first pass over the fast bodies (fp->fast), as the loop `beyond_reach ? defer : first_search` over them
 // in order: which are left out is decided here, in order; the others are searched on the workers when there
-// are enough of them (parallel_searches), else here, in order, which of them are quiet decided on the workers
-// (quiet_first_search reads the step's bodies, proxies and pairs, and nothing a search changes: its answer is
-// the same before the searches as at its turn).
+// are enough of them (parallel_searches: quiet_first_search reads the step's bodies, proxies and pairs, and
+// nothing a search changes, so its answer is the same on a worker as in its turn), else here, in order.
 static void first_searches(cal_state *cs, first_pass *fp)
 {
     int count = 0;
@@ -1592,11 +1573,8 @@ static void first_searches(cal_state *cs, first_pass *fp)
     }
     if (ph_tasks_split(&cs->world->tasks, count, CAL_MIN_SEARCHES) && parallel_searches(cs, fp, count))
         return;
-    quiet_task t = {cs, fp->search, fp->quiet};
-    ph_parallel_for(&cs->world->tasks, count, CAL_MIN_SEARCHES, find_quiet, &t);
     for (int i = 0; i < count && !cs->out_of_memory; i++)
-        if (!fp->quiet[i])
-            predict_body(cs, fp->search[i], -1, 0.0f, true);
+        first_search(cs, fp->search[i]);
 }
 
 bool ph_calendar_run(ph_step_context *ctx)

@@ -991,6 +991,20 @@ typedef float hull_f4 __attribute__((vector_size(16), aligned(4)));
 typedef int32_t hull_i4 __attribute__((vector_size(16), aligned(4)));
 _Static_assert(PH_HULL_LANES == 4, "the scan's vectors hold PH_HULL_LANES vertices");
 
+// x dx + y dy + z dz of vertices v .. v + 3, summed in glms_vec3_dot's order.
+static inline hull_f4 lane_dots(const float *xs, const float *ys, const float *zs, int v, hull_f4 dx,
+                                hull_f4 dy, hull_f4 dz)
+{
+    return *(const hull_f4 *)(xs + v) * dx + *(const hull_f4 *)(ys + v) * dy +
+           *(const hull_f4 *)(zs + v) * dz;
+}
+
+// a where mask is set (all ones), b elsewhere.
+static inline hull_f4 select_f4(hull_i4 mask, hull_f4 a, hull_f4 b)
+{
+    return (hull_f4)(((hull_i4)a & mask) | ((hull_i4)b & ~mask));
+}
+
 // Every vertex, four at a time: each lane keeps its largest dot and the first index that reached it, then
 // the lanes agree on the largest, and on the lowest index among equals. The dot is summed as
 // glms_vec3_dot sums it, so the answer is ph_hull_support_index_brute's, bit for bit. Padded lanes repeat
@@ -1000,16 +1014,15 @@ static int support_scan(const ph_hull *hull, ph_vec3 d)
     int run = axis_run(hull->vertex_count);
     const float *xs = hull->axis_coords, *ys = xs + run, *zs = ys + run;
     hull_f4 dx = {d.x, d.x, d.x, d.x}, dy = {d.y, d.y, d.y, d.y}, dz = {d.z, d.z, d.z, d.z};
-    hull_f4 best = *(const hull_f4 *)xs * dx + *(const hull_f4 *)ys * dy + *(const hull_f4 *)zs * dz;
+    hull_f4 best = lane_dots(xs, ys, zs, 0, dx, dy, dz);
     hull_i4 index = {0, 1, 2, 3}, best_index = index;
     const hull_i4 step = {PH_HULL_LANES, PH_HULL_LANES, PH_HULL_LANES, PH_HULL_LANES};
     for (int v = PH_HULL_LANES; v < run; v += PH_HULL_LANES)
     {
         index += step;
-        hull_f4 s = *(const hull_f4 *)(xs + v) * dx + *(const hull_f4 *)(ys + v) * dy +
-                    *(const hull_f4 *)(zs + v) * dz;
+        hull_f4 s = lane_dots(xs, ys, zs, v, dx, dy, dz);
         hull_i4 better = s > best; // all ones where s is larger (a NaN is never larger)
-        best = (hull_f4)(((hull_i4)s & better) | ((hull_i4)best & ~better));
+        best = select_f4(better, s, best);
         best_index = (index & better) | (best_index & ~better);
     }
     int winner = best_index[0];
@@ -1038,15 +1051,13 @@ ph_aabb ph_hull_bounds(const ph_hull *hull, ph_transform xf)
         float c0 = r.raw[0][i], c1 = r.raw[1][i], c2 = r.raw[2][i], origin = xf.p.raw[i];
         hull_f4 m0 = {c0, c0, c0, c0}, m1 = {c1, c1, c1, c1}, m2 = {c2, c2, c2, c2};
         hull_f4 o = {origin, origin, origin, origin};
-        hull_f4 low = o + (m0 * *(const hull_f4 *)xs + m1 * *(const hull_f4 *)ys + m2 * *(const hull_f4 *)zs);
+        hull_f4 low = o + lane_dots(xs, ys, zs, 0, m0, m1, m2);
         hull_f4 high = low;
         for (int v = PH_HULL_LANES; v < run; v += PH_HULL_LANES)
         {
-            hull_f4 w = o + (m0 * *(const hull_f4 *)(xs + v) + m1 * *(const hull_f4 *)(ys + v) +
-                             m2 * *(const hull_f4 *)(zs + v));
-            hull_i4 below = w<low, above = w> high;
-            low = (hull_f4)(((hull_i4)w & below) | ((hull_i4)low & ~below));
-            high = (hull_f4)(((hull_i4)w & above) | ((hull_i4)high & ~above));
+            hull_f4 w = o + lane_dots(xs, ys, zs, v, m0, m1, m2);
+            low = select_f4(w < low, w, low);
+            high = select_f4(w > high, w, high);
         }
         lo[i] = fminf(fminf(low[0], low[1]), fminf(low[2], low[3]));
         hi[i] = fmaxf(fmaxf(high[0], high[1]), fmaxf(high[2], high[3]));

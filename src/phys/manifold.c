@@ -630,13 +630,14 @@ static void reduce_to_four(const candidate *c, int count, ph_vec3 n, float margi
         if (c[i].sep < c[i0].sep)
             i0 = i;
     }
-    float deepest = c[i0].sep;
+    float weight[CLIP_CAPACITY]; // near_weight of each candidate, read by each of the three choices below
+    for (int i = 0; i < count; i++)
+        weight[i] = near_weight(c[i].sep, c[i0].sep, margin);
     int i1 = -1;
     float best = -1.0f;
     for (int i = 0; i < count; i++)
     {
-        float w = near_weight(c[i].sep, deepest, margin);
-        float d = glms_vec3_norm2(glms_vec3_sub(c[i].p, c[i0].p)) * w * w;
+        float d = glms_vec3_norm2(glms_vec3_sub(c[i].p, c[i0].p)) * weight[i] * weight[i];
         if (i != i0 && d > best)
         {
             best = d;
@@ -651,7 +652,7 @@ static void reduce_to_four(const candidate *c, int count, ph_vec3 n, float margi
         if (i == i0 || i == i1)
             continue;
         float area = signed_area(c[i0].p, c[i1].p, c[i].p, n);
-        float weighed = fabsf(area) * near_weight(c[i].sep, deepest, margin);
+        float weighed = fabsf(area) * weight[i];
         if (weighed > best)
         {
             best = weighed;
@@ -671,7 +672,7 @@ static void reduce_to_four(const candidate *c, int count, ph_vec3 n, float margi
         float gain = 0.0f;
         for (int e = 0; e < 3; e++)
             gain = glm_max(gain, -orient * signed_area(c[tri[e]].p, c[tri[(e + 1) % 3]].p, c[i].p, n));
-        gain *= near_weight(c[i].sep, deepest, margin);
+        gain *= weight[i];
         if (i3 < 0 || gain > best)
         {
             best = gain;

@@ -578,14 +578,6 @@ static void rearm(const ph_body_state *sa, const ph_body_state *sb, constraint *
     refresh_rows_of(sa, sb, con);
 }
 
-// Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
-// their current orientation (q = dq q0), and the constraints they are in rebuild their rows (refresh_rows),
-// keeping the accumulated impulses; an isotropic body's inverse inertia is the same in every orientation.
-// The rows' inertia is the body's as it turns, down to SOLVER_INERTIA_REFRESH_ANGLE: at 0.05 rad per step
-// (3 rad/s), a plank set spinning at up to 3 rad/s by an off-centre impact changed the pair's angular
-// momentum by 0.33%, 0.02% at 0.02 (laws_impact_momentum). `refreshed` marks them by slot. `dynamic` lists
-// the awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
-// their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
 typedef struct refresh_task
 {
     ph_world *world;
@@ -643,6 +635,7 @@ static void refresh_scalars(int begin, int end, int worker, void *context)
     }
 }
 
+// Wide groups begin .. end, likewise.
 static void refresh_groups(int begin, int end, int worker, void *context)
 {
     refresh_task *t = context;
@@ -650,6 +643,14 @@ static void refresh_groups(int begin, int end, int worker, void *context)
     ph_wide_refresh(t->world->states, t->set->wide, t->refreshed, begin, end);
 }
 
+// Bodies that turn by more than SOLVER_INERTIA_REFRESH_ANGLE per step take the world inverse inertia of
+// their current orientation (q = dq q0), and the constraints they are in rebuild their rows (refresh_rows),
+// keeping the accumulated impulses; an isotropic body's inverse inertia is the same in every orientation.
+// The rows' inertia is the body's as it turns, down to SOLVER_INERTIA_REFRESH_ANGLE: at 0.05 rad per step
+// (3 rad/s), a plank set spinning at up to 3 rad/s by an off-centre impact changed the pair's angular
+// momentum by 0.33%, 0.02% at 0.02 (laws_impact_momentum). `refreshed` marks them by slot. `dynamic` lists
+// the awake dynamic bodies that may spin (all of them, or those ph_solve noted turning fast): the scan reads
+// their states only, and a body only when it spins. Marks of bodies not listed must already be clear.
 static bool refresh_spinning(ph_step_context *ctx, constraint_set *set, const int *dynamic, int dynamic_count,
                              const uint8_t *constrained, uint8_t *refreshed)
 {
