@@ -36,6 +36,10 @@ static bool no_calendar;
 static bool calendar_report;
 // --workers N: world def worker_count.
 static int workers = 1;
+// --step-times FILE: each step's wall time (ms), one per line, for comparisons of two builds that take the
+// least of several runs step by step (a deterministic scene does the same work in every run; another
+// program's load only ever adds time).
+static const char *step_times_path;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
 // --calendar-report counts the body-steps in which a body at speed did not move (issue 24, item 8): faster
@@ -136,8 +140,11 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
         sample(world, ids, scene.item_count, states);
         bench_run_sample(&run, 0, states, 0.0f);
         run.calendar_events_max = 0;
-        long events_sum = 0, hits_sum = 0, sweeps_sum = 0;
+        long events_sum = 0, hits_sum = 0, sweeps_sum = 0, substeps_sum = 0;
         int steps_at_budget = 0, last_at_budget = 0, stuck = 0, last_stuck = 0;
+        FILE *step_times = step_times_path ? fopen(step_times_path, "w") : NULL;
+        if (step_times_path && !step_times)
+            fprintf(stderr, "physbench: cannot write %s\n", step_times_path);
         for (int step = 1; step <= steps; step++)
         {
             if (calendar_report)
@@ -152,6 +159,7 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
             events_sum += stats->calendar_events;
             hits_sum += stats->calendar_budget_hits;
             sweeps_sum += stats->calendar_sweeps;
+            substeps_sum += stats->solver_substeps;
             steps_at_budget += stats->calendar_budget_hits > 0;
             last_at_budget = stats->calendar_budget_hits > 0 ? step : last_at_budget;
             for (int k = 0; k < PH_STAGE_COUNT; k++)
@@ -164,7 +172,11 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
                 last_stuck = n > 0 ? step : last_stuck;
             }
             bench_run_sample(&run, step, states, (float)ms);
+            if (step_times)
+                fprintf(step_times, "%.4f\n", ms);
         }
+        if (step_times)
+            fclose(step_times);
         if (calendar_report)
         {
             int dynamic = 0;
@@ -174,10 +186,11 @@ static bool run_scene(const char *name, uint64_t seed, int steps_override)
                 stderr,
                 "%s: calendar %s, %d steps: events/step mean %.1f max %d, sweeps/step %.1f, budget hits %ld "
                 "in %d steps (the last %d); %d dynamic bodies, mean height %.3f m; "
-                "at speed but not moving: %d body-steps (the last in step %d)\n",
+                "at speed but not moving: %d body-steps (the last in step %d); solver sub-steps/step %.2f\n",
                 name, no_calendar ? "off" : "on", steps, steps > 0 ? (double)events_sum / steps : 0.0,
                 run.calendar_events_max, steps > 0 ? (double)sweeps_sum / steps : 0.0, hits_sum,
-                steps_at_budget, last_at_budget, dynamic, run.mean_height, stuck, last_stuck);
+                steps_at_budget, last_at_budget, dynamic, run.mean_height, stuck, last_stuck,
+                steps > 0 ? (double)substeps_sum / steps : 0.0);
         }
         char stages[STAGE_JSON_SIZE];
         int len = snprintf(stages, sizeof stages, "{");
@@ -216,10 +229,12 @@ static bool parse_simd(const char *name, ph_simd_path *out)
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--simd best|scalar|sse2|avx2|neon]\n"
-            "                 [--scalar] [--no-calendar] [--calendar-report] [--workers N] [--list]\n"
-            "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
+    fprintf(
+        stderr,
+        "usage: physbench [--scene NAME]... [--steps N] [--seed N] [--simd best|scalar|sse2|avx2|neon]\n"
+        "                 [--scalar] [--no-calendar] [--calendar-report] [--workers N] [--step-times FILE]\n"
+        "                 [--list]\n"
+        "Steps each scene at 60 Hz and prints one JSON line per scene.\n");
 }
 
 int main(int argc, char **argv)
@@ -245,6 +260,8 @@ int main(int argc, char **argv)
             calendar_report = true;
         else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
             workers = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--step-times") == 0 && i + 1 < argc)
+            step_times_path = argv[++i];
         else if (strcmp(argv[i], "--list") == 0)
         {
             for (const char *const *n = bench_scene_names; *n; n++)

@@ -406,6 +406,20 @@ static bool eccentric_sphere(const ph_world *world, int slot, const ph_convex *p
     return glms_vec3_dot(off, off) > least * least;
 }
 
+// A number that orders directions (x, y) as atan2f(y, x) orders them, cut where atan2f is (-pi below the
+// negative x axis, pi above it), without its cost: the position along the unit diamond |x| + |y| = 1, in
+// (-2, 2] (a quarter turn is 1). The origin gives 0, as atan2f(0, 0).
+static float pseudo_angle(float y, float x)
+{
+    float sum = fabsf(x) + fabsf(y);
+    if (!(sum > 0.0f))
+        return 0.0f;
+    float t = y / sum; // in [-1, 1]: sin-like, increasing with the angle on the right half
+    if (x >= 0.0f)
+        return t;
+    return signbit(y) ? -2.0f - t : 2.0f - t;
+}
+
 float ph_contact_patch_radius(const ph_manifold *m)
 {
     int n = m->point_count;
@@ -427,7 +441,7 @@ float ph_contact_patch_radius(const ph_manifold *m)
         ph_vec3 r = glms_vec3_sub(m->points[i].point, c);
         x[i] = glms_vec3_dot(r, t1);
         y[i] = glms_vec3_dot(r, t2);
-        angle[i] = atan2f(y[i], x[i]);
+        angle[i] = pseudo_angle(y[i], x[i]);
     }
     for (int i = 1; i < n; i++) // insertion sort of at most 4
         for (int j = i; j > 0 && angle[j] < angle[j - 1]; j--)
@@ -717,6 +731,23 @@ static void wake_touched(ph_world *world, const ph_contact_brief *c)
         ph_world_wake_island(world, c->a);
 }
 
+// Pairs ahead whose bodies narrow_range asks the caches for: a pair reads three cache lines of each of its
+// two bodies (pose, shape, mesh or compound: ph_world_child_shape), 464-byte bodies at scattered addresses,
+// and the first of those reads were most of ph_world_child_shape's time (convex_pile5120 steps 1.2-1.5%
+// faster with the requests).
+#define NARROW_AHEAD 2
+
+static void prefetch_pair_bodies(const ph_world *world, const ph_contact_candidate *next)
+{
+    const char *a = (const char *)&world->bodies[next->a], *b = (const char *)&world->bodies[next->b];
+    PH_PREFETCH(a + offsetof(ph_body, xf));
+    PH_PREFETCH(a + offsetof(ph_body, convex));
+    PH_PREFETCH(a + offsetof(ph_body, mesh));
+    PH_PREFETCH(b + offsetof(ph_body, xf));
+    PH_PREFETCH(b + offsetof(ph_body, convex));
+    PH_PREFETCH(b + offsetof(ph_body, mesh));
+}
+
 // Contacts begin .. end - 1: each rebuilt from its own candidate and last step's contact, writing only
 // itself and its brief. Contact k is candidate k, whose pair motion is still the bodies'.
 static void narrow_range(int begin, int end, int worker, void *context)
@@ -728,6 +759,8 @@ static void narrow_range(int begin, int end, int worker, void *context)
     (void)worker;
     for (int k = begin; k < end; k++)
     {
+        if (k + NARROW_AHEAD < end)
+            prefetch_pair_bodies(world, &set->candidates[k + NARROW_AHEAD]);
         if (t->merged)
             fill_contact(set, k);
         ph_contact *c = &set->items[k];
