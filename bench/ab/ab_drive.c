@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h> // memcpy
 
 typedef void *create_fn(const char *, int);
 typedef double step_fn(void *);
@@ -43,9 +44,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "ab_drive: %s\n", dlerror());
             return 1;
         }
-        create_fn *create = (create_fn *)dlsym(lib, "ab_create");
-        step[i] = (step_fn *)dlsym(lib, "ab_step");
-        hash[i] = (hash_fn *)dlsym(lib, "ab_hash");
+        // dlsym's object pointers copied into function pointers (POSIX's way; a cast is not ISO C).
+        create_fn *create;
+        void *found[3] = {dlsym(lib, "ab_create"), dlsym(lib, "ab_step"), dlsym(lib, "ab_hash")};
+        memcpy(&create, &found[0], sizeof create);
+        memcpy(&step[i], &found[1], sizeof step[i]);
+        memcpy(&hash[i], &found[2], sizeof hash[i]);
         world[i] = create && step[i] && hash[i] ? create(argv[3], workers) : NULL;
         if (!world[i])
         {
