@@ -4,7 +4,7 @@
 // any step") and how soon it falls asleep, over a range of seeds, for the scenes whose outcome a seed
 // changes (ragdoll_stairs: where each ragdoll drops). For each seed it steps the recipe's world until every
 // body is asleep (after the first 2 s) or the limit, and prints the largest distance between the two anchors
-// of any joint after any step (distance joints left out: their anchors are apart by design) and when the
+// of any joint after any step (spawn_worst_joint_opening, which the joints test reads too) and when the
 // scene fell asleep. The joints test checks one seed (tests/test_joints.c, joints_ragdolls_down_stairs);
 // this is the spread. Engine only.
 // Usage: joint_open RECIPE [--seeds FIRST-LAST] [--limit S]
@@ -12,7 +12,6 @@
 
 #include "phys/phys.h"
 
-#include <cglm/struct.h>
 #include <stdio.h>  // printf, fprintf, sscanf
 #include <stdlib.h> // malloc, strtof
 #include <string.h> // strcmp
@@ -24,24 +23,6 @@ static int usage(void)
 {
     fprintf(stderr, "usage: joint_open RECIPE [--seeds FIRST-LAST] [--limit S]\n");
     return 2;
-}
-
-// The largest anchor distance of the world's joints (distance joints left out); -1 when not finite.
-static float worst_opening(const ph_world *w, ph_joint_id *ids, int capacity)
-{
-    int n = ph_world_get_joints(w, ids, capacity);
-    float worst = 0.0f;
-    for (int i = 0; i < n; i++)
-    {
-        ph_joint_info info;
-        if (ph_joint_get_info(w, ids[i], &info) != PH_OK || info.type == PH_JOINT_DISTANCE)
-            continue;
-        float d = glms_vec3_distance(info.anchor_a, info.anchor_b);
-        if (!(d == d))
-            return -1.0f;
-        worst = d > worst ? d : worst;
-    }
-    return worst;
 }
 
 int main(int argc, char **argv)
@@ -78,20 +59,18 @@ int main(int argc, char **argv)
         ph_world_def wd = spawn_world_def(&scene);
         ph_world *w = ph_world_create(&wd);
         ph_body_id *bodies = malloc((size_t)(scene.item_count > 0 ? scene.item_count : 1) * sizeof *bodies);
-        int capacity = 0;
-        ph_joint_id *joints = NULL;
-        if (!w || !bodies || spawn_recipe(w, &scene, bodies) != PH_OK ||
-            !(joints = malloc((size_t)((capacity = ph_world_get_joints(w, NULL, 0)) + 1) * sizeof *joints)))
+        if (!w || !bodies || spawn_recipe(w, &scene, bodies) != PH_OK)
         {
             fprintf(stderr, "joint_open: could not build %s seed %d\n", name, seed);
             return 1;
         }
+        // worst: -1 once an anchor was not finite.
         float worst = 0.0f, dt = scene.time_step, asleep = -1.0f;
-        for (int s = 1; s <= (int)(limit / dt); s++)
+        for (int s = 1; s <= (int)(limit / dt) && worst >= 0.0f; s++)
         {
             ph_world_step(w);
-            float o = worst_opening(w, joints, capacity);
-            worst = o < 0.0f || worst < 0.0f ? -1.0f : (o > worst ? o : worst);
+            float now = spawn_worst_joint_opening(w);
+            worst = now < 0.0f ? -1.0f : now > worst ? now : worst;
             if ((float)s * dt > 2.0f && ph_world_get_stats(w)->awake_body_count == 0)
             {
                 asleep = (float)s * dt;
@@ -108,8 +87,7 @@ int main(int argc, char **argv)
                    (double)asleep);
         open += !(worst >= 0.0f && worst < OPEN_TARGET_M);
         awake += asleep < 0.0f;
-        worst_all = worst < 0.0f || worst_all < 0.0f ? -1.0f : (worst > worst_all ? worst : worst_all);
-        free(joints);
+        worst_all = worst > worst_all ? worst : worst_all; // of the seeds whose anchors stayed finite
         free(bodies);
         ph_world_destroy(w);
         recipe_scene_free(&scene);

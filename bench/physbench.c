@@ -36,9 +36,9 @@ static bool no_calendar;
 static bool calendar_report;
 // --workers N: world def worker_count.
 static int workers = 1;
-// --step-times FILE: each step's wall time (ms), one per line, for comparisons of two builds that take the
-// least of several runs step by step (a deterministic scene does the same work in every run; another
-// program's load only ever adds time).
+// --step-times FILE: each step's wall time (ms), one per line (one --scene only), for comparisons of two
+// builds that take the least of several runs step by step (a deterministic scene does the same work in every
+// run; another program's load only ever adds time).
 static const char *step_times_path;
 // Room for the ms_stage JSON object (one "name":value per stage).
 #define STAGE_JSON_SIZE 512
@@ -278,6 +278,13 @@ int main(int argc, char **argv)
     {
         for (const char *const *n = bench_scene_names; *n && scene_count < MAX_SCENES; n++)
             scenes[scene_count++] = *n;
+    }
+    if (step_times_path && scene_count != 1)
+    {
+        fprintf(
+            stderr,
+            "physbench: --step-times takes one --scene (each scene's times would overwrite the last's)\n");
+        return 2;
     }
     if (simd_path != PH_SIMD_BEST)
         fprintf(stderr, "physbench: --simd %s runs the %s solver on this CPU\n", ph_simd_path_name(simd_path),

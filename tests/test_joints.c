@@ -643,33 +643,6 @@ static int joints_determinism(void)
 
 // ---- Scenes -------------------------------------------------------------------------------------------
 
-// The largest distance between a joint's two anchors over the world's joints (distance joints left out:
-// their anchors are apart by design); -1 when a body is not finite.
-static float worst_separation(const ph_world *w)
-{
-    int n = ph_world_get_joints(w, NULL, 0);
-    ph_joint_id *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
-    if (!ids)
-        return -1.0f;
-    ph_world_get_joints(w, ids, n);
-    float worst = 0.0f;
-    for (int i = 0; i < n; i++)
-    {
-        ph_joint_info info;
-        if (ph_joint_get_info(w, ids[i], &info) != PH_OK || info.type == PH_JOINT_DISTANCE)
-            continue;
-        float d = glms_vec3_distance(info.anchor_a, info.anchor_b);
-        if (!(d == d))
-        {
-            worst = -1.0f;
-            break;
-        }
-        worst = fmaxf(worst, d);
-    }
-    free(ids);
-    return worst;
-}
-
 static ph_world *spawn_scene(const char *name, recipe_scene *scene, ph_body_id **out_ids)
 {
     if (!recipe_build(name, 1, scene))
@@ -686,7 +659,7 @@ static ph_world *spawn_scene(const char *name, recipe_scene *scene, ph_body_id *
 static bool step_watching_joints(ph_world *w, float *worst)
 {
     ph_world_step(w);
-    float sep = worst_separation(w);
+    float sep = spawn_worst_joint_opening(w);
     *worst = fmaxf(*worst, sep);
     return sep >= 0.0f;
 }
@@ -844,7 +817,7 @@ static int joints_fast_chain_meets_plate(void)
     fprintf(stderr,
             "  fast chain onto a 2 cm plate: lowest link centre over it at y = %.3f m (plate top 3.81), %d "
             "events; joints opened %.2f mm\n",
-            (double)lowest, events, (double)worst_separation(w) * 1e3);
+            (double)lowest, events, (double)spawn_worst_joint_opening(w) * 1e3);
     ENSURE(lowest > 3.8f);
     ENSURE(events > 0);
     ph_world_destroy(w);

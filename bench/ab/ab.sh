@@ -15,7 +15,10 @@ build_rev() { # build_rev REV NAME
     rm -rf "$dir/src"
     mkdir -p "$dir/src"
     if [ "$1" = WORK ]; then
-        (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - ) | tar -xf - -C "$dir/src"
+        # The tracked and untracked files that are not ignored, as the working tree has them (a tracked file
+        # deleted there is skipped).
+        (cd "$root" && git ls-files -co --exclude-standard -z |
+            tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$dir/src"
     else
         git -C "$root" archive "$1" | tar -xf - -C "$dir/src"
     fi

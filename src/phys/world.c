@@ -1537,7 +1537,8 @@ static ph_aabb swept_bounds(const ph_step_context *ctx, int i)
     // the step's end: the sub-steps move it by v dt + a dt^2 (n + 1) / (2 n), between move and `fall`. With
     // its sweep inside its proxy, its time-of-impact search (calendar.c, predict_body_part) reads its
     // broadphase pairs instead of querying the octree (a falling body gains up to a dt^2 beyond v dt, 2.7 mm
-    // at 60 Hz). Slow bodies, which the calendar does not search for, keep the bounds v dt sweeps.
+    // at 60 Hz). Slower bodies (the calendar searches for those whose motion passes the margin) keep the
+    // bounds v dt sweeps.
     ph_vec3 fall = move;
     if (b->type == PH_BODY_DYNAMIC && glms_vec3_norm2(move) > margin * margin)
         fall = glms_vec3_add(move, glms_vec3_scale(ph_body_accel(b, world->def.gravity), ctx->dt * ctx->dt));

@@ -207,6 +207,26 @@ ph_status spawn_recipe(ph_world *world, const recipe_scene *scene, ph_body_id *o
     return status;
 }
 
+float spawn_worst_joint_opening(const ph_world *world)
+{
+    int n = ph_world_get_joints(world, NULL, 0);
+    ph_joint_id *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
+    if (!ids)
+        return -1.0f;
+    ph_world_get_joints(world, ids, n);
+    float worst = 0.0f;
+    for (int i = 0; i < n && worst >= 0.0f; i++)
+    {
+        ph_joint_info info;
+        if (ph_joint_get_info(world, ids[i], &info) != PH_OK || info.type == PH_JOINT_DISTANCE)
+            continue;
+        float gap = glms_vec3_distance(info.anchor_a, info.anchor_b);
+        worst = !(gap == gap) ? -1.0f : gap > worst ? gap : worst;
+    }
+    free(ids);
+    return worst;
+}
+
 // Piles come to rest (issue 19, item 7): the first `keep` dynamic bodies of recipe `name`'s random heap
 // (seed `seed`) with every static item, sleeping on, solved on path `simd`. Returns the seconds from the last
 // body's landing (the first step its fall stopped: its downward speed, past 2 m/s, back under 0.5 m/s)
