@@ -32,6 +32,9 @@
 // - Revolute: btHingeConstraint about the frames' z axes. With useReferenceFrameA its angle is ours (frame
 //   b's turn about a's axis; without it the sign is the opposite), so the limits are the recipe's as they are
 //   (Bullet's defaults: softness 0.9, bias 0.3, relaxation 1).
+// - Joint friction (the ragdolls' joints): on a hinge, its angular motor at speed 0 with the friction's
+//   impulse a step as its most; btConeTwistConstraint has nothing like it (its motor drives towards a target
+//   orientation), so Bullet's ragdolls keep frictionless hips, shoulders, spine and neck.
 // - Distance: Bullet has none. btPoint2PointConstraint makes two points meet (a rod would then be a rigid
 //   arm of one body), and a 6-dof limit bounds b's anchor in a box of a's frame, not on a sphere about a's
 //   anchor. So the joint is one row of our own (DistanceConstraint below) on the anchors' distance, built as
@@ -243,9 +246,9 @@ btVector3 vec3_of(const float v[3])
     return btVector3(v[0], v[1], v[2]);
 }
 
-// Builds one recipe joint as its Bullet counterpart (see the top of this file); a = -1 is the world,
-// Bullet's fixed body, whose frame is the world's.
-std::unique_ptr<btTypedConstraint> make_joint(BulletScene &b, const recipe_joint &j)
+// Builds one recipe joint as its Bullet counterpart (see the top of this file), for steps of time_step; a =
+// -1 is the world, Bullet's fixed body, whose frame is the world's.
+std::unique_ptr<btTypedConstraint> make_joint(BulletScene &b, const recipe_joint &j, float time_step)
 {
     btRigidBody &ra = j.a >= 0 ? *b.bodies[size_t(j.a)] : btTypedConstraint::getFixedBody();
     btRigidBody &rb = *b.bodies[size_t(j.b)];
@@ -270,6 +273,9 @@ std::unique_ptr<btTypedConstraint> make_joint(BulletScene &b, const recipe_joint
         auto hinge = std::make_unique<btHingeConstraint>(ra, rb, to_a * frame, to_b * frame, true);
         if (j.enable_limit)
             hinge->setLimit(j.lower, j.upper); // Bullet's defaults: softness 0.9, bias 0.3, relaxation 1
+        // Joint friction: the motor at zero speed (see the top of this file).
+        if (j.friction > 0.0f)
+            hinge->enableAngularMotor(true, 0.0f, j.friction * time_step);
         return hinge;
     }
     case RECIPE_JOINT_WELD:
@@ -304,7 +310,7 @@ void build_joints(BulletScene &b, const recipe_scene &scene)
 {
     for (int k = 0; k < scene.joint_count; k++)
     {
-        b.constraints.push_back(make_joint(b, scene.joints[k]));
+        b.constraints.push_back(make_joint(b, scene.joints[k], scene.time_step));
         // Our engine keeps jointed bodies from colliding unless told (collide_connected, off in every
         // recipe).
         b.world.addConstraint(b.constraints.back().get(), true);

@@ -405,6 +405,99 @@ static int joints_motor(void)
     return 0;
 }
 
+// Joint friction (max_friction_torque T) against Coulomb's law for a torque, with no gravity, a 6 kg box of
+// 0.6 x 0.4 x 0.2 m held at its centre to the world by a spherical joint or a hinge about z, on the scalar
+// path and the best wide one: spun about a principal axis, it slows at exactly T / I (a constant
+// torque opposes it) and stops at t = I w0 / T, and stays stopped; at rest under an applied torque below T it
+// does not turn and the joint reports the applied torque; above T it turns at (torque - T) / I.
+static int friction_case(ph_joint_type type, ph_simd_path path, int axis)
+{
+    const float m = 6.0f, T = 2.0f, w0 = axis == 2 ? 8.0f : 20.0f; // stopping after about 1 s
+    const ph_vec3 half = ph_v3(0.3f, 0.2f, 0.1f);
+    // Principal moments of the box about x and z: m (b^2 + c^2) / 3 with half extents b, c.
+    float inertia = axis == 2 ? m * (half.x * half.x + half.y * half.y) / 3.0f
+                              : m * (half.y * half.y + half.z * half.z) / 3.0f;
+    ph_vec3 e = axis == 2 ? ph_v3(0, 0, 1) : ph_v3(1, 0, 0);
+    ph_world_def wd = ph_default_world_def();
+    wd.gravity = ph_v3(0, 0, 0);
+    wd.simd = path;
+    ph_world *w = ph_world_create(&wd);
+    ENSURE(w != NULL);
+    ph_body_id box = j_box(w, ph_v3(0, 0, 0), half, m);
+    ph_joint_def jd = ph_default_joint_def(type);
+    jd.body_b = box;
+    jd.max_friction_torque = T;
+    ph_joint_id j = ph_joint_create(w, &jd);
+    ENSURE(!PH_ID_IS_NULL(j));
+    ENSURE(ph_body_set_angular_velocity(w, box, glms_vec3_scale(e, w0)) == PH_OK);
+    for (int s = 0; s < 30; s++)
+        ph_world_step(w);
+    // On a wide path the joint ran in a limit group's lanes.
+    ENSURE(path == PH_SIMD_SCALAR || w->joint_batch.limit_count == 1);
+    float spin = glms_vec3_dot(ph_body_get_angular_velocity(w, box), e), expect = w0 - T / inertia * 0.5f;
+    ph_joint_info info;
+    ENSURE(ph_joint_get_info(w, j, &info) == PH_OK);
+    float held = -glms_vec3_dot(info.torque, e);
+    for (int s = 30; s < 120; s++)
+        ph_world_step(w);
+    float stopped = glms_vec3_norm(ph_body_get_angular_velocity(w, box));
+    fprintf(stderr,
+            "  %s %s friction %.1f N m, spun about %c at %.0f rad/s: %.4f rad/s after 0.5 s (%.4f), "
+            "torque %.4f N m; %.2e rad/s after 2 s (stops at %.3f s)\n",
+            ph_simd_path_name(path), type == PH_JOINT_REVOLUTE ? "hinge" : "ball", (double)T,
+            axis == 2 ? 'z' : 'x', (double)w0, (double)spin, (double)expect, (double)held, (double)stopped,
+            (double)(inertia * w0 / T));
+    ENSURE(fabsf(spin - expect) < 0.01f * expect);
+    ENSURE(fabsf(held - T) < 0.02f * T);
+    ENSURE(stopped < 1.0e-4f);
+    // At rest under 1.5 N m it holds; under 3 N m it turns at (3 - 2) / I.
+    for (int pass = 0; pass < 2; pass++)
+    {
+        float load = pass == 0 ? 1.5f : 3.0f, before = 0.0f, after = 0.0f;
+        for (int s = 0; s < 60; s++)
+        {
+            ENSURE(ph_body_apply_torque(w, box, glms_vec3_scale(e, load)) == PH_OK);
+            before = glms_vec3_dot(ph_body_get_angular_velocity(w, box), e);
+            ph_world_step(w);
+            after = glms_vec3_dot(ph_body_get_angular_velocity(w, box), e);
+        }
+        ENSURE(ph_joint_get_info(w, j, &info) == PH_OK);
+        float torque = -glms_vec3_dot(info.torque, e);
+        if (pass == 0)
+        {
+            fprintf(stderr, "    under %.1f N m: %.2e rad/s, torque %.4f N m\n", (double)load, (double)after,
+                    (double)torque);
+            ENSURE(fabsf(after) < 1.0e-4f);
+            ENSURE(fabsf(torque - load) < 0.02f * load);
+        }
+        else
+        {
+            float accel = (after - before) / J_DT, want = (load - T) / inertia;
+            fprintf(stderr, "    under %.1f N m: accel %.4f rad/s^2 (%.4f), torque %.4f N m\n", (double)load,
+                    (double)accel, (double)want, (double)torque);
+            ENSURE(fabsf(accel - want) < 0.02f * want);
+            ENSURE(fabsf(torque - T) < 0.02f * T);
+        }
+    }
+    ph_world_destroy(w);
+    return 0;
+}
+
+static int joints_friction(void)
+{
+    const ph_simd_path paths[] = {PH_SIMD_SCALAR, PH_SIMD_BEST};
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
+    {
+        ph_simd_path path = ph_simd_resolve(paths[p]);
+        if (p > 0 && path == PH_SIMD_SCALAR)
+            break;
+        ENSURE(friction_case(PH_JOINT_SPHERICAL, path, 2) == 0);
+        ENSURE(friction_case(PH_JOINT_SPHERICAL, path, 0) == 0);
+        ENSURE(friction_case(PH_JOINT_REVOLUTE, path, 2) == 0);
+    }
+    return 0;
+}
+
 // A 2 kg block on a slider (no gravity) with a spring of f Hz and no damping, pulled 0.1 m from its
 // target and let go: it oscillates at f (period measured over 5 s) within 2%. The same for a soft weld's
 // translation.
@@ -579,7 +672,8 @@ static int joints_bookkeeping(void)
         ph_world_step(w);
     ENSURE(ph_body_is_awake(w, hanging));
     ENSURE(ph_body_get_position(w, hanging).x > 10.3f);
-    // Bad defs: same body, lower above upper, a NaN frame, a stale body, a def not made by the default.
+    // Bad defs: same body, lower above upper, a NaN frame, a negative, NaN or infinite friction, a stale
+    // body, a def not made by the default.
     ph_joint_def bad = jd;
     bad.body_b = a;
     ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
@@ -594,6 +688,15 @@ static int joints_bookkeeping(void)
     bad.body_b = b;
     bad.frame_b.p.x = NAN;
     ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
+    const float bad_friction[] = {-1.0f, NAN, INFINITY};
+    for (int i = 0; i < 3; i++)
+    {
+        bad = ph_default_joint_def(PH_JOINT_SPHERICAL);
+        bad.body_b = b;
+        bad.max_friction_torque = bad_friction[i];
+        ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
+        ENSURE(ph_world_last_error(w).status == PH_ERR_INVALID_ARG);
+    }
     bad = ph_default_joint_def(PH_JOINT_SPHERICAL);
     bad.body_b = (ph_body_id){99, 1};
     ENSURE(PH_ID_IS_NULL(ph_joint_create(w, &bad)));
@@ -902,6 +1005,10 @@ static int wide_joint_run(ph_simd_path path, wide_joint_kind kind, int steps,
             jd.lower = -test_rand_float(&rng, 0.1f, 0.6f);
             jd.upper = test_rand_float(&rng, 0.1f, 0.6f);
         }
+        // Every fourth with friction (0.25 to 2 N m, drawn from k so that the random draws of the rest stay
+        // as they were): some joints stick, some slide, and the limits are still struck.
+        if (kind != WIDE_POINT && k % 4 == 3)
+            jd.max_friction_torque = 0.25f * (float)(1 + k % 8);
         if (kind == WIDE_LIMITED)
         {
             jd.enable_cone = k % 3 != 2;
@@ -1046,6 +1153,7 @@ const test_case test_joints_cases[] = {
     {"joints_cone_limit", joints_cone_limit},
     {"joints_twist_limit", joints_twist_limit},
     {"joints_motor", joints_motor},
+    {"joints_friction", joints_friction},
     {"joints_spring_frequency", joints_spring_frequency},
     {"joints_break_force", joints_break_force},
     {"joints_bookkeeping", joints_bookkeeping},

@@ -67,6 +67,7 @@ static int scene_joints_parse_every_type(void)
     ENSURE_NEAR(j[2].cone, 45.0f * DEG, 1e-6f);
     ENSURE_NEAR(j[2].twist_lower, -30.0f * DEG, 1e-6f);
     ENSURE_NEAR(j[2].twist_upper, 30.0f * DEG, 1e-6f);
+    ENSURE_NEAR(j[2].friction, 3.0f, 0.0f); // N m
     // "a" left out: the world. Hinge limits and motor speed in degrees in the file, radians here.
     ENSURE(j[3].type == SCENE_JOINT_REVOLUTE && j[3].a == -1 && j[3].b == 3);
     ENSURE_VEC3_NEAR(j[3].axis, ph_v3(0, 1, 0), 0.0f);
@@ -75,6 +76,8 @@ static int scene_joints_parse_every_type(void)
     ENSURE_NEAR(j[3].motor_speed, 90.0f * DEG, 1e-6f);
     ENSURE_NEAR(j[3].max_motor_force, 50.0f, 0.0f);
     ENSURE_NEAR(j[3].break_torque, 1e6f, 0.0f);
+    ENSURE_NEAR(j[3].friction, 1.5f, 0.0f);
+    ENSURE_NEAR(j[0].friction, 0.0f, 0.0f); // the default
     // A slider's limits and spring target are metres; the axis is made unit.
     ENSURE(j[4].type == SCENE_JOINT_PRISMATIC);
     ENSURE_VEC3_NEAR(j[4].axis, ph_v3(1, 0, 0), 0.0f);
@@ -152,6 +155,10 @@ static int scene_joints_errors(void)
          "joints[0].collide: ", "true or false"},
         {"[{\"type\": \"weld\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"break_force\": -5}]",
          "joints[0].break_force: ", "must be "},
+        {"[{\"type\": \"prismatic\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"friction\": 1}]",
+         "joints[0].friction: ", "a prismatic joint has no 'friction'"},
+        {"[{\"type\": \"spherical\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"friction\": -1}]",
+         "joints[0].friction: ", "must be "},
         {"[{\"type\": \"distance\", \"b\": \"p\", \"anchor\": [0, 0, 0], \"anchor_b\": [2, 0, 0], "
          "\"limits\": [0, "
          "1]}]",
@@ -218,6 +225,8 @@ static int scene_joints_build_and_hold(void)
     ENSURE(rod.enable_spring);
     ph_joint_def hinge = ph_joint_get_def(world, ids[3]);
     ENSURE(hinge.enable_limit && hinge.enable_motor && hinge.break_torque == 1e6f);
+    ENSURE_NEAR(hinge.max_friction_torque, 1.5f, 0.0f);
+    ENSURE_NEAR(ph_joint_get_def(world, ids[2]).max_friction_torque, 3.0f, 0.0f);
     ph_joint_def weld = ph_joint_get_def(world, ids[5]);
     ENSURE_NEAR(weld.angular_hertz, 5.0f, 0.0f);
     // The frames sit where the file put them at the start: anchors meet in the world.

@@ -91,28 +91,32 @@ for i in range(PLANKS):
     prev = name
 joint("revolute", "bridge_post_r", prev, [pts[-1][0], pts[-1][1], BZ], axis=[0, 0, 1])
 
-# A ragdoll of boxes and a sphere, 1.8 m, feet 3.5 m up over the bridge's middle: it falls onto the deck.
+# A ragdoll of boxes and a sphere, 1.8 m, feet 3.5 m up over the bridge's middle: it falls onto the deck. Its
+# joints have the friction of the engine's ragdolls (src/recipes/recipes.c, RAGDOLL_JOINT_FRICTION).
 fx, fy, fz = 0.0, 3.5, BZ
+RAGDOLL_FRICTION = 0.5  # N m
 SKIN = [0.88, 0.66, 0.47]
 box("pelvis", [fx, fy + 1.0, fz], [0.28, 0.16, 0.2], color=SKIN)
 box("chest", [fx, fy + 1.29, fz], [0.34, 0.38, 0.2], color=SKIN)
 entries.append({"name": "head", "generator": "sphere", "radius": 0.11, "position": [fx, fy + 1.6, fz],
                 "material": {"color": SKIN}})
-joint("spherical", "pelvis", "chest", [fx, fy + 1.09, fz], axis=[0, 1, 0], cone=30, twist=[-30, 30])
-joint("spherical", "chest", "head", [fx, fy + 1.49, fz], axis=[0, 1, 0], cone=40, twist=[-60, 60])
+joint("spherical", "pelvis", "chest", [fx, fy + 1.09, fz], axis=[0, 1, 0], cone=30, twist=[-30, 30],
+      friction=RAGDOLL_FRICTION)
+joint("spherical", "chest", "head", [fx, fy + 1.49, fz], axis=[0, 1, 0], cone=40, twist=[-60, 60],
+      friction=RAGDOLL_FRICTION)
 for s, side in ((-1, "l"), (1, "r")):
     box(f"thigh_{side}", [fx + 0.09 * s, fy + 0.71, fz], [0.12, 0.4, 0.12], color=SKIN)
     box(f"shin_{side}", [fx + 0.09 * s, fy + 0.27, fz], [0.1, 0.4, 0.1], color=SKIN)
     box(f"upper_arm_{side}", [fx + 0.24 * s, fy + 1.3, fz], [0.1, 0.3, 0.1], color=SKIN)
     box(f"forearm_{side}", [fx + 0.24 * s, fy + 1.0, fz], [0.09, 0.28, 0.09], color=SKIN)
     joint("spherical", "pelvis", f"thigh_{side}", [fx + 0.09 * s, fy + 0.94, fz], axis=[0, -1, 0], cone=70,
-          twist=[-20, 20])
+          twist=[-20, 20], friction=RAGDOLL_FRICTION)
     joint("revolute", f"thigh_{side}", f"shin_{side}", [fx + 0.09 * s, fy + 0.49, fz], axis=[1, 0, 0],
-          limits=[-135, 0])
+          limits=[-135, 0], friction=RAGDOLL_FRICTION)
     joint("spherical", "chest", f"upper_arm_{side}", [fx + 0.24 * s, fy + 1.45, fz], axis=[0, -1, 0], cone=80,
-          twist=[-45, 45])
+          twist=[-45, 45], friction=RAGDOLL_FRICTION)
     joint("revolute", f"upper_arm_{side}", f"forearm_{side}", [fx + 0.24 * s, fy + 1.15, fz], axis=[1, 0, 0],
-          limits=[0, 135])
+          limits=[0, 135], friction=RAGDOLL_FRICTION)
 
 # Wrecking ball at x = 8: a gantry, 6 links laid level along +z from the arm's end, a steel ball; it swings
 # down through a tower of 4 blocks standing under the arm.

@@ -294,6 +294,11 @@ typedef struct ph_joint_def
     bool enable_twist;
     float twist_lower, twist_upper;
 
+    // Spherical and revolute: joint friction, the largest torque (unit: N m) that resists the bodies' turn
+    // relative to each other (a ragdoll's joints, a stiff hinge): below it the joint holds its angle, above
+    // it slides against this torque. Default 0: frictionless.
+    float max_friction_torque;
+
     void *user_data;
     uint32_t internal_cookie;
 } ph_joint_def;

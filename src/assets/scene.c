@@ -559,13 +559,14 @@ enum
     JKEY_TWIST = 1 << 4,
     JKEY_MOTOR = 1 << 5,
     JKEY_SPRING = 1 << 6,
+    JKEY_FRICTION = 1 << 7,
 };
 
 static const unsigned joint_keys[SCENE_JOINT_TYPE_COUNT] = {
     [SCENE_JOINT_DISTANCE] = JKEY_ANCHOR_B | JKEY_LIMITS | JKEY_SPRING,
     [SCENE_JOINT_ROPE] = JKEY_ANCHOR_B,
-    [SCENE_JOINT_SPHERICAL] = JKEY_AXIS | JKEY_CONE | JKEY_TWIST,
-    [SCENE_JOINT_REVOLUTE] = JKEY_AXIS | JKEY_LIMITS | JKEY_MOTOR | JKEY_SPRING,
+    [SCENE_JOINT_SPHERICAL] = JKEY_AXIS | JKEY_CONE | JKEY_TWIST | JKEY_FRICTION,
+    [SCENE_JOINT_REVOLUTE] = JKEY_AXIS | JKEY_LIMITS | JKEY_MOTOR | JKEY_SPRING | JKEY_FRICTION,
     [SCENE_JOINT_PRISMATIC] = JKEY_AXIS | JKEY_LIMITS | JKEY_MOTOR | JKEY_SPRING,
     [SCENE_JOINT_WELD] = JKEY_AXIS | JKEY_SPRING,
 };
@@ -664,8 +665,8 @@ static bool get_range(loader *ld, const cJSON *item, const char *path, float lo,
 static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, int index, scene_joint *j)
 {
     static const char *const keys[] = {
-        "type",  "a",     "b",      "anchor",      "anchor_b",     "axis",    "limits", "cone",
-        "twist", "motor", "spring", "break_force", "break_torque", "collide", "name",   NULL};
+        "type",  "a",      "b",           "anchor",       "anchor_b", "axis", "limits",   "cone", "twist",
+        "motor", "spring", "break_force", "break_torque", "collide",  "name", "friction", NULL};
     char path[SCENE_PATH_TEXT], p[SCENE_PATH_TEXT];
     snprintf(path, sizeof path, "joints[%d]", index);
     memset(j, 0, sizeof *j);
@@ -697,9 +698,9 @@ static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, i
     {
         const char *key;
         unsigned bit;
-    } optional[] = {{"anchor_b", JKEY_ANCHOR_B}, {"axis", JKEY_AXIS},   {"limits", JKEY_LIMITS},
-                    {"cone", JKEY_CONE},         {"twist", JKEY_TWIST}, {"motor", JKEY_MOTOR},
-                    {"spring", JKEY_SPRING}};
+    } optional[] = {{"anchor_b", JKEY_ANCHOR_B}, {"axis", JKEY_AXIS},        {"limits", JKEY_LIMITS},
+                    {"cone", JKEY_CONE},         {"twist", JKEY_TWIST},      {"motor", JKEY_MOTOR},
+                    {"spring", JKEY_SPRING},     {"friction", JKEY_FRICTION}};
     for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
         if (cJSON_GetObjectItemCaseSensitive(item, optional[i].key) && !(joint_keys[type] & optional[i].bit))
         {
@@ -848,6 +849,12 @@ static bool parse_joint(loader *ld, const scene_desc *desc, const cJSON *item, i
                 j->spring_target *= deg;
         }
         j->enable_spring = true;
+    }
+    if ((c = cJSON_GetObjectItemCaseSensitive(item, "friction")))
+    {
+        child_path(p, path, "friction");
+        if (!json_get_float(&ld->json, c, p, 0.0f, false, SCENE_MAX_JOINT_FORCE, &j->friction))
+            return false;
     }
     if ((c = cJSON_GetObjectItemCaseSensitive(item, "break_force")))
     {

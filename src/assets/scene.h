@@ -129,6 +129,7 @@ typedef struct scene_joint
     float motor_speed, max_motor_force;
     bool enable_spring; // "spring": {"hertz", "damping_ratio" (default 1), "target"}
     float spring_hertz, spring_damping_ratio, spring_target;
+    float friction;                  // spherical and revolute "friction": the joint's friction torque (N m)
     float break_force, break_torque; // (unit: N, N m) 0: never
     bool collide;                    // "collide": the two bodies still collide; default false
 } scene_joint;

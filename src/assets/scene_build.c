@@ -172,6 +172,7 @@ static ph_joint_def joint_def(const ph_world *world, const scene_joint *j, ph_bo
     d.enable_twist = j->enable_twist;
     d.twist_lower = j->twist_lower;
     d.twist_upper = j->twist_upper;
+    d.max_friction_torque = j->friction;
     return d;
 }
 

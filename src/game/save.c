@@ -38,34 +38,36 @@ typedef struct joint_field
 {
     const char *name;
     size_t offset;
+    bool optional; // a save written before the field existed leaves it out: the default definition's then
 } joint_field;
 
 static const joint_field JOINT_FLOATS[] = {
-    {"break_force", offsetof(ph_joint_def, break_force)},
-    {"break_torque", offsetof(ph_joint_def, break_torque)},
-    {"length", offsetof(ph_joint_def, length)},
-    {"min_length", offsetof(ph_joint_def, min_length)},
-    {"max_length", offsetof(ph_joint_def, max_length)},
-    {"spring_hertz", offsetof(ph_joint_def, spring_hertz)},
-    {"spring_damping_ratio", offsetof(ph_joint_def, spring_damping_ratio)},
-    {"spring_target", offsetof(ph_joint_def, spring_target)},
-    {"angular_hertz", offsetof(ph_joint_def, angular_hertz)},
-    {"angular_damping_ratio", offsetof(ph_joint_def, angular_damping_ratio)},
-    {"lower", offsetof(ph_joint_def, lower)},
-    {"upper", offsetof(ph_joint_def, upper)},
-    {"motor_speed", offsetof(ph_joint_def, motor_speed)},
-    {"max_motor_force", offsetof(ph_joint_def, max_motor_force)},
-    {"cone_angle", offsetof(ph_joint_def, cone_angle)},
-    {"twist_lower", offsetof(ph_joint_def, twist_lower)},
-    {"twist_upper", offsetof(ph_joint_def, twist_upper)},
+    {"break_force", offsetof(ph_joint_def, break_force), false},
+    {"break_torque", offsetof(ph_joint_def, break_torque), false},
+    {"length", offsetof(ph_joint_def, length), false},
+    {"min_length", offsetof(ph_joint_def, min_length), false},
+    {"max_length", offsetof(ph_joint_def, max_length), false},
+    {"spring_hertz", offsetof(ph_joint_def, spring_hertz), false},
+    {"spring_damping_ratio", offsetof(ph_joint_def, spring_damping_ratio), false},
+    {"spring_target", offsetof(ph_joint_def, spring_target), false},
+    {"angular_hertz", offsetof(ph_joint_def, angular_hertz), false},
+    {"angular_damping_ratio", offsetof(ph_joint_def, angular_damping_ratio), false},
+    {"lower", offsetof(ph_joint_def, lower), false},
+    {"upper", offsetof(ph_joint_def, upper), false},
+    {"motor_speed", offsetof(ph_joint_def, motor_speed), false},
+    {"max_motor_force", offsetof(ph_joint_def, max_motor_force), false},
+    {"cone_angle", offsetof(ph_joint_def, cone_angle), false},
+    {"twist_lower", offsetof(ph_joint_def, twist_lower), false},
+    {"twist_upper", offsetof(ph_joint_def, twist_upper), false},
+    {"max_friction_torque", offsetof(ph_joint_def, max_friction_torque), true},
 };
 static const joint_field JOINT_BOOLS[] = {
-    {"collide_connected", offsetof(ph_joint_def, collide_connected)},
-    {"enable_spring", offsetof(ph_joint_def, enable_spring)},
-    {"enable_limit", offsetof(ph_joint_def, enable_limit)},
-    {"enable_motor", offsetof(ph_joint_def, enable_motor)},
-    {"enable_cone", offsetof(ph_joint_def, enable_cone)},
-    {"enable_twist", offsetof(ph_joint_def, enable_twist)},
+    {"collide_connected", offsetof(ph_joint_def, collide_connected), false},
+    {"enable_spring", offsetof(ph_joint_def, enable_spring), false},
+    {"enable_limit", offsetof(ph_joint_def, enable_limit), false},
+    {"enable_motor", offsetof(ph_joint_def, enable_motor), false},
+    {"enable_cone", offsetof(ph_joint_def, enable_cone), false},
+    {"enable_twist", offsetof(ph_joint_def, enable_twist), false},
 };
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -474,7 +476,8 @@ static bool read_joint(json_reader *r, const cJSON *o, int index, int body_count
         return false;
     j->def.type = (ph_joint_type)type;
     for (int i = 0; i < COUNT(JOINT_FLOATS); i++)
-        if (!get_float(r, o, JOINT_FLOATS[i].name, path, -FLT_MAX, FLT_MAX,
+        if (!(JOINT_FLOATS[i].optional && !field(o, JOINT_FLOATS[i].name)) &&
+            !get_float(r, o, JOINT_FLOATS[i].name, path, -FLT_MAX, FLT_MAX,
                        (float *)((char *)&j->def + JOINT_FLOATS[i].offset)))
             return false;
     for (int i = 0; i < COUNT(JOINT_BOOLS); i++)

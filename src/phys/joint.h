@@ -102,11 +102,16 @@ typedef struct ph_joint
     float axial_impulse;     // distance: the rigid length; spring rows of every kind
     float motor_impulse, lower_impulse, upper_impulse;
     float cone_impulse, twist_lower_impulse, twist_upper_impulse;
+    ph_vec3 friction_impulse; // joint friction's angular impulse on body b (world; unit: N m s)
     // What the last step's constraint did to body b, for ph_joint_get_info and breaking.
     ph_vec3 linear, angular; // last sub-step's impulses summed over the rows (unit: N s, N m s)
     bool in_lanes;           // ph_joints_finish took linear and angular from a limit group's lanes
     ph_vec3 force, torque;   // (unit: N, N m)
     ph_vec3 steady_force;    // force low-passed over JOINT_STEADY_TIME: the load it holds, without impacts
+    float need_hertz;        // the rigid rows' frequency that steady_force asks for (joint.c's need_hertz)
+    // The rigid rows' spring in this step's biased sweeps (ph_joints_prepare: the joint's own need_hertz at
+    // the sub-step): bias rate (unit: 1/s), mass scale and impulse scale, as ph_make_soft gives them.
+    float soft[3];
     int projected_steps;     // steps in a row the position projection had to close it (ph_joints_project)
     uint64_t last_projected; // the world's step_count when it last did
 } ph_joint;
@@ -123,7 +128,7 @@ void ph_joints_join_islands(const ph_world *world, int *parent, void (*join)(int
 
 // The solver's part. prepare marks the joints to solve and their bodies in `constrained` (by slot, may be
 // NULL) and returns how many; warm_scale scales the stored impulses (this sub-step over the last).
-int ph_joints_prepare(ph_world *world, uint8_t *constrained, float warm_scale);
+int ph_joints_prepare(ph_world *world, uint8_t *constrained, float h, float warm_scale);
 // `at_start`: the step's first sub-step, whose bodies have not moved yet.
 void ph_joints_warm_start(ph_world *world, float h, bool at_start);
 // `measure`: the bodies moved, or their inverse inertias were refreshed, since the last sweep (the joint

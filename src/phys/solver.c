@@ -1947,7 +1947,7 @@ bool ph_solve(ph_step_context *ctx)
     }
     // Joints: their frames for the step, their bodies marked constrained (they take the sub-steps).
     if (joints > 0)
-        ph_joints_prepare(world, constrained, world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f);
+        ph_joints_prepare(world, constrained, ctx->h, world->last_h > 0.0f ? ctx->h / world->last_h : 1.0f);
     if (refreshed)
         memset(refreshed, 0, slot_bytes);
     // The awake dynamic bodies that take the sub-steps, listed once with what their velocity sub-step

@@ -332,6 +332,7 @@ typedef struct wide_joint_group
     _Alignas(32) float ra[3][WIDE], rb[3][WIDE]; // anchors from the centres of mass at the step's start (m)
     float delta_center[3][WIDE];                 // centre of mass b less a at the step's start (unit: m)
     float impulse[3][WIDE];                      // accumulated point impulse, world (unit: N s)
+    float soft[3][WIDE]; // the rows' spring in the biased sweep: ph_joint's soft (bias rate, mass, impulse)
     // The anchors turned to the bodies' poses, the gap between them (anchor b - anchor a) and the inverse of
     // the point block there (its upper half: xx, xy, xz, yy, yz, zz), as the last measuring sweep found them
     // (wide_joint_sweep.measure). Positions change only between a sub-step's biased sweep and its relax
@@ -347,11 +348,12 @@ typedef struct wide_joint_group
     int still_a, still_b;
 } wide_joint_group;
 
-// The rows of hinges (revolute joints without spring or motor) and of spherical joints with a swing cone or
-// twist range (a ragdoll's), in groups of WIDE lanes, one joint per lane, coloured as the point joints are;
-// a group holds one kind. The kernels work out each lane's geometry (joint.c's geometry_of: the anchors, the
-// frames' axes, the angles) and its rows' blocks and masses (row_masses) when and where joint.c works out
-// those of the joints solved one at a time, and keep them for the sweeps until the bodies move again.
+// The rows of hinges (revolute joints without spring or motor) and of spherical joints with a swing cone,
+// twist range or friction (a ragdoll's), in groups of WIDE lanes, one joint per lane, coloured as the point
+// joints are; a group holds one kind. The kernels work out each lane's geometry (joint.c's geometry_of: the
+// anchors, the frames' axes, the angles) and its rows' blocks and masses (row_masses) when and where joint.c
+// works out those of the joints solved one at a time, and keep them for the sweeps until the bodies move
+// again.
 typedef struct wide_limit_group
 {
     // The step's start's frames, as joint.c's ph_joint keeps them: anchors from the centres of mass, centre
@@ -367,6 +369,7 @@ typedef struct wide_limit_group
     float ra_now[3][WIDE], rb_now[3][WIDE], gap[3][WIDE]; // (unit: m)
     float inv_k[6][WIDE];                                 // (unit: 1/kg)
     float impulse[3][WIDE];                               // (unit: N s)
+    float soft[3][WIDE];                                  // as wide_joint_group's
     // The bodies' world inverse inertias (column-major) where the last masses pass found them not multiples
     // of the identity in every lane of the unit, for the solving sweeps after it, which then gather only the
     // velocities. The warm start reads the states' (their inertias may have been refreshed since).
@@ -386,8 +389,13 @@ typedef struct wide_limit_group
     // the errors (za x zb) . u, the inverse of their 2x2 block (k11, k12, k22) and the accumulated impulse
     // (world, across za).
     float across[2][3][WIDE], lock_error[2][WIDE];
-    float lock_inv[3][WIDE];                      // (unit: kg m^2)
-    float lock_impulse[3][WIDE];                  // (unit: N m s)
+    float lock_inv[3][WIDE];     // (unit: kg m^2)
+    float lock_impulse[3][WIDE]; // (unit: N m s)
+    // Joint friction (joint.c's solve_friction): the most impulse a sub-step may hold (max_friction_torque
+    // times the sub-step; 0: none), the inverse of Ia + Ib (upper half) and the accumulated impulse (world).
+    float friction[WIDE];                         // (unit: N m s)
+    float friction_inv[6][WIDE];                  // (unit: kg m^2)
+    float friction_impulse[3][WIDE];              // (unit: N m s)
     ph_body_state *state_a[WIDE], *state_b[WIDE]; // the states the step reads (unused lanes: lane 0's)
     int joint[WIDE];                              // slot of each lane's joint
     int lanes;
@@ -395,11 +403,11 @@ typedef struct wide_limit_group
     bool hinge;           // the lanes are hinges (the lock is solved)
 } wide_limit_group;
 
-// The softness of a joint sweep's rows (joint.c's row_soft) and the caps joint.c's store() puts on the
-// velocities it writes.
+// Whether a joint sweep's rows are soft (each lane's spring, the groups' soft) or rigid, and the caps
+// joint.c's store() puts on the velocities it writes.
 typedef struct wide_joint_sweep
 {
-    float bias_rate, mass_scale, impulse_scale;
+    bool soft;                 // the biased sweep: each lane's spring; else rigid rows without bias
     float inv_h;               // the limits' speculative rate while apart (joint.c's solve_limit; unit: 1/s)
     float max_speed, max_spin; // (unit: m/s, rad/s)
     bool warm_start;           // apply the accumulated impulses instead of solving the rows

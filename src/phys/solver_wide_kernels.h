@@ -1242,6 +1242,23 @@ WIDE_INLINE v3w joint_point(const joint_unit *u, v3w ra, v3w rb, v3w d, const wi
     return impulse;
 }
 
+// The rows' softness for lanes o .. o + LANES - 1 in sweep sw (joint.c's rows_soft): each lane's spring
+// (soft[0..2]: bias rate, mass scale, impulse scale) in the biased sweep, rigid without bias in the relax
+// sweep. `bias` is the mass scale times the bias rate, as the point and lock rows take it.
+typedef struct joint_softness
+{
+    fw bias_rate, mass_scale, impulse_scale, bias;
+} joint_softness;
+
+WIDE_INLINE joint_softness joint_soft(float (*soft)[WIDE], int o, const wide_joint_sweep *sw)
+{
+    if (!sw->soft)
+        return (joint_softness){fw_zero(), fw_splat(1.0f), fw_zero(), fw_zero()};
+    joint_softness r = {ld(soft[0] + o), ld(soft[1] + o), ld(soft[2] + o), fw_zero()};
+    r.bias = r.mass_scale * r.bias_rate;
+    return r;
+}
+
 // apply_linear of the point impulse at ra, rb, then store()'s caps, and the velocities written back to the
 // states of the unit's lanes whose bodies move (the others' go to scratch).
 WIDE_INLINE void joint_write(joint_unit *u, v3w ra, v3w rb, v3w impulse, ph_body_state *const *state_a,
@@ -1274,8 +1291,7 @@ WIDE_INLINE void joint_write(joint_unit *u, v3w ra, v3w rb, v3w impulse, ph_body
 WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int last,
                                       const wide_joint_sweep *sw)
 {
-    const fw zero = fw_zero(), mass_scale = fw_splat(sw->mass_scale),
-             bias = fw_splat(sw->mass_scale * sw->bias_rate), impulse_scale = fw_splat(sw->impulse_scale);
+    const fw zero = fw_zero();
     for (int gi = first; gi < last; gi++)
     {
         wide_joint_group *g = &groups[gi];
@@ -1318,7 +1334,9 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
                     d = LD3(g->gap, o);
                     inv_k = load_sym(g->inv_k, o);
                 }
-                impulse = joint_point(&u, ra, rb, d, &inv_k, &acc, mass_scale, bias, impulse_scale);
+                joint_softness soft = joint_soft(g->soft, o, sw);
+                impulse =
+                    joint_point(&u, ra, rb, d, &inv_k, &acc, soft.mass_scale, soft.bias, soft.impulse_scale);
                 store3(g->impulse, o, acc);
             }
             joint_write(&u, ra, rb, impulse, g->state_a, g->state_b, g->still_a, g->still_b, o, g->lanes, sw);
@@ -1483,15 +1501,15 @@ WIDE_INLINE void joint_limit_geometry(wide_limit_group *g, int o)
 // this sub-step (speculative), inside it is the sweep's row; the impulse is clamped to keep the accumulated
 // one at or above zero, and lanes whose row is not solved neither apply nor accumulate any.
 WIDE_INLINE void joint_limit_row(joint_unit *u, v3w n, fw c, fw mass, fw solved, float *acc_at,
-                                 const wide_joint_sweep *sw)
+                                 const joint_softness *soft, const wide_joint_sweep *sw)
 {
     const fw zero = fw_zero();
     fw acc = ld(acc_at);
     fw speed = dot(n, sub(u->wb, u->wa));
     fw apart = fw_gt(c, zero);
-    fw bias_rate = fw_select(fw_splat(sw->bias_rate), fw_splat(sw->inv_h), apart);
-    fw mass_scale = fw_select(fw_splat(sw->mass_scale), fw_splat(1.0f), apart);
-    fw impulse_scale = fw_select(fw_splat(sw->impulse_scale), zero, apart);
+    fw bias_rate = fw_select(soft->bias_rate, fw_splat(sw->inv_h), apart);
+    fw mass_scale = fw_select(soft->mass_scale, fw_splat(1.0f), apart);
+    fw impulse_scale = fw_select(soft->impulse_scale, zero, apart);
     fw x = (zero - mass * mass_scale) * fw_madd(bias_rate, c, speed) - impulse_scale * acc;
     fw total = fw_min(fw_max(acc + x, zero), fw_splat(3.0e38f));
     x = fw_and(total - acc, solved);
@@ -1516,9 +1534,40 @@ WIDE_INLINE void joint_lock(joint_unit *u, wide_limit_group *g, int o, fw mass_s
     joint_apply_angular(u, madd((v3w){u1.x * i1, u1.y * i1, u1.z * i1}, u2, i2));
 }
 
+// K += the inverse inertia of one body (joint.c's Ia + Ib for friction).
+WIDE_INLINE void joint_add_inertia(wide_sym3 *k, bool isotropic, fw scale, const wide_mat3 *m)
+{
+    if (isotropic)
+    {
+        k->xx = k->xx + scale;
+        k->yy = k->yy + scale;
+        k->zz = k->zz + scale;
+        return;
+    }
+    k->xx = k->xx + m->m[0];
+    k->xy = k->xy + m->m[3];
+    k->xz = k->xz + m->m[6];
+    k->yy = k->yy + m->m[4];
+    k->yz = k->yz + m->m[7];
+    k->zz = k->zz + m->m[8];
+}
+
+// joint.c's solve_friction for lanes o .. o + LANES - 1 (the most impulse `most`, 0 in lanes without).
+WIDE_INLINE void joint_friction(joint_unit *u, wide_limit_group *g, int o, fw most)
+{
+    wide_sym3 inv = load_sym(g->friction_inv, o);
+    v3w acc = LD3(g->friction_impulse, o);
+    v3w total = add3(acc, sym_mulv(&inv, sub(u->wa, u->wb)));
+    fw n2 = dot(total, total);
+    fw scale = fw_select(fw_splat(1.0f), most / fw_sqrt(n2), fw_gt(n2, most * most));
+    total = (v3w){total.x * scale, total.y * scale, total.z * scale};
+    store3(g->friction_impulse, o, total);
+    joint_apply_angular(u, sub(total, acc));
+}
+
 // row_masses for lanes o .. o + LANES - 1 of unit u, at the geometry joint_limit_geometry kept: the point
-// block's inverse, the rows' effective masses (0 where a row is not solved) and the hinge lock's block,
-// inverted (solve2's: 0 where it is singular).
+// block's inverse, the rows' effective masses (0 where a row is not solved), the hinge lock's block,
+// inverted (solve2's: 0 where it is singular), and friction's block where a lane has friction.
 WIDE_INLINE void joint_limit_masses(wide_limit_group *g, int o, const joint_unit *u)
 {
     const fw zero = fw_zero();
@@ -1537,6 +1586,14 @@ WIDE_INLINE void joint_limit_masses(wide_limit_group *g, int o, const joint_unit
     }
     for (int r = 0; r < 3; r++)
         st(g->mass[r] + o, fw_and(joint_angular_mass(u, LD3(g->axis[r], o)), fw_ints_mask(g->solved[r] + o)));
+    if (fw_any(fw_gt(ld(g->friction + o), zero)))
+    {
+        wide_sym3 f = {zero, zero, zero, zero, zero, zero};
+        joint_add_inertia(&f, u->iso_a, u->a[7], &u->ia);
+        joint_add_inertia(&f, u->iso_b, u->b[7], &u->ib);
+        wide_sym3 inv_f = joint_inverse(&f);
+        store_sym(g->friction_inv, o, &inv_f);
+    }
     if (!g->hinge)
         return;
     v3w u1 = LD3(g->across[0], o), u2 = LD3(g->across[1], o);
@@ -1574,8 +1631,7 @@ WIDE_KERNEL void WIDE_FN(joint_limit_measure)(wide_limit_group *groups, int firs
 WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first, int last,
                                             const wide_joint_sweep *sw)
 {
-    const fw zero = fw_zero(), mass_scale = fw_splat(sw->mass_scale),
-             bias = fw_splat(sw->mass_scale * sw->bias_rate), impulse_scale = fw_splat(sw->impulse_scale);
+    const fw zero = fw_zero();
     for (int gi = first; gi < last; gi++)
     {
         wide_limit_group *g = &groups[gi];
@@ -1586,7 +1642,8 @@ WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first,
             if (sw->warm_start)
             {
                 joint_load(g->state_a, g->state_b, o, &u);
-                v3w turn = g->hinge ? LD3(g->lock_impulse, o) : (v3w){zero, zero, zero};
+                v3w turn = add3(g->hinge ? LD3(g->lock_impulse, o) : (v3w){zero, zero, zero},
+                                LD3(g->friction_impulse, o));
                 for (int r = 0; r < 3; r++)
                     turn = madd(turn, LD3(g->axis[r], o), ld(g->limit_impulse[r] + o));
                 joint_apply_angular(&u, turn);
@@ -1600,18 +1657,22 @@ WIDE_KERNEL void WIDE_FN(joint_limit_sweep)(wide_limit_group *groups, int first,
                     u.ia.m[e] = ld(g->inertia_a[e] + o);
                 for (int e = 0; !u.iso_b && e < 9; e++)
                     u.ib.m[e] = ld(g->inertia_b[e] + o);
+                joint_softness soft = joint_soft(g->soft, o, sw);
+                fw most = ld(g->friction + o);
+                if (fw_any(fw_gt(most, zero)))
+                    joint_friction(&u, g, o, most);
                 for (int r = 0; r < 3; r++)
                 {
                     fw solved = fw_ints_mask(g->solved[r] + o);
                     if (fw_any(solved))
                         joint_limit_row(&u, LD3(g->axis[r], o), ld(g->error[r] + o), ld(g->mass[r] + o),
-                                        solved, g->limit_impulse[r] + o, sw);
+                                        solved, g->limit_impulse[r] + o, &soft, sw);
                 }
                 if (g->hinge)
-                    joint_lock(&u, g, o, mass_scale, bias, impulse_scale);
+                    joint_lock(&u, g, o, soft.mass_scale, soft.bias, soft.impulse_scale);
                 wide_sym3 inv_k = load_sym(g->inv_k, o);
-                impulse =
-                    joint_point(&u, ra, rb, LD3(g->gap, o), &inv_k, &acc, mass_scale, bias, impulse_scale);
+                impulse = joint_point(&u, ra, rb, LD3(g->gap, o), &inv_k, &acc, soft.mass_scale, soft.bias,
+                                      soft.impulse_scale);
                 store3(g->impulse, o, acc);
             }
             joint_write(&u, ra, rb, impulse, g->state_a, g->state_b, g->still_a, g->still_b, o, g->lanes, sw);

@@ -272,6 +272,15 @@ static recipe_joint *hinge_joint(recipe_scene *s, int a, int b, float x, float y
 }
 
 #define RAGDOLL_ANGULAR_DAMPING 2.0f // (unit: 1/s)
+// The friction torque of every joint of a 1.8 m ragdoll (scaled with its weight times its size, height^4),
+// as Jolt's ragdolls (a swing-twist constraint's friction torque) and Box2D's (a motor at zero speed) have:
+// a fifth of a forearm's weight about the elbow, a twentieth of an arm's about the shoulder, so the limbs
+// still fall and flop. Without it an arm lying across another body by one contact swings about the line
+// from the shoulder to that contact as a pendulum whose centre of mass, far from the line, the limbs'
+// angular damping hardly slows: in a heap of 100 ragdolls such arms kept swinging at up to 0.5 rad/s for
+// over 40 s and the heap did not sleep within 60 s in 1 of 9 seeds (5 of 9 before joint.c's springs were
+// each joint's own).
+#define RAGDOLL_JOINT_FRICTION 0.5f // (unit: N m)
 bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, recipe_material m)
 {
     const float k = height / 1.8f, x0 = feet[0], y0 = feet[1], z0 = feet[2];
@@ -308,7 +317,7 @@ bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, reci
     // from a step swings as an undamped pendulum for ever and its heap never sleeps.
     for (int i = first; i < s->item_count; i++)
         s->items[i].angular_damping = RAGDOLL_ANGULAR_DAMPING;
-    int p = first, c = first + 1, h = first + 2;
+    int p = first, c = first + 1, h = first + 2, first_joint = s->joint_count;
     // Spine and neck: cones about the body's up axis; hips and shoulders about the limb's line (down).
     ok = ball_joint(s, p, c, x0, y0 + 1.09f * k, z0, 0, 1, 0, 30.0f * deg, 30.0f * deg) &&
          ball_joint(s, c, h, x0, y0 + 1.49f * k, z0, 0, 1, 0, 40.0f * deg, 60.0f * deg);
@@ -323,7 +332,21 @@ bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, reci
                         45.0f * deg) &&
              hinge_joint(s, upper, fore, x0 + 0.24f * k * side, y0 + 1.15f * k, z0, 0.0f, 2.4f);
     }
+    for (int n = first_joint; ok && n < s->joint_count; n++)
+        s->joints[n].friction = RAGDOLL_JOINT_FRICTION * k * k * k * k;
     return ok;
+}
+
+void recipe_set_turning(recipe_scene *scene, int first, const float pivot[3], const float w[3])
+{
+    for (int i = first; i < scene->item_count; i++)
+    {
+        recipe_item *it = &scene->items[i];
+        float r[3] = {it->position[0] - pivot[0], it->position[1] - pivot[1], it->position[2] - pivot[2]};
+        set3(it->angular_velocity, w[0], w[1], w[2]);
+        set3(it->linear_velocity, w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2],
+             w[0] * r[1] - w[1] * r[0]);
+    }
 }
 
 bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, recipe_material material)
@@ -1361,9 +1384,14 @@ static bool build_playthings(recipe_scene *s, uint64_t seed)
     recipe_material m = recipe_default_material();
     const float ragdoll[3] = {-10.0f, 0.0f, 0.0f}, chain[3] = {-5.0f, 0.0f, -3.0f},
                 bridge[3] = {3.0f, 0.0f, -6.0f}, swing[3] = {3.0f, 0.0f, 2.0f},
-                cradle[3] = {9.0f, 0.0f, 2.0f};
-    return ground(s, 30.0f, 30.0f) && recipe_add_ragdoll(s, ragdoll, 1.8f, m) &&
-           recipe_add_wrecking_chain(s, chain, 7, m) &&
+                cradle[3] = {9.0f, 0.0f, 2.0f}, tip[3] = {RECIPE_RAGDOLL_TIP, 0.0f, 0.0f};
+    if (!ground(s, 30.0f, 30.0f))
+        return false;
+    int first = s->item_count;
+    if (!recipe_add_ragdoll(s, ragdoll, 1.8f, m))
+        return false;
+    recipe_set_turning(s, first, ragdoll, tip); // as the game spawns one (level.c)
+    return recipe_add_wrecking_chain(s, chain, 7, m) &&
            recipe_add_rope_bridge(s, bridge, 16, 0.5f, 7.6f, 2.0f, m) &&
            recipe_add_swing(s, swing, 2.5f, m) && recipe_add_cradle(s, cradle, 5, 0.8f);
 }

@@ -87,6 +87,7 @@ typedef struct recipe_joint
     bool enable_cone; // spherical: swing within cone (unit: rad) and twist within [lower, upper]
     float cone;
     bool enable_twist;
+    float friction; // spherical and revolute: the joint's friction torque (unit: N m); 0: none
 } recipe_joint;
 
 // What physbench measures beyond timing, per scene.
@@ -186,8 +187,16 @@ int recipe_add_hull(recipe_scene *scene, const float (*points)[3], int point_cou
 recipe_joint *recipe_add_joint(recipe_scene *scene, recipe_joint_type type, int a, int b);
 // An 11-body ragdoll (pelvis, chest, head, upper and lower arms and legs; capsules) standing with its feet
 // at `feet`, facing +z, joined by spherical joints with swing cones and twist ranges at the hips,
-// shoulders and neck and hinges with limits at the knees and elbows. `height` scales it (1.8 m a person).
+// shoulders and neck and hinges with limits at the knees and elbows, every joint with friction.
+// `height` scales it (1.8 m a person).
 bool recipe_add_ragdoll(recipe_scene *scene, const float feet[3], float height, recipe_material material);
+// Sets items first .. item_count - 1 turning together at w (world, unit: rad/s) about the point pivot, as one
+// rigid body would (each item's angular velocity w, its linear velocity w x (position - pivot)): a standing
+// layout tipped over. A ragdoll spawned standing, whose joints have friction, stands balanced like a
+// mannequin; tipped, it falls and crumples as a limp body does.
+void recipe_set_turning(recipe_scene *scene, int first, const float pivot[3], const float w[3]);
+// The speed a standing ragdoll is tipped at (recipe_set_turning): it leaves the upright within a second.
+#define RECIPE_RAGDOLL_TIP 0.6f // (unit: rad/s)
 // Box3D's joint grid, n x n: balls of radius 0.4 m, 1 m apart in a vertical sheet (x right, y up, its top
 // row at y = 0 and static), each joined to its upper and left neighbours by spherical joints halfway between.
 bool recipe_add_joint_grid(recipe_scene *scene, int n);

@@ -150,6 +150,7 @@ ph_joint_def spawn_joint_def(const recipe_scene *scene, const recipe_joint *j, c
     d.enable_twist = j->enable_twist;
     d.twist_lower = j->lower;
     d.twist_upper = j->upper;
+    d.max_friction_torque = j->friction;
     return d;
 }
 
