@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The rigid-body sandbox developers
-# bench/ab/ab.sh REV_A REV_B SCENE [STEPS] [BLOCK] [WORKERS]: the speed of two revisions of the engine on one
-# physbench scene, stepped in turns in one process (ab_drive.c says why). Each revision (a commit, or WORK for
+# bench/ab/ab.sh REV_A REV_B SCENE [STEPS] [BLOCK] [WORKERS[,WORKERS_B]]: the speed of two revisions of the
+# engine on one physbench scene (or of one revision on two worker counts: `ab.sh WORK WORK large_pyramid 200 10
+# 1,2`), stepped in turns in one process (ab_drive.c says why). Each revision (a commit, or WORK for
 # the working tree) is built as the release build builds it, its engine (phys, recipes) linked with
 # ab_engine.c into a shared library under build/ab/. Example: bench/ab/ab.sh HEAD~1 WORK convex_pile5120 500
 set -eu

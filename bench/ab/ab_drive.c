@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The rigid-body sandbox developers
-// ab_drive A.so B.so SCENE [STEPS] [BLOCK] [WORKERS]: two builds of the engine (ab_engine.c, made by ab.sh)
-// step the same scene in one process, in turns of BLOCK steps (which goes first in a turn is drawn at
+// ab_drive A.so B.so SCENE [STEPS] [BLOCK] [WORKERS[,WORKERS_B]]: two builds of the engine (ab_engine.c, made
+// by ab.sh), or one build given twice with two worker counts (`1,2`: how a scene scales), step the same
+// scene in one process, in turns of BLOCK steps (which goes first in a turn is drawn at
 // random), so that both run under the same load: on a machine shared with others a binary's time swings by
 // tens of percent from one run to the next, and two alternating runs still differ by several percent. Prints
 // each build's mean step time, their ratio (total and median of the steps' ratios) and both state hashes
@@ -26,12 +27,13 @@ int main(int argc, char **argv)
 {
     if (argc < 4)
     {
-        fprintf(stderr, "usage: ab_drive A.so B.so SCENE [STEPS 300] [BLOCK 20] [WORKERS 1]\n");
+        fprintf(stderr, "usage: ab_drive A.so B.so SCENE [STEPS 300] [BLOCK 20] [WORKERS 1[,WORKERS_B]]\n");
         return 2;
     }
-    int steps = argc > 4 ? atoi(argv[4]) : 300, block = argc > 5 ? atoi(argv[5]) : 20,
-        workers = argc > 6 ? atoi(argv[6]) : 1;
-    if (steps < 1 || block < 1 || workers < 1)
+    int steps = argc > 4 ? atoi(argv[4]) : 300, block = argc > 5 ? atoi(argv[5]) : 20, workers[2] = {1, 1};
+    if (argc > 6 && sscanf(argv[6], "%d,%d", &workers[0], &workers[1]) == 1)
+        workers[1] = workers[0];
+    if (steps < 1 || block < 1 || workers[0] < 1 || workers[1] < 1)
         return 2;
     step_fn *step[2];
     hash_fn *hash[2];
@@ -50,7 +52,7 @@ int main(int argc, char **argv)
         memcpy(&create, &found[0], sizeof create);
         memcpy(&step[i], &found[1], sizeof step[i]);
         memcpy(&hash[i], &found[2], sizeof hash[i]);
-        world[i] = create && step[i] && hash[i] ? create(argv[3], workers) : NULL;
+        world[i] = create && step[i] && hash[i] ? create(argv[3], workers[i]) : NULL;
         if (!world[i])
         {
             fprintf(stderr, "ab_drive: %s cannot make scene %s\n", argv[1 + i], argv[3]);
