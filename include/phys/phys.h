@@ -108,6 +108,13 @@ ph_error ph_world_last_error(const ph_world *world);
 ph_status ph_world_set_gravity(ph_world *world, ph_vec3 gravity);
 ph_vec3 ph_world_get_gravity(const ph_world *world);
 float ph_world_get_time_step(const ph_world *world);
+// The sub-step the last step ended with (unit: s; 0 before the first step). A body's angular velocity is
+// given and taken as it is now (ph_body_get_angular_velocity), while the step carries the one the last
+// sub-step turned the body by; for a spinning body whose inertia is not a multiple of the identity the two
+// differ, through this sub-step. A saved world made again sets it before its bodies (h in [0, time_step]),
+// so that each carries what it carried and the hash is the saved world's.
+float ph_world_get_last_substep(const ph_world *world);
+ph_status ph_world_set_last_substep(ph_world *world, float h);
 const ph_step_stats *ph_world_get_stats(const ph_world *world);
 // A hash of every body's state (position, orientation, velocities, sleep): equal hashes after the same
 // steps from the same build mean bit-identical simulations.
@@ -166,6 +173,10 @@ void *ph_body_get_user_data(const ph_world *world, ph_body_id body);
 ph_status ph_body_set_transform(ph_world *world, ph_body_id body, ph_vec3 position, ph_quat orientation);
 ph_status ph_body_set_linear_velocity(ph_world *world, ph_body_id body, ph_vec3 v);
 ph_status ph_body_set_angular_velocity(ph_world *world, ph_body_id body, ph_vec3 w);
+// The angular velocity the step carries (ph_world_get_last_substep says how it differs from the one now), as
+// the world keeps it: for saving a body and making it again to the bit. Setting it wakes the body.
+ph_vec3 ph_body_get_carried_spin(const ph_world *world, ph_body_id body);
+ph_status ph_body_set_carried_spin(ph_world *world, ph_body_id body, ph_vec3 w);
 ph_status ph_body_set_user_data(ph_world *world, ph_body_id body, void *user_data);
 // Force (unit: N) and torque (unit: N m) accumulate until the end of the next step.
 ph_status ph_body_apply_force(ph_world *world, ph_body_id body, ph_vec3 force);

@@ -157,6 +157,7 @@ static cJSON *body_json(const snapshot_body *b)
     cJSON_AddItemToObject(o, "orientation", floats(b->orientation.raw, 4));
     cJSON_AddItemToObject(o, "velocity", floats(b->linear_velocity.raw, 3));
     cJSON_AddItemToObject(o, "angular_velocity", floats(b->angular_velocity.raw, 3));
+    cJSON_AddItemToObject(o, "spin", floats(b->spin.raw, 3));
     cJSON_AddBoolToObject(o, "awake", b->awake);
     float material[3] = {b->material.density, b->material.friction, b->material.restitution};
     cJSON_AddItemToObject(o, "material", floats(material, 3));
@@ -213,6 +214,7 @@ bool save_write(level *lv, const camera *cam, const char *path, char *err, size_
     cJSON_AddStringToObject(root, "name", lv->name);
     cJSON_AddItemToObject(root, "gravity", floats(s.gravity.raw, 3));
     cJSON_AddNumberToObject(root, "time_step", (double)s.time_step);
+    cJSON_AddNumberToObject(root, "last_substep", (double)s.last_substep);
     cJSON_AddNumberToObject(root, "substeps", level_world_substeps());
     cJSON_AddNumberToObject(root, "removed", lv->removed_count);
     cJSON *c = cJSON_AddObjectToObject(root, "camera");
@@ -446,6 +448,7 @@ static bool read_body(json_reader *r, const cJSON *o, int index, int geom_count,
         !get_floats(r, o, "velocity", path, -PH_MAX_SPEED, PH_MAX_SPEED, b->linear_velocity.raw, 3) ||
         !get_floats(r, o, "angular_velocity", path, -PH_MAX_SPEED, PH_MAX_SPEED, b->angular_velocity.raw,
                     3) ||
+        (field(o, "spin") && !get_floats(r, o, "spin", path, -PH_MAX_SPEED, PH_MAX_SPEED, b->spin.raw, 3)) ||
         !get_bool(r, o, "awake", path, &b->awake) ||
         !get_floats(r, o, "material", path, 0.0f, PH_MAX_DENSITY, material, 3) ||
         !get_float(r, o, "mass", path, 0.0f, PH_MAX_MASS, &mass) ||
@@ -456,6 +459,7 @@ static bool read_body(json_reader *r, const cJSON *o, int index, int geom_count,
         !get_floats(r, o, "start", path, -PH_MAX_COORDINATE, PH_MAX_COORDINATE, b->start.raw, 3) ||
         !get_bool(r, o, "frozen", path, &b->frozen))
         return false;
+    b->has_spin = field(o, "spin") != NULL; // left out by saves written before it was kept
     b->material = (ph_material){material[0], material[1], material[2]};
     b->mass.mass = mass;
     b->mesh = -1;
@@ -468,13 +472,16 @@ static bool read_joint(json_reader *r, const cJSON *o, int index, int body_count
     int type = 0;
     snprintf(path, sizeof path, "joints[%d]", index);
     snprintf(p, sizeof p, "%s.type", path);
-    if (!json_get_choice(r, field(o, "type"), p, JOINT_TYPES, PH_JOINT_TYPE_COUNT, &type) ||
-        !get_int(r, o, "a", path, -1, body_count - 1, &j->a) ||
+    if (!json_get_choice(r, field(o, "type"), p, JOINT_TYPES, PH_JOINT_TYPE_COUNT, &type))
+        return false;
+    // The engine takes only a definition its default made (ph_joint_create checks): the file's fields go
+    // over that (a zeroed one, as this read once filled, was refused, and a save's joints never came back).
+    j->def = ph_default_joint_def((ph_joint_type)type);
+    if (!get_int(r, o, "a", path, -1, body_count - 1, &j->a) ||
         !get_int(r, o, "b", path, 0, body_count - 1, &j->b) ||
         !get_transform(r, o, "frame_a", path, &j->def.frame_a) ||
         !get_transform(r, o, "frame_b", path, &j->def.frame_b))
         return false;
-    j->def.type = (ph_joint_type)type;
     for (int i = 0; i < COUNT(JOINT_FLOATS); i++)
         if (!(JOINT_FLOATS[i].optional && !field(o, JOINT_FLOATS[i].name)) &&
             !get_float(r, o, JOINT_FLOATS[i].name, path, -FLT_MAX, FLT_MAX,
@@ -528,6 +535,9 @@ static bool read_save(json_reader *r, const cJSON *root, snapshot *s, float out_
     if (!get_int(r, root, "sandbox_save", "", SAVE_VERSION, SAVE_VERSION, &version) ||
         !get_floats(r, root, "gravity", "", -PH_MAX_COORDINATE, PH_MAX_COORDINATE, s->gravity.raw, 3) ||
         !get_float(r, root, "time_step", "", PH_MIN_TIME_STEP, PH_MAX_TIME_STEP, &s->time_step) ||
+        // Left out by saves written before it was kept: 0, a new world's.
+        (field(root, "last_substep") &&
+         !get_float(r, root, "last_substep", "", 0.0f, s->time_step, &s->last_substep)) ||
         !get_int(r, root, "substeps", "", 1, PH_MAX_SUBSTEPS, substeps) ||
         !get_int(r, root, "removed", "", 0, 1 << 30, removed))
         return false;

@@ -113,6 +113,8 @@ static void take_body(snapshot_body *b, level *lv, ph_body_id id)
     b->orientation = ph_body_get_orientation(w, id);
     b->linear_velocity = ph_body_get_linear_velocity(w, id);
     b->angular_velocity = ph_body_get_angular_velocity(w, id);
+    b->spin = ph_body_get_carried_spin(w, id);
+    b->has_spin = true;
     b->awake = ph_body_is_awake(w, id);
     b->material = ph_body_get_material(w, id);
     if (b->type == PH_BODY_DYNAMIC)
@@ -151,6 +153,7 @@ bool snapshot_take(snapshot *s, level *lv, const ph_body_id *ids, int count)
         return false;
     s->gravity = ph_world_get_gravity(lv->world);
     s->time_step = ph_world_get_time_step(lv->world);
+    s->last_substep = ph_world_get_last_substep(lv->world);
     if (!ids)
         ids = level_list_bodies(lv, &count);
     s->bodies = calloc((size_t)(count > 0 ? count : 1), sizeof *s->bodies);
@@ -344,6 +347,9 @@ static ph_body_id make_body(level *lv, const snapshot_body *b, ph_shape shape, b
         def.angular_velocity = b->angular_velocity;
         def.is_awake = b->awake;
     }
+    // The angular velocity now goes in the definition (a new world turns it into the carried one through the
+    // last sub-step, snapshot_restore's); the carried one, where kept, is then set as it was, since that turn
+    // and its inverse round.
     // A mass that came from elsewhere than the shape (a model's solid) is given as it was, and so is the mass
     // of geometry built again (its hull's rounding differs), the centre fitted so that the engine puts it
     // where it was to the bit.
@@ -355,7 +361,14 @@ static ph_body_id make_body(level *lv, const snapshot_body *b, ph_shape shape, b
         mp.center = fit_center((ph_transform){b->position, b->orientation}, mp.center, b->center);
         def.mass_properties = &mp;
     }
-    return ph_body_create(lv->world, &def);
+    ph_body_id id = ph_body_create(lv->world, &def);
+    if (!PH_ID_IS_NULL(id) && b->type == PH_BODY_DYNAMIC && b->awake && b->has_spin &&
+        ph_body_set_carried_spin(lv->world, id, b->spin) != PH_OK)
+    {
+        ph_body_destroy(lv->world, id);
+        return PH_NULL_BODY_ID;
+    }
+    return id;
 }
 
 bool snapshot_restore(const snapshot *s, level *lv, bool new_geometry, bool keep_slots, ph_body_id *out_ids,
@@ -388,6 +401,14 @@ bool snapshot_restore(const snapshot *s, level *lv, bool new_geometry, bool keep
             set_err(err, err_size, ph_world_last_error(w).message);
             ok = false;
         }
+    }
+    // The world's last sub-step before the bodies take their angular velocities: with it they carry what they
+    // carried (a new world's sub-step is 0, and a spinning ragdoll's limbs came back off by a rounding).
+    if (ok && s->last_substep <= ph_world_get_time_step(w) &&
+        ph_world_set_last_substep(w, s->last_substep) != PH_OK)
+    {
+        set_err(err, err_size, ph_world_last_error(w).message);
+        ok = false;
     }
     int order_count = keep_slots ? max_slot + 1 : s->body_count;
     if (ok && keep_slots)

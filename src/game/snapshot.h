@@ -42,6 +42,8 @@ typedef struct snapshot_body
     ph_vec3 position;
     ph_quat orientation;
     ph_vec3 linear_velocity, angular_velocity;
+    ph_vec3 spin;  // the angular velocity the world carries (ph_body_get_carried_spin)
+    bool has_spin; // a save written before spin was kept has none
     bool awake;
     ph_material material;
     ph_mass_properties mass; // moving bodies: mass, centre in the shape frame, inertia in its axes
@@ -63,6 +65,7 @@ typedef struct snapshot
 {
     ph_vec3 gravity;
     float time_step;
+    float last_substep; // the world's (ph_world_get_last_substep): what its spinning bodies carry
     snapshot_body *bodies;
     int body_count;
     snapshot_geom *geoms;

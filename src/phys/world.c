@@ -386,6 +386,23 @@ float ph_world_get_time_step(const ph_world *world)
     return world ? world->def.time_step : 0.0f;
 }
 
+float ph_world_get_last_substep(const ph_world *world)
+{
+    return world ? world->last_h : 0.0f;
+}
+
+ph_status ph_world_set_last_substep(ph_world *world, float h)
+{
+    if (!world)
+        return PH_ERR_INVALID_ARG;
+    const char *fn = "ph_world_set_last_substep";
+    if (!ph_world_can_change(world, fn) ||
+        !ph_world_check_range(world, fn, "h", h, 0.0f, world->def.time_step))
+        return PH_ERR_INVALID_ARG;
+    world->last_h = h;
+    return PH_OK;
+}
+
 const ph_step_stats *ph_world_get_stats(const ph_world *world)
 {
     return world ? &world->stats : NULL;
@@ -1348,6 +1365,24 @@ ph_status ph_body_set_linear_velocity(ph_world *world, ph_body_id id, ph_vec3 v)
 ph_status ph_body_set_angular_velocity(ph_world *world, ph_body_id id, ph_vec3 w)
 {
     return set_velocity(world, id, w, true, "ph_body_set_angular_velocity");
+}
+
+ph_vec3 ph_body_get_carried_spin(const ph_world *world, ph_body_id id)
+{
+    GET_BODY("ph_body_get_carried_spin", glms_vec3_zero());
+    return world->states[slot].w;
+}
+
+ph_status ph_body_set_carried_spin(ph_world *world, ph_body_id id, ph_vec3 w)
+{
+    SET_BODY("ph_body_set_carried_spin");
+    if (!check_speed(world, "ph_body_set_carried_spin", "w", w))
+        return PH_ERR_INVALID_ARG;
+    if (b->type == PH_BODY_STATIC)
+        return PH_OK;
+    ph_world_wake_island(world, slot);
+    world->states[slot].w = w;
+    return PH_OK;
 }
 
 ph_status ph_body_set_user_data(ph_world *world, ph_body_id id, void *user_data)

@@ -608,17 +608,20 @@ physics_gun)
     ;;
 save_undo)
     # Issue 21's save, undo and screenshot keys, run in a folder of their own (saves/ and screenshots/ are
-    # made in the working directory). The first scene with a throw, a box rain and a pyramid, paused in
-    # flight and quick-saved (Ctrl+S); the save loaded paused has the same world hash and bodies. Ctrl+L loads
-    # it back in the same run too. A malformed save is refused with its file and field named.
+    # made in the working directory). The first scene with a throw, a box rain, a pyramid and a ragdoll,
+    # paused in flight and quick-saved (Ctrl+S); the save loaded paused has the same world hash and bodies,
+    # and keeps the ragdoll's joints with their friction. Ctrl+L loads it back in the same run too. A
+    # malformed save is refused with its file and field named.
     dir="$out/save_undo"
     rm -rf "$dir"
     mkdir -p "$dir"
     cd "$dir"
-    play="2 move 240 150; 3 down 240 150 left; 4 up 240 150 left; 5 key 5; 12 key 2; 40 key P; 41 keydown Left Ctrl;
-        42 key S; 43 keyup Left Ctrl"
+    play="2 move 240 150; 3 down 240 150 left; 4 up 240 150 left; 5 key 5; 12 key 2; 14 move 420 120; 15 key 6;
+        40 key P; 41 keydown Left Ctrl; 42 key S; 43 keyup Left Ctrl"
     run --scene first --frames 50 $common --script "$play" --report "$dir/saved.txt"
     [ -s saves/quick.save.json ] || { echo "FAIL: no save file"; exit 1; }
+    [ "$(grep -c '"max_friction_torque":[[:space:]]*0.5' saves/quick.save.json)" -eq 10 ] ||
+        { echo "FAIL: the ragdoll's 10 joints with their friction are not in the save"; exit 1; }
     run saves/quick.save.json --frames 3 $common --script "0 key P" --screenshot "$dir/loaded.png" --report "$dir/loaded.txt"
     "$check" picture "$dir/loaded.png" "$dir/loaded.txt"
     run --scene first --frames 60 $common --script "$play; 45 key 3; 50 keydown Left Ctrl; 51 key L; 52 keyup Left Ctrl" \
