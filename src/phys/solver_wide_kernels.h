@@ -1346,8 +1346,9 @@ WIDE_KERNEL void WIDE_FN(joint_sweep)(wide_joint_group *groups, int first, int l
 
 // ---- Joints: hinges and limited spherical joints (joint.c, wide_limit_group) ----
 // joint.c's geometry_of and row_masses for each lane of the limit groups, then its warm start
-// (impulses_on_b) and its solve of a revolute joint (solve_axial's limits, solve_hinge_lock, solve_point) or
-// of a spherical joint with a cone or twist range (solve_cone_twist, solve_point), then store(). The lanes do
+// (impulses_on_b) and its solve of a revolute joint (solve_friction, solve_axial's limits, solve_hinge_lock,
+// solve_point) or of a spherical joint with a cone, a twist range or friction (solve_friction,
+// solve_cone_twist, solve_point), then store(). The lanes do
 // the scalar joint's arithmetic, fused where fw_madd is, with the quaternions normalised where
 // glms_quat_rotatev normalises them, the angles by a polynomial within 3e-7 rad of atan2 (joint_atan2) and
 // the lock's block inverted once per geometry where the scalar solve divides by its determinant in each
