@@ -603,16 +603,9 @@ static bool build_layout(const level *lv, level_layout layout, vec3s base, recip
         *out_tag = LEVEL_TAG_DOMINOES;
         return recipe_add_dominoes(rs, origin, DOMINO_COUNT, DOMINO_HALF, DOMINO_SPACING, m);
     case LEVEL_LAYOUT_RAGDOLL:
-    {
-        // Standing on its feet and tipped forward (towards +z, which it faces), so that it falls limp.
+        // Standing on its feet and tipped forward, so that it falls limp.
         *out_tag = LEVEL_TAG_RAGDOLL;
-        int first = rs->item_count;
-        const float tip[3] = {RECIPE_RAGDOLL_TIP, 0.0f, 0.0f};
-        if (!recipe_add_ragdoll(rs, origin, RAGDOLL_HEIGHT, m))
-            return false;
-        recipe_set_turning(rs, first, origin, tip);
-        return true;
-    }
+        return recipe_add_falling_ragdoll(rs, origin, RAGDOLL_HEIGHT, m);
     case LEVEL_LAYOUT_CHAIN:
         *out_tag = LEVEL_TAG_CHAIN;
         return recipe_add_wrecking_chain(rs, origin, CHAIN_LINKS, m);

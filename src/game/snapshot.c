@@ -347,9 +347,6 @@ static ph_body_id make_body(level *lv, const snapshot_body *b, ph_shape shape, b
         def.angular_velocity = b->angular_velocity;
         def.is_awake = b->awake;
     }
-    // The angular velocity now goes in the definition (a new world turns it into the carried one through the
-    // last sub-step, snapshot_restore's); the carried one, where kept, is then set as it was, since that turn
-    // and its inverse round.
     // A mass that came from elsewhere than the shape (a model's solid) is given as it was, and so is the mass
     // of geometry built again (its hull's rounding differs), the centre fitted so that the engine puts it
     // where it was to the bit.
@@ -361,6 +358,9 @@ static ph_body_id make_body(level *lv, const snapshot_body *b, ph_shape shape, b
         mp.center = fit_center((ph_transform){b->position, b->orientation}, mp.center, b->center);
         def.mass_properties = &mp;
     }
+    // The angular velocity now went in the definition (turned into the carried one through the last
+    // sub-step, which snapshot_restore set); the carried one, where kept, is then set as it was, since that
+    // turn and its inverse round.
     ph_body_id id = ph_body_create(lv->world, &def);
     if (!PH_ID_IS_NULL(id) && b->type == PH_BODY_DYNAMIC && b->awake && b->has_spin &&
         ph_body_set_carried_spin(lv->world, id, b->spin) != PH_OK)
@@ -404,8 +404,7 @@ bool snapshot_restore(const snapshot *s, level *lv, bool new_geometry, bool keep
     }
     // The world's last sub-step before the bodies take their angular velocities: with it they carry what they
     // carried (a new world's sub-step is 0, and a spinning ragdoll's limbs came back off by a rounding).
-    if (ok && s->last_substep <= ph_world_get_time_step(w) &&
-        ph_world_set_last_substep(w, s->last_substep) != PH_OK)
+    if (ok && ph_world_set_last_substep(w, s->last_substep) != PH_OK)
     {
         set_err(err, err_size, ph_world_last_error(w).message);
         ok = false;

@@ -1699,15 +1699,19 @@ void ph_joints_warm_start(ph_world *world, float h, bool at_start)
     }
 }
 
-// The frequency at which the rigid rows of joint j give by JOINT_MAX_GIVE under its held load: the
-// spring w^2 / (1/ma + 1/mb) (the bodies' translation only: a lever arm's turn is the angular rows' to
-// hold, and a hinge's bob 1 m from its pivot would otherwise ask for a thousand hertz).
-static float need_hertz(const ph_joint *j, const pair *p, ph_vec3 force)
+// The frequency at which the rigid rows of a joint give by JOINT_MAX_GIVE under a force f (unit: N) on the
+// pair p: the spring w^2 / (1/ma + 1/mb) (the bodies' translation only: a lever arm's turn is the angular
+// rows' to hold, and a hinge's bob 1 m from its pivot would otherwise ask for a thousand hertz), from
+// f (1/ma + 1/mb), which joint_load gives (0 for a distance joint, which has no such rows).
+static float joint_load(const ph_joint *j, const pair *p, float f)
 {
-    float f = glms_vec3_norm(force), inv_mass = p->ma + p->mb;
-    if (!(f > 0.0f) || !(inv_mass > 0.0f) || j->def.type == PH_JOINT_DISTANCE)
-        return 0.0f;
-    return sqrtf(f * inv_mass / JOINT_MAX_GIVE) / (2.0f * GLM_PIf);
+    float inv_mass = p->ma + p->mb;
+    return f > 0.0f && inv_mass > 0.0f && j->def.type != PH_JOINT_DISTANCE ? f * inv_mass : 0.0f;
+}
+
+static float need_hertz(float load)
+{
+    return load > 0.0f ? sqrtf(load / JOINT_MAX_GIVE) / (2.0f * GLM_PIf) : 0.0f;
 }
 
 // Anchors of point joints are held together in position as well as in velocity: after the sub-steps, what the
@@ -1901,7 +1905,7 @@ void ph_joints_finish(ph_world *world, float h, float dt)
         }
     }
     float inv_h = 1.0f / h;
-    float need = 0.0f, smoothing = fminf(1.0f, dt / JOINT_STEADY_TIME);
+    float most_load = 0.0f, smoothing = fminf(1.0f, dt / JOINT_STEADY_TIME);
     for (int k = 0; k < world->joint_ids.slot_count; k++)
     {
         if (!ph_id_pool_is_live(&world->joint_ids, k))
@@ -1929,13 +1933,13 @@ void ph_joints_finish(ph_world *world, float h, float dt)
         pair p = load(sa, sb);
         // The sub-steps follow the held load (an impact's spike does not ask for more); the joint's own
         // spring follows its load up at once (set_rows_spring).
-        float steady = need_hertz(j, &p, j->steady_force);
-        j->need_hertz = fmaxf(steady, need_hertz(j, &p, j->force));
-        need = fmaxf(need, steady);
+        float steady = glms_vec3_norm(j->steady_force);
+        j->need_hertz = need_hertz(joint_load(j, &p, fmaxf(steady, glms_vec3_norm(j->force))));
+        most_load = fmaxf(most_load, joint_load(j, &p, steady));
         float force, torque;
         break_due = breaks(j, &force, &torque) || break_due;
     }
-    world->joint_need_hertz = need;
+    world->joint_need_hertz = need_hertz(most_load);
     world->joint_batch.break_due = break_due;
 }
 

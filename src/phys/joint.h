@@ -108,7 +108,7 @@ typedef struct ph_joint
     bool in_lanes;           // ph_joints_finish took linear and angular from a limit group's lanes
     ph_vec3 force, torque;   // (unit: N, N m)
     ph_vec3 steady_force;    // force low-passed over JOINT_STEADY_TIME: the load it holds, without impacts
-    float need_hertz;        // the rigid rows' frequency that steady_force asks for (joint.c's need_hertz)
+    float need_hertz; // the rigid rows' frequency its load asks for: the larger of steady_force and force
     // The rigid rows' spring in this step's biased sweeps (ph_joints_prepare: the joint's own need_hertz at
     // the sub-step): bias rate (unit: 1/s), mass scale and impulse scale, as ph_make_soft gives them.
     float soft[3];

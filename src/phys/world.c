@@ -1342,29 +1342,39 @@ ph_status ph_body_set_transform(ph_world *world, ph_body_id id, ph_vec3 position
     return PH_OK;
 }
 
-static ph_status set_velocity(ph_world *world, ph_body_id id, ph_vec3 v, bool angular, const char *fn)
+// Which velocity set_velocity sets: the linear one, the angular one now (turned into the carried one), or
+// the carried one as it is.
+typedef enum velocity_kind
+{
+    VELOCITY_LINEAR,
+    VELOCITY_ANGULAR,
+    VELOCITY_CARRIED_SPIN
+} velocity_kind;
+
+static ph_status set_velocity(ph_world *world, ph_body_id id, ph_vec3 v, velocity_kind kind, const char *fn)
 {
     SET_BODY(fn);
-    if (!check_speed(world, fn, angular ? "w" : "v", v))
+    if (!check_speed(world, fn, kind == VELOCITY_LINEAR ? "v" : "w", v))
         return PH_ERR_INVALID_ARG;
     if (b->type == PH_BODY_STATIC)
         return PH_OK;
     ph_world_wake_island(world, slot);
-    if (angular)
-        world->states[slot].w = ph_body_angular_velocity_carried(b, v, world->last_h);
-    else
+    if (kind == VELOCITY_LINEAR)
         world->states[slot].v = v;
+    else
+        world->states[slot].w =
+            kind == VELOCITY_ANGULAR ? ph_body_angular_velocity_carried(b, v, world->last_h) : v;
     return PH_OK;
 }
 
 ph_status ph_body_set_linear_velocity(ph_world *world, ph_body_id id, ph_vec3 v)
 {
-    return set_velocity(world, id, v, false, "ph_body_set_linear_velocity");
+    return set_velocity(world, id, v, VELOCITY_LINEAR, "ph_body_set_linear_velocity");
 }
 
 ph_status ph_body_set_angular_velocity(ph_world *world, ph_body_id id, ph_vec3 w)
 {
-    return set_velocity(world, id, w, true, "ph_body_set_angular_velocity");
+    return set_velocity(world, id, w, VELOCITY_ANGULAR, "ph_body_set_angular_velocity");
 }
 
 ph_vec3 ph_body_get_carried_spin(const ph_world *world, ph_body_id id)
@@ -1375,14 +1385,7 @@ ph_vec3 ph_body_get_carried_spin(const ph_world *world, ph_body_id id)
 
 ph_status ph_body_set_carried_spin(ph_world *world, ph_body_id id, ph_vec3 w)
 {
-    SET_BODY("ph_body_set_carried_spin");
-    if (!check_speed(world, "ph_body_set_carried_spin", "w", w))
-        return PH_ERR_INVALID_ARG;
-    if (b->type == PH_BODY_STATIC)
-        return PH_OK;
-    ph_world_wake_island(world, slot);
-    world->states[slot].w = w;
-    return PH_OK;
+    return set_velocity(world, id, w, VELOCITY_CARRIED_SPIN, "ph_body_set_carried_spin");
 }
 
 ph_status ph_body_set_user_data(ph_world *world, ph_body_id id, void *user_data)

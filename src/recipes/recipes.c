@@ -337,16 +337,25 @@ bool recipe_add_ragdoll(recipe_scene *s, const float feet[3], float height, reci
     return ok;
 }
 
-void recipe_set_turning(recipe_scene *scene, int first, const float pivot[3], const float w[3])
+// The speed a standing ragdoll is tipped at: it leaves the upright within a second (unit: rad/s).
+#define RAGDOLL_TIP 0.6f
+
+bool recipe_add_falling_ragdoll(recipe_scene *s, const float feet[3], float height, recipe_material m)
 {
-    for (int i = first; i < scene->item_count; i++)
+    int first = s->item_count;
+    if (!recipe_add_ragdoll(s, feet, height, m))
+        return false;
+    // Every part turning at w about the feet, as one rigid body: angular velocity w, linear w x r. About +x
+    // the head moves towards +z, where the ragdoll faces.
+    const float w = RAGDOLL_TIP;
+    for (int i = first; i < s->item_count; i++)
     {
-        recipe_item *it = &scene->items[i];
-        float r[3] = {it->position[0] - pivot[0], it->position[1] - pivot[1], it->position[2] - pivot[2]};
-        set3(it->angular_velocity, w[0], w[1], w[2]);
-        set3(it->linear_velocity, w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2],
-             w[0] * r[1] - w[1] * r[0]);
+        recipe_item *it = &s->items[i];
+        float ry = it->position[1] - feet[1], rz = it->position[2] - feet[2];
+        set3(it->angular_velocity, w, 0.0f, 0.0f);
+        set3(it->linear_velocity, 0.0f, -w * rz, w * ry);
     }
+    return true;
 }
 
 bool recipe_add_ground(recipe_scene *scene, const float half[3], float top, recipe_material material)
@@ -1384,14 +1393,10 @@ static bool build_playthings(recipe_scene *s, uint64_t seed)
     recipe_material m = recipe_default_material();
     const float ragdoll[3] = {-10.0f, 0.0f, 0.0f}, chain[3] = {-5.0f, 0.0f, -3.0f},
                 bridge[3] = {3.0f, 0.0f, -6.0f}, swing[3] = {3.0f, 0.0f, 2.0f},
-                cradle[3] = {9.0f, 0.0f, 2.0f}, tip[3] = {RECIPE_RAGDOLL_TIP, 0.0f, 0.0f};
-    if (!ground(s, 30.0f, 30.0f))
-        return false;
-    int first = s->item_count;
-    if (!recipe_add_ragdoll(s, ragdoll, 1.8f, m))
-        return false;
-    recipe_set_turning(s, first, ragdoll, tip); // as the game spawns one (level.c)
-    return recipe_add_wrecking_chain(s, chain, 7, m) &&
+                cradle[3] = {9.0f, 0.0f, 2.0f};
+    // The ragdoll as the game spawns one (level.c).
+    return ground(s, 30.0f, 30.0f) && recipe_add_falling_ragdoll(s, ragdoll, 1.8f, m) &&
+           recipe_add_wrecking_chain(s, chain, 7, m) &&
            recipe_add_rope_bridge(s, bridge, 16, 0.5f, 7.6f, 2.0f, m) &&
            recipe_add_swing(s, swing, 2.5f, m) && recipe_add_cradle(s, cradle, 5, 0.8f);
 }

@@ -190,13 +190,11 @@ recipe_joint *recipe_add_joint(recipe_scene *scene, recipe_joint_type type, int 
 // shoulders and neck and hinges with limits at the knees and elbows, every joint with friction.
 // `height` scales it (1.8 m a person).
 bool recipe_add_ragdoll(recipe_scene *scene, const float feet[3], float height, recipe_material material);
-// Sets items first .. item_count - 1 turning together at w (world, unit: rad/s) about the point pivot, as one
-// rigid body would (each item's angular velocity w, its linear velocity w x (position - pivot)): a standing
-// layout tipped over. A ragdoll spawned standing, whose joints have friction, stands balanced like a
-// mannequin; tipped, it falls and crumples as a limp body does.
-void recipe_set_turning(recipe_scene *scene, int first, const float pivot[3], const float w[3]);
-// The speed a standing ragdoll is tipped at (recipe_set_turning): it leaves the upright within a second.
-#define RECIPE_RAGDOLL_TIP 0.6f // (unit: rad/s)
+// recipe_add_ragdoll's ragdoll tipping forward about its feet as one body, at RAGDOLL_TIP (recipes.c): one
+// spawned standing, whose joints have friction, would stand balanced like a mannequin; tipped, it falls and
+// crumples as a limp body does (the game's spawner, the playthings scene).
+bool recipe_add_falling_ragdoll(recipe_scene *scene, const float feet[3], float height,
+                                recipe_material material);
 // Box3D's joint grid, n x n: balls of radius 0.4 m, 1 m apart in a vertical sheet (x right, y up, its top
 // row at y = 0 and static), each joined to its upper and left neighbours by spherical joints halfway between.
 bool recipe_add_joint_grid(recipe_scene *scene, int n);
